@@ -1,0 +1,257 @@
+/* usmp/plugin.h — the algorithm plugin ABI, version 1 (header-only).
+ *
+ * An algorithm plugin is a shared object that exports exactly one symbol, a
+ * const `usmp_plugin` named `usmp_plugin_v1`. It never links against libusmp:
+ * everything it may call arrives in the `usmp_host` table passed to each call.
+ *
+ * The host (libusmp) dlopen()s the plugin, reads the descriptor, checks the
+ * ABI version (same major, minor not newer than the host's), parses each
+ * algorithm's parameter signature and calls the algorithm through libffi as
+ *
+ *     int fn(const usmp_view *view, const usmp_host *host, usmp_placement *out,
+ *            <one C argument per knob, in signature order>);
+ *
+ * Versioning: every struct below that may grow starts with `uint32_t
+ * struct_size`; fields are only appended, and a reader touches a field only
+ * when struct_size covers it (USMP_HAS_FIELD). Record structs without
+ * struct_size (usmp_pool_rec, usmp_buffer_rec, usmp_overlap_rec,
+ * usmp_placement) are frozen for major 1; new per-buffer data is added as new
+ * arrays appended to usmp_view. See docs/abi.md and docs/plugins.md.
+ */
+#ifndef USMP_PLUGIN_H
+#define USMP_PLUGIN_H
+
+#include <usmp/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* True when the struct at `ptr` (of type `type`, first field struct_size)
+ * is large enough to hold `field`. Use it before reading any field that was
+ * appended after ABI 1.0, in both directions (host tables and descriptors). */
+#define USMP_HAS_FIELD(ptr, type, field)                                       \
+	((ptr)->struct_size >=                                                     \
+	 offsetof(type, field) + sizeof(((const type *)0)->field))
+
+/* ------------------------------------------------------------------------ */
+/* The problem view: read-only, owned by the host, valid for one call.       */
+/* ------------------------------------------------------------------------ */
+
+/* A memory pool. Frozen within major 1. */
+typedef struct usmp_pool_rec {
+	const char *name;    /* NUL-terminated, unique within the view */
+	uint64_t size_limit; /* bytes a plan may use; USMP_UNBOUNDED when none */
+	uint64_t alignment;  /* power of two >= 1; every offset in this pool is
+	                        a multiple of it (on top of the buffer's own) */
+} usmp_pool_rec;
+
+/* usmp_buffer_rec.flags */
+enum usmp_buffer_flag {
+	USMP_BUFFER_LIVE = 1u << 0, /* begin/end hold a live range [begin, end) */
+	USMP_BUFFER_FIXED = 1u << 1 /* fixed_pool/fixed_offset are imposed */
+};
+
+/* A buffer to place. Frozen within major 1.
+ * Two buffers conflict when both have live ranges that intersect, or when an
+ * explicit conflict edge (usmp_view.conflict_*) joins them. */
+typedef struct usmp_buffer_rec {
+	const char *name;         /* NUL-terminated, unique within the view */
+	uint64_t size;            /* bytes, > 0 */
+	uint64_t alignment;       /* power of two >= 1; see usmp_buffer_alignment() */
+	int64_t begin;            /* live range start (inclusive), with USMP_BUFFER_LIVE */
+	int64_t end;              /* live range end (exclusive), > begin */
+	uint32_t flags;           /* usmp_buffer_flag bits */
+	uint32_t candidate_count; /* >= 1: candidate pools in priority order */
+	uint64_t candidate_start; /* first of them in usmp_view.candidates */
+	uint32_t fixed_pool;      /* with USMP_BUFFER_FIXED: the imposed pool */
+	uint32_t reserved;        /* 0 */
+	uint64_t fixed_offset;    /* with USMP_BUFFER_FIXED: the imposed offset */
+} usmp_buffer_rec;
+
+/* An overlap rule: `dst` may share bytes with `src` (same pool) when
+ * offset(dst) <= offset(src) + max_lead. Without a rule, conflicting buffers
+ * never overlap. Frozen within major 1. */
+typedef struct usmp_overlap_rec {
+	uint32_t src;     /* buffer index */
+	uint32_t dst;     /* buffer index */
+	int64_t max_lead; /* signed bytes */
+} usmp_overlap_rec;
+
+/* The problem an algorithm plans: flat arrays, all indices 0-based.
+ * Conflicts implied by live ranges are never materialised; use the ranges
+ * directly or usmp_host.for_each_neighbor. */
+typedef struct usmp_view {
+	uint32_t struct_size;  /* sizeof(usmp_view) as the host built it */
+	uint32_t flags;        /* 0 in ABI 1.x */
+	uint32_t pool_count;   /* >= 1 */
+	uint32_t buffer_count; /* >= 0 */
+	const usmp_pool_rec *pools;     /* [pool_count] */
+	const usmp_buffer_rec *buffers; /* [buffer_count] */
+	const uint32_t *candidates;     /* candidate pool lists, see usmp_buffer_rec */
+	/* Explicit conflict edges in CSR form, symmetric, neighbours sorted and
+	 * unique: the neighbours of b are conflict_adj[conflict_start[b] ..
+	 * conflict_start[b+1]). Live-range conflicts are NOT listed here. */
+	const uint64_t *conflict_start; /* [buffer_count + 1] */
+	const uint32_t *conflict_adj;   /* [conflict_start[buffer_count]] */
+	/* Number of buffers each buffer conflicts with (live ranges and edges,
+	 * each pair counted once). */
+	const uint64_t *degree; /* [buffer_count] */
+	/* Overlap rules, sorted by (src, dst), no duplicates. */
+	const usmp_overlap_rec *overlaps; /* [overlap_count] */
+	uint64_t overlap_count;
+	/* A lower bound on the sum of the pools' high-water marks in any valid
+	 * plan (the largest total size alive at once, less what overlap rules
+	 * could share). An algorithm reaching it may stop: it is optimal. */
+	uint64_t lower_bound;
+	const char *target; /* compiler target this part is planned for; "" if none */
+	double time_limit;  /* seconds the host allows this call; 0 = no limit */
+} usmp_view;
+
+/* ------------------------------------------------------------------------ */
+/* The output.                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Where a buffer goes. Frozen within major 1. On entry the host sets every
+ * entry to { USMP_NO_POOL, 0, 0 }, except that fixed buffers already hold
+ * their imposed placement. On USMP_OK every entry must name a candidate pool
+ * and an offset; the host verifies the plan before anyone sees it. */
+typedef struct usmp_placement {
+	uint32_t pool;     /* pool index, or USMP_NO_POOL */
+	uint32_t reserved; /* 0 */
+	uint64_t offset;   /* bytes from the pool's start */
+} usmp_placement;
+
+/* ------------------------------------------------------------------------ */
+/* Host services: a table the host passes to each call.                      */
+/* Every function takes the table itself first. All are [thread-safe] for    */
+/* threads the algorithm starts, and valid only during the call.             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct usmp_host usmp_host;
+
+/* Called once per conflicting buffer; return non-zero to stop the walk. */
+typedef int (*usmp_neighbor_fn)(void *arg, uint32_t other);
+
+struct usmp_host {
+	uint32_t struct_size; /* check with USMP_HAS_FIELD before using later fields */
+	uint32_t reserved;
+	void *host_data;      /* the host's; plugins must not touch it */
+
+	/* Log a NUL-terminated message at a usmp_log_level. */
+	void (*log)(const usmp_host *host, int level, const char *message);
+
+	/* True once the deadline has passed or the host cancelled the call.
+	 * Cheap (a clock read); call it every few thousand steps. An anytime
+	 * algorithm then returns its best plan, others may return USMP_ERR_STOPPED. */
+	bool (*should_stop)(const usmp_host *host);
+
+	/* Report the size (sum of pool high-water marks) of the best plan found
+	 * so far. Optional to call; used for progress display. */
+	void (*progress)(const usmp_host *host, uint64_t best_size);
+
+	/* malloc/realloc/free semantics. Memory still held when the call returns
+	 * is released by the host (and logged as a leak). NULL when out of memory. */
+	void *(*alloc)(const usmp_host *host, size_t size);
+	void *(*realloc)(const usmp_host *host, void *ptr, size_t size);
+	void (*free)(const usmp_host *host, void *ptr);
+
+	/* Visit every buffer that conflicts with `buffer` (live ranges and
+	 * explicit edges), in no particular order, each once. Returns the value
+	 * of the visit that stopped the walk, or 0. O(log n + neighbours). */
+	int (*for_each_neighbor)(const usmp_host *host, uint32_t buffer,
+	                         usmp_neighbor_fn visit, void *arg);
+
+	/* An exact algorithm states what it proved about the plan it returns:
+	 * no valid plan has a total size below `proven_bound`; `optimal` when the
+	 * returned plan's size equals it. Without a call, nothing is claimed. */
+	void (*report_bound)(const usmp_host *host, uint64_t proven_bound,
+	                     bool optimal);
+};
+
+/* ------------------------------------------------------------------------ */
+/* The descriptor a plugin exports.                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The generic type of an algorithm entry point; the host calls it with the
+ * real signature described at the top of this file. */
+typedef void (*usmp_algorithm_fn)(void);
+
+/* One algorithm. Static, const, lives as long as the plugin is loaded. */
+typedef struct usmp_algorithm {
+	uint32_t struct_size; /* sizeof(usmp_algorithm) the plugin was built with */
+	uint32_t caps;        /* usmp_capability bits */
+	const char *name;     /* [a-z][a-z0-9_]*, unique among all loaded plugins */
+	const char *summary;  /* one line, no trailing period needed */
+	/* Knobs: space-separated `name:type=default` (types: bool i32 u32 i64
+	 * u64 f64 str); "" or NULL for none. Arguments follow `out` in order. */
+	const char *params;
+	usmp_algorithm_fn fn;
+	/* ABI 1.1: one line per knob, "name: what it does", '\n'-separated;
+	 * NULL when undocumented. */
+	const char *param_help;
+} usmp_algorithm;
+
+/* The plugin. Export it as `USMP_PLUGIN_EXPORT const usmp_plugin
+ * usmp_plugin_v1 = { USMP_PLUGIN_HEADER, ... };` */
+typedef struct usmp_plugin {
+	uint32_t struct_size; /* sizeof(usmp_plugin) the plugin was built with */
+	uint16_t abi_major;   /* USMP_ABI_MAJOR at build time */
+	uint16_t abi_minor;   /* USMP_ABI_MINOR at build time */
+	const char *name;     /* plugin (family) name, e.g. "fit" */
+	const char *version;  /* the plugin's own version, free form */
+	const char *license;  /* SPDX identifier */
+	uint32_t algorithm_count;
+	uint32_t reserved; /* 0 */
+	const usmp_algorithm *const *algorithms; /* [algorithm_count] */
+} usmp_plugin;
+
+#if defined(_WIN32)
+#define USMP_PLUGIN_VISIBLE __declspec(dllexport)
+#else
+#define USMP_PLUGIN_VISIBLE __attribute__((visibility("default")))
+#endif
+#ifdef __cplusplus
+#define USMP_PLUGIN_EXPORT extern "C" USMP_PLUGIN_VISIBLE
+#else
+#define USMP_PLUGIN_EXPORT USMP_PLUGIN_VISIBLE
+#endif
+
+/* The first three fields of a descriptor built against these headers. */
+#define USMP_PLUGIN_HEADER                                                     \
+	sizeof(usmp_plugin), USMP_ABI_MAJOR, USMP_ABI_MINOR
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers every algorithm needs (pure, inline, no host involved).     */
+/* ------------------------------------------------------------------------ */
+
+/* The alignment a buffer needs in a pool: the larger of the two. */
+static inline uint64_t usmp_buffer_alignment(const usmp_view *v, uint32_t b,
+                                             uint32_t pool)
+{
+	uint64_t a = v->buffers[b].alignment, p = v->pools[pool].alignment;
+	return a > p ? a : p;
+}
+
+/* Round x up to a multiple of the power of two a; *ok cleared on overflow. */
+static inline uint64_t usmp_align_up(uint64_t x, uint64_t a, bool *ok)
+{
+	uint64_t r = (x + (a - 1)) & ~(a - 1);
+	if (r < x)
+		*ok = false;
+	return r;
+}
+
+/* True when buffers a and b both have live ranges that intersect. */
+static inline bool usmp_live_overlap(const usmp_view *v, uint32_t a,
+                                     uint32_t b)
+{
+	const usmp_buffer_rec *x = &v->buffers[a], *y = &v->buffers[b];
+	return (x->flags & y->flags & USMP_BUFFER_LIVE) && x->begin < y->end &&
+	       y->begin < x->end;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* USMP_PLUGIN_H */

@@ -1,0 +1,369 @@
+/* usmp/usmp.h — the host API of libusmp: problems, the plugin registry, plans.
+ *
+ * A compiler builds a usmp_problem (pools and buffers), creates one
+ * usmp_registry (it finds and loads algorithm plugins), and asks for a
+ * usmp_plan. Every plan the library returns has passed its independent
+ * verifier.
+ *
+ * Conventions
+ *  - Handles are opaque; `*_create` allocates, `*_destroy` frees and accepts NULL.
+ *  - Fallible calls return an `int` usmp_status (0 = USMP_OK). The text of the
+ *    most recent failure is kept on the handle involved (usmp_problem_error,
+ *    usmp_registry_error, usmp_plan_error); there is no global error state.
+ *  - Strings returned by the library are owned by the handle and stay valid
+ *    until it is destroyed (or, where said, until the next call on it).
+ *  - Threads: a problem or plan is used by one thread at a time. A registry
+ *    may be shared: usmp_plan_compute and the read-only queries are
+ *    [thread-safe]; usmp_registry_bind and usmp_registry_clear_bindings are
+ *    not and must not run concurrently with any other call on the registry.
+ *  - Indices (pools, buffers) are dense, 0-based, in insertion order.
+ */
+#ifndef USMP_USMP_H
+#define USMP_USMP_H
+
+#include <usmp/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(USMP_BUILDING_LIBRARY) && !defined(_WIN32)
+#define USMP_API __attribute__((visibility("default")))
+#else
+#define USMP_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The library's release version, e.g. "0.1.0". Static string. [thread-safe] */
+USMP_API const char *usmp_version(void);
+
+/* The plugin ABI version this library implements; either pointer may be
+ * NULL. A host that dlopen()s libusmp.so.1 checks it before use. [thread-safe] */
+USMP_API void usmp_abi_version(uint32_t *major, uint32_t *minor);
+
+/* A short English name of a status code ("infeasible"). Static. [thread-safe] */
+USMP_API const char *usmp_status_name(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Problems                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct usmp_problem usmp_problem;
+
+/* A new, empty problem, or NULL when out of memory. Destroy it with
+ * usmp_problem_destroy. A problem without pools gets one unbounded pool
+ * named "default" when it is first planned, bounded or written. */
+USMP_API usmp_problem *usmp_problem_create(void);
+
+/* Free a problem and everything it owns. Accepts NULL. */
+USMP_API void usmp_problem_destroy(usmp_problem *p);
+
+/* The message of the most recent failed call on `p` (never NULL; "" when
+ * none). Valid until the next call on `p`. */
+USMP_API const char *usmp_problem_error(const usmp_problem *p);
+
+/* Add a pool. `name` is copied and must be unique and non-empty;
+ * `size_limit` is in bytes (USMP_UNBOUNDED for none); `alignment` a power of
+ * two (0 means 1). Its index is stored in *id when id is not NULL. */
+USMP_API int usmp_problem_add_pool(usmp_problem *p, const char *name,
+                                   uint64_t size_limit, uint64_t alignment,
+                                   uint32_t *id);
+
+/* Declare that compiler target `target` (copied) reaches pool `pool`. */
+USMP_API int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
+                                          const char *target);
+
+/* Add a buffer of `size` > 0 bytes, `alignment` a power of two (0 means 1).
+ * `name` is copied and must be unique and non-empty. It has no live range,
+ * no conflicts and every pool as candidate until told otherwise. */
+USMP_API int usmp_problem_add_buffer(usmp_problem *p, const char *name,
+                                     uint64_t size, uint64_t alignment,
+                                     uint32_t *id);
+
+/* Give buffer `b` the half-open live range [begin, end), end > begin. */
+USMP_API int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
+                                   int64_t end);
+
+/* Append pool `pool` to buffer b's candidate pools (priority order). */
+USMP_API int usmp_problem_add_candidate(usmp_problem *p, uint32_t b,
+                                        uint32_t pool);
+
+/* Impose pool and offset on buffer b (offline planning, pinned I/O). The
+ * offset must suit the buffer's and pool's alignment and the pool's limit. */
+USMP_API int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
+                                    uint64_t offset);
+
+/* An explicit conflict between buffers a != b (in addition to live ranges).
+ * Duplicates are merged. */
+USMP_API int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b);
+
+/* An overlap rule (see DESIGN.md): dst may share bytes with src in the same
+ * pool when offset(dst) <= offset(src) + max_lead. */
+USMP_API int usmp_problem_add_overlap(usmp_problem *p, uint32_t src,
+                                      uint32_t dst, int64_t max_lead);
+
+/* Counts and names. Names are owned by `p`. Out-of-range indices give 0/NULL. */
+USMP_API uint32_t usmp_problem_pool_count(const usmp_problem *p);
+USMP_API uint32_t usmp_problem_buffer_count(const usmp_problem *p);
+USMP_API const char *usmp_problem_pool_name(const usmp_problem *p, uint32_t pool);
+USMP_API const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b);
+
+/* Look a pool or buffer up by name: USMP_OK and *id, or USMP_ERR_NOT_FOUND. */
+USMP_API int usmp_problem_find_pool(const usmp_problem *p, const char *name,
+                                    uint32_t *id);
+USMP_API int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
+                                      uint32_t *id);
+
+/* File formats for problems and plans. */
+enum usmp_format {
+	USMP_FORMAT_AUTO = 0, /* by file name: ".csv" is CSV, anything else JSON */
+	USMP_FORMAT_JSON = 1,
+	USMP_FORMAT_CSV = 2
+};
+
+/* Read a problem file (JSON, or MiniMalloc CSV) into the empty problem `p`.
+ * `capacity` is the size limit of the CSV format's single pool
+ * (USMP_UNBOUNDED for none; ignored for JSON). On failure `p` is left empty
+ * and usmp_problem_error names file, record and field. */
+USMP_API int usmp_problem_read(usmp_problem *p, const char *path, int format,
+                               uint64_t capacity);
+
+/* Parse a problem from memory; `name` is used in messages in place of a path. */
+USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
+                                const char *name, int format,
+                                uint64_t capacity);
+
+/* Write the problem as JSON to `path` ("-" for stdout). */
+USMP_API int usmp_problem_write(usmp_problem *p, const char *path, int format);
+
+/* Lower bounds. Buffers that can share a pool (transitively) form a group;
+ * the sum of a group's pools' sizes in any valid plan is at least its bound.
+ * Groups are numbered 0..count-1. */
+USMP_API uint32_t usmp_problem_group_count(usmp_problem *p);
+USMP_API uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group);
+/* The group a pool belongs to (pools no buffer can use form their own). */
+USMP_API uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool);
+
+/* ------------------------------------------------------------------------ */
+/* The registry of algorithm plugins                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct usmp_registry usmp_registry;
+
+/* usmp_registry_options.flags */
+enum usmp_registry_flag {
+	USMP_REGISTRY_NO_ENV = 1u << 0,         /* ignore USMP_PLUGIN_PATH, USMP_ALGORITHM */
+	USMP_REGISTRY_NO_DEFAULT_DIRS = 1u << 1 /* skip installed and build-tree dirs */
+};
+
+/* Options for usmp_registry_create; zero-fill, then set struct_size. */
+typedef struct usmp_registry_options {
+	uint32_t struct_size; /* sizeof(usmp_registry_options) */
+	uint32_t flags;       /* usmp_registry_flag bits */
+	/* Extra plugin directories searched first, colon-separated, or NULL. */
+	const char *plugin_path;
+} usmp_registry_options;
+
+/* Create a registry and load every plugin found: `plugin_path`, then
+ * USMP_PLUGIN_PATH, then the installed plugin directory, then the build
+ * tree. A plugin that fails to load is recorded as a diagnostic and skipped.
+ * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
+USMP_API int usmp_registry_create(const usmp_registry_options *opts,
+                                  usmp_registry **out);
+
+/* Unload every plugin and free the registry. Accepts NULL. No plan may be
+ * under way. Plans already returned stay valid. */
+USMP_API void usmp_registry_destroy(usmp_registry *r);
+
+/* The message of the most recent failed bind/select call. */
+USMP_API const char *usmp_registry_error(const usmp_registry *r);
+
+/* Load failures: "FILE: reason" lines, one per plugin that was skipped. */
+USMP_API uint32_t usmp_registry_diagnostic_count(const usmp_registry *r);
+USMP_API const char *usmp_registry_diagnostic(const usmp_registry *r,
+                                              uint32_t i);
+
+/* A loaded plugin, as read from its descriptor. Strings owned by the registry. */
+typedef struct usmp_plugin_info {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_plugin_info) */
+	uint32_t abi_major, abi_minor;
+	uint32_t algorithm_count;
+	const char *name, *version, *license;
+	const char *path; /* the file it was loaded from */
+} usmp_plugin_info;
+
+/* An algorithm: built into libusmp (plugin index UINT32_MAX) or a plugin's. */
+typedef struct usmp_algorithm_info {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_algorithm_info) */
+	uint32_t caps;        /* usmp_capability bits */
+	uint32_t plugin;      /* index for usmp_registry_plugin, or UINT32_MAX */
+	uint32_t param_count;
+	const char *name, *summary;
+	const char *params; /* the signature string */
+} usmp_algorithm_info;
+
+/* A knob of an algorithm. */
+typedef struct usmp_param_info {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_param_info) */
+	uint32_t type;        /* usmp_param_type */
+	const char *name;
+	const char *default_value; /* as written in the signature */
+	const char *help;          /* "" when the plugin documents none */
+} usmp_param_info;
+
+/* Queries. They copy at most info->struct_size bytes, so callers built
+ * against older headers keep working. [thread-safe] */
+USMP_API uint32_t usmp_registry_plugin_count(const usmp_registry *r);
+USMP_API int usmp_registry_plugin(const usmp_registry *r, uint32_t i,
+                                  usmp_plugin_info *info);
+USMP_API uint32_t usmp_registry_algorithm_count(const usmp_registry *r);
+USMP_API int usmp_registry_algorithm(const usmp_registry *r, uint32_t i,
+                                     usmp_algorithm_info *info);
+USMP_API int usmp_registry_find_algorithm(const usmp_registry *r,
+                                          const char *name, uint32_t *i);
+USMP_API int usmp_registry_param(const usmp_registry *r, uint32_t algorithm,
+                                 uint32_t k, usmp_param_info *info);
+
+/* ------------------------------------------------------------------------ */
+/* Per-target algorithm selection                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Where a selection rule came from, highest priority first. */
+enum usmp_rule_source {
+	USMP_SOURCE_API = 1,     /* usmp_registry_bind */
+	USMP_SOURCE_OPTIONS = 2, /* usmp_plan_options.algorithm (the CLI's -a) */
+	USMP_SOURCE_ENV = 3,     /* USMP_ALGORITHM */
+	USMP_SOURCE_DEFAULT = 4  /* the built-in default, "auto" */
+};
+
+/* Bind targets matching the glob `pattern` ("ethos-u*", "*") to an algorithm
+ * with knob values given as "key=value" strings. Rules are tried in the
+ * order bound. Unknown algorithms, knobs and bad values are refused here,
+ * with a message naming the rule. Not thread-safe (see Conventions). */
+USMP_API int usmp_registry_bind(usmp_registry *r, const char *pattern,
+                                const char *algorithm,
+                                const char *const *params, uint32_t param_count);
+
+/* Parse and bind a rule list in USMP_ALGORITHM syntax:
+ * "pattern=algo[:key=value[:key=value...]][;...]". Not thread-safe. */
+USMP_API int usmp_registry_bind_rules(usmp_registry *r, const char *rules);
+
+/* Drop every rule bound through the API. Not thread-safe. */
+USMP_API void usmp_registry_clear_bindings(usmp_registry *r);
+
+/* What a target would get, and why. Strings owned by the registry, valid
+ * until the next bind/clear. */
+typedef struct usmp_selection {
+	uint32_t struct_size; /* set by the caller */
+	uint32_t source;      /* usmp_rule_source */
+	const char *algorithm;
+	const char *params;   /* knob values as "k=v k=v", "" when defaults */
+	const char *rule;     /* the rule's text, e.g. "ethos-u*=exact:time_limit=2" */
+} usmp_selection;
+
+/* Resolve `target` ("" or NULL for the untargeted part) against the rules.
+ * `override` is an algorithm spec in rule syntax without the pattern
+ * ("best_fit:order=area"), or NULL. [thread-safe] */
+USMP_API int usmp_registry_select(usmp_registry *r, const char *target,
+                                  const char *override, usmp_selection *out);
+
+/* ------------------------------------------------------------------------ */
+/* Plans                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct usmp_plan usmp_plan;
+
+/* usmp_plan_options.flags */
+enum usmp_plan_flag {
+	USMP_PLAN_ISOLATE = 1u << 0,   /* run plugin calls in a child process */
+	USMP_PLAN_NO_ISOLATE = 1u << 1 /* never isolate (overrides the default) */
+};
+
+/* Options for one usmp_plan_compute call; zero-fill, set struct_size. */
+typedef struct usmp_plan_options {
+	uint32_t struct_size; /* sizeof(usmp_plan_options) */
+	uint32_t flags;       /* usmp_plan_flag bits */
+	/* Algorithm for every part, overriding the selection rules, in rule
+	 * syntax without the pattern ("first_fit:order=area"), or NULL. */
+	const char *algorithm;
+	/* Knob values "key=value" for that algorithm, on top of the spec's. */
+	const char *const *params;
+	uint32_t param_count;
+	uint32_t reserved;
+	/* Plan only the part(s) for this target; NULL = all parts. */
+	const char *target;
+	/* Wall-clock budget for the whole call in seconds; 0 = default (1 s for
+	 * auto, none for others). */
+	double time_limit;
+	/* When non-NULL and set to non-zero by another thread, the call stops
+	 * as soon as the algorithm checks should_stop(). */
+	const volatile int *cancel;
+} usmp_plan_options;
+
+/* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
+ * usmp_plan_status is the return value; on failure usmp_plan_error says why.
+ * A returned USMP_OK plan has passed the verifier. `opts` may be NULL.
+ * [thread-safe] with respect to `r`; `p` must not change during the call. */
+USMP_API int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
+                               const usmp_plan_options *opts, usmp_plan **out);
+
+/* Read a plan file (JSON or CSV) for problem `p`, e.g. to verify it. Sets
+ * *out like usmp_plan_compute. */
+USMP_API int usmp_plan_read(usmp_problem *p, const char *path, int format,
+                            usmp_plan **out);
+
+/* Free a plan. Accepts NULL. */
+USMP_API void usmp_plan_destroy(usmp_plan *plan);
+
+/* Status and message of the plan's most recent operation. */
+USMP_API int usmp_plan_status(const usmp_plan *plan);
+USMP_API const char *usmp_plan_error(const usmp_plan *plan);
+
+/* Verify `plan` against `p` independently of any algorithm. USMP_OK, or
+ * USMP_ERR_INVALID_PLAN with the first violation in usmp_plan_error (it
+ * names the buffers involved). */
+USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
+
+/* Placement of buffer b: USMP_OK with pool index and offset. */
+USMP_API int usmp_plan_placement(const usmp_plan *plan, uint32_t b,
+                                 uint32_t *pool, uint64_t *offset);
+
+/* A pool's high-water mark (max offset + size over its buffers) in the plan. */
+USMP_API uint64_t usmp_plan_pool_size(const usmp_plan *plan, uint32_t pool);
+
+/* Independent parts the problem was split into, and how each was planned. */
+typedef struct usmp_part_info {
+	uint32_t struct_size; /* set by the caller */
+	uint32_t buffer_count;
+	uint32_t optimal;     /* 1 when proven optimal */
+	uint32_t group;       /* the bound group (usmp_problem_group_bound) */
+	const char *target;    /* "" when none */
+	const char *algorithm; /* the algorithm that produced it ("auto/best_fit") */
+	const char *params;    /* knob values used, "k=v k=v" */
+	uint64_t size;         /* sum of the part's pool high-water marks */
+	uint64_t lower_bound;
+	uint64_t proven_bound; /* best bound proven (>= lower_bound) */
+	double time_ms;
+} usmp_part_info;
+
+USMP_API uint32_t usmp_plan_part_count(const usmp_plan *plan);
+USMP_API int usmp_plan_part(const usmp_plan *plan, uint32_t i,
+                            usmp_part_info *info);
+
+/* Write the plan as JSON or CSV (the problem's columns plus offset) to
+ * `path` ("-" for stdout). */
+USMP_API int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
+                             int format);
+
+/* Draw the plan as SVG: time across, address up, one panel per pool, the
+ * lower bound as a line. */
+USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
+                                 const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* USMP_USMP_H */

@@ -1,0 +1,2 @@
+/* placeholder */
+#include <usmp/plugin.h>

@@ -1,0 +1,2 @@
+/* bound.c — placeholder, being written. */
+#include "internal.h"

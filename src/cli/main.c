@@ -1,0 +1,3 @@
+/* placeholder */
+#include <usmp/usmp.h>
+int main(void) { return 0; }

@@ -1,0 +1,2 @@
+/* conflicts.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* host.c — placeholder, being written. */
+#include "internal.h"

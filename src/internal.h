@@ -1,0 +1,345 @@
+/* internal.h — libusmp's private types and the functions its modules share.
+ * Never installed. One section per source file, named after it.
+ *
+ * The central idea: every algorithm-facing computation (conflicts, degrees,
+ * lower bound, verification, neighbour iteration) works on a usmp_view, the
+ * same flat read-only structure plugins receive. A view is built from a
+ * problem for all of it or for one independent part (view.c).
+ */
+#ifndef USMP_INTERNAL_H
+#define USMP_INTERNAL_H
+
+#define USMP_BUILDING_LIBRARY 1
+#include <usmp/plugin.h>
+#include <usmp/usmp.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define USMP__PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define USMP__UNUSED(x) ((void)(x))
+
+/* ---- util.c: messages and growable arrays -------------------------------- */
+
+/* Replace *slot (heap string or NULL) with a formatted message. Never fails
+ * visibly: on allocation failure *slot becomes a static "out of memory". */
+void usmp__set_msg(char **slot, const char *fmt, ...) USMP__PRINTF(2, 3);
+void usmp__vset_msg(char **slot, const char *fmt, va_list ap);
+void usmp__free_msg(char **slot);
+/* strdup that returns NULL on failure. */
+char *usmp__strdup(const char *s);
+/* Grow *arr (element size elem) so it holds at least need elements; *cap is
+ * updated. Returns 0 or USMP_ERR_NOMEM (on overflow too). */
+int usmp__grow(void **arr, size_t *cap, size_t need, size_t elem);
+/* Monotonic clock in seconds. */
+double usmp__now(void);
+
+/* ---- strmap.c: string -> uint32 hash map (open addressing) --------------- */
+
+typedef struct usmp__strmap {
+	const char **keys; /* borrowed: the owner keeps the strings alive */
+	uint32_t *values;
+	size_t cap, count;
+} usmp__strmap;
+
+void usmp__strmap_init(usmp__strmap *m);
+void usmp__strmap_finish(usmp__strmap *m);
+/* 0 found (*value set), USMP_ERR_NOT_FOUND otherwise. */
+int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value);
+/* Insert; USMP_ERR_INVALID when present already, USMP_ERR_NOMEM. */
+int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value);
+
+/* ---- problem.c: the problem a host builds ------------------------------- */
+
+typedef struct usmp__pool {
+	char *name;
+	uint64_t size_limit; /* USMP_UNBOUNDED when none */
+	uint64_t alignment;
+	char **targets;
+	uint32_t target_count;
+} usmp__pool;
+
+typedef struct usmp__buffer {
+	char *name;
+	uint64_t size, alignment;
+	int64_t begin, end; /* valid with USMP_BUFFER_LIVE in flags */
+	uint32_t flags;     /* usmp_buffer_flag */
+	uint32_t fixed_pool;
+	uint64_t fixed_offset;
+	uint32_t *candidates; /* NULL/0: every pool */
+	uint32_t candidate_count, candidate_cap;
+} usmp__buffer;
+
+typedef struct usmp__edge {
+	uint32_t a, b; /* a < b */
+} usmp__edge;
+
+/* Which optional CSV columns a problem read from CSV had, so a CSV plan
+ * writes the same columns back. */
+enum usmp__csv_col {
+	USMP__CSV_ALIGNMENT = 1u << 0,
+	USMP__CSV_OFFSET = 1u << 1
+};
+
+struct usmp_problem {
+	usmp__pool *pools;
+	size_t pool_count, pool_cap;
+	usmp__buffer *buffers;
+	size_t buffer_count, buffer_cap;
+	usmp__strmap pool_names, buffer_names;
+	usmp__edge *edges; /* as added, normalised a < b, may hold duplicates */
+	size_t edge_count, edge_cap;
+	usmp_overlap_rec *overlaps; /* as added */
+	size_t overlap_count, overlap_cap;
+	char *error;
+
+	/* Set by the readers: the format it came from and its CSV columns. */
+	int source_format;
+	uint32_t csv_columns;
+
+	/* Derived by usmp__problem_prepare; dropped by any change. */
+	int prepared;
+	uint32_t group_count;
+	uint32_t *buffer_group; /* [buffer_count] */
+	uint32_t *pool_group;   /* [pool_count] */
+	uint64_t *group_bound;  /* [group_count] */
+};
+
+/* Record a failure on p: sets p->error and returns status. */
+int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+/* Drop derived data (called by every mutator). */
+void usmp__problem_changed(usmp_problem *p);
+/* Add the "default" pool if there is none, check cross-record invariants
+ * (fixed placements vs candidates), compute groups and bounds. Idempotent. */
+int usmp__problem_prepare(usmp_problem *p);
+/* Empty p (keeps the allocation), used by readers on failure. */
+void usmp__problem_clear(usmp_problem *p);
+
+/* ---- view.c: the flat view of a problem or of one part ------------------ */
+
+/* A view plus the storage behind it. `buffer_map[i]` is the problem index of
+ * view buffer i; `pool_map[j]` the problem index of view pool j. */
+typedef struct usmp__view_store {
+	usmp_view view;
+	usmp_pool_rec *pools;
+	usmp_buffer_rec *buffers;
+	uint32_t *candidates;
+	uint64_t *conflict_start;
+	uint32_t *conflict_adj;
+	uint64_t *degree;
+	usmp_overlap_rec *overlaps;
+	uint32_t *buffer_map;
+	uint32_t *pool_map;
+} usmp__view_store;
+
+/* Build the view of the buffers `ids[0..n)` (problem indices, ascending) or
+ * of the whole problem when ids == NULL. Only pools those buffers can use
+ * are included (all pools for the whole problem). The problem must be
+ * prepared. Computes CSR, degrees and the lower bound. */
+int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
+                     usmp__view_store *out, char **msg);
+void usmp__view_finish(usmp__view_store *s);
+
+/* ---- interval_index.c: live-range queries without all-pairs ------------- */
+
+/* Buffers with live ranges sorted by begin, with a running maximum of end,
+ * so "every range intersecting [b, e)" costs O(log n + k). */
+typedef struct usmp__interval_index {
+	uint32_t *order;   /* buffer ids sorted by (begin, id) */
+	int64_t *begin;    /* begin of order[i] */
+	int64_t *end;      /* end of order[i] */
+	int64_t *max_end;  /* max(end[0..i]) */
+	uint32_t count;
+} usmp__interval_index;
+
+int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v);
+void usmp__interval_index_finish(usmp__interval_index *ix);
+/* Visit every indexed buffer whose range intersects [begin, end); stop and
+ * return the first non-zero visit result. */
+int usmp__interval_index_query(const usmp__interval_index *ix, int64_t begin,
+                               int64_t end, usmp_neighbor_fn visit, void *arg);
+
+/* ---- conflicts.c: explicit edges, degrees, neighbour walks -------------- */
+
+/* Sort and de-duplicate edges (already mapped to view indices, a < b) into a
+ * symmetric CSR for n buffers. start gets n+1 entries, *adj is allocated. */
+int usmp__csr_build(const usmp__edge *edges, size_t edge_count, uint32_t n,
+                    uint64_t *start, uint32_t **adj);
+/* degree[b] = number of distinct buffers conflicting with b (live ranges and
+ * edges, each pair once). O(n log n + edges). */
+int usmp__degrees(const usmp_view *v, uint64_t *degree);
+/* Visit each buffer conflicting with b once (live ranges via ix, then edges
+ * whose pair does not also overlap in time). */
+int usmp__for_each_neighbor(const usmp_view *v, const usmp__interval_index *ix,
+                            uint32_t b, usmp_neighbor_fn visit, void *arg);
+/* True when a and b conflict (live ranges or an edge; binary search). */
+bool usmp__conflict(const usmp_view *v, uint32_t a, uint32_t b);
+
+/* ---- bound.c: lower bounds --------------------------------------------- */
+
+/* The view's lower bound on the sum of its pools' high-water marks: the
+ * largest total size alive at once (a sweep), less at each time the most
+ * the overlap rules among buffers alive then could share; never below the
+ * largest single buffer nor the largest explicit-edge pair. */
+uint64_t usmp__lower_bound(const usmp_view *v);
+/* Groups: buffers that can share a pool, transitively (union-find). */
+int usmp__groups(usmp_problem *p);
+
+/* ---- verify.c: the independent verifier -------------------------------- */
+
+/* Check placements `pl` (view indices) against view `v`: candidacy,
+ * alignment (buffer's and pool's), limits, fixed placements, conflicts and
+ * overlap rules. USMP_OK, or USMP_ERR_INVALID_PLAN with the first violation
+ * in *msg naming the buffer(s), e.g. "buffers "a" and "b" overlap in pool
+ * "sram" at bytes [16, 32) while both are live". Never looks at pairs that
+ * cannot conflict: O(n log n) without overlap rules. */
+int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg);
+
+/* ---- params.c: parameter signatures and knob values -------------------- */
+
+typedef union usmp__value {
+	bool b;
+	int32_t i32;
+	uint32_t u32;
+	int64_t i64;
+	uint64_t u64;
+	double f64;
+	const char *str; /* points into an owned copy */
+} usmp__value;
+
+typedef struct usmp__param {
+	char *name;
+	int type; /* usmp_param_type */
+	char *default_text;
+	usmp__value default_value; /* str points at default_text */
+	char *help;                /* "" when none */
+} usmp__param;
+
+typedef struct usmp__signature {
+	usmp__param *params;
+	uint32_t count;
+} usmp__signature;
+
+/* Parse "name:type=default ..." (NULL or "" = no knobs). Names unique,
+ * [a-z_][a-z0-9_]*; every default must parse as its type. */
+int usmp__signature_parse(const char *text, usmp__signature *sig, char **msg);
+/* Attach help lines ("name: text\n...") to the parsed params; unknown
+ * names are ignored. */
+void usmp__signature_set_help(usmp__signature *sig, const char *help);
+void usmp__signature_finish(usmp__signature *sig);
+/* Parse one value of a type: full string, range-checked, no trailing junk. */
+int usmp__value_parse(int type, const char *text, usmp__value *out, char **msg);
+
+/* A set of knob values for one call: defaults overridden by "key=value". */
+typedef struct usmp__knobs {
+	const usmp__signature *sig;
+	usmp__value *values; /* [sig->count] */
+	char **strings;      /* owned copies for str values, [sig->count] */
+} usmp__knobs;
+
+int usmp__knobs_init(usmp__knobs *k, const usmp__signature *sig);
+/* Apply "key=value"; unknown key, bad value: USMP_ERR_INVALID/NOT_FOUND
+ * with a message naming the knob and the algorithm `algo`. */
+int usmp__knobs_set(usmp__knobs *k, const char *algo, const char *assignment,
+                    char **msg);
+/* "k=v k=v" of every knob's current value (heap string). */
+char *usmp__knobs_describe(const usmp__knobs *k);
+void usmp__knobs_finish(usmp__knobs *k);
+
+/* ---- registry.c / invoke.c: plugins and calling them ------------------- */
+
+/* A built-in algorithm (implemented inside libusmp, e.g. "auto"). */
+typedef int (*usmp__builtin_fn)(usmp_registry *r, const usmp_view *v,
+                                const usmp_host *h, usmp_placement *out,
+                                const usmp__knobs *k, char **who);
+
+typedef struct usmp__algo {
+	char *name, *summary, *params_text;
+	uint32_t caps;
+	uint32_t plugin; /* index into registry plugins, UINT32_MAX for built-in */
+	usmp_algorithm_fn fn;
+	usmp__builtin_fn builtin;
+	usmp__signature sig;
+	void *cif;       /* ffi_cif *, prepared at load */
+	void *arg_types; /* ffi_type ** */
+} usmp__algo;
+
+/* Call algorithm `a` with knobs `k` through libffi (or directly for a
+ * built-in). Returns the algorithm's status. */
+int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
+                 const usmp_view *v, const usmp_host *h, usmp_placement *out);
+int usmp__invoke_prepare(usmp__algo *a, char **msg);
+void usmp__invoke_finish(usmp__algo *a);
+
+/* Look up an algorithm by name (NULL when unknown). [thread-safe] */
+const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
+
+/* ---- host.c: the services table handed to algorithms ------------------- */
+
+typedef struct usmp__host_ctx {
+	usmp_host host; /* first: &ctx->host is what plugins get */
+	const usmp_view *view;
+	usmp__interval_index index;
+	double deadline; /* usmp__now() value, 0 = none */
+	const volatile int *cancel;
+	uint64_t best_size;
+	uint64_t proven_bound;
+	int optimal;
+	int reported;
+	void *allocs; /* list of live allocations */
+	size_t leaked;
+	const char *algorithm; /* for log messages */
+} usmp__host_ctx;
+
+int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
+                    const volatile int *cancel, const char *algorithm);
+/* Frees leftover allocations (logging a leak) and the index. */
+void usmp__host_finish(usmp__host_ctx *c);
+
+/* ---- plan.c -------------------------------------------------------------- */
+
+typedef struct usmp__part {
+	char *target, *algorithm, *params;
+	uint32_t buffer_count, group;
+	int optimal;
+	uint64_t size, lower_bound, proven_bound;
+	double time_ms;
+} usmp__part;
+
+struct usmp_plan {
+	int status;
+	char *error;
+	uint32_t buffer_count, pool_count;
+	usmp_placement *placements; /* problem indices */
+	uint64_t *pool_size;        /* [pool_count] high-water marks */
+	usmp__part *parts;
+	uint32_t part_count;
+	double time_ms;
+};
+
+/* An empty plan shaped for p (every buffer at USMP_NO_POOL). */
+usmp_plan *usmp__plan_alloc(usmp_problem *p);
+int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+/* Recompute pool_size from placements. */
+void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
+
+/* ---- io_json.c / io_csv.c / svg.c --------------------------------------- */
+
+int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
+                            const char *name);
+int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
+                           const char *name, uint64_t capacity);
+int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                         size_t len, const char *name);
+int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                        size_t len, const char *name);
+int usmp__json_write_problem(usmp_problem *p, FILE *f);
+int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+/* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
+int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
+
+#endif /* USMP_INTERNAL_H */

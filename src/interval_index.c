@@ -1,0 +1,2 @@
+/* interval_index.c — placeholder, being written. */
+#include "internal.h"

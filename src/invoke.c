@@ -1,0 +1,2 @@
+/* invoke.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* io_csv.c — placeholder, being written. */
+#include "internal.h"

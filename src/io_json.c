@@ -1,0 +1,2 @@
+/* io_json.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* params.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* portfolio.c — placeholder, being written. */
+#include "internal.h"

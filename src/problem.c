@@ -1,0 +1,2 @@
+/* problem.c — placeholder, being written. */
+#include "internal.h"

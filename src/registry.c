@@ -1,0 +1,2 @@
+/* registry.c — placeholder, being written. */
+#include "internal.h"

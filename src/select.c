@@ -1,0 +1,2 @@
+/* select.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* strmap.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* svg.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* util.c — placeholder, being written. */
+#include "internal.h"

@@ -1,0 +1,2 @@
+/* view.c — placeholder, being written. */
+#include "internal.h"

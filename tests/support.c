@@ -1,0 +1,136 @@
+/* support.c — helpers shared by the Criterion suites (see support.h).
+ * Kept free of Criterion so any test program can use it. */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+static const char *env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : fallback;
+}
+
+const char *test_source_root(void) { return env_or("USMP_SOURCE_ROOT", "."); }
+const char *test_build_root(void) { return env_or("USMP_BUILD_ROOT", "build"); }
+const char *test_fixture_plugindir(void)
+{
+	return env_or("USMP_TEST_PLUGINDIR", "build/tests/plugins");
+}
+const char *test_cli(void) { return env_or("USMP_CLI", "build/src/cli/usmp"); }
+
+char *test_tmpfile(const char *suffix)
+{
+	char tmpl[] = "/tmp/usmp-test-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	unlink(tmpl);
+	size_t n = strlen(tmpl) + strlen(suffix ? suffix : "") + 1;
+	char *path = malloc(n);
+	if (path)
+		snprintf(path, n, "%s%s", tmpl, suffix ? suffix : "");
+	return path;
+}
+
+char *test_write_tmp(const char *suffix, const char *text)
+{
+	char *path = test_tmpfile(suffix);
+	if (!path)
+		return NULL;
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		free(path);
+		return NULL;
+	}
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+char *test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += got;
+		if (cap - len - 1 == 0) {
+			char *bigger = realloc(buf, cap * 2);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+int test_run(const char *cmd, char **out)
+{
+	char *full = malloc(strlen(cmd) + 16);
+	if (!full)
+		return -1;
+	sprintf(full, "(%s) 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	free(full);
+	if (!p)
+		return -1;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	char chunk[4096];
+	while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) {
+		if (buf && len + got + 1 > cap) {
+			while (len + got + 1 > cap)
+				cap *= 2;
+			char *bigger = realloc(buf, cap);
+			if (!bigger) {
+				free(buf);
+				buf = NULL;
+			} else {
+				buf = bigger;
+			}
+		}
+		if (buf) {
+			memcpy(buf + len, chunk, got);
+			len += got;
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	int st = pclose(p);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	if (st == -1)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+uint64_t test_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t test_rand_range(uint64_t *s, uint64_t lo, uint64_t hi)
+{
+	return lo + test_rand(s) % (hi - lo + 1);
+}
