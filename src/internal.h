@@ -103,6 +103,13 @@ struct usmp_problem {
 	uint32_t *buffer_group; /* [buffer_count] */
 	uint32_t *pool_group;   /* [pool_count] */
 	uint64_t *group_bound;  /* [group_count] */
+
+	/* Private to problem.c: the arena holding every pool, buffer and target
+	 * name (no malloc per name), and a hash set of overlap (src, dst) pairs
+	 * that rejects duplicates. */
+	struct usmp__name_chunk *name_chunks;
+	uint64_t *overlap_set;
+	size_t overlap_set_cap;
 };
 
 /* Record a failure on p: sets p->error and returns status. */
@@ -221,6 +228,12 @@ typedef struct usmp__signature {
 	uint32_t count;
 } usmp__signature;
 
+/* Most knobs one signature may declare (bounds the libffi argument list). */
+#define USMP__MAX_KNOBS 64
+
+/* The keyword of a usmp_param_type ("u32"), or NULL when out of range. */
+const char *usmp__param_type_name(int type);
+
 /* Parse "name:type=default ..." (NULL or "" = no knobs). Names unique,
  * [a-z_][a-z0-9_]*; every default must parse as its type. */
 int usmp__signature_parse(const char *text, usmp__signature *sig, char **msg);
@@ -228,8 +241,12 @@ int usmp__signature_parse(const char *text, usmp__signature *sig, char **msg);
  * names are ignored. */
 void usmp__signature_set_help(usmp__signature *sig, const char *help);
 void usmp__signature_finish(usmp__signature *sig);
-/* Parse one value of a type: full string, range-checked, no trailing junk. */
+/* Parse one value of a type: full string, range-checked, no trailing junk.
+ * On failure *msg holds only the reason ("out of range: ..."); callers add
+ * the knob and algorithm. A str value points at `text` itself. */
 int usmp__value_parse(int type, const char *text, usmp__value *out, char **msg);
+/* Format a value as usmp__value_parse reads it back (f64 round-trips). */
+char *usmp__value_format(int type, const usmp__value *v);
 
 /* A set of knob values for one call: defaults overridden by "key=value". */
 typedef struct usmp__knobs {
@@ -275,21 +292,47 @@ void usmp__invoke_finish(usmp__algo *a);
 /* Look up an algorithm by name (NULL when unknown). [thread-safe] */
 const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
 
+/* Decide what planning a part for `target` runs: opts->algorithm (with
+ * opts->params on top) when set, else the selection rules (API, env,
+ * default "auto"). Fills *algo and initialises *knobs with every value set;
+ * *rule gets a heap copy of the rule's text and *source its usmp_rule_source.
+ * Errors (unknown algorithm/knob, bad value) name the rule. [thread-safe] */
+int usmp__registry_resolve(usmp_registry *r, const char *target,
+                           const usmp_plan_options *opts,
+                           const usmp__algo **algo, usmp__knobs *knobs,
+                           char **rule, int *source, char **msg);
+
+/* Every algorithm of the registry, for the portfolio. [thread-safe] */
+uint32_t usmp__registry_algo_count(const usmp_registry *r);
+const usmp__algo *usmp__registry_algo_at(const usmp_registry *r, uint32_t i);
+
+/* Algorithms built into libusmp (portfolio.c); the registry lists them
+ * before any plugin's. */
+typedef struct usmp__builtin {
+	const char *name, *summary, *params, *param_help;
+	uint32_t caps;
+	usmp__builtin_fn fn;
+} usmp__builtin;
+extern const usmp__builtin usmp__builtins[];
+extern const uint32_t usmp__builtin_count;
+
 /* ---- host.c: the services table handed to algorithms ------------------- */
 
 typedef struct usmp__host_ctx {
-	usmp_host host; /* first: &ctx->host is what plugins get */
+	usmp_host host; /* what plugins get; host.host_data points back here */
 	const usmp_view *view;
 	usmp__interval_index index;
 	double deadline; /* usmp__now() value, 0 = none */
 	const volatile int *cancel;
-	uint64_t best_size;
-	uint64_t proven_bound;
+	uint64_t best_size;    /* from progress(), UINT64_MAX when none */
+	uint64_t proven_bound; /* from report_bound() */
 	int optimal;
 	int reported;
-	void *allocs; /* list of live allocations */
-	size_t leaked;
-	const char *algorithm; /* for log messages */
+	int log_level;          /* messages at or below it go to stderr (USMP_LOG) */
+	char last_message[512]; /* latest error/warning the algorithm logged */
+	void *priv;             /* lock and allocation list (host.c) */
+	size_t leaked;          /* bytes the algorithm left allocated */
+	const char *algorithm;  /* for log messages */
 } usmp__host_ctx;
 
 int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
@@ -324,8 +367,14 @@ int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
+/* USMP_ERR_UNSUPPORTED (message in *msg when msg is not NULL) when the view
+ * uses a feature algorithm a does not declare it handles: several candidate
+ * pools, fixed offsets, explicit conflict edges. */
+int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
 
-/* ---- io_json.c / io_csv.c / svg.c --------------------------------------- */
+/* ---- io_file.c, io_json.c, io_csv.c, svg.c ------------------------------ */
+/* io_file.c holds the public usmp_problem_read/parse/write and
+ * usmp_plan_read/write/write_svg, dispatching on format to these: */
 
 int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
                             const char *name);
@@ -339,6 +388,13 @@ int usmp__json_write_problem(usmp_problem *p, FILE *f);
 int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
 int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
 int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+/* The problem as MiniMalloc CSV, when it fits that format (one pool, every
+ * buffer with a live range, no conflict edges or overlap rules). */
+int usmp__csv_write_problem(usmp_problem *p, FILE *f);
+/* For the readers: empty p and record the formatted message as its error.
+ * Returns status. */
+int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
 /* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
 int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
 

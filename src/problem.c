@@ -1,2 +1,741 @@
-/* problem.c — placeholder, being written. */
+/* problem.c — the problem a host builds: pools, buffers, live ranges,
+ * candidates, fixed placements, conflicts and overlap rules, all validated. */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the name arena -------------------------------------------------------
+ * Names are copied into large chunks, so ten million buffers cost ten
+ * million short copies rather than ten million mallocs. Chunks never move,
+ * so the strmaps can borrow the names. */
+
+struct usmp__name_chunk {
+	struct usmp__name_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+#define CHUNK_MIN ((size_t)4096)
+#define CHUNK_MAX ((size_t)1 << 20)
+
+static struct usmp__name_chunk *chunk_new(size_t cap)
+{
+	struct usmp__name_chunk *c;
+
+	if (cap > SIZE_MAX - sizeof(*c))
+		return NULL;
+	c = malloc(sizeof(*c) + cap);
+	if (!c)
+		return NULL;
+	c->next = NULL;
+	c->used = 0;
+	c->cap = cap;
+	return c;
+}
+
+/* A copy of s owned by p's arena, or NULL when out of memory. */
+static char *copy_name(usmp_problem *p, const char *s)
+{
+	struct usmp__name_chunk *head = p->name_chunks, *c;
+	size_t len = strlen(s) + 1;
+	char *d;
+
+	if (head && head->cap - head->used >= len) {
+		c = head;
+	} else if (len > CHUNK_MIN / 4) {
+		/* A long name gets a chunk of its own, linked behind the head so
+		 * the head's free space stays in use. */
+		c = chunk_new(len);
+		if (!c)
+			return NULL;
+		if (head) {
+			c->next = head->next;
+			head->next = c;
+		} else {
+			p->name_chunks = c;
+		}
+	} else {
+		size_t cap = head ? head->cap * 2 : CHUNK_MIN;
+
+		if (cap > CHUNK_MAX)
+			cap = CHUNK_MAX;
+		c = chunk_new(cap);
+		if (!c)
+			return NULL;
+		c->next = head;
+		p->name_chunks = c;
+	}
+	d = c->data + c->used;
+	memcpy(d, s, len);
+	c->used += len;
+	return d;
+}
+
+static void free_chunks(usmp_problem *p)
+{
+	struct usmp__name_chunk *c = p->name_chunks, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	p->name_chunks = NULL;
+}
+
+/* ---- the overlap (src, dst) set ------------------------------------------
+ * Open addressing over 64-bit keys src << 32 | dst; UINT64_MAX marks an
+ * empty slot (no index is UINT32_MAX). Load stays under one half. */
+
+#define SET_EMPTY UINT64_MAX
+
+static size_t set_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ull;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static size_t set_slot(const uint64_t *set, size_t cap, uint64_t k)
+{
+	size_t i = set_hash(k) & (cap - 1);
+
+	while (set[i] != SET_EMPTY && set[i] != k)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static bool set_has(const usmp_problem *p, uint64_t k)
+{
+	if (p->overlap_set_cap == 0)
+		return false;
+	return p->overlap_set[set_slot(p->overlap_set, p->overlap_set_cap, k)] ==
+	       k;
+}
+
+/* Make room for `count` keys at load <= 1/2. */
+static int set_reserve(usmp_problem *p, size_t count)
+{
+	size_t cap = p->overlap_set_cap ? p->overlap_set_cap : 16, i;
+	uint64_t *n;
+
+	while (count > cap / 2) {
+		if (cap > SIZE_MAX / 2 / sizeof(*n))
+			return USMP_ERR_NOMEM;
+		cap *= 2;
+	}
+	if (cap == p->overlap_set_cap)
+		return USMP_OK;
+	n = malloc(cap * sizeof(*n));
+	if (!n)
+		return USMP_ERR_NOMEM;
+	for (i = 0; i < cap; i++)
+		n[i] = SET_EMPTY;
+	for (i = 0; i < p->overlap_set_cap; i++)
+		if (p->overlap_set[i] != SET_EMPTY)
+			n[set_slot(n, cap, p->overlap_set[i])] = p->overlap_set[i];
+	free(p->overlap_set);
+	p->overlap_set = n;
+	p->overlap_set_cap = cap;
+	return USMP_OK;
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+usmp_problem *usmp_problem_create(void)
+{
+	usmp_problem *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	usmp__strmap_init(&p->pool_names);
+	usmp__strmap_init(&p->buffer_names);
+	return p;
+}
+
+void usmp__problem_changed(usmp_problem *p)
+{
+	free(p->buffer_group);
+	free(p->pool_group);
+	free(p->group_bound);
+	p->buffer_group = NULL;
+	p->pool_group = NULL;
+	p->group_bound = NULL;
+	p->group_count = 0;
+	p->prepared = 0;
+}
+
+void usmp__problem_clear(usmp_problem *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	usmp__problem_changed(p);
+	for (i = 0; i < p->pool_count; i++)
+		free(p->pools[i].targets);
+	for (i = 0; i < p->buffer_count; i++)
+		free(p->buffers[i].candidates);
+	free(p->pools);
+	free(p->buffers);
+	free(p->edges);
+	free(p->overlaps);
+	free(p->overlap_set);
+	usmp__strmap_finish(&p->pool_names);
+	usmp__strmap_finish(&p->buffer_names);
+	free_chunks(p);
+	p->pools = NULL;
+	p->pool_count = p->pool_cap = 0;
+	p->buffers = NULL;
+	p->buffer_count = p->buffer_cap = 0;
+	p->edges = NULL;
+	p->edge_count = p->edge_cap = 0;
+	p->overlaps = NULL;
+	p->overlap_count = p->overlap_cap = 0;
+	p->overlap_set = NULL;
+	p->overlap_set_cap = 0;
+	p->source_format = 0;
+	p->csv_columns = 0;
+	/* p->error stays: a reader sets its message, then empties p. */
+}
+
+void usmp_problem_destroy(usmp_problem *p)
+{
+	if (!p)
+		return;
+	usmp__problem_clear(p);
+	usmp__free_msg(&p->error);
+	free(p);
+}
+
+const char *usmp_problem_error(const usmp_problem *p)
+{
+	if (!p || !p->error)
+		return "";
+	return p->error;
+}
+
+int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	usmp__vset_msg(&p->error, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* ---- validation helpers -------------------------------------------------- */
+
+static bool is_pow2(uint64_t x)
+{
+	return x != 0 && (x & (x - 1)) == 0;
+}
+
+/* A new name of a pool or buffer (kind) must exist, be non-empty and unused. */
+static int check_new_name(usmp_problem *p, const char *kind,
+                          const usmp__strmap *names, const char *name)
+{
+	uint32_t other;
+
+	if (!name)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s name is missing (NULL)", kind);
+	if (!*name)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s name is empty", kind);
+	if (usmp__strmap_get(names, name, &other) == USMP_OK)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s \"%s\": name already used by %s %u",
+		                          kind, name, kind, other);
+	return USMP_OK;
+}
+
+static int check_buffer(usmp_problem *p, uint32_t b, const char *what)
+{
+	if (b >= p->buffer_count)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: buffer index %u out of range (%zu buffers)",
+		                          what, b, p->buffer_count);
+	return USMP_OK;
+}
+
+static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
+{
+	if (pool >= p->pool_count)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: pool index %u out of range (%zu pools)",
+		                          what, pool, p->pool_count);
+	return USMP_OK;
+}
+
+/* ---- pools --------------------------------------------------------------- */
+
+int usmp_problem_add_pool(usmp_problem *p, const char *name,
+                          uint64_t size_limit, uint64_t alignment, uint32_t *id)
+{
+	usmp__pool *pool;
+	char *copy;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_new_name(p, "pool", &p->pool_names, name);
+	if (rc)
+		return rc;
+	if (size_limit == 0)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "pool \"%s\": size_limit must be positive",
+		                          name);
+	if (alignment == 0)
+		alignment = 1;
+	if (!is_pow2(alignment))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"pool \"%s\": alignment %llu is not a power of two", name,
+			(unsigned long long)alignment);
+	if (p->pool_count >= UINT32_MAX)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "pool \"%s\": too many pools", name);
+	if (usmp__grow((void **)&p->pools, &p->pool_cap, p->pool_count + 1,
+	               sizeof(*p->pools)))
+		goto nomem;
+	copy = copy_name(p, name);
+	if (!copy)
+		goto nomem;
+	if (usmp__strmap_put(&p->pool_names, copy, (uint32_t)p->pool_count))
+		goto nomem;
+	pool = &p->pools[p->pool_count];
+	pool->name = copy;
+	pool->size_limit = size_limit;
+	pool->alignment = alignment;
+	pool->targets = NULL;
+	pool->target_count = 0;
+	if (id)
+		*id = (uint32_t)p->pool_count;
+	p->pool_count++;
+	usmp__problem_changed(p);
+	return USMP_OK;
+nomem:
+	return usmp__problem_fail(p, USMP_ERR_NOMEM,
+	                          "pool \"%s\": out of memory", name);
+}
+
+int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
+                                 const char *target)
+{
+	usmp__pool *pl;
+	char **n, *copy;
+	uint32_t i;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_pool(p, pool, "pool target");
+	if (rc)
+		return rc;
+	pl = &p->pools[pool];
+	if (!target || !*target)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "pool \"%s\": target name is %s", pl->name,
+		                          target ? "empty" : "missing (NULL)");
+	/* Targets form a set: naming one twice changes nothing. */
+	for (i = 0; i < pl->target_count; i++)
+		if (strcmp(pl->targets[i], target) == 0)
+			return USMP_OK;
+	if (pl->target_count >= UINT32_MAX)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "pool \"%s\": too many targets", pl->name);
+	n = realloc(pl->targets, ((size_t)pl->target_count + 1) * sizeof(*n));
+	if (!n)
+		goto nomem;
+	pl->targets = n;
+	copy = copy_name(p, target);
+	if (!copy)
+		goto nomem;
+	pl->targets[pl->target_count++] = copy;
+	usmp__problem_changed(p);
+	return USMP_OK;
+nomem:
+	return usmp__problem_fail(p, USMP_ERR_NOMEM, "pool \"%s\": out of memory",
+	                          pl->name);
+}
+
+/* ---- buffers ------------------------------------------------------------- */
+
+int usmp_problem_add_buffer(usmp_problem *p, const char *name, uint64_t size,
+                            uint64_t alignment, uint32_t *id)
+{
+	usmp__buffer *b;
+	char *copy;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_new_name(p, "buffer", &p->buffer_names, name);
+	if (rc)
+		return rc;
+	if (size == 0)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "buffer \"%s\": size must be positive", name);
+	if (alignment == 0)
+		alignment = 1;
+	if (!is_pow2(alignment))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": alignment %llu is not a power of two", name,
+			(unsigned long long)alignment);
+	if (p->buffer_count >= UINT32_MAX)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "buffer \"%s\": too many buffers", name);
+	if (usmp__grow((void **)&p->buffers, &p->buffer_cap, p->buffer_count + 1,
+	               sizeof(*p->buffers)))
+		goto nomem;
+	copy = copy_name(p, name);
+	if (!copy)
+		goto nomem;
+	if (usmp__strmap_put(&p->buffer_names, copy, (uint32_t)p->buffer_count))
+		goto nomem;
+	b = &p->buffers[p->buffer_count];
+	memset(b, 0, sizeof(*b));
+	b->name = copy;
+	b->size = size;
+	b->alignment = alignment;
+	b->fixed_pool = USMP_NO_POOL;
+	if (id)
+		*id = (uint32_t)p->buffer_count;
+	p->buffer_count++;
+	usmp__problem_changed(p);
+	return USMP_OK;
+nomem:
+	return usmp__problem_fail(p, USMP_ERR_NOMEM,
+	                          "buffer \"%s\": out of memory", name);
+}
+
+int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
+                          int64_t end)
+{
+	usmp__buffer *buf;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_buffer(p, b, "live range");
+	if (rc)
+		return rc;
+	buf = &p->buffers[b];
+	if (end <= begin)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": live range [%lld, %lld): end must be after begin",
+			buf->name, (long long)begin, (long long)end);
+	buf->begin = begin;
+	buf->end = end;
+	buf->flags |= USMP_BUFFER_LIVE;
+	usmp__problem_changed(p);
+	return USMP_OK;
+}
+
+int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
+{
+	usmp__buffer *buf;
+	size_t cap;
+	uint32_t i;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_buffer(p, b, "candidate pool");
+	if (rc)
+		return rc;
+	buf = &p->buffers[b];
+	if (pool >= p->pool_count)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": candidate pool %u does not exist (%zu pools)",
+			buf->name, pool, p->pool_count);
+	for (i = 0; i < buf->candidate_count; i++)
+		if (buf->candidates[i] == pool)
+			return usmp__problem_fail(
+				p, USMP_ERR_INVALID,
+				"buffer \"%s\": pool \"%s\" is already a candidate",
+				buf->name, p->pools[pool].name);
+	/* candidate_count <= pool_count < UINT32_MAX: no overflow below. */
+	cap = buf->candidate_cap;
+	if (buf->candidate_count + 1 > cap) {
+		size_t ncap = cap ? cap * 2 : 2;
+		uint32_t *n;
+
+		if (ncap > p->pool_count)
+			ncap = p->pool_count;
+		n = realloc(buf->candidates, ncap * sizeof(*n));
+		if (!n)
+			return usmp__problem_fail(p, USMP_ERR_NOMEM,
+			                          "buffer \"%s\": out of memory",
+			                          buf->name);
+		buf->candidates = n;
+		buf->candidate_cap = (uint32_t)ncap;
+	}
+	buf->candidates[buf->candidate_count++] = pool;
+	usmp__problem_changed(p);
+	return USMP_OK;
+}
+
+int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
+                           uint64_t offset)
+{
+	usmp__buffer *buf;
+	usmp__pool *pl;
+	uint64_t align, end;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_buffer(p, b, "fixed placement");
+	if (rc)
+		return rc;
+	buf = &p->buffers[b];
+	if (pool >= p->pool_count)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": fixed pool %u does not exist (%zu pools)",
+			buf->name, pool, p->pool_count);
+	pl = &p->pools[pool];
+	align = buf->alignment > pl->alignment ? buf->alignment : pl->alignment;
+	if (offset % align != 0)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": fixed offset %llu in pool \"%s\" is not a "
+			"multiple of its alignment %llu",
+			buf->name, (unsigned long long)offset, pl->name,
+			(unsigned long long)align);
+	if (__builtin_add_overflow(offset, buf->size, &end))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": fixed offset %llu plus size %llu overflows",
+			buf->name, (unsigned long long)offset,
+			(unsigned long long)buf->size);
+	if (end > pl->size_limit)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": fixed placement [%llu, %llu) exceeds the size "
+			"limit %llu of pool \"%s\"",
+			buf->name, (unsigned long long)offset, (unsigned long long)end,
+			(unsigned long long)pl->size_limit, pl->name);
+	buf->fixed_pool = pool;
+	buf->fixed_offset = offset;
+	buf->flags |= USMP_BUFFER_FIXED;
+	usmp__problem_changed(p);
+	return USMP_OK;
+}
+
+/* ---- conflicts and overlap rules ----------------------------------------- */
+
+int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b)
+{
+	usmp__edge *e;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_buffer(p, a, "conflict");
+	if (!rc)
+		rc = check_buffer(p, b, "conflict");
+	if (rc)
+		return rc;
+	if (a == b)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"conflict: buffer \"%s\" cannot conflict with itself",
+			p->buffers[a].name);
+	if (usmp__grow((void **)&p->edges, &p->edge_cap, p->edge_count + 1,
+	               sizeof(*p->edges)))
+		return usmp__problem_fail(
+			p, USMP_ERR_NOMEM,
+			"conflict between buffers \"%s\" and \"%s\": out of memory",
+			p->buffers[a].name, p->buffers[b].name);
+	e = &p->edges[p->edge_count++];
+	e->a = a < b ? a : b;
+	e->b = a < b ? b : a;
+	usmp__problem_changed(p);
+	return USMP_OK;
+}
+
+int usmp_problem_add_overlap(usmp_problem *p, uint32_t src, uint32_t dst,
+                             int64_t max_lead)
+{
+	usmp_overlap_rec *o;
+	uint64_t key;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = check_buffer(p, src, "overlap rule src");
+	if (!rc)
+		rc = check_buffer(p, dst, "overlap rule dst");
+	if (rc)
+		return rc;
+	if (src == dst)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"overlap rule: buffer \"%s\" is both src and dst",
+			p->buffers[src].name);
+	key = (uint64_t)src << 32 | dst;
+	if (set_has(p, key))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"overlap rule from buffer \"%s\" to buffer \"%s\" given twice",
+			p->buffers[src].name, p->buffers[dst].name);
+	if (usmp__grow((void **)&p->overlaps, &p->overlap_cap,
+	               p->overlap_count + 1, sizeof(*p->overlaps)) ||
+	    set_reserve(p, p->overlap_count + 1))
+		return usmp__problem_fail(
+			p, USMP_ERR_NOMEM,
+			"overlap rule from buffer \"%s\" to buffer \"%s\": out of memory",
+			p->buffers[src].name, p->buffers[dst].name);
+	p->overlap_set[set_slot(p->overlap_set, p->overlap_set_cap, key)] = key;
+	o = &p->overlaps[p->overlap_count++];
+	o->src = src;
+	o->dst = dst;
+	o->max_lead = max_lead;
+	usmp__problem_changed(p);
+	return USMP_OK;
+}
+
+/* ---- counts, names, look-ups --------------------------------------------- */
+
+uint32_t usmp_problem_pool_count(const usmp_problem *p)
+{
+	return p ? (uint32_t)p->pool_count : 0;
+}
+
+uint32_t usmp_problem_buffer_count(const usmp_problem *p)
+{
+	return p ? (uint32_t)p->buffer_count : 0;
+}
+
+const char *usmp_problem_pool_name(const usmp_problem *p, uint32_t pool)
+{
+	if (!p || pool >= p->pool_count)
+		return NULL;
+	return p->pools[pool].name;
+}
+
+const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b)
+{
+	if (!p || b >= p->buffer_count)
+		return NULL;
+	return p->buffers[b].name;
+}
+
+int usmp_problem_find_pool(const usmp_problem *p, const char *name,
+                           uint32_t *id)
+{
+	uint32_t v;
+
+	if (!p || !name)
+		return USMP_ERR_INVALID;
+	if (usmp__strmap_get(&p->pool_names, name, &v))
+		return USMP_ERR_NOT_FOUND;
+	if (id)
+		*id = v;
+	return USMP_OK;
+}
+
+int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
+                             uint32_t *id)
+{
+	uint32_t v;
+
+	if (!p || !name)
+		return USMP_ERR_INVALID;
+	if (usmp__strmap_get(&p->buffer_names, name, &v))
+		return USMP_ERR_NOT_FOUND;
+	if (id)
+		*id = v;
+	return USMP_OK;
+}
+
+/* ---- derived data: default pool, cross-record checks, groups -------------- */
+
+int usmp__problem_prepare(usmp_problem *p)
+{
+	const char *before;
+	size_t i;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	if (p->prepared)
+		return USMP_OK;
+	if (p->pool_count == 0) {
+		rc = usmp_problem_add_pool(p, "default", USMP_UNBOUNDED, 1, NULL);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < p->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		uint32_t k;
+
+		if (!(b->flags & USMP_BUFFER_FIXED) || b->candidate_count == 0)
+			continue;
+		for (k = 0; k < b->candidate_count; k++)
+			if (b->candidates[k] == b->fixed_pool)
+				break;
+		if (k == b->candidate_count)
+			return usmp__problem_fail(
+				p, USMP_ERR_INVALID,
+				"buffer \"%s\": fixed pool \"%s\" is not among its "
+				"candidate pools",
+				b->name, p->pools[b->fixed_pool].name);
+	}
+	before = p->error;
+	rc = usmp__groups(p);
+	if (rc) {
+		usmp__problem_changed(p);
+		/* usmp__groups names the problem on p->error; make sure some
+		 * message is there, not a stale one. */
+		if (p->error == before)
+			usmp__problem_fail(p, rc, "computing buffer groups failed: %s",
+			                   usmp_status_name(rc));
+		return rc;
+	}
+	p->prepared = 1;
+	return USMP_OK;
+}
+
+uint32_t usmp_problem_group_count(usmp_problem *p)
+{
+	if (!p || usmp__problem_prepare(p))
+		return 0;
+	return p->group_count;
+}
+
+uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group)
+{
+	if (!p || usmp__problem_prepare(p))
+		return 0;
+	if (group >= p->group_count) {
+		usmp__problem_fail(p, USMP_ERR_INVALID,
+		                   "group bound: group %u out of range (%u groups)",
+		                   group, p->group_count);
+		return 0;
+	}
+	return p->group_bound[group];
+}
+
+uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool)
+{
+	if (!p || usmp__problem_prepare(p))
+		return UINT32_MAX;
+	if (pool >= p->pool_count) {
+		usmp__problem_fail(p, USMP_ERR_INVALID,
+		                   "pool group: pool index %u out of range (%zu pools)",
+		                   pool, p->pool_count);
+		return UINT32_MAX;
+	}
+	return p->pool_group[pool];
+}
