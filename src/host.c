@@ -1,2 +1,221 @@
-/* host.c — placeholder, being written. */
+/* host.c — the usmp_host services table libusmp hands to every algorithm call:
+ * logging, deadline and cancellation, tracked allocations, neighbour walks. */
 #include "internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every allocation handed to a plugin carries this header, so what the
+ * plugin forgets to free can be released when the call returns. The header
+ * is 32 bytes so the user pointer keeps malloc's 16-byte alignment. */
+typedef struct alloc_hdr {
+	struct alloc_hdr *prev, *next;
+	size_t size;
+	size_t pad;
+} alloc_hdr;
+
+typedef struct host_private {
+	pthread_mutex_t lock;
+	alloc_hdr head; /* circular list sentinel */
+} host_private;
+
+static usmp__host_ctx *ctx_of(const usmp_host *h)
+{
+	return (usmp__host_ctx *)h->host_data;
+}
+
+static void host_log(const usmp_host *h, int level, const char *message)
+{
+	usmp__host_ctx *c = ctx_of(h);
+	if (!message)
+		return;
+	host_private *hp = c->priv;
+	pthread_mutex_lock(&hp->lock);
+	if (level <= USMP_LOG_WARN) {
+		/* Keep the latest error/warning: it explains a failed call. */
+		snprintf(c->last_message, sizeof c->last_message, "%s", message);
+	}
+	pthread_mutex_unlock(&hp->lock);
+	if (level <= c->log_level)
+		fprintf(stderr, "usmp: %s: %s\n", c->algorithm ? c->algorithm : "?",
+		        message);
+}
+
+static bool host_should_stop(const usmp_host *h)
+{
+	usmp__host_ctx *c = ctx_of(h);
+	if (c->cancel && *c->cancel)
+		return true;
+	return c->deadline > 0 && usmp__now() >= c->deadline;
+}
+
+static void host_progress(const usmp_host *h, uint64_t best_size)
+{
+	usmp__host_ctx *c = ctx_of(h);
+	host_private *hp = c->priv;
+	pthread_mutex_lock(&hp->lock);
+	if (best_size < c->best_size)
+		c->best_size = best_size;
+	pthread_mutex_unlock(&hp->lock);
+}
+
+static void link_alloc(host_private *hp, alloc_hdr *a)
+{
+	a->next = hp->head.next;
+	a->prev = &hp->head;
+	hp->head.next->prev = a;
+	hp->head.next = a;
+}
+
+static void unlink_alloc(alloc_hdr *a)
+{
+	a->prev->next = a->next;
+	a->next->prev = a->prev;
+}
+
+static void *host_alloc(const usmp_host *h, size_t size)
+{
+	host_private *hp = ctx_of(h)->priv;
+	if (size > SIZE_MAX - sizeof(alloc_hdr))
+		return NULL;
+	alloc_hdr *a = malloc(sizeof *a + size);
+	if (!a)
+		return NULL;
+	a->size = size;
+	pthread_mutex_lock(&hp->lock);
+	link_alloc(hp, a);
+	pthread_mutex_unlock(&hp->lock);
+	return a + 1;
+}
+
+static void host_free(const usmp_host *h, void *ptr)
+{
+	host_private *hp = ctx_of(h)->priv;
+	if (!ptr)
+		return;
+	alloc_hdr *a = (alloc_hdr *)ptr - 1;
+	pthread_mutex_lock(&hp->lock);
+	unlink_alloc(a);
+	pthread_mutex_unlock(&hp->lock);
+	free(a);
+}
+
+static void *host_realloc(const usmp_host *h, void *ptr, size_t size)
+{
+	host_private *hp = ctx_of(h)->priv;
+	if (!ptr)
+		return host_alloc(h, size);
+	if (size > SIZE_MAX - sizeof(alloc_hdr))
+		return NULL;
+	alloc_hdr *a = (alloc_hdr *)ptr - 1;
+	pthread_mutex_lock(&hp->lock);
+	unlink_alloc(a);
+	alloc_hdr *b = realloc(a, sizeof *b + size);
+	if (!b) {
+		link_alloc(hp, a); /* the old block stays valid */
+		pthread_mutex_unlock(&hp->lock);
+		return NULL;
+	}
+	b->size = size;
+	link_alloc(hp, b);
+	pthread_mutex_unlock(&hp->lock);
+	return b + 1;
+}
+
+static int host_for_each_neighbor(const usmp_host *h, uint32_t buffer,
+                                  usmp_neighbor_fn visit, void *arg)
+{
+	usmp__host_ctx *c = ctx_of(h);
+	if (!visit || buffer >= c->view->buffer_count)
+		return 0;
+	return usmp__for_each_neighbor(c->view, &c->index, buffer, visit, arg);
+}
+
+static void host_report_bound(const usmp_host *h, uint64_t proven_bound,
+                              bool optimal)
+{
+	usmp__host_ctx *c = ctx_of(h);
+	host_private *hp = c->priv;
+	pthread_mutex_lock(&hp->lock);
+	if (!c->reported || proven_bound > c->proven_bound)
+		c->proven_bound = proven_bound;
+	c->optimal = c->optimal || optimal;
+	c->reported = 1;
+	pthread_mutex_unlock(&hp->lock);
+}
+
+static int log_level_from_env(void)
+{
+	const char *s = getenv("USMP_LOG");
+	if (!s || !*s)
+		return USMP_LOG_ERROR - 1; /* silent: errors reach the caller anyway */
+	if (!strcmp(s, "error"))
+		return USMP_LOG_ERROR;
+	if (!strcmp(s, "warn"))
+		return USMP_LOG_WARN;
+	if (!strcmp(s, "info"))
+		return USMP_LOG_INFO;
+	return USMP_LOG_DEBUG;
+}
+
+int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
+                    const volatile int *cancel, const char *algorithm)
+{
+	memset(c, 0, sizeof *c);
+	host_private *hp = calloc(1, sizeof *hp);
+	if (!hp)
+		return USMP_ERR_NOMEM;
+	pthread_mutex_init(&hp->lock, NULL);
+	hp->head.next = hp->head.prev = &hp->head;
+	c->priv = hp;
+	c->view = v;
+	c->deadline = deadline;
+	c->cancel = cancel;
+	c->best_size = UINT64_MAX;
+	c->algorithm = algorithm;
+	c->log_level = log_level_from_env();
+	int st = usmp__interval_index_build(&c->index, v);
+	if (st) {
+		pthread_mutex_destroy(&hp->lock);
+		free(hp);
+		c->priv = NULL;
+		return st;
+	}
+	c->host = (usmp_host){
+		.struct_size = sizeof(usmp_host),
+		.host_data = c,
+		.log = host_log,
+		.should_stop = host_should_stop,
+		.progress = host_progress,
+		.alloc = host_alloc,
+		.realloc = host_realloc,
+		.free = host_free,
+		.for_each_neighbor = host_for_each_neighbor,
+		.report_bound = host_report_bound,
+	};
+	return USMP_OK;
+}
+
+void usmp__host_finish(usmp__host_ctx *c)
+{
+	host_private *hp = c->priv;
+	if (!hp)
+		return;
+	size_t leaked = 0, blocks = 0;
+	while (hp->head.next != &hp->head) {
+		alloc_hdr *a = hp->head.next;
+		unlink_alloc(a);
+		leaked += a->size;
+		blocks++;
+		free(a);
+	}
+	if (blocks && c->log_level >= USMP_LOG_WARN)
+		fprintf(stderr, "usmp: %s: leaked %zu bytes in %zu blocks (freed)\n",
+		        c->algorithm ? c->algorithm : "?", leaked, blocks);
+	c->leaked = leaked;
+	pthread_mutex_destroy(&hp->lock);
+	free(hp);
+	c->priv = NULL;
+	usmp__interval_index_finish(&c->index);
+}

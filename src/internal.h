@@ -151,13 +151,27 @@ void usmp__view_finish(usmp__view_store *s);
 /* ---- interval_index.c: live-range queries without all-pairs ------------- */
 
 /* Buffers with live ranges sorted by begin, with a running maximum of end,
- * so "every range intersecting [b, e)" costs O(log n + k). */
+ * so "every range intersecting [b, e)" costs O(log n + k): ranges starting
+ * inside [b, e) are a run of the sorted array (binary search); ranges
+ * starting before b that still cover b come from a centered interval tree
+ * over the same positions (a running max alone would walk past every short
+ * range behind one long one). */
+typedef struct usmp__itree_node {
+	int64_t center;
+	uint32_t left, right;  /* node ids, UINT32_MAX for none */
+	uint32_t first, count; /* its ranges in by_begin/by_end[first..+count) */
+} usmp__itree_node;
+
 typedef struct usmp__interval_index {
 	uint32_t *order;   /* buffer ids sorted by (begin, id) */
 	int64_t *begin;    /* begin of order[i] */
 	int64_t *end;      /* end of order[i] */
 	int64_t *max_end;  /* max(end[0..i]) */
 	uint32_t count;
+	uint32_t root, node_count;  /* centered tree, root UINT32_MAX when empty */
+	usmp__itree_node *nodes;
+	uint32_t *by_begin; /* positions into order[], per node ascending begin */
+	uint32_t *by_end;   /* positions into order[], per node descending end */
 } usmp__interval_index;
 
 int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v);
@@ -166,6 +180,14 @@ void usmp__interval_index_finish(usmp__interval_index *ix);
  * return the first non-zero visit result. */
 int usmp__interval_index_query(const usmp__interval_index *ix, int64_t begin,
                                int64_t end, usmp_neighbor_fn visit, void *arg);
+/* Sort n (key, value) pairs by key, stably (LSD radix); vals may be NULL.
+ * 0 or USMP_ERR_NOMEM. Shared by the modules that sweep over time. */
+int usmp__sort_pairs(uint64_t *keys, uint32_t *vals, size_t n);
+/* Order-preserving map of a time (int64) to a usmp__sort_pairs key. */
+static inline uint64_t usmp__time_key(int64_t t)
+{
+	return (uint64_t)t ^ (UINT64_C(1) << 63);
+}
 
 /* ---- conflicts.c: explicit edges, degrees, neighbour walks -------------- */
 

@@ -1,2 +1,437 @@
-/* plan.c — placeholder, being written. */
+/* plan.c — usmp_plan_compute and the plan handle: split a problem into
+ * independent parts, run each part's selected algorithm, verify, merge. */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+usmp_plan *usmp__plan_alloc(usmp_problem *p)
+{
+	usmp_plan *plan = calloc(1, sizeof *plan);
+	if (!plan)
+		return NULL;
+	plan->buffer_count = (uint32_t)p->buffer_count;
+	plan->pool_count = (uint32_t)p->pool_count;
+	plan->placements = calloc(p->buffer_count ? p->buffer_count : 1,
+	                          sizeof *plan->placements);
+	plan->pool_size = calloc(p->pool_count ? p->pool_count : 1,
+	                         sizeof *plan->pool_size);
+	if (!plan->placements || !plan->pool_size) {
+		usmp_plan_destroy(plan);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->buffer_count; i++)
+		plan->placements[i].pool = USMP_NO_POOL;
+	return plan;
+}
+
+int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	usmp__vset_msg(&plan->error, fmt, ap);
+	va_end(ap);
+	plan->status = status;
+	return status;
+}
+
+void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p)
+{
+	memset(plan->pool_size, 0, plan->pool_count * sizeof *plan->pool_size);
+	for (uint32_t i = 0; i < plan->buffer_count && i < p->buffer_count; i++) {
+		const usmp_placement *pl = &plan->placements[i];
+		if (pl->pool >= plan->pool_count)
+			continue;
+		uint64_t top = pl->offset + p->buffers[i].size;
+		if (top < pl->offset)
+			top = UINT64_MAX;
+		if (top > plan->pool_size[pl->pool])
+			plan->pool_size[pl->pool] = top;
+	}
+}
+
+void usmp_plan_destroy(usmp_plan *plan)
+{
+	if (!plan)
+		return;
+	for (uint32_t i = 0; i < plan->part_count; i++) {
+		free(plan->parts[i].target);
+		free(plan->parts[i].algorithm);
+		free(plan->parts[i].params);
+	}
+	free(plan->parts);
+	free(plan->placements);
+	free(plan->pool_size);
+	usmp__free_msg(&plan->error);
+	free(plan);
+}
+
+int usmp_plan_status(const usmp_plan *plan)
+{
+	return plan ? plan->status : USMP_ERR_INVALID;
+}
+
+const char *usmp_plan_error(const usmp_plan *plan)
+{
+	return plan && plan->error ? plan->error : "";
+}
+
+int usmp_plan_placement(const usmp_plan *plan, uint32_t b, uint32_t *pool,
+                        uint64_t *offset)
+{
+	if (!plan || b >= plan->buffer_count)
+		return USMP_ERR_INVALID;
+	if (pool)
+		*pool = plan->placements[b].pool;
+	if (offset)
+		*offset = plan->placements[b].offset;
+	return plan->placements[b].pool == USMP_NO_POOL ? USMP_ERR_NOT_FOUND
+	                                                : USMP_OK;
+}
+
+uint64_t usmp_plan_pool_size(const usmp_plan *plan, uint32_t pool)
+{
+	return plan && pool < plan->pool_count ? plan->pool_size[pool] : 0;
+}
+
+uint32_t usmp_plan_part_count(const usmp_plan *plan)
+{
+	return plan ? plan->part_count : 0;
+}
+
+int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
+{
+	if (!plan || !info || i >= plan->part_count ||
+	    info->struct_size < sizeof(uint32_t))
+		return USMP_ERR_INVALID;
+	const usmp__part *pt = &plan->parts[i];
+	usmp_part_info full = {
+		.struct_size = info->struct_size,
+		.buffer_count = pt->buffer_count,
+		.optimal = (uint32_t)pt->optimal,
+		.group = pt->group,
+		.target = pt->target ? pt->target : "",
+		.algorithm = pt->algorithm ? pt->algorithm : "",
+		.params = pt->params ? pt->params : "",
+		.size = pt->size,
+		.lower_bound = pt->lower_bound,
+		.proven_bound = pt->proven_bound,
+		.time_ms = pt->time_ms,
+	};
+	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
+	memcpy(info, &full, n);
+	return USMP_OK;
+}
+
+int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
+{
+	if (!plan || !p)
+		return USMP_ERR_INVALID;
+	int st = usmp__problem_prepare(p);
+	if (st)
+		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
+	if (plan->buffer_count != p->buffer_count ||
+	    plan->pool_count != p->pool_count)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
+		                       "the plan has %u buffers and %u pools, the "
+		                       "problem %zu and %zu",
+		                       plan->buffer_count, plan->pool_count,
+		                       p->buffer_count, p->pool_count);
+	usmp__view_store vs;
+	char *msg = NULL;
+	st = usmp__view_build(p, NULL, 0, &vs, &msg);
+	if (st) {
+		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		usmp__free_msg(&msg);
+		return st;
+	}
+	/* The whole-problem view keeps problem indices for pools and buffers. */
+	st = usmp__verify(&vs.view, plan->placements, &msg);
+	if (st)
+		usmp__plan_fail(plan, st, "%s", msg ? msg : "invalid plan");
+	else
+		plan->status = USMP_OK;
+	usmp__free_msg(&msg);
+	usmp__view_finish(&vs);
+	return st;
+}
+
+/* ---- planning one part ---------------------------------------------------- */
+
+/* The target a part is planned for: the first target named by the part's
+ * pools (in pool order), else the caller's default. */
+static const char *part_target(const usmp_problem *p, const usmp__view_store *vs,
+                               const char *fallback)
+{
+	for (uint32_t j = 0; j < vs->view.pool_count; j++) {
+		const usmp__pool *pool = &p->pools[vs->pool_map[j]];
+		if (pool->target_count)
+			return pool->targets[0];
+	}
+	return fallback ? fallback : "";
+}
+
+int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg)
+{
+	bool multi = false, fixed = false;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		multi = multi || v->buffers[i].candidate_count > 1;
+		fixed = fixed || (v->buffers[i].flags & USMP_BUFFER_FIXED);
+	}
+	const char *what = NULL;
+	if (multi && !(a->caps & USMP_CAP_MULTI_POOL))
+		what = "buffers with several candidate pools";
+	else if (fixed && !(a->caps & USMP_CAP_FIXED_OFFSETS))
+		what = "buffers with fixed offsets";
+	else if (v->conflict_start[v->buffer_count] &&
+	         !(a->caps & USMP_CAP_EXPLICIT_CONFLICTS))
+		what = "explicit conflict edges";
+	if (!what)
+		return USMP_OK;
+	if (msg)
+		usmp__set_msg(msg, "algorithm \"%s\" cannot plan %s; choose one that "
+		              "can (see `usmp list -v`)", a->name, what);
+	return USMP_ERR_UNSUPPORTED;
+}
+
+static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
+{
+	uint64_t total = 0;
+	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
+	if (!hw)
+		return UINT64_MAX;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		if (pl[i].pool >= v->pool_count)
+			continue;
+		uint64_t top = pl[i].offset + v->buffers[i].size;
+		if (top > hw[pl[i].pool])
+			hw[pl[i].pool] = top;
+	}
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		total = total + hw[j] < total ? UINT64_MAX : total + hw[j];
+	free(hw);
+	return total;
+}
+
+/* Plan the buffers ids[0..n) (one bound group) into plan->placements. */
+static int plan_part(usmp_registry *r, usmp_problem *p,
+                     const usmp_plan_options *o, const uint32_t *ids,
+                     uint32_t n, uint32_t group, double deadline,
+                     usmp_plan *plan, usmp__part *part)
+{
+	usmp__view_store vs;
+	usmp__knobs knobs = {0};
+	usmp__host_ctx hc;
+	usmp_placement *out = NULL;
+	char *msg = NULL, *rule = NULL, *who = NULL;
+	const usmp__algo *algo = NULL;
+	int source = 0, host_ready = 0, knobs_ready = 0;
+	double t0 = usmp__now();
+
+	memset(&vs, 0, sizeof vs);
+	int st = usmp__view_build(p, ids, n, &vs, &msg);
+	if (st) {
+		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		goto fail_msg;
+	}
+	part->group = group;
+	part->buffer_count = n;
+	part->lower_bound = vs.view.lower_bound;
+	const char *target = part_target(p, &vs, o->target);
+	vs.view.target = target;
+	part->target = usmp__strdup(target);
+
+	st = usmp__registry_resolve(r, target, o, &algo, &knobs, &rule, &source,
+	                            &msg);
+	if (st) {
+		usmp__plan_fail(plan, st, "%s", msg ? msg : "no algorithm");
+		goto fail_view;
+	}
+	knobs_ready = 1;
+	part->params = usmp__knobs_describe(&knobs);
+	st = usmp__check_caps(algo, &vs.view, &msg);
+	if (st) {
+		usmp__plan_fail(plan, st, "%s", msg);
+		goto fail_knobs;
+	}
+
+	/* Time budget: what remains of the caller's, or auto's default. */
+	double dl = deadline;
+	if (dl == 0 && algo->builtin)
+		dl = t0 + 1.0;
+	vs.view.time_limit = dl > 0 ? (dl - t0 > 0 ? dl - t0 : 1e-9) : 0;
+
+	out = malloc((n ? n : 1) * sizeof *out);
+	if (!out) {
+		st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
+		goto fail_knobs;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const usmp_buffer_rec *b = &vs.view.buffers[i];
+		out[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		if (b->flags & USMP_BUFFER_FIXED)
+			out[i] = (usmp_placement){b->fixed_pool, 0, b->fixed_offset};
+	}
+	st = usmp__host_init(&hc, &vs.view, dl, o->cancel, algo->name);
+	if (st) {
+		usmp__plan_fail(plan, st, "out of memory");
+		goto fail_out;
+	}
+	host_ready = 1;
+
+	if (algo->builtin)
+		st = algo->builtin(r, &vs.view, &hc.host, out, &knobs, &who);
+	else
+		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc.host, out);
+	part->time_ms = (usmp__now() - t0) * 1e3;
+	{
+		size_t len = strlen(algo->name) + (who ? strlen(who) + 1 : 0) + 1;
+		part->algorithm = malloc(len);
+		if (part->algorithm)
+			snprintf(part->algorithm, len, "%s%s%s", algo->name,
+			         who ? "/" : "", who ? who : "");
+	}
+	if (st) {
+		const char *why = hc.last_message[0] ? hc.last_message
+		                                     : usmp_status_name(st);
+		if (st == USMP_ERR_INFEASIBLE)
+			usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
+			                algo->name, why);
+		else if (st == USMP_ERR_STOPPED)
+			usmp__plan_fail(plan, st, "%s: stopped at the time limit "
+			                "before finding a plan", algo->name);
+		else if (st == USMP_ERR_PLUGIN || st == USMP_ERR_INVALID_PLAN)
+			usmp__plan_fail(plan, USMP_ERR_PLUGIN, "%s: %s", algo->name,
+			                why);
+		else
+			usmp__plan_fail(plan, st, "%s failed (%s): %s", algo->name,
+			                usmp_status_name(st), why);
+		goto fail_host;
+	}
+	st = usmp__verify(&vs.view, out, &msg);
+	if (st) {
+		st = usmp__plan_fail(plan, USMP_ERR_PLUGIN,
+		                     "algorithm \"%s\" returned an invalid plan: %s",
+		                     algo->name, msg ? msg : "?");
+		goto fail_host;
+	}
+	part->size = view_plan_size(&vs.view, out);
+	part->proven_bound = vs.view.lower_bound;
+	if (hc.reported && hc.proven_bound > part->proven_bound &&
+	    hc.proven_bound <= part->size)
+		part->proven_bound = hc.proven_bound;
+	part->optimal = part->size <= part->proven_bound;
+	for (uint32_t i = 0; i < n; i++) {
+		plan->placements[vs.buffer_map[i]].pool = vs.pool_map[out[i].pool];
+		plan->placements[vs.buffer_map[i]].offset = out[i].offset;
+	}
+	st = USMP_OK;
+fail_host:
+	if (host_ready)
+		usmp__host_finish(&hc);
+fail_out:
+	free(out);
+fail_knobs:
+	if (knobs_ready)
+		usmp__knobs_finish(&knobs);
+fail_view:
+	usmp__view_finish(&vs);
+fail_msg:
+	usmp__free_msg(&msg);
+	free(rule);
+	free(who);
+	return st;
+}
+
+/* Buffer ids grouped by bound group: order[start[g] .. start[g+1]). */
+static int group_buffers(const usmp_problem *p, uint32_t **order,
+                         uint32_t **start)
+{
+	uint32_t g = p->group_count, n = (uint32_t)p->buffer_count;
+	*order = malloc((n ? n : 1) * sizeof **order);
+	*start = calloc((size_t)g + 2, sizeof **start);
+	if (!*order || !*start)
+		return USMP_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		(*start)[p->buffer_group[i] + 1]++;
+	for (uint32_t k = 0; k < g; k++)
+		(*start)[k + 1] += (*start)[k];
+	uint32_t *fill = calloc((size_t)g + 1, sizeof *fill);
+	if (!fill)
+		return USMP_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = p->buffer_group[i];
+		(*order)[(*start)[k] + fill[k]++] = i;
+	}
+	free(fill);
+	return USMP_OK;
+}
+
+int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
+                      const usmp_plan_options *opts, usmp_plan **out)
+{
+	usmp_plan_options o = {.struct_size = sizeof o};
+	uint32_t *order = NULL, *start = NULL;
+	double t0 = usmp__now();
+	if (!out)
+		return USMP_ERR_INVALID;
+	*out = NULL;
+	if (!r || !p)
+		return USMP_ERR_INVALID;
+	/* Copy the caller's options by the size it says they have. */
+	if (opts) {
+		size_t n = opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
+		memcpy(&o, opts, n);
+	}
+	int st = usmp__problem_prepare(p);
+	usmp_plan *plan = usmp__plan_alloc(p);
+	if (!plan)
+		return USMP_ERR_NOMEM;
+	*out = plan;
+	if (st)
+		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
+	if (o.time_limit < 0 || o.time_limit != o.time_limit)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                       "time limit must be >= 0 seconds");
+	double deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
+
+	st = group_buffers(p, &order, &start);
+	if (st) {
+		usmp__plan_fail(plan, st, "out of memory");
+		goto done;
+	}
+	plan->parts = calloc(p->group_count ? p->group_count : 1,
+	                     sizeof *plan->parts);
+	if (!plan->parts) {
+		st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	for (uint32_t g = 0; g < p->group_count; g++) {
+		uint32_t n = start[g + 1] - start[g];
+		if (!n)
+			continue;
+		usmp__part *part = &plan->parts[plan->part_count++];
+		st = plan_part(r, p, &o, order + start[g], n, g, deadline, plan,
+		               part);
+		if (st)
+			goto done;
+	}
+	usmp__plan_measure(plan, p);
+	/* Parts were verified one by one; verify the merged plan as well, so a
+	 * mapping bug can never hand out an invalid plan. */
+	st = usmp_plan_verify(plan, p);
+	if (st) {
+		char *why = usmp__strdup(plan->error);
+		usmp__plan_fail(plan, USMP_ERR_INTERNAL,
+		                "merged plan failed verification: %s",
+		                why ? why : "?");
+		free(why);
+	}
+done:
+	plan->time_ms = (usmp__now() - t0) * 1e3;
+	free(order);
+	free(start);
+	if (st && plan->status == USMP_OK)
+		plan->status = st;
+	return plan->status;
+}

@@ -1,2 +1,176 @@
-/* portfolio.c — placeholder, being written. */
+/* portfolio.c — "auto", the default algorithm, built into libusmp: run the
+ * fast heuristics, stop at the lower bound, else spend the rest on search. */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Fast members, tried in this order; the first to reach the lower bound
+ * wins outright. Missing plugins are skipped. */
+static const struct member {
+	const char *algorithm;
+	const char *knob; /* one "key=value" or NULL */
+} fast_members[] = {
+	{"best_fit", "order=all"},
+	{"first_fit", "order=all"},
+	{"greedy_by_size", NULL},
+	{"greedy_by_conflicts", NULL},
+};
+
+/* Improving members: given what time remains when no fast member reached
+ * the bound. The first that accepts the part is used. */
+static const struct member improving_members[] = {
+	{"exact", NULL},
+	{"hill_climb", NULL},
+};
+
+typedef struct run_state {
+	usmp_registry *r;
+	const usmp_view *v;
+	const usmp_host *h;
+	usmp_placement *best; /* the caller's output array */
+	usmp_placement *trial;
+	uint64_t best_size;
+	char *winner;
+	int first_error;
+	char *error_text;
+} run_state;
+
+static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
+                          uint64_t *hw)
+{
+	memset(hw, 0, v->pool_count * sizeof *hw);
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		uint64_t top = pl[i].offset + v->buffers[i].size;
+		if (pl[i].pool < v->pool_count && top > hw[pl[i].pool])
+			hw[pl[i].pool] = top;
+	}
+	uint64_t total = 0;
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		total = total + hw[j] < total ? UINT64_MAX : total + hw[j];
+	return total;
+}
+
+static void reset_trial(const usmp_view *v, usmp_placement *pl)
+{
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		pl[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		if (b->flags & USMP_BUFFER_FIXED)
+			pl[i] = (usmp_placement){b->fixed_pool, 0, b->fixed_offset};
+	}
+}
+
+/* Run one member; keep its plan when valid and better. Returns 1 when the
+ * member ran and produced a plan, 0 when skipped or failed. */
+static int run_member(run_state *s, const struct member *m, uint64_t *hw)
+{
+	const usmp__algo *a = usmp__registry_algo(s->r, m->algorithm);
+	char *msg = NULL;
+	int produced = 0;
+	if (!a || a->builtin || usmp__check_caps(a, s->v, NULL))
+		return 0;
+	usmp__knobs k;
+	if (usmp__knobs_init(&k, &a->sig))
+		return 0;
+	if (m->knob && usmp__knobs_set(&k, a->name, m->knob, &msg))
+		goto out; /* the plugin lacks the knob: an older version; skip */
+	reset_trial(s->v, s->trial);
+	int st = usmp__invoke(s->r, a, &k, s->v, s->h, s->trial);
+	if (st) {
+		if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
+			s->first_error = st;
+			usmp__set_msg(&s->error_text, "%s: %s", a->name,
+			              usmp_status_name(st));
+		}
+		goto out;
+	}
+	if (usmp__verify(s->v, s->trial, &msg)) {
+		/* Never trust a member: an invalid plan is dropped, and said. */
+		char line[600];
+		snprintf(line, sizeof line, "auto: %s returned an invalid plan "
+		         "(dropped): %s", a->name, msg ? msg : "?");
+		s->h->log(s->h, USMP_LOG_WARN, line);
+		goto out;
+	}
+	produced = 1;
+	uint64_t size = plan_size(s->v, s->trial, hw);
+	if (size < s->best_size) {
+		s->best_size = size;
+		memcpy(s->best, s->trial, s->v->buffer_count * sizeof *s->best);
+		free(s->winner);
+		size_t len = strlen(a->name) + (m->knob ? strlen(m->knob) + 1 : 0) + 1;
+		s->winner = malloc(len);
+		if (s->winner)
+			snprintf(s->winner, len, "%s%s%s", a->name, m->knob ? ":" : "",
+			         m->knob ? m->knob : "");
+		s->h->progress(s->h, size);
+	}
+out:
+	usmp__free_msg(&msg);
+	usmp__knobs_finish(&k);
+	return produced;
+}
+
+static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const usmp__knobs *k, char **who)
+{
+	bool improve = k && k->sig && k->sig->count ? k->values[0].b : true;
+	run_state s = {.r = r, .v = v, .h = h, .best = out,
+	               .best_size = UINT64_MAX};
+	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
+	s.trial = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *s.trial);
+	int st = USMP_OK;
+	if (!hw || !s.trial) {
+		st = USMP_ERR_NOMEM;
+		goto out;
+	}
+	int ran = 0;
+	for (size_t i = 0; i < sizeof fast_members / sizeof *fast_members; i++) {
+		ran += run_member(&s, &fast_members[i], hw);
+		if (s.best_size <= v->lower_bound || h->should_stop(h))
+			break;
+	}
+	if (improve && s.best_size > v->lower_bound && !h->should_stop(h)) {
+		for (size_t i = 0;
+		     i < sizeof improving_members / sizeof *improving_members; i++)
+			if (run_member(&s, &improving_members[i], hw))
+				break;
+	}
+	if (s.best_size == UINT64_MAX) {
+		if (!ran && !s.first_error) {
+			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
+			       "plan this part (are the plugins installed?)");
+			st = USMP_ERR_UNSUPPORTED;
+		} else {
+			if (s.error_text)
+				h->log(h, USMP_LOG_ERROR, s.error_text);
+			st = s.first_error ? s.first_error : USMP_ERR_INFEASIBLE;
+		}
+		goto out;
+	}
+	*who = s.winner;
+	s.winner = NULL;
+out:
+	free(s.winner);
+	usmp__free_msg(&s.error_text);
+	free(s.trial);
+	free(hw);
+	return st;
+}
+
+const usmp__builtin usmp__builtins[] = {
+	{
+		.name = "auto",
+		.summary = "portfolio: fast heuristics, stop at the lower bound, "
+		           "else search for the rest of the time limit (default 1 s)",
+		.params = "improve:bool=true",
+		.param_help = "improve: spend the remaining time on exact or "
+		              "improving search when no heuristic reaches the bound\n",
+		.caps = USMP_CAP_MULTI_POOL | USMP_CAP_OVERLAP_RULES |
+		        USMP_CAP_FIXED_OFFSETS | USMP_CAP_ANYTIME |
+		        USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_EXACT,
+		.fn = auto_plan,
+	},
+};
+const uint32_t usmp__builtin_count = sizeof usmp__builtins / sizeof *usmp__builtins;

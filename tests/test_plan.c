@@ -1,4 +1,242 @@
-/* placeholder */
+/* test_plan.c — usmp_plan_compute through the public API: parts, selection
+ * of algorithms, capability checks, the auto portfolio, option versioning. */
 #include <criterion/criterion.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
 #include "support.h"
-Test(placeholder_plan, builds) { cr_assert(1); }
+
+static char plugindir[4096];
+
+/* A registry that sees only the build tree's real plugins. */
+static usmp_registry *registry(void)
+{
+	snprintf(plugindir, sizeof plugindir, "%s/plugins", test_build_root());
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = plugindir,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	return r;
+}
+
+static uint32_t add(usmp_problem *p, const char *name, uint64_t size,
+                    int64_t begin, int64_t end)
+{
+	uint32_t id;
+	cr_assert_eq(usmp_problem_add_buffer(p, name, size, 1, &id), USMP_OK,
+	             "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_set_live(p, id, begin, end), USMP_OK);
+	return id;
+}
+
+Test(plan, first_fit_plan_is_verified_and_fills_the_gap)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 100, 0, 2);
+	add(p, "b", 50, 1, 3);
+	add(p, "c", 100, 2, 4);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, &o, &plan);
+	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	/* a and c are never alive together: c reuses a's bytes, b sits above. */
+	uint32_t pool;
+	uint64_t off_a, off_b, off_c;
+	usmp_plan_placement(plan, 0, &pool, &off_a);
+	usmp_plan_placement(plan, 1, &pool, &off_b);
+	usmp_plan_placement(plan, 2, &pool, &off_c);
+	cr_assert_eq(off_a, 0);
+	cr_assert_eq(off_c, 0);
+	cr_assert_eq(off_b, 100);
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), 150);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.lower_bound, 150);
+	cr_assert_eq(pi.optimal, 1);
+	cr_assert_str_eq(pi.algorithm, "first_fit");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, buffers_that_share_no_pool_are_planned_as_separate_parts)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	uint32_t npu, cpu;
+	cr_assert_eq(usmp_problem_add_pool(p, "npu_sram", 1000, 16, &npu), 0);
+	cr_assert_eq(usmp_problem_add_pool(p, "dtcm", 1000, 4, &cpu), 0);
+	cr_assert_eq(usmp_problem_add_pool_target(p, npu, "ethos-u55"), 0);
+	cr_assert_eq(usmp_problem_add_pool_target(p, cpu, "cortex-m55"), 0);
+	uint32_t a = add(p, "npu.a", 64, 0, 4), b = add(p, "npu.b", 64, 2, 6);
+	uint32_t c = add(p, "cpu.c", 32, 0, 6);
+	usmp_problem_add_candidate(p, a, npu);
+	usmp_problem_add_candidate(p, b, npu);
+	usmp_problem_add_candidate(p, c, cpu);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), 2);
+	int seen_npu = 0, seen_cpu = 0;
+	for (uint32_t i = 0; i < 2; i++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		usmp_plan_part(plan, i, &pi);
+		seen_npu += !strcmp(pi.target, "ethos-u55") && pi.buffer_count == 2 &&
+		            pi.size == 128;
+		seen_cpu += !strcmp(pi.target, "cortex-m55") && pi.buffer_count == 1 &&
+		            pi.size == 32;
+	}
+	cr_assert(seen_npu == 1 && seen_cpu == 1);
+	uint32_t pool;
+	usmp_plan_placement(plan, c, &pool, NULL);
+	cr_assert_eq(pool, cpu);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, unknown_algorithm_fails_with_its_name)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 8, 0, 1);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "nope_fit"};
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, &o, &plan);
+	cr_assert_eq(st, USMP_ERR_NOT_FOUND);
+	cr_assert_not_null(plan);
+	cr_assert_eq(usmp_plan_status(plan), st);
+	cr_assert(strstr(usmp_plan_error(plan), "nope_fit"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, knob_values_reach_the_algorithm_and_are_reported)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 8, 0, 1);
+	const char *params[] = {"order=area"};
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit",
+	                       .params = params, .param_count = 1};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert(strstr(pi.params, "order=area"), "%s", pi.params);
+	usmp_plan_destroy(plan);
+	params[0] = "order=sideways";
+	cr_assert_neq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, infeasible_pool_reports_no_fit)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	uint32_t pool;
+	usmp_problem_add_pool(p, "tiny", 100, 1, &pool);
+	add(p, "a", 80, 0, 2);
+	add(p, "b", 80, 1, 3);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE);
+	cr_assert(strlen(usmp_plan_error(plan)) > 0);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, auto_reaches_the_bound_and_names_its_winner)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	uint64_t seed = 7;
+	char name[32];
+	for (int i = 0; i < 60; i++) {
+		snprintf(name, sizeof name, "t%d", i);
+		int64_t b = (int64_t)test_rand_range(&seed, 0, 40);
+		add(p, name, test_rand_range(&seed, 1, 64) * 16, b,
+		    b + (int64_t)test_rand_range(&seed, 1, 10));
+	}
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert(!strncmp(pi.algorithm, "auto/", 5), "%s", pi.algorithm);
+	cr_assert_geq(pi.size, pi.lower_bound);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	/* auto is never worse than the members it runs. */
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *ff = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &ff), USMP_OK);
+	cr_assert_leq(pi.size, usmp_plan_pool_size(ff, 0));
+	usmp_plan_destroy(ff);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, options_from_an_older_smaller_struct_are_accepted)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 8, 0, 1);
+	/* A caller built when the options ended before `target`: the fields it
+	 * does not know must read as zero, whatever lies beyond its struct. */
+	usmp_plan_options o;
+	memset(&o, 0xff, sizeof o);
+	o.struct_size = offsetof(usmp_plan_options, target);
+	o.flags = 0;
+	o.algorithm = "first_fit";
+	o.params = NULL;
+	o.param_count = 0;
+	o.reserved = 0;
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, negative_time_limit_is_refused)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 8, 0, 1);
+	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = -1};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INVALID);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, empty_problem_plans_to_nothing)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), 0);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}

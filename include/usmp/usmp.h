@@ -293,7 +293,8 @@ typedef struct usmp_plan_options {
 	const char *const *params;
 	uint32_t param_count;
 	uint32_t reserved;
-	/* Plan only the part(s) for this target; NULL = all parts. */
+	/* The target assumed for parts whose pools name no target (the CLI's
+	 * -t); NULL = none. Parts whose pools name targets use their own. */
 	const char *target;
 	/* Wall-clock budget for the whole call in seconds; 0 = default (1 s for
 	 * auto, none for others). */

@@ -1,0 +1,155 @@
+/* list_cmd.c — `usmp list [-v]` and `usmp select TARGET`: what the registry
+ * holds, and which algorithm a target gets and why. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *type_name(uint32_t t)
+{
+	static const char *names[] = {"?", "bool", "i32", "u32", "i64",
+	                              "u64", "f64", "str"};
+	return t < sizeof names / sizeof *names ? names[t] : "?";
+}
+
+static void print_caps(uint32_t caps)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{USMP_CAP_MULTI_POOL, "multi-pool"},
+		{USMP_CAP_OVERLAP_RULES, "overlap-rules"},
+		{USMP_CAP_FIXED_OFFSETS, "fixed-offsets"},
+		{USMP_CAP_EXPLICIT_CONFLICTS, "conflict-edges"},
+		{USMP_CAP_EXACT, "exact"},
+		{USMP_CAP_DETERMINISTIC, "deterministic"},
+		{USMP_CAP_ANYTIME, "anytime"},
+	};
+	const char *sep = "";
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (caps & names[i].bit) {
+			printf("%s%s", sep, names[i].name);
+			sep = ", ";
+		}
+	if (!*sep)
+		printf("none");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	int verbose = 0, c;
+	optind = 1;
+	while ((c = getopt(argc, argv, "v")) != -1) {
+		if (c != 'v') {
+			cli_error("usage: usmp list [-v]");
+			return EXIT_USAGE;
+		}
+		verbose = 1;
+	}
+	if (optind != argc) {
+		cli_error("usage: usmp list [-v]");
+		return EXIT_USAGE;
+	}
+	usmp_registry *r = cli_registry(0);
+	if (!r)
+		return EXIT_OTHER;
+	uint32_t np = usmp_registry_plugin_count(r);
+	if (verbose) {
+		uint32_t major, minor;
+		usmp_abi_version(&major, &minor);
+		printf("libusmp %s, plugin ABI %u.%u\n\n", usmp_version(), major, minor);
+	}
+	for (uint32_t a = 0; a < usmp_registry_algorithm_count(r); a++) {
+		usmp_algorithm_info ai = {.struct_size = sizeof ai};
+		if (usmp_registry_algorithm(r, a, &ai))
+			continue;
+		usmp_plugin_info pi = {.struct_size = sizeof pi};
+		int builtin = ai.plugin == UINT32_MAX ||
+		              usmp_registry_plugin(r, ai.plugin, &pi);
+		if (!verbose) {
+			printf("%-22s %-8s %s\n", ai.name, builtin ? "built-in" : pi.name,
+			       ai.summary);
+			continue;
+		}
+		printf("%s  (%s)\n  %s\n  capabilities: ", ai.name,
+		       builtin ? "built into libusmp" : pi.name, ai.summary);
+		print_caps(ai.caps);
+		putchar('\n');
+		for (uint32_t k = 0; k < ai.param_count; k++) {
+			usmp_param_info ki = {.struct_size = sizeof ki};
+			if (usmp_registry_param(r, a, k, &ki))
+				continue;
+			printf("  -p %s=%s  (%s, default %s)%s%s\n", ki.name,
+			       *ki.default_value ? ki.default_value : "\"\"",
+			       type_name(ki.type),
+			       *ki.default_value ? ki.default_value : "\"\"",
+			       *ki.help ? "  " : "", ki.help);
+		}
+		if (!ai.param_count)
+			printf("  no knobs\n");
+		putchar('\n');
+	}
+	if (verbose) {
+		printf("plugins:\n");
+		for (uint32_t i = 0; i < np; i++) {
+			usmp_plugin_info pi = {.struct_size = sizeof pi};
+			if (usmp_registry_plugin(r, i, &pi))
+				continue;
+			printf("  %s %s (%s), ABI %u.%u, %u algorithm%s: %s\n", pi.name,
+			       pi.version, pi.license, pi.abi_major, pi.abi_minor,
+			       pi.algorithm_count, pi.algorithm_count == 1 ? "" : "s",
+			       pi.path);
+		}
+		if (!np)
+			printf("  none found (set USMP_PLUGIN_PATH?)\n");
+		uint32_t nd = usmp_registry_diagnostic_count(r);
+		if (nd)
+			printf("skipped:\n");
+		for (uint32_t i = 0; i < nd; i++)
+			printf("  %s\n", usmp_registry_diagnostic(r, i));
+	}
+	usmp_registry_destroy(r);
+	return EXIT_DONE;
+}
+
+int cmd_select(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"algorithm", required_argument, NULL, 'a'},
+		{0, 0, 0, 0},
+	};
+	const char *override = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:", longopts, NULL)) != -1) {
+		if (c != 'a') {
+			cli_error("usage: usmp select TARGET [-a ALGO]");
+			return EXIT_USAGE;
+		}
+		override = optarg;
+	}
+	if (optind != argc - 1) {
+		cli_error("usage: usmp select TARGET [-a ALGO]");
+		return EXIT_USAGE;
+	}
+	usmp_registry *r = cli_registry(0);
+	if (!r)
+		return EXIT_OTHER;
+	static const char *sources[] = {"?", "API", "--algorithm", "USMP_ALGORITHM",
+	                                "default"};
+	usmp_selection sel = {.struct_size = sizeof sel};
+	int st = usmp_registry_select(r, argv[optind], override, &sel);
+	if (st) {
+		cli_error("%s", usmp_registry_error(r));
+		usmp_registry_destroy(r);
+		return cli_exit_for(st);
+	}
+	printf("%s: %s%s%s%s\n  chosen by %s rule \"%s\"\n", argv[optind],
+	       sel.algorithm, *sel.params ? " (" : "", sel.params,
+	       *sel.params ? ")" : "", sel.source < 5 ? sources[sel.source] : "?",
+	       sel.rule);
+	usmp_registry_destroy(r);
+	return EXIT_DONE;
+}
