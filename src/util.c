@@ -94,9 +94,10 @@ int usmp__grow(void **arr, size_t *cap, size_t need, size_t elem)
 		}
 		ncap *= 2;
 	}
-	if (ncap > SIZE_MAX / elem) {
+	/* No object may exceed PTRDIFF_MAX bytes (malloc refuses them too). */
+	if (ncap > (size_t)PTRDIFF_MAX / elem) {
 		ncap = need;
-		if (ncap > SIZE_MAX / elem)
+		if (ncap > (size_t)PTRDIFF_MAX / elem)
 			return USMP_ERR_NOMEM;
 	}
 	n = realloc(*arr, ncap * elem);
