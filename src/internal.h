@@ -39,6 +39,7 @@ double usmp__now(void);
 typedef struct usmp__strmap {
 	const char **keys; /* borrowed: the owner keeps the strings alive */
 	uint32_t *values;
+	uint32_t *hashes;  /* the keys' hashes: fewer string compares, no rehashing */
 	size_t cap, count;
 } usmp__strmap;
 
@@ -361,6 +362,18 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
                     const volatile int *cancel, const char *algorithm);
 /* Frees leftover allocations (logging a leak) and the index. */
 void usmp__host_finish(usmp__host_ctx *c);
+
+/* ---- isolate.c: an algorithm call in a child process -------------------- */
+
+/* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
+ * child; placements come back through shared memory ending at a guard page.
+ * A crash, an exit or (with kill_at > 0, a usmp__now() time) a hang past
+ * kill_at becomes USMP_ERR_PLUGIN with *msg set. Otherwise returns the
+ * algorithm's status with hc's reported bound and last message updated. */
+int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
+                        const usmp__knobs *k, const usmp_view *v,
+                        usmp__host_ctx *hc, usmp_placement *out,
+                        double kill_at, char **who, char **msg);
 
 /* ---- plan.c -------------------------------------------------------------- */
 

@@ -2,6 +2,8 @@
  * independent parts, run each part's selected algorithm, verify, merge. */
 #include "internal.h"
 
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +215,33 @@ static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
 	return total;
 }
 
+/* A plugin found outside the installed plugin directory runs in a child
+ * process unless the caller says otherwise; so does "auto" when any of its
+ * possible members comes from such a plugin. */
+static bool untrusted_plugin(const usmp_registry *r, uint32_t plugin)
+{
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (usmp_registry_plugin(r, plugin, &info))
+		return true;
+	size_t n = strlen(USMP_PLUGINDIR);
+	return strncmp(info.path, USMP_PLUGINDIR, n) || info.path[n] != '/';
+}
+
+static bool want_isolation(const usmp_registry *r, const usmp__algo *a,
+                           uint32_t flags)
+{
+	if (flags & USMP_PLAN_ISOLATE)
+		return true;
+	if (flags & USMP_PLAN_NO_ISOLATE)
+		return false;
+	if (!a->builtin)
+		return untrusted_plugin(r, a->plugin);
+	for (uint32_t i = 0; i < usmp_registry_plugin_count(r); i++)
+		if (untrusted_plugin(r, i))
+			return true;
+	return false;
+}
+
 /* Plan the buffers ids[0..n) (one bound group) into plan->placements. */
 static int plan_part(usmp_registry *r, usmp_problem *p,
                      const usmp_plan_options *o, const uint32_t *ids,
@@ -279,10 +308,21 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	}
 	host_ready = 1;
 
-	if (algo->builtin)
+	if (want_isolation(r, algo, o->flags)) {
+		/* Killed at the deadline plus a grace of 1 s and 10%. */
+		double kill_at = dl > 0 ? dl + 1.0 + 0.1 * (dl - t0) : 0;
+		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out,
+		                         kill_at, &who, &msg);
+		if (st && msg) {
+			usmp__plan_fail(plan, st, "%s", msg);
+			part->time_ms = (usmp__now() - t0) * 1e3;
+			goto fail_host;
+		}
+	} else if (algo->builtin) {
 		st = algo->builtin(r, &vs.view, &hc.host, out, &knobs, &who);
-	else
+	} else {
 		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc.host, out);
+	}
 	part->time_ms = (usmp__now() - t0) * 1e3;
 	{
 		size_t len = strlen(algo->name) + (who ? strlen(who) + 1 : 0) + 1;

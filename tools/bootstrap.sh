@@ -5,7 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # Why each package is here: docs/dependencies.md.
-PACKAGES="gcc libc6-dev pkg-config meson ninja-build libffi-dev libjansson-dev
+PACKAGES="gcc g++ libc6-dev pkg-config meson ninja-build libffi-dev libjansson-dev
 libcriterion-dev abigail-tools librsvg2-bin python3 valgrind clang
 libclang-rt-14-dev"
 

@@ -1,0 +1,147 @@
+/* isolate.c — run one algorithm call in a child process, so that a plugin
+ * that crashes, hangs or scribbles becomes an error instead of killing the host.
+ *
+ * The child is a fork() of the caller: it sees the problem view as a private
+ * copy-on-write snapshot (nothing it writes reaches the host), and returns
+ * its placements through a shared anonymous mapping followed by a PROT_NONE
+ * guard page, so writing past the output array faults in the child. */
+#include "internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What the child reports back, at the start of the shared mapping. */
+typedef struct shared_result {
+	int status;
+	int reported;
+	int optimal;
+	int done;
+	uint64_t proven_bound;
+	char message[512];
+	char who[256];
+} shared_result;
+
+static size_t round_page(size_t n, size_t page)
+{
+	return (n + page - 1) / page * page;
+}
+
+static void child_run(usmp_registry *r, const usmp__algo *a,
+                      const usmp__knobs *k, const usmp_view *v,
+                      usmp__host_ctx *hc, usmp_placement *out,
+                      shared_result *res)
+{
+	char *who = NULL;
+	int st;
+	if (a->builtin)
+		st = a->builtin(r, v, &hc->host, out, k, &who);
+	else
+		st = usmp__invoke(r, a, k, v, &hc->host, out);
+	res->reported = hc->reported;
+	res->optimal = hc->optimal;
+	res->proven_bound = hc->proven_bound;
+	memcpy(res->message, hc->last_message, sizeof res->message);
+	if (who)
+		snprintf(res->who, sizeof res->who, "%s", who);
+	res->status = st;
+	__atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
+	_exit(0);
+}
+
+int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
+                        const usmp__knobs *k, const usmp_view *v,
+                        usmp__host_ctx *hc, usmp_placement *out,
+                        double kill_at, char **who, char **msg)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = v->buffer_count;
+	size_t res_bytes = round_page(sizeof(shared_result), page);
+	size_t out_bytes = round_page(n * sizeof *out, page);
+	/* Placements end exactly at the guard page when n*16 fills whole
+	 * pages; otherwise a scribble first lands in the slack before it. */
+	size_t total = res_bytes + out_bytes + page;
+	int st = USMP_OK;
+
+	unsigned char *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
+	                          MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		usmp__set_msg(msg, "cannot map memory for an isolated call: %s",
+		              strerror(errno));
+		return USMP_ERR_NOMEM;
+	}
+	shared_result *res = (shared_result *)map;
+	usmp_placement *shared_out =
+		(usmp_placement *)(map + res_bytes + out_bytes - n * sizeof *out);
+	if (mprotect(map + res_bytes + out_bytes, page, PROT_NONE)) {
+		usmp__set_msg(msg, "cannot protect the guard page: %s",
+		              strerror(errno));
+		st = USMP_ERR_INTERNAL;
+		goto out;
+	}
+	memcpy(shared_out, out, n * sizeof *out);
+	res->status = USMP_ERR_INTERNAL;
+
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		usmp__set_msg(msg, "cannot fork an isolated call: %s",
+		              strerror(errno));
+		st = USMP_ERR_INTERNAL;
+		goto out;
+	}
+	if (pid == 0)
+		child_run(r, a, k, v, hc, shared_out, res); /* never returns */
+
+	int wstatus = 0, killed = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &wstatus, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			usmp__set_msg(msg, "lost the isolated call: %s", strerror(errno));
+			st = USMP_ERR_INTERNAL;
+			goto out;
+		}
+		if (!killed && kill_at > 0 && usmp__now() >= kill_at) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		struct timespec ts = {0, 2 * 1000 * 1000}; /* 2 ms */
+		nanosleep(&ts, NULL);
+	}
+	if (killed) {
+		usmp__set_msg(msg, "algorithm \"%s\" did not return within its time "
+		              "limit plus grace; killed", a->name);
+		st = USMP_ERR_PLUGIN;
+	} else if (WIFSIGNALED(wstatus)) {
+		int sig = WTERMSIG(wstatus);
+		usmp__set_msg(msg, "algorithm \"%s\" crashed with signal %d (%s)",
+		              a->name, sig, strsignal(sig));
+		st = USMP_ERR_PLUGIN;
+	} else if (!__atomic_load_n(&res->done, __ATOMIC_ACQUIRE)) {
+		usmp__set_msg(msg, "algorithm \"%s\" exited (status %d) instead of "
+		              "returning", a->name,
+		              WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+		st = USMP_ERR_PLUGIN;
+	} else {
+		st = res->status;
+		memcpy(out, shared_out, n * sizeof *out);
+		hc->reported = res->reported;
+		hc->optimal = res->optimal;
+		hc->proven_bound = res->proven_bound;
+		memcpy(hc->last_message, res->message, sizeof hc->last_message);
+		hc->last_message[sizeof hc->last_message - 1] = '\0';
+		res->who[sizeof res->who - 1] = '\0';
+		if (res->who[0] && who)
+			*who = usmp__strdup(res->who);
+	}
+out:
+	munmap(map, total);
+	return st;
+}
