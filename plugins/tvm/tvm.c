@@ -1,2 +1,610 @@
-/* placeholder */
+/* tvm.c — the "tvm" plugin: TVM USMP's greedy_by_size, greedy_by_conflicts
+ * and hill_climb, re-implemented on the usmp view (no gap filling).
+ *
+ * Every buffer goes above the highest already placed buffer it conflicts
+ * with in the chosen pool (end rounded up to the alignment); candidate pools
+ * are tried in priority order against their size limits. Unlike TVM's code,
+ * a pool is judged on all placed conflicts at once, so a pool dropped for
+ * one conflict can never be re-admitted by a later one: plans stay valid.
+ * hill_climb perturbs the greedy_by_size order by swapping a buffer that
+ * sets a pool's high-water mark with an earlier conflicting one, re-places
+ * greedily, and keeps the best plan seen.
+ */
 #include <usmp/plugin.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TVM_NONE UINT32_MAX
+
+typedef struct tvm_key {
+	uint64_t size, degree;
+	const char *name;
+	uint32_t idx;
+} tvm_key;
+
+typedef struct tvm_ctx {
+	const usmp_view *v;
+	const usmp_host *h;
+	const char *algo;
+	uint32_t n;
+	uint32_t *order; /* non-fixed buffers in placement order */
+	uint32_t *pos;   /* [n] position in order, TVM_NONE for fixed */
+	uint32_t count;  /* entries in order */
+	uint64_t *top;   /* [pool_count] highest conflicting end per pool */
+	uint8_t *seen;   /* [pool_count] top[] is set */
+	uint32_t *touched;
+	uint32_t touched_count;
+	uint32_t fail; /* buffer that fit nowhere in the last greedy run */
+	usmp_placement *work;
+	/* Neighbour lists gathered for hill_climb perturbations. */
+	uint32_t *list;
+	size_t list_count, list_cap;
+	uint32_t list_before; /* keep neighbours with pos below this */
+	int list_rc;
+	char msg[512];
+} tvm_ctx;
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void *tvm_alloc(tvm_ctx *c, size_t count, size_t elem)
+{
+	if (count == 0)
+		count = 1;
+	if (count > SIZE_MAX / elem)
+		return NULL;
+	return c->h->alloc(c->h, count * elem);
+}
+
+static void tvm_free(tvm_ctx *c, void *p)
+{
+	if (p)
+		c->h->free(c->h, p);
+}
+
+static uint64_t tvm_sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r = a + b;
+	return r < a ? UINT64_MAX : r;
+}
+
+static bool tvm_fixed(const usmp_view *v, uint32_t b)
+{
+	return (v->buffers[b].flags & USMP_BUFFER_FIXED) != 0;
+}
+
+static void tvm_log(const tvm_ctx *c, int level, const char *msg)
+{
+	if (c->h->log)
+		c->h->log(c->h, level, msg);
+}
+
+/* splitmix64: small, deterministic, good enough for choosing swaps. */
+static uint64_t tvm_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t tvm_rand_below(uint64_t *s, uint64_t n)
+{
+	return n ? tvm_rand(s) % n : 0;
+}
+
+/* size desc, conflicts desc, name desc (strcmp), index asc */
+static int tvm_cmp_size(const void *a, const void *b)
+{
+	const tvm_key *x = a, *y = b;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->degree != y->degree)
+		return x->degree > y->degree ? -1 : 1;
+	int s = strcmp(y->name, x->name);
+	if (s)
+		return s;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* conflicts desc, size desc, name desc (strcmp), index asc */
+static int tvm_cmp_conflicts(const void *a, const void *b)
+{
+	const tvm_key *x = a, *y = b;
+	if (x->degree != y->degree)
+		return x->degree > y->degree ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	int s = strcmp(y->name, x->name);
+	if (s)
+		return s;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int tvm_sort(tvm_ctx *c, int by_conflicts)
+{
+	const usmp_view *v = c->v;
+	tvm_key *keys = tvm_alloc(c, c->n, sizeof *keys);
+	if (!keys)
+		return USMP_ERR_NOMEM;
+	uint32_t k = 0;
+	for (uint32_t b = 0; b < c->n; b++) {
+		c->pos[b] = TVM_NONE;
+		if (tvm_fixed(v, b))
+			continue;
+		keys[k].size = v->buffers[b].size;
+		keys[k].degree = v->degree ? v->degree[b] : 0;
+		keys[k].name = v->buffers[b].name ? v->buffers[b].name : "";
+		keys[k].idx = b;
+		k++;
+	}
+	qsort(keys, k, sizeof *keys,
+	      by_conflicts ? tvm_cmp_conflicts : tvm_cmp_size);
+	for (uint32_t i = 0; i < k; i++) {
+		c->order[i] = keys[i].idx;
+		c->pos[keys[i].idx] = i;
+	}
+	c->count = k;
+	tvm_free(c, keys);
+	return USMP_OK;
+}
+
+/* ---- greedy placement ---------------------------------------------------- */
+
+static int tvm_visit_top(void *arg, uint32_t other)
+{
+	tvm_ctx *c = arg;
+	const usmp_placement *pl = &c->work[other];
+	if (other >= c->n || pl->pool >= c->v->pool_count)
+		return 0;
+	uint64_t end = tvm_sat_add(pl->offset, c->v->buffers[other].size);
+	if (!c->seen[pl->pool]) {
+		c->seen[pl->pool] = 1;
+		c->top[pl->pool] = end;
+		c->touched[c->touched_count++] = pl->pool;
+	} else if (end > c->top[pl->pool]) {
+		c->top[pl->pool] = end;
+	}
+	return 0;
+}
+
+/* Place buffer b above its placed conflicts in its first pool that fits. */
+static int tvm_place(tvm_ctx *c, uint32_t b)
+{
+	const usmp_view *v = c->v;
+	const usmp_buffer_rec *r = &v->buffers[b];
+	c->touched_count = 0;
+	c->h->for_each_neighbor(c->h, b, tvm_visit_top, c);
+	int rc = USMP_ERR_INFEASIBLE;
+	for (uint32_t i = 0; i < r->candidate_count; i++) {
+		uint32_t p = v->candidates[r->candidate_start + i];
+		if (p >= v->pool_count)
+			continue;
+		bool ok = true;
+		uint64_t x = usmp_align_up(c->seen[p] ? c->top[p] : 0,
+		                           usmp_buffer_alignment(v, b, p), &ok);
+		uint64_t end = x + r->size;
+		if (!ok || end < x || end > v->pools[p].size_limit)
+			continue;
+		c->work[b].pool = p;
+		c->work[b].reserved = 0;
+		c->work[b].offset = x;
+		rc = USMP_OK;
+		break;
+	}
+	for (uint32_t i = 0; i < c->touched_count; i++)
+		c->seen[c->touched[i]] = 0;
+	return rc;
+}
+
+/* Place every buffer in c->order into c->work (fixed ones at their spot).
+ * USMP_ERR_INFEASIBLE leaves c->fail naming the buffer that did not fit. */
+static int tvm_greedy(tvm_ctx *c)
+{
+	const usmp_view *v = c->v;
+	for (uint32_t b = 0; b < c->n; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		c->work[b].reserved = 0;
+		if (tvm_fixed(v, b)) {
+			c->work[b].pool = r->fixed_pool;
+			c->work[b].offset = r->fixed_offset;
+		} else {
+			c->work[b].pool = USMP_NO_POOL;
+			c->work[b].offset = 0;
+		}
+	}
+	for (uint32_t i = 0; i < c->count; i++) {
+		if ((i & 1023) == 1023 && c->h->should_stop(c->h))
+			return USMP_ERR_STOPPED;
+		if (tvm_place(c, c->order[i]) != USMP_OK) {
+			c->fail = c->order[i];
+			return USMP_ERR_INFEASIBLE;
+		}
+	}
+	return USMP_OK;
+}
+
+static uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl,
+                          uint64_t *hw)
+{
+	const usmp_view *v = c->v;
+	memset(hw, 0, (size_t)v->pool_count * sizeof *hw);
+	for (uint32_t b = 0; b < c->n; b++) {
+		if (pl[b].pool >= v->pool_count)
+			continue;
+		uint64_t e = tvm_sat_add(pl[b].offset, v->buffers[b].size);
+		if (e > hw[pl[b].pool])
+			hw[pl[b].pool] = e;
+	}
+	uint64_t t = 0;
+	for (uint32_t p = 0; p < v->pool_count; p++)
+		t = tvm_sat_add(t, hw[p]);
+	return t;
+}
+
+static void tvm_fail_msg(tvm_ctx *c)
+{
+	const usmp_buffer_rec *r = &c->v->buffers[c->fail];
+	snprintf(c->msg, sizeof c->msg,
+	         "%s: buffer \"%s\" (%llu bytes) fits in none of its %u "
+	         "candidate pool(s)",
+	         c->algo, r->name ? r->name : "?", (unsigned long long)r->size,
+	         r->candidate_count);
+}
+
+/* ---- setup shared by the three algorithms -------------------------------- */
+
+static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
+                    const char *algo)
+{
+	memset(c, 0, sizeof *c);
+	c->v = v;
+	c->h = h;
+	c->algo = algo;
+	if (!v || !h || v->struct_size < sizeof(usmp_view) || !h->alloc ||
+	    !h->realloc || !h->free || !h->should_stop || !h->for_each_neighbor)
+		return USMP_ERR_INVALID;
+	c->n = v->buffer_count;
+	c->order = tvm_alloc(c, c->n, sizeof *c->order);
+	c->pos = tvm_alloc(c, c->n, sizeof *c->pos);
+	c->work = tvm_alloc(c, c->n, sizeof *c->work);
+	c->top = tvm_alloc(c, v->pool_count, sizeof *c->top);
+	c->seen = tvm_alloc(c, v->pool_count, sizeof *c->seen);
+	c->touched = tvm_alloc(c, v->pool_count, sizeof *c->touched);
+	if (!c->order || !c->pos || !c->work || !c->top || !c->seen ||
+	    !c->touched)
+		return USMP_ERR_NOMEM;
+	memset(c->seen, 0, v->pool_count ? v->pool_count : 1);
+	return USMP_OK;
+}
+
+static void tvm_finish(tvm_ctx *c)
+{
+	if (!c->h)
+		return;
+	tvm_free(c, c->order);
+	tvm_free(c, c->pos);
+	tvm_free(c, c->work);
+	tvm_free(c, c->top);
+	tvm_free(c, c->seen);
+	tvm_free(c, c->touched);
+	tvm_free(c, c->list);
+}
+
+static int tvm_greedy_main(const usmp_view *v, const usmp_host *h,
+                           usmp_placement *out, int by_conflicts,
+                           const char *algo)
+{
+	tvm_ctx c;
+	uint64_t *hw = NULL;
+	int rc = tvm_init(&c, v, h, algo);
+	if (rc)
+		goto fail;
+	if (!out) {
+		rc = USMP_ERR_INVALID;
+		goto fail;
+	}
+	if ((rc = tvm_sort(&c, by_conflicts)))
+		goto fail;
+	rc = tvm_greedy(&c);
+	if (rc == USMP_ERR_INFEASIBLE)
+		tvm_fail_msg(&c);
+	if (rc)
+		goto fail;
+	memcpy(out, c.work, (size_t)c.n * sizeof *out);
+	if (h->progress && (hw = tvm_alloc(&c, v->pool_count, sizeof *hw))) {
+		h->progress(h, tvm_total(&c, out, hw));
+		tvm_free(&c, hw);
+	}
+	tvm_finish(&c);
+	return USMP_OK;
+fail:
+	if (rc == USMP_ERR_NOMEM)
+		snprintf(c.msg, sizeof c.msg, "%s: out of memory", algo);
+	if (c.msg[0] && h && h->log)
+		tvm_log(&c, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
+		                                      : USMP_LOG_WARN,
+		        c.msg);
+	tvm_finish(&c);
+	return rc;
+}
+
+static int greedy_by_size(const usmp_view *v, const usmp_host *h,
+                          usmp_placement *out)
+{
+	return tvm_greedy_main(v, h, out, 0, "greedy_by_size");
+}
+
+static int greedy_by_conflicts(const usmp_view *v, const usmp_host *h,
+                               usmp_placement *out)
+{
+	return tvm_greedy_main(v, h, out, 1, "greedy_by_conflicts");
+}
+
+/* ---- hill_climb ------------------------------------------------------------ */
+
+static int tvm_visit_list(void *arg, uint32_t other)
+{
+	tvm_ctx *c = arg;
+	if (other >= c->n || c->pos[other] == TVM_NONE ||
+	    c->pos[other] >= c->list_before)
+		return 0;
+	if (c->list_count == c->list_cap) {
+		size_t cap = c->list_cap ? c->list_cap * 2 : 64;
+		void *p = cap < SIZE_MAX / sizeof *c->list
+		                  ? c->h->realloc(c->h, c->list,
+		                                  cap * sizeof *c->list)
+		                  : NULL;
+		if (!p) {
+			c->list_rc = USMP_ERR_NOMEM;
+			return 1;
+		}
+		c->list = p;
+		c->list_cap = cap;
+	}
+	c->list[c->list_count++] = other;
+	return 0;
+}
+
+/* Neighbours of b placed before b in the order (non-fixed), into c->list. */
+static int tvm_earlier_neighbors(tvm_ctx *c, uint32_t b)
+{
+	c->list_count = 0;
+	c->list_rc = USMP_OK;
+	c->list_before = c->pos[b];
+	c->h->for_each_neighbor(c->h, b, tvm_visit_list, c);
+	return c->list_rc;
+}
+
+static void tvm_swap(tvm_ctx *c, uint32_t i, uint32_t j)
+{
+	uint32_t a = c->order[i], b = c->order[j];
+	c->order[i] = b;
+	c->order[j] = a;
+	c->pos[a] = j;
+	c->pos[b] = i;
+}
+
+/* Choose two order positions to swap, given the current plan `cur` with
+ * pool high-water marks hw. Returns false when no useful swap was found. */
+static int tvm_perturb(tvm_ctx *c, const usmp_placement *cur,
+                       const uint64_t *hw, bool feasible, uint64_t *rng,
+                       uint32_t *si, uint32_t *sj, bool *found)
+{
+	const usmp_view *v = c->v;
+	*found = false;
+	if (!feasible) {
+		/* Move the buffer that did not fit earlier. */
+		uint32_t i = c->pos[c->fail];
+		if (i == 0 || i == TVM_NONE)
+			return USMP_OK;
+		*si = i;
+		*sj = (uint32_t)tvm_rand_below(rng, i);
+		*found = true;
+		return USMP_OK;
+	}
+	/* A buffer that sets its pool's high-water mark, chosen at random
+	 * among them (reservoir sampling over the order). */
+	uint32_t node = TVM_NONE, seen = 0;
+	for (uint32_t i = 0; i < c->count; i++) {
+		uint32_t b = c->order[i];
+		uint32_t p = cur[b].pool;
+		if (p < v->pool_count &&
+		    tvm_sat_add(cur[b].offset, v->buffers[b].size) == hw[p] &&
+		    tvm_rand_below(rng, ++seen) == 0)
+			node = b;
+	}
+	if (node == TVM_NONE)
+		return USMP_OK;
+	int rc = tvm_earlier_neighbors(c, node);
+	if (rc || c->list_count == 0)
+		return rc;
+	size_t first_count = c->list_count;
+	uint32_t b1 = c->list[tvm_rand_below(rng, first_count)];
+	uint32_t b2 = TVM_NONE;
+	if (tvm_rand_below(rng, 100) >= 25) {
+		/* Second level: a neighbour of b1 placed before b1. */
+		if ((rc = tvm_earlier_neighbors(c, b1)))
+			return rc;
+		if (c->list_count)
+			b2 = c->list[tvm_rand_below(rng, c->list_count)];
+		else
+			b2 = node;
+	} else if (first_count > 1) {
+		uint32_t k = (uint32_t)tvm_rand_below(rng, first_count);
+		b2 = c->list[k];
+		if (b2 == b1)
+			b2 = c->list[(k + 1) % first_count];
+	} else {
+		b2 = node;
+	}
+	if (b2 == b1 || b2 == TVM_NONE)
+		return USMP_OK;
+	*si = c->pos[b1];
+	*sj = c->pos[b2];
+	*found = true;
+	return USMP_OK;
+}
+
+static int hill_climb(const usmp_view *v, const usmp_host *h,
+                      usmp_placement *out, uint64_t seed, uint32_t attempts)
+{
+	tvm_ctx c;
+	usmp_placement *cur = NULL;
+	uint64_t *hw = NULL;
+	uint64_t rng = seed;
+	int rc = tvm_init(&c, v, h, "hill_climb");
+	if (rc)
+		goto fail;
+	if (!out) {
+		rc = USMP_ERR_INVALID;
+		goto fail;
+	}
+	cur = tvm_alloc(&c, c.n, sizeof *cur);
+	hw = tvm_alloc(&c, v->pool_count, sizeof *hw);
+	if (!cur || !hw) {
+		rc = USMP_ERR_NOMEM;
+		goto fail;
+	}
+	if ((rc = tvm_sort(&c, 0)))
+		goto fail;
+
+	/* Start: greedy_by_size. */
+	rc = tvm_greedy(&c);
+	if (rc != USMP_OK && rc != USMP_ERR_INFEASIBLE)
+		goto fail;
+	uint32_t first_fail = c.fail;
+	bool cur_ok = rc == USMP_OK, have = cur_ok;
+	uint64_t cur_total = cur_ok ? tvm_total(&c, c.work, hw) : UINT64_MAX;
+	uint64_t best = cur_total;
+	memcpy(cur, c.work, (size_t)c.n * sizeof *cur);
+	if (have) {
+		memcpy(out, cur, (size_t)c.n * sizeof *out);
+		if (h->progress)
+			h->progress(h, best);
+	}
+
+	for (uint32_t a = 1; a <= attempts; a++) {
+		if ((have && best <= v->lower_bound) || h->should_stop(h))
+			break;
+		if (cur_ok)
+			tvm_total(&c, cur, hw);
+		uint32_t si = 0, sj = 0;
+		bool found;
+		rc = tvm_perturb(&c, cur, hw, cur_ok, &rng, &si, &sj, &found);
+		if (rc)
+			goto fail;
+		if (!found)
+			continue;
+		tvm_swap(&c, si, sj);
+		rc = tvm_greedy(&c);
+		if (rc == USMP_ERR_STOPPED)
+			break;
+		if (rc != USMP_OK && rc != USMP_ERR_INFEASIBLE)
+			goto fail;
+		bool ok = rc == USMP_OK;
+		uint64_t t = ok ? tvm_total(&c, c.work, hw) : UINT64_MAX;
+		/* Accept better or equal plans; a worse one with a probability
+		 * that falls with how much worse it is and as attempts pass. */
+		bool accept = t <= cur_total;
+		if (!accept && ok) {
+			uint64_t permille = 100 * (cur_total / 2) / (t / 2 + 1);
+			permille = permille * (attempts - a) / attempts;
+			accept = tvm_rand_below(&rng, 1000) < permille;
+		}
+		if (!cur_ok && !ok)
+			accept = true; /* keep moving the failing buffer up */
+		if (!accept) {
+			tvm_swap(&c, si, sj);
+			continue;
+		}
+		cur_ok = ok;
+		cur_total = t;
+		memcpy(cur, c.work, (size_t)c.n * sizeof *cur);
+		if (ok && (!have || t < best)) {
+			have = true;
+			best = t;
+			memcpy(out, cur, (size_t)c.n * sizeof *out);
+			if (h->progress)
+				h->progress(h, best);
+		}
+	}
+	if (!have) {
+		c.fail = first_fail;
+		tvm_fail_msg(&c);
+		rc = USMP_ERR_INFEASIBLE;
+		goto fail;
+	}
+	tvm_free(&c, cur);
+	tvm_free(&c, hw);
+	tvm_finish(&c);
+	return USMP_OK;
+fail:
+	if (rc == USMP_ERR_NOMEM)
+		snprintf(c.msg, sizeof c.msg, "hill_climb: out of memory");
+	if (c.msg[0] && h && h->log)
+		tvm_log(&c, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
+		                                      : USMP_LOG_WARN,
+		        c.msg);
+	if (c.h) {
+		tvm_free(&c, cur);
+		tvm_free(&c, hw);
+	}
+	tvm_finish(&c);
+	return rc;
+}
+
+/* ---- descriptor ------------------------------------------------------------ */
+
+#define TVM_CAPS                                                               \
+	(USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS | USMP_CAP_DETERMINISTIC | \
+	 USMP_CAP_EXPLICIT_CONFLICTS)
+
+static const usmp_algorithm tvm_by_size = {
+	.struct_size = sizeof(usmp_algorithm),
+	.caps = TVM_CAPS,
+	.name = "greedy_by_size",
+	.summary = "TVM USMP greedy: largest buffer first, each above its "
+	           "placed conflicts (no gap filling)",
+	.params = "",
+	.fn = (usmp_algorithm_fn)greedy_by_size,
+	.param_help = NULL,
+};
+
+static const usmp_algorithm tvm_by_conflicts = {
+	.struct_size = sizeof(usmp_algorithm),
+	.caps = TVM_CAPS,
+	.name = "greedy_by_conflicts",
+	.summary = "TVM USMP greedy: most conflicted buffer first, each above "
+	           "its placed conflicts (no gap filling)",
+	.params = "",
+	.fn = (usmp_algorithm_fn)greedy_by_conflicts,
+	.param_help = NULL,
+};
+
+static const usmp_algorithm tvm_hill = {
+	.struct_size = sizeof(usmp_algorithm),
+	.caps = TVM_CAPS,
+	.name = "hill_climb",
+	.summary = "TVM USMP hill climb: swaps in the greedy_by_size order, "
+	           "re-placed greedily, best plan kept",
+	.params = "seed:u64=0 attempts:u32=500",
+	.fn = (usmp_algorithm_fn)hill_climb,
+	.param_help = "seed: seed of the swap choices (same seed, same plan)\n"
+	              "attempts: re-placements to try at most",
+};
+
+static const usmp_algorithm *const tvm_algorithms[] = {
+	&tvm_by_size, &tvm_by_conflicts, &tvm_hill
+};
+
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
+	USMP_PLUGIN_HEADER,
+	.name = "tvm",
+	.version = "1.0.0",
+	.license = "Apache-2.0",
+	.algorithm_count = 3,
+	.reserved = 0,
+	.algorithms = tvm_algorithms,
+};
