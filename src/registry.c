@@ -1,2 +1,791 @@
-/* registry.c — placeholder, being written. */
-#include "internal.h"
+/* registry.c — finding, loading and checking algorithm plugins (dlopen, ABI
+ * and descriptor checks, diagnostics), the built-ins, and the registry queries. */
+#include "registry_private.h"
+
+#include "config.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Longest algorithm name accepted, in bytes. */
+#define MAX_ALGO_NAME 128
+/* More algorithms than this in one descriptor is taken for garbage. */
+#define MAX_PLUGIN_ALGOS 4096
+
+/* Files already loaded (device and inode), so a file reached twice, through
+ * a repeated directory or a symlink, loads once. */
+typedef struct seen_files {
+	dev_t *dev;
+	ino_t *ino;
+	size_t count, cap_dev, cap_ino;
+} seen_files;
+
+/* ---- diagnostics -------------------------------------------------------- */
+
+void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+
+	if (usmp__grow((void **)&r->diags, &r->diag_cap, r->diag_count + 1,
+	               sizeof *r->diags) != USMP_OK)
+		return; /* out of memory: the diagnostic is lost, nothing else */
+	va_start(ap, fmt);
+	usmp__vset_msg(&line, fmt, ap);
+	va_end(ap);
+	r->diags[r->diag_count++] = line;
+}
+
+/* ---- algorithms --------------------------------------------------------- */
+
+static bool valid_algo_name(const char *s)
+{
+	size_t n = 0;
+
+	if (!s || !(*s >= 'a' && *s <= 'z'))
+		return false;
+	for (; s[n]; n++) {
+		char c = s[n];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+			return false;
+		if (n >= MAX_ALGO_NAME)
+			return false;
+	}
+	return true;
+}
+
+static const usmp__algo *find_algo(const usmp_registry *r, const char *name)
+{
+	for (size_t i = 0; i < r->algo_count; i++)
+		if (strcmp(r->algos[i].name, name) == 0)
+			return &r->algos[i];
+	return NULL;
+}
+
+/* Where an algorithm already registered came from, for messages. */
+static const char *algo_origin(const usmp_registry *r, const usmp__algo *a)
+{
+	if (a->plugin == UINT32_MAX)
+		return "libusmp (built-in)";
+	return r->plugins[a->plugin].path;
+}
+
+static void algo_free(usmp__algo *a)
+{
+	usmp__invoke_finish(a);
+	usmp__signature_finish(&a->sig);
+	free(a->name);
+	free(a->summary);
+	free(a->params_text);
+	memset(a, 0, sizeof *a);
+}
+
+/* Fill *a from copies of the given strings and parse its signature. On
+ * failure *msg says what is wrong with the signature (or memory). */
+static int algo_fill(usmp__algo *a, const char *name, const char *summary,
+                     const char *params, const char *help, uint32_t caps,
+                     char **msg)
+{
+	int rc;
+
+	memset(a, 0, sizeof *a);
+	a->name = usmp__strdup(name);
+	a->summary = usmp__strdup(summary ? summary : "");
+	a->params_text = usmp__strdup(params ? params : "");
+	a->caps = caps;
+	if (!a->name || !a->summary || !a->params_text) {
+		usmp__set_msg(msg, "out of memory");
+		rc = USMP_ERR_NOMEM;
+		goto fail;
+	}
+	rc = usmp__signature_parse(a->params_text, &a->sig, msg);
+	if (rc != USMP_OK)
+		goto fail;
+	if (help)
+		usmp__signature_set_help(&a->sig, help);
+	return USMP_OK;
+fail:
+	algo_free(a);
+	return rc;
+}
+
+static int add_builtins(usmp_registry *r)
+{
+	char *msg = NULL;
+	int rc;
+
+	for (uint32_t i = 0; i < usmp__builtin_count; i++) {
+		const usmp__builtin *b = &usmp__builtins[i];
+		usmp__algo a;
+
+		if (!valid_algo_name(b->name) || find_algo(r, b->name)) {
+			usmp__registry_diag(r, "libusmp: built-in algorithm %u has a bad "
+			                       "or repeated name; skipped", i);
+			continue;
+		}
+		rc = algo_fill(&a, b->name, b->summary, b->params, b->param_help,
+		               b->caps, &msg);
+		if (rc == USMP_ERR_NOMEM)
+			goto fail;
+		if (rc != USMP_OK) {
+			usmp__registry_diag(r, "libusmp: built-in \"%s\": bad parameter "
+			                       "signature: %s", b->name, msg);
+			continue;
+		}
+		a.plugin = UINT32_MAX;
+		a.builtin = b->fn;
+		rc = usmp__grow((void **)&r->algos, &r->algo_cap, r->algo_count + 1,
+		                sizeof *r->algos);
+		if (rc != USMP_OK) {
+			algo_free(&a);
+			goto fail;
+		}
+		r->algos[r->algo_count++] = a;
+	}
+	usmp__free_msg(&msg);
+	return USMP_OK;
+fail:
+	usmp__free_msg(&msg);
+	return USMP_ERR_NOMEM;
+}
+
+/* ---- one plugin --------------------------------------------------------- */
+
+/* Look for a descriptor of another ABI major, to explain a missing v1. */
+static int other_major(void *handle)
+{
+	char sym[32];
+
+	for (int m = 0; m <= 64; m++) {
+		if (m == USMP_ABI_MAJOR)
+			continue;
+		snprintf(sym, sizeof sym, "usmp_plugin_v%d", m);
+		if (dlsym(handle, sym))
+			return m;
+	}
+	return -1;
+}
+
+#define FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* Check algorithm `i` of the plugin at `path` and append it. Returns
+ * USMP_ERR_NOMEM only when out of memory; otherwise USMP_OK whether the
+ * algorithm was accepted (*accepted) or refused with a diagnostic.
+ *
+ * A duplicate algorithm name refuses only that algorithm, not the whole
+ * plugin: the first file to provide a name keeps it (built-ins first, then
+ * directories in search order, files by name), and the plugin's other
+ * algorithms stay usable. The diagnostic names both files. */
+static int add_plugin_algo(usmp_registry *r, const char *path,
+                           const usmp_algorithm *pa, uint32_t i,
+                           uint32_t plugin_index, bool *accepted)
+{
+	const usmp__algo *prev;
+	const char *help = NULL;
+	char *msg = NULL;
+	usmp__algo a;
+	int rc;
+
+	*accepted = false;
+	if (!pa) {
+		usmp__registry_diag(r, "%s: algorithm %" PRIu32 " is NULL; skipped",
+		                    path, i);
+		return USMP_OK;
+	}
+	if (pa->struct_size < FIELD_END(usmp_algorithm, fn)) {
+		usmp__registry_diag(r,
+		                    "%s: algorithm %" PRIu32 ": struct_size %" PRIu32
+		                    " is smaller than the %zu bytes ABI 1.0 requires; "
+		                    "skipped",
+		                    path, i, pa->struct_size,
+		                    FIELD_END(usmp_algorithm, fn));
+		return USMP_OK;
+	}
+	if (!valid_algo_name(pa->name)) {
+		usmp__registry_diag(r,
+		                    "%s: algorithm %" PRIu32 ": name \"%.*s\" is not "
+		                    "[a-z][a-z0-9_]* (at most %d bytes); skipped",
+		                    path, i, MAX_ALGO_NAME + 8,
+		                    pa->name ? pa->name : "(null)", MAX_ALGO_NAME);
+		return USMP_OK;
+	}
+	if (!pa->fn) {
+		usmp__registry_diag(r, "%s: algorithm \"%s\" has no function; skipped",
+		                    path, pa->name);
+		return USMP_OK;
+	}
+	prev = find_algo(r, pa->name);
+	if (prev) {
+		/* The plugin being loaded is not in r->plugins yet. */
+		usmp__registry_diag(r,
+		                    "%s: algorithm \"%s\" is already provided by %s; "
+		                    "this one is skipped",
+		                    path, pa->name,
+		                    prev->plugin == plugin_index ? path
+		                                                 : algo_origin(r, prev));
+		return USMP_OK;
+	}
+	/* ABI 1.0 descriptors end before param_help: never read past them. */
+	if (USMP_HAS_FIELD(pa, usmp_algorithm, param_help))
+		help = pa->param_help;
+	rc = algo_fill(&a, pa->name, pa->summary, pa->params, help, pa->caps,
+	               &msg);
+	if (rc == USMP_ERR_NOMEM)
+		goto fail;
+	if (rc != USMP_OK) {
+		usmp__registry_diag(r,
+		                    "%s: algorithm \"%s\": bad parameter signature "
+		                    "\"%s\": %s; skipped",
+		                    path, pa->name, pa->params ? pa->params : "", msg);
+		usmp__free_msg(&msg);
+		return USMP_OK;
+	}
+	a.plugin = plugin_index;
+	a.fn = pa->fn;
+	rc = usmp__invoke_prepare(&a, &msg);
+	if (rc != USMP_OK) {
+		algo_free(&a);
+		if (rc == USMP_ERR_NOMEM)
+			goto fail;
+		usmp__registry_diag(r, "%s: algorithm \"%s\": %s; skipped", path,
+		                    pa->name, msg);
+		usmp__free_msg(&msg);
+		return USMP_OK;
+	}
+	if (usmp__grow((void **)&r->algos, &r->algo_cap, r->algo_count + 1,
+	               sizeof *r->algos) != USMP_OK) {
+		algo_free(&a);
+		rc = USMP_ERR_NOMEM;
+		goto fail;
+	}
+	r->algos[r->algo_count++] = a;
+	*accepted = true;
+	return USMP_OK;
+fail:
+	usmp__free_msg(&msg);
+	return USMP_ERR_NOMEM;
+}
+
+static void plugin_rec_free(usmp__plugin_rec *p)
+{
+	free(p->path);
+	free(p->name);
+	free(p->version);
+	free(p->license);
+	if (p->handle)
+		dlclose(p->handle);
+	memset(p, 0, sizeof *p);
+}
+
+/* Load the plugin at `path`. Every problem becomes a "path: reason"
+ * diagnostic; only running out of memory is returned. */
+static int load_plugin(usmp_registry *r, const char *path)
+{
+	usmp__plugin_rec rec;
+	const usmp_plugin *d;
+	uint32_t index = (uint32_t)r->plugin_count, accepted_count = 0;
+	size_t first_algo = r->algo_count;
+	const char *err;
+	int rc, major;
+
+	memset(&rec, 0, sizeof rec);
+	dlerror();
+	rec.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!rec.handle) {
+		err = dlerror();
+		usmp__registry_diag(r, "%s: cannot load: %s", path,
+		                    err ? err : "unknown dlopen error");
+		return USMP_OK;
+	}
+	d = dlsym(rec.handle, "usmp_plugin_v1");
+	if (!d) {
+		major = other_major(rec.handle);
+		if (major >= 0)
+			usmp__registry_diag(r,
+			                    "%s: built for plugin ABI major %d (exports "
+			                    "usmp_plugin_v%d); this host implements %d.%d",
+			                    path, major, major, USMP_ABI_MAJOR,
+			                    USMP_ABI_MINOR);
+		else
+			usmp__registry_diag(r,
+			                    "%s: not a usmp plugin (no usmp_plugin_v1 "
+			                    "symbol)",
+			                    path);
+		goto refuse;
+	}
+	if (d->struct_size < FIELD_END(usmp_plugin, algorithms)) {
+		usmp__registry_diag(r,
+		                    "%s: descriptor struct_size %" PRIu32 " is smaller "
+		                    "than the %zu bytes ABI 1.0 requires",
+		                    path, d->struct_size,
+		                    FIELD_END(usmp_plugin, algorithms));
+		goto refuse;
+	}
+	if (d->abi_major != USMP_ABI_MAJOR) {
+		usmp__registry_diag(r,
+		                    "%s: descriptor says ABI %u.%u; this host "
+		                    "implements %d.%d",
+		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
+		                    USMP_ABI_MINOR);
+		goto refuse;
+	}
+	if (d->abi_minor > USMP_ABI_MINOR) {
+		usmp__registry_diag(r,
+		                    "%s: built against ABI %u.%u, newer than this "
+		                    "host's %d.%d",
+		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
+		                    USMP_ABI_MINOR);
+		goto refuse;
+	}
+	if (d->algorithm_count > MAX_PLUGIN_ALGOS ||
+	    (d->algorithm_count > 0 && !d->algorithms)) {
+		usmp__registry_diag(r,
+		                    "%s: descriptor lists %" PRIu32 " algorithms %s",
+		                    path, d->algorithm_count,
+		                    d->algorithms ? "(too many)" : "but no table");
+		goto refuse;
+	}
+	for (uint32_t i = 0; i < d->algorithm_count; i++) {
+		bool ok;
+		rc = add_plugin_algo(r, path, d->algorithms[i], i, index, &ok);
+		if (rc != USMP_OK)
+			goto fail;
+		accepted_count += ok;
+	}
+	if (d->algorithm_count > 0 && accepted_count == 0) {
+		usmp__registry_diag(r, "%s: none of its %" PRIu32 " algorithms is "
+		                       "usable; plugin unloaded",
+		                    path, d->algorithm_count);
+		goto refuse;
+	}
+	rec.path = usmp__strdup(path);
+	rec.name = usmp__strdup(d->name ? d->name : "");
+	rec.version = usmp__strdup(d->version ? d->version : "");
+	rec.license = usmp__strdup(d->license ? d->license : "");
+	rec.abi_major = d->abi_major;
+	rec.abi_minor = d->abi_minor;
+	rec.algorithm_count = accepted_count;
+	if (!rec.path || !rec.name || !rec.version || !rec.license)
+		goto fail;
+	if (usmp__grow((void **)&r->plugins, &r->plugin_cap, r->plugin_count + 1,
+	               sizeof *r->plugins) != USMP_OK)
+		goto fail;
+	r->plugins[r->plugin_count++] = rec;
+	return USMP_OK;
+refuse:
+	while (r->algo_count > first_algo)
+		algo_free(&r->algos[--r->algo_count]);
+	plugin_rec_free(&rec);
+	return USMP_OK;
+fail:
+	while (r->algo_count > first_algo)
+		algo_free(&r->algos[--r->algo_count]);
+	plugin_rec_free(&rec);
+	return USMP_ERR_NOMEM;
+}
+
+/* ---- search ------------------------------------------------------------- */
+
+static int seen_add(seen_files *s, const struct stat *st, bool *fresh)
+{
+	*fresh = false;
+	for (size_t i = 0; i < s->count; i++)
+		if (s->dev[i] == st->st_dev && s->ino[i] == st->st_ino)
+			return USMP_OK;
+	if (usmp__grow((void **)&s->dev, &s->cap_dev, s->count + 1,
+	               sizeof *s->dev) != USMP_OK ||
+	    usmp__grow((void **)&s->ino, &s->cap_ino, s->count + 1,
+	               sizeof *s->ino) != USMP_OK)
+		return USMP_ERR_NOMEM;
+	s->dev[s->count] = st->st_dev;
+	s->ino[s->count] = st->st_ino;
+	s->count++;
+	*fresh = true;
+	return USMP_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_so_suffix(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 3 && strcmp(name + n - 3, ".so") == 0;
+}
+
+static int load_file(usmp_registry *r, seen_files *seen, const char *path,
+                     const struct stat *st)
+{
+	bool fresh;
+	int rc = seen_add(seen, st, &fresh);
+
+	if (rc != USMP_OK || !fresh)
+		return rc;
+	return load_plugin(r, path);
+}
+
+/* Load every *.so in `dir`, sorted by name. A missing directory is reported
+ * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
+ * entry naming a .so file directly loads that file. */
+static int load_dir(usmp_registry *r, seen_files *seen, const char *dir,
+                    bool explicit)
+{
+	char **names = NULL, *path = NULL;
+	size_t count = 0, cap = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *dh = NULL;
+	int rc = USMP_OK;
+
+	if (stat(dir, &st) != 0) {
+		if (explicit)
+			usmp__registry_diag(r, "%s: plugin directory not found", dir);
+		return USMP_OK;
+	}
+	if (S_ISREG(st.st_mode))
+		return load_file(r, seen, dir, &st);
+	dh = opendir(dir);
+	if (!dh) {
+		if (explicit)
+			usmp__registry_diag(r, "%s: cannot read plugin directory", dir);
+		return USMP_OK;
+	}
+	while ((e = readdir(dh)) != NULL) {
+		if (e->d_name[0] == '.' || !has_so_suffix(e->d_name))
+			continue;
+		rc = usmp__grow((void **)&names, &cap, count + 1, sizeof *names);
+		if (rc != USMP_OK)
+			goto out;
+		names[count] = usmp__strdup(e->d_name);
+		if (!names[count]) {
+			rc = USMP_ERR_NOMEM;
+			goto out;
+		}
+		count++;
+	}
+	if (count > 1)
+		qsort(names, count, sizeof *names, cmp_str);
+	for (size_t i = 0; i < count; i++) {
+		size_t n = strlen(dir) + strlen(names[i]) + 2;
+		path = malloc(n);
+		if (!path) {
+			rc = USMP_ERR_NOMEM;
+			goto out;
+		}
+		snprintf(path, n, "%s%s%s", dir,
+		         dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+		/* stat() follows symlinks; skip what is not a regular file. */
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+			rc = load_file(r, seen, path, &st);
+			if (rc != USMP_OK)
+				goto out;
+		}
+		free(path);
+		path = NULL;
+	}
+out:
+	free(path);
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	if (dh)
+		closedir(dh);
+	return rc;
+}
+
+/* Each non-empty entry of a colon-separated list. */
+static int load_path_list(usmp_registry *r, seen_files *seen, const char *list)
+{
+	const char *s = list;
+
+	while (s && *s) {
+		size_t n = strcspn(s, ":");
+		if (n > 0) {
+			char *dir = strndup(s, n);
+			if (!dir)
+				return USMP_ERR_NOMEM;
+			int rc = load_dir(r, seen, dir, true);
+			free(dir);
+			if (rc != USMP_OK)
+				return rc;
+		}
+		s += n;
+		if (*s == ':')
+			s++;
+	}
+	return USMP_OK;
+}
+
+/* True when this copy of libusmp runs from the build tree: the object that
+ * holds this function lives in USMP_BUILD_LIBDIR, or it is the executable
+ * itself (the static library the tests link). */
+static bool running_from_build_tree(void)
+{
+	union {
+		int (*fn)(const usmp_registry_options *, usmp_registry **);
+		void *p;
+	} self = {.fn = usmp_registry_create};
+	char *obj = NULL, *exe = NULL, *build = NULL, *slash;
+	bool yes = false;
+	Dl_info info;
+
+	if (!dladdr(self.p, &info) || !info.dli_fname)
+		return false;
+	obj = realpath(info.dli_fname, NULL);
+	exe = realpath("/proc/self/exe", NULL);
+	build = realpath(USMP_BUILD_LIBDIR, NULL);
+	if (!obj)
+		goto out;
+	if (exe && strcmp(obj, exe) == 0) {
+		yes = true;
+		goto out;
+	}
+	slash = strrchr(obj, '/');
+	if (build && slash) {
+		*slash = '\0';
+		yes = strcmp(obj, build) == 0;
+	}
+out:
+	free(obj);
+	free(exe);
+	free(build);
+	return yes;
+}
+
+/* ---- create / destroy --------------------------------------------------- */
+
+int usmp_registry_create(const usmp_registry_options *opts,
+                         usmp_registry **out)
+{
+	seen_files seen = {0};
+	usmp_registry *r = NULL;
+	const char *plugin_path = NULL, *env;
+	uint32_t flags = 0;
+	int rc = USMP_ERR_NOMEM;
+	bool rules_lock = false, keep_lock = false;
+
+	if (!out)
+		return USMP_ERR_INVALID;
+	*out = NULL;
+	if (opts) {
+		if (opts->struct_size >= FIELD_END(usmp_registry_options, flags))
+			flags = opts->flags;
+		if (opts->struct_size >= FIELD_END(usmp_registry_options, plugin_path))
+			plugin_path = opts->plugin_path;
+	}
+	r = calloc(1, sizeof *r);
+	if (!r)
+		return USMP_ERR_NOMEM;
+	r->error = "";
+	if (pthread_rwlock_init(&r->rules_lock, NULL) != 0)
+		goto fail;
+	rules_lock = true;
+	if (pthread_mutex_init(&r->keep_lock, NULL) != 0)
+		goto fail;
+	keep_lock = true;
+
+	if (add_builtins(r) != USMP_OK)
+		goto fail;
+	if (load_path_list(r, &seen, plugin_path) != USMP_OK)
+		goto fail;
+	if (!(flags & USMP_REGISTRY_NO_ENV)) {
+		env = getenv("USMP_PLUGIN_PATH");
+		if (load_path_list(r, &seen, env) != USMP_OK)
+			goto fail;
+	}
+	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS)) {
+		if (load_dir(r, &seen, USMP_PLUGINDIR, false) != USMP_OK)
+			goto fail;
+		if (running_from_build_tree() &&
+		    load_dir(r, &seen, USMP_BUILD_PLUGINDIR, false) != USMP_OK)
+			goto fail;
+	}
+	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");
+	rc = usmp__select_init(r, env);
+	if (rc != USMP_OK)
+		goto fail;
+	free(seen.dev);
+	free(seen.ino);
+	*out = r;
+	return USMP_OK;
+fail:
+	free(seen.dev);
+	free(seen.ino);
+	if (rules_lock && keep_lock) {
+		usmp_registry_destroy(r);
+		return USMP_ERR_NOMEM;
+	}
+	if (rules_lock)
+		pthread_rwlock_destroy(&r->rules_lock);
+	free(r);
+	return USMP_ERR_NOMEM;
+}
+
+void usmp_registry_destroy(usmp_registry *r)
+{
+	if (!r)
+		return;
+	usmp__select_finish(r);
+	for (size_t i = 0; i < r->algo_count; i++)
+		algo_free(&r->algos[i]);
+	free(r->algos);
+	for (size_t i = 0; i < r->plugin_count; i++)
+		plugin_rec_free(&r->plugins[i]);
+	free(r->plugins);
+	for (size_t i = 0; i < r->diag_count; i++)
+		usmp__free_msg(&r->diags[i]);
+	free(r->diags);
+	pthread_rwlock_destroy(&r->rules_lock);
+	pthread_mutex_destroy(&r->keep_lock);
+	free(r);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+const char *usmp_registry_error(const usmp_registry *r)
+{
+	usmp_registry *w = (usmp_registry *)r; /* the lock is not part of the value */
+	const char *e;
+
+	if (!r)
+		return "no registry";
+	pthread_mutex_lock(&w->keep_lock);
+	e = r->error;
+	pthread_mutex_unlock(&w->keep_lock);
+	return e ? e : "";
+}
+
+uint32_t usmp_registry_diagnostic_count(const usmp_registry *r)
+{
+	return r ? (uint32_t)r->diag_count : 0;
+}
+
+const char *usmp_registry_diagnostic(const usmp_registry *r, uint32_t i)
+{
+	if (!r || i >= r->diag_count)
+		return NULL;
+	return r->diags[i];
+}
+
+uint32_t usmp_registry_plugin_count(const usmp_registry *r)
+{
+	return r ? (uint32_t)r->plugin_count : 0;
+}
+
+/* Copy `full` (whose first field is struct_size) into the caller's struct
+ * of *caller_size bytes, keeping the caller's struct_size. */
+static int copy_out(void *dst, void *full, size_t full_size)
+{
+	uint32_t size;
+
+	memcpy(&size, dst, sizeof size);
+	if (size < sizeof(uint32_t))
+		return USMP_ERR_INVALID;
+	memcpy(full, &size, sizeof size);
+	memcpy(dst, full, size < full_size ? size : full_size);
+	return USMP_OK;
+}
+
+int usmp_registry_plugin(const usmp_registry *r, uint32_t i,
+                         usmp_plugin_info *info)
+{
+	usmp_plugin_info full;
+	const usmp__plugin_rec *p;
+
+	if (!r || !info)
+		return USMP_ERR_INVALID;
+	if (i >= r->plugin_count)
+		return USMP_ERR_NOT_FOUND;
+	p = &r->plugins[i];
+	memset(&full, 0, sizeof full);
+	full.abi_major = p->abi_major;
+	full.abi_minor = p->abi_minor;
+	full.algorithm_count = p->algorithm_count;
+	full.name = p->name;
+	full.version = p->version;
+	full.license = p->license;
+	full.path = p->path;
+	return copy_out(info, &full, sizeof full);
+}
+
+uint32_t usmp_registry_algorithm_count(const usmp_registry *r)
+{
+	return r ? (uint32_t)r->algo_count : 0;
+}
+
+int usmp_registry_algorithm(const usmp_registry *r, uint32_t i,
+                            usmp_algorithm_info *info)
+{
+	usmp_algorithm_info full;
+	const usmp__algo *a;
+
+	if (!r || !info)
+		return USMP_ERR_INVALID;
+	if (i >= r->algo_count)
+		return USMP_ERR_NOT_FOUND;
+	a = &r->algos[i];
+	memset(&full, 0, sizeof full);
+	full.caps = a->caps;
+	full.plugin = a->plugin;
+	full.param_count = a->sig.count;
+	full.name = a->name;
+	full.summary = a->summary;
+	full.params = a->params_text;
+	return copy_out(info, &full, sizeof full);
+}
+
+int usmp_registry_find_algorithm(const usmp_registry *r, const char *name,
+                                 uint32_t *i)
+{
+	const usmp__algo *a;
+
+	if (!r || !name)
+		return USMP_ERR_INVALID;
+	a = find_algo(r, name);
+	if (!a)
+		return USMP_ERR_NOT_FOUND;
+	if (i)
+		*i = (uint32_t)(a - r->algos);
+	return USMP_OK;
+}
+
+int usmp_registry_param(const usmp_registry *r, uint32_t algorithm, uint32_t k,
+                        usmp_param_info *info)
+{
+	usmp_param_info full;
+	const usmp__param *p;
+
+	if (!r || !info)
+		return USMP_ERR_INVALID;
+	if (algorithm >= r->algo_count || k >= r->algos[algorithm].sig.count)
+		return USMP_ERR_NOT_FOUND;
+	p = &r->algos[algorithm].sig.params[k];
+	memset(&full, 0, sizeof full);
+	full.type = (uint32_t)p->type;
+	full.name = p->name;
+	full.default_value = p->default_text;
+	full.help = p->help ? p->help : "";
+	return copy_out(info, &full, sizeof full);
+}
+
+const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name)
+{
+	return r && name ? find_algo(r, name) : NULL;
+}
+
+uint32_t usmp__registry_algo_count(const usmp_registry *r)
+{
+	return r ? (uint32_t)r->algo_count : 0;
+}
+
+const usmp__algo *usmp__registry_algo_at(const usmp_registry *r, uint32_t i)
+{
+	return r && i < r->algo_count ? &r->algos[i] : NULL;
+}

@@ -1,0 +1,263 @@
+/* fixture.c — the test fixture plugins, one source built many times: each
+ * -DFX_<KIND> flag makes one .so (a good plugin per ABI revision, or one
+ * broken in exactly one documented way). See tests/plugins/meson.build. */
+#include <usmp/plugin.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- algorithms shared by the fixtures ----------------------------------- */
+
+/* Not every fixture uses every helper. */
+#define FX_UNUSED __attribute__((unused))
+
+/* Lay buffers end to end in their first candidate pool, above every fixed
+ * buffer of that pool. Always valid when the pools are large enough. */
+FX_UNUSED static int stack_plan(const usmp_view *v, const usmp_host *h,
+                      usmp_placement *out)
+{
+	uint64_t *top = h->alloc(h, (size_t)v->pool_count * sizeof *top);
+	bool ok = true;
+
+	if (!top)
+		return 5; /* USMP_ERR_NOMEM */
+	for (uint32_t p = 0; p < v->pool_count; p++)
+		top[p] = 0;
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (r->flags & USMP_BUFFER_FIXED) {
+			uint64_t end = r->fixed_offset + r->size;
+			if (end > top[r->fixed_pool])
+				top[r->fixed_pool] = end;
+		}
+	}
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (r->flags & USMP_BUFFER_FIXED) {
+			out[b].pool = r->fixed_pool;
+			out[b].offset = r->fixed_offset;
+			continue;
+		}
+		uint32_t p = v->candidates[r->candidate_start];
+		uint64_t off = usmp_align_up(top[p], usmp_buffer_alignment(v, b, p), &ok);
+		if (!ok || off + r->size < off || off + r->size > v->pools[p].size_limit) {
+			h->free(h, top);
+			return 2; /* USMP_ERR_INFEASIBLE */
+		}
+		out[b].pool = p;
+		out[b].offset = off;
+		top[p] = off + r->size;
+	}
+	h->free(h, top);
+	return 0;
+}
+
+FX_UNUSED static int fx_plain(const usmp_view *v, const usmp_host *h, usmp_placement *out)
+{
+	return stack_plan(v, h, out);
+}
+
+FX_UNUSED static int fx_seeded(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, uint64_t seed)
+{
+	(void)seed;
+	return stack_plan(v, h, out);
+}
+
+FX_UNUSED static int fx_seeded_order(const usmp_view *v, const usmp_host *h,
+                           usmp_placement *out, uint64_t seed,
+                           const char *order)
+{
+	(void)seed;
+	if (strcmp(order, "size") != 0 && strcmp(order, "none") != 0) {
+		h->log(h, USMP_LOG_ERROR, "order must be size or none");
+		return 1; /* USMP_ERR_INVALID */
+	}
+	return stack_plan(v, h, out);
+}
+
+#define FX_CAPS (USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS | \
+                 USMP_CAP_DETERMINISTIC | USMP_CAP_EXPLICIT_CONFLICTS)
+#define FN(f) ((usmp_algorithm_fn)(f))
+
+/* ---- good_v1_1: today's ABI, with param_help ---------------------------- */
+#if defined(FX_GOOD_V1_1) || defined(FX_DUPLICATE)
+static const usmp_algorithm fx_good = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_good",
+	"stack buffers in their first pool (fixture)",
+	"seed:u64=0 order:str=size", FN(fx_seeded_order),
+	"seed: ignored, for show\norder: size or none",
+};
+#endif
+
+#if defined(FX_GOOD_V1_1)
+static const usmp_algorithm fx_plain_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_plain", "no knobs at all", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "good_v1_1"
+#endif
+
+/* ---- good_v1_0: built as ABI 1.0, whose usmp_algorithm has no param_help --- */
+#if defined(FX_GOOD_V1_0)
+/* The 1.0 layout: a host reading param_help would read past the object. */
+typedef struct usmp_algorithm_1_0 {
+	uint32_t struct_size, caps;
+	const char *name, *summary, *params;
+	usmp_algorithm_fn fn;
+} usmp_algorithm_1_0;
+static const usmp_algorithm_1_0 fx_old = {
+	sizeof(usmp_algorithm_1_0), FX_CAPS, "fx_old", "an ABI 1.0 algorithm",
+	"seed:u64=7", FN(fx_seeded),
+};
+static const usmp_algorithm *const algos[] = {
+	(const usmp_algorithm *)(const void *)&fx_old};
+#define FX_MINOR 0
+#define FX_NAME "good_v1_0"
+#endif
+
+/* ---- newer_minor: claims a minor this host does not have ------------------ */
+#if defined(FX_NEWER_MINOR)
+static const usmp_algorithm fx_newer = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_newer", "from the future", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_newer};
+#define FX_MINOR (USMP_ABI_MINOR + 1)
+#define FX_NAME "newer_minor"
+#endif
+
+/* ---- short_struct: descriptor struct_size below ABI 1.0 ------------------ */
+#if defined(FX_SHORT_STRUCT)
+static const usmp_algorithm fx_short = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_short", "never seen", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_short};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "short_struct"
+#define FX_STRUCT_SIZE offsetof(usmp_plugin, algorithm_count)
+#endif
+
+/* ---- bad_signature: one algorithm with a bad type, one good ------------- */
+#if defined(FX_BAD_SIGNATURE)
+static const usmp_algorithm fx_bad_sig = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_bad_sig", "bad signature",
+	"seed:u65=0", FN(fx_seeded), NULL,
+};
+static const usmp_algorithm fx_sig_ok = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_sig_ok", "good neighbour",
+	"seed:u64=0", FN(fx_seeded), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_bad_sig, &fx_sig_ok};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "bad_signature"
+#endif
+
+/* ---- duplicate: fx_good again (taken by good_v1_1), plus its own -------- */
+#if defined(FX_DUPLICATE)
+static const usmp_algorithm fx_dup_unique = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_dup_unique", "survives", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "duplicate"
+#endif
+
+/* ---- echo: one knob of every type, reported back ------------------------- */
+#if defined(FX_ECHO)
+/* Logs "b=.. i=.. u=.. l=.. q=.. d=<%a> s=<..>" at INFO and, when the view
+ * has at least 7 buffers, stores the raw bits of each value in
+ * out[0..6].offset (pool 0): b, i (sign-extended), u, l, q, bits of d, strlen(s). */
+static int fx_echo(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                   bool b, int32_t i, uint32_t u, int64_t l, uint64_t q,
+                   double d, const char *s)
+{
+	char line[512];
+	uint64_t bits;
+
+	memcpy(&bits, &d, sizeof bits);
+	snprintf(line, sizeof line,
+	         "b=%s i=%" PRId32 " u=%" PRIu32 " l=%" PRId64 " q=%" PRIu64
+	         " d=%a s=<%s>",
+	         b ? "true" : "false", i, u, l, q, d, s ? s : "(null)");
+	h->log(h, USMP_LOG_INFO, line);
+	if (v->buffer_count >= 7 && v->pool_count >= 1) {
+		uint64_t vals[7] = {b ? 1u : 0u, (uint64_t)(int64_t)i, u,
+		                    (uint64_t)l, q, bits, s ? strlen(s) : UINT64_MAX};
+		for (int k = 0; k < 7; k++) {
+			out[k].pool = 0;
+			out[k].offset = vals[k];
+		}
+		return 0;
+	}
+	return stack_plan(v, h, out);
+}
+static const usmp_algorithm fx_echo_algo = {
+	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC, "fx_echo",
+	"logs the knob values it receives",
+	"b:bool=false i:i32=-1 u:u32=1 l:i64=-2 q:u64=2 d:f64=0.5 s:str=hello",
+	FN(fx_echo), "b: a bool\ni: an i32\ns: a string",
+};
+static const usmp_algorithm *const algos[] = {&fx_echo_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "echo"
+#endif
+
+/* ---- invalid_plan: claims success with everything at offset 0 ----------- */
+#if defined(FX_INVALID_PLAN)
+static int fx_invalid(const usmp_view *v, const usmp_host *h,
+                      usmp_placement *out)
+{
+	(void)h;
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		out[b].pool = v->candidates[v->buffers[b].candidate_start];
+		out[b].offset = 0;
+	}
+	return 0;
+}
+static const usmp_algorithm fx_invalid_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_invalid_plan",
+	"returns overlapping buffers and says USMP_OK", "", FN(fx_invalid), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_invalid_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "invalid_plan"
+#endif
+
+/* ---- the descriptor ------------------------------------------------------ */
+#if defined(FX_NAME)
+#ifndef FX_STRUCT_SIZE
+#define FX_STRUCT_SIZE sizeof(usmp_plugin)
+#endif
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
+	FX_STRUCT_SIZE, USMP_ABI_MAJOR, FX_MINOR,
+	FX_NAME, "0.0.1-fixture", "Apache-2.0",
+	sizeof algos / sizeof algos[0], 0, algos,
+};
+#endif
+
+/* ---- v2_only: a plugin for a future major -------------------------------- */
+#if defined(FX_V2_ONLY)
+static const usmp_algorithm fx_v2 = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_v2", "from major 2", "", FN(fx_plain),
+	NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_v2};
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v2 = {
+	sizeof(usmp_plugin), 2, 0, "v2_only", "2.0", "Apache-2.0", 1, 0, algos,
+};
+#endif
+
+/* ---- not_a_plugin: a shared object without any descriptor ---------------- */
+#if defined(FX_NOT_A_PLUGIN)
+USMP_PLUGIN_EXPORT int fixture_not_a_plugin(void);
+int fixture_not_a_plugin(void)
+{
+	return 42;
+}
+#endif
