@@ -1,2 +1,702 @@
-/* io_csv.c — placeholder, being written. */
+/* io_csv.c — MiniMalloc's CSV format: problems (id,lower,upper,size and
+ * optional alignment, offset; one pool) and plans (those columns plus offset). */
 #include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Longest line accepted: a MiniMalloc row is a few dozen bytes. */
+#define CSV_MAX_LINE 4096
+/* Longest rendering of an offending field quoted in a message. */
+#define CSV_SHOW_MAX 40
+
+enum col {
+	COL_ID,
+	COL_LOWER,
+	COL_UPPER,
+	COL_SIZE,
+	COL_ALIGNMENT,
+	COL_OFFSET,
+	COL_COUNT
+};
+
+static const char *const col_names[COL_COUNT] = {
+	"id", "lower", "upper", "size", "alignment", "offset"};
+
+/* A field: a slice of the input, trimmed of spaces and tabs. */
+typedef struct field {
+	const char *s;
+	size_t n;
+} field;
+
+typedef struct cctx {
+	const char *name; /* file name for messages */
+	const char *data;
+	size_t len, pos;
+	size_t line;      /* number of the line last returned */
+	usmp_problem *p;
+	usmp_plan *plan;  /* NULL while reading a problem */
+	int col_of[COL_COUNT]; /* field index of each column, -1 when absent */
+	int ncols;
+	field fields[COL_COUNT];
+	size_t *lines;    /* line of each buffer's row (duplicate messages) */
+	size_t lines_cap;
+} cctx;
+
+static int cfail(cctx *c, int status, size_t line, const char *fmt, ...)
+	USMP__PRINTF(4, 5);
+
+static int cfail(cctx *c, int status, size_t line, const char *fmt, ...)
+{
+	char *msg = NULL, where[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	usmp__vset_msg(&msg, fmt, ap);
+	va_end(ap);
+	where[0] = '\0';
+	if (line)
+		snprintf(where, sizeof where, ":%zu", line);
+	if (c->plan) {
+		for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+			c->plan->placements[i].pool = USMP_NO_POOL;
+			c->plan->placements[i].offset = 0;
+		}
+		usmp__plan_fail(c->plan, status, "%s%s: %s", c->name, where, msg);
+	} else {
+		usmp__read_fail(c->p, status, "%s%s: %s", c->name, where, msg);
+	}
+	usmp__free_msg(&msg);
+	return status;
+}
+
+/* A builder call failed: its message, prefixed with line and column. */
+static int builder_fail(cctx *c, int rc, const char *col)
+{
+	char *msg = usmp__strdup(usmp_problem_error(c->p));
+	int status = rc == USMP_ERR_NOMEM ? USMP_ERR_NOMEM : USMP_ERR_INVALID;
+	cfail(c, status, c->line, "%s%s%s", col ? col : "", col ? ": " : "",
+	      msg ? msg : "out of memory");
+	free(msg);
+	return status;
+}
+
+/* The field as a quoted string for messages (bounded, printable). */
+static void show(field f, char *buf, size_t n)
+{
+	size_t o = 0;
+	if (n < 8)
+		return;
+	buf[o++] = '"';
+	for (size_t i = 0; i < f.n && o + 6 < n; i++) {
+		unsigned char ch = (unsigned char)f.s[i];
+		if (i == CSV_SHOW_MAX) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		buf[o++] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* The next non-blank line without its line ending; 0 at the end of data,
+ * -1 after an error (reported). */
+static int next_line(cctx *c, const char **s, size_t *n)
+{
+	while (c->pos < c->len) {
+		const char *start = c->data + c->pos;
+		const char *nl = memchr(start, '\n', c->len - c->pos);
+		size_t len = nl ? (size_t)(nl - start) : c->len - c->pos;
+		c->pos += len + (nl ? 1 : 0);
+		c->line++;
+		if (len && start[len - 1] == '\r')
+			len--;
+		if (len > CSV_MAX_LINE) {
+			cfail(c, USMP_ERR_INVALID, c->line,
+			      "line longer than %d bytes", CSV_MAX_LINE);
+			return -1;
+		}
+		if (is_blank(start, len))
+			continue;
+		*s = start;
+		*n = len;
+		return 1;
+	}
+	return 0;
+}
+
+/* Split a line at commas into at most `max` fields; returns the count
+ * (max + 1 when there are more), or -1 on a quote (reported). */
+static int split(cctx *c, const char *s, size_t n, field *out, int max)
+{
+	int count = 0;
+	size_t i = 0;
+
+	if (memchr(s, '"', n)) {
+		cfail(c, USMP_ERR_INVALID, c->line,
+		      "quoted fields are not supported (MiniMalloc's CSV has "
+		      "none)");
+		return -1;
+	}
+	for (;;) {
+		size_t start = i;
+		while (i < n && s[i] != ',')
+			i++;
+		size_t a = start, b = i;
+		while (a < b && (s[a] == ' ' || s[a] == '\t'))
+			a++;
+		while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+			b--;
+		if (count < max) {
+			out[count].s = s + a;
+			out[count].n = b - a;
+		}
+		count++;
+		if (i >= n)
+			break;
+		i++; /* the comma */
+	}
+	return count > max ? max + 1 : count;
+}
+
+static int field_is(field f, const char *word)
+{
+	return strlen(word) == f.n && memcmp(f.s, word, f.n) == 0;
+}
+
+/* Strict decimal: optional '-' when `allow_neg`, digits, nothing else. */
+static int parse_i64(field f, int allow_neg, int64_t *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	uint64_t v = 0, limit;
+
+	if (f.n && f.s[0] == '-' && allow_neg) {
+		neg = 1;
+		i = 1;
+	}
+	if (i == f.n)
+		return -1;
+	limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; i < f.n; i++) {
+		if (f.s[i] < '0' || f.s[i] > '9')
+			return -1;
+		unsigned d = (unsigned)(f.s[i] - '0');
+		if (v > (limit - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (neg)
+		*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	else
+		*out = (int64_t)v;
+	return 0;
+}
+
+/* Read the header row: which column is where. `plan` mode requires id and
+ * offset only; problem mode requires id, lower, upper, size. */
+static int read_header(cctx *c, int plan)
+{
+	field f[64];
+	const char *s;
+	size_t n;
+	int count, rc;
+
+	for (int k = 0; k < COL_COUNT; k++)
+		c->col_of[k] = -1;
+	rc = next_line(c, &s, &n);
+	if (rc < 0)
+		return USMP_ERR_INVALID;
+	if (rc == 0)
+		return cfail(c, USMP_ERR_INVALID, 0,
+		             "empty file: expected a header row with %s",
+		             plan ? "id,offset" : "id,lower,upper,size");
+	count = split(c, s, n, f, 64);
+	if (count < 0)
+		return USMP_ERR_INVALID;
+	if (count > 64)
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "too many columns in the header row");
+	for (int i = 0; i < count; i++) {
+		int k;
+		char got[CSV_SHOW_MAX + 8];
+		for (k = 0; k < COL_COUNT; k++)
+			if (field_is(f[i], col_names[k]))
+				break;
+		if (k == COL_COUNT) {
+			int64_t dummy;
+			show(f[i], got, sizeof got);
+			if (i == 0 && parse_i64(f[i], 1, &dummy) == 0)
+				return cfail(c, USMP_ERR_INVALID, c->line,
+				             "expected a header row (%s), got data",
+				             plan ? "id,...,offset"
+				                  : "id,lower,upper,size");
+			return cfail(c, USMP_ERR_INVALID, c->line,
+			             "unknown column %s (known: id, lower, upper, "
+			             "size, alignment, offset)", got);
+		}
+		if (c->col_of[k] >= 0)
+			return cfail(c, USMP_ERR_INVALID, c->line,
+			             "column \"%s\" appears twice", col_names[k]);
+		c->col_of[k] = i;
+	}
+	c->ncols = count;
+	for (int k = 0; k < COL_COUNT; k++) {
+		int needed = plan ? (k == COL_ID || k == COL_OFFSET)
+		                  : (k <= COL_SIZE);
+		if (needed && c->col_of[k] < 0)
+			return cfail(c, USMP_ERR_INVALID, c->line,
+			             "missing column \"%s\"", col_names[k]);
+	}
+	return USMP_OK;
+}
+
+/* The next data row into c->fields (by column); 0 at the end, 1 for a row,
+ * -1 after an error (reported). */
+static int read_row(cctx *c)
+{
+	field f[COL_COUNT];
+	const char *s;
+	size_t n;
+	int rc = next_line(c, &s, &n), count;
+
+	if (rc <= 0)
+		return rc;
+	count = split(c, s, n, f, c->ncols);
+	if (count < 0)
+		return -1;
+	if (count != c->ncols) {
+		char cols[96];
+		size_t used = 0;
+		cols[0] = '\0';
+		for (int i = 0; i < c->ncols; i++)
+			for (int k = 0; k < COL_COUNT; k++)
+				if (c->col_of[k] == i && used < sizeof cols) {
+					int w = snprintf(cols + used,
+					                 sizeof cols - used, "%s%s",
+					                 i ? "," : "", col_names[k]);
+					if (w > 0)
+						used += (size_t)w;
+				}
+		cfail(c, USMP_ERR_INVALID, c->line,
+		      "expected %d fields (%s), got %s%d", c->ncols, cols,
+		      count > c->ncols ? "more than " : "",
+		      count > c->ncols ? c->ncols : count);
+		return -1;
+	}
+	for (int k = 0; k < COL_COUNT; k++) {
+		if (c->col_of[k] >= 0) {
+			c->fields[k] = f[c->col_of[k]];
+		} else {
+			c->fields[k].s = "";
+			c->fields[k].n = 0;
+		}
+	}
+	return 1;
+}
+
+static int has(const cctx *c, int k)
+{
+	return c->col_of[k] >= 0 && c->fields[k].n > 0;
+}
+
+/* Column k as an integer in [lo, INT64_MAX]; `what` for messages. */
+static int get_int(cctx *c, int k, int64_t lo, const char *what, int64_t *out)
+{
+	char got[CSV_SHOW_MAX + 8];
+	if (parse_i64(c->fields[k], lo < 0, out) == 0 && *out >= lo)
+		return USMP_OK;
+	show(c->fields[k], got, sizeof got);
+	return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got %s",
+	             col_names[k], what, got);
+}
+
+static int get_align(cctx *c, uint64_t *out)
+{
+	int64_t a;
+	*out = 1;
+	if (!has(c, COL_ALIGNMENT))
+		return USMP_OK;
+	if (parse_i64(c->fields[COL_ALIGNMENT], 0, &a) == 0 && a > 0 &&
+	    (a & (a - 1)) == 0) {
+		*out = (uint64_t)a;
+		return USMP_OK;
+	}
+	char got[CSV_SHOW_MAX + 8];
+	show(c->fields[COL_ALIGNMENT], got, sizeof got);
+	return cfail(c, USMP_ERR_INVALID, c->line,
+	             "alignment: expected a power of two, got %s", got);
+}
+
+/* The id column as a NUL-terminated copy in buf (n bytes), or an error. */
+static int get_id(cctx *c, char *buf, size_t n)
+{
+	field f = c->fields[COL_ID];
+	if (f.n == 0)
+		return cfail(c, USMP_ERR_INVALID, c->line, "id: empty");
+	if (f.n >= n)
+		return cfail(c, USMP_ERR_INVALID, c->line, "id: longer than %zu "
+		             "bytes", n - 1);
+	memcpy(buf, f.s, f.n);
+	buf[f.n] = '\0';
+	return USMP_OK;
+}
+
+/* A NUL byte anywhere is refused, naming its line. */
+static int check_nul(cctx *c)
+{
+	const char *z = memchr(c->data, '\0', c->len);
+	if (!z)
+		return USMP_OK;
+	size_t line = 1;
+	for (const char *q = c->data; q < z; q++)
+		line += *q == '\n';
+	return cfail(c, USMP_ERR_INVALID, line,
+	             "NUL byte in the file (is it binary?)");
+}
+
+static void skip_bom(cctx *c)
+{
+	if (c->len >= 3 && memcmp(c->data, "\xEF\xBB\xBF", 3) == 0)
+		c->pos = 3;
+}
+
+/* Remember the line of buffer b's row. */
+static int note_line(cctx *c, uint32_t b)
+{
+	if (usmp__grow((void **)&c->lines, &c->lines_cap, (size_t)b + 1,
+	               sizeof *c->lines))
+		return cfail(c, USMP_ERR_NOMEM, c->line, "out of memory");
+	c->lines[b] = c->line;
+	return USMP_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Problem reader                                                           */
+/* ------------------------------------------------------------------------ */
+
+static int read_problem_row(cctx *c)
+{
+	char id[CSV_MAX_LINE + 1];
+	int64_t lower, upper, size, offset = 0;
+	uint64_t align;
+	uint32_t b, other;
+	int rc;
+
+	if ((rc = get_id(c, id, sizeof id)) ||
+	    (rc = get_int(c, COL_LOWER, INT64_MIN, "an integer", &lower)) ||
+	    (rc = get_int(c, COL_UPPER, INT64_MIN, "an integer", &upper)) ||
+	    (rc = get_int(c, COL_SIZE, 1, "a positive integer", &size)) ||
+	    (rc = get_align(c, &align)))
+		return rc;
+	if (has(c, COL_OFFSET) &&
+	    (rc = get_int(c, COL_OFFSET, 0, "a non-negative integer", &offset)))
+		return rc;
+	if (upper <= lower)
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "upper (%" PRId64 ") is not after lower (%" PRId64
+		             ")", upper, lower);
+	if (usmp_problem_find_buffer(c->p, id, &other) == USMP_OK)
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "duplicate id \"%s\" (line %zu has it)", id,
+		             c->lines[other]);
+	rc = usmp_problem_add_buffer(c->p, id, (uint64_t)size, align, &b);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, NULL);
+	if ((rc = note_line(c, b)))
+		return rc;
+	rc = usmp_problem_set_live(c->p, b, lower, upper);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, NULL);
+	if (has(c, COL_OFFSET)) {
+		rc = usmp_problem_set_fixed(c->p, b, 0, (uint64_t)offset);
+		if (rc != USMP_OK)
+			return builder_fail(c, rc, "offset");
+	}
+	return USMP_OK;
+}
+
+int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
+                           const char *name, uint64_t capacity)
+{
+	cctx c = {.name = name, .data = data, .len = len, .p = p};
+	int rc;
+
+	skip_bom(&c);
+	if ((rc = check_nul(&c)) || (rc = read_header(&c, 0)))
+		goto done;
+	rc = usmp_problem_add_pool(p, "default", capacity, 1, NULL);
+	if (rc != USMP_OK) {
+		char *msg = usmp__strdup(usmp_problem_error(p));
+		rc = rc == USMP_ERR_NOMEM ? rc : USMP_ERR_INVALID;
+		cfail(&c, rc, 0, "capacity: %s", msg ? msg : "out of memory");
+		free(msg);
+		goto done;
+	}
+	for (;;) {
+		int got = read_row(&c);
+		if (got < 0) {
+			rc = USMP_ERR_INVALID; /* reported by read_row */
+			goto done;
+		}
+		if (got == 0)
+			break;
+		if ((rc = read_problem_row(&c)))
+			goto done;
+	}
+	p->source_format = USMP_FORMAT_CSV;
+	p->csv_columns = (c.col_of[COL_ALIGNMENT] >= 0 ? USMP__CSV_ALIGNMENT : 0) |
+	                 (c.col_of[COL_OFFSET] >= 0 ? USMP__CSV_OFFSET : 0);
+	rc = USMP_OK;
+done:
+	free(c.lines);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plan reader                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* A column the plan repeats from the problem must agree with it. */
+static int check_same(cctx *c, int k, int64_t want, const char *id)
+{
+	int64_t got;
+	int rc;
+	if (!has(c, k))
+		return USMP_OK;
+	if ((rc = get_int(c, k, k == COL_LOWER || k == COL_UPPER ? INT64_MIN : 1,
+	                  "an integer", &got)))
+		return rc;
+	if (got != want)
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "%s (%" PRId64 ") differs from the problem's (%"
+		             PRId64 ") for buffer \"%s\"", col_names[k], got,
+		             want, id);
+	return USMP_OK;
+}
+
+static int read_plan_row(cctx *c, uint32_t *seen)
+{
+	char id[CSV_MAX_LINE + 1];
+	const usmp__buffer *buf;
+	int64_t offset;
+	uint32_t b;
+	int rc;
+
+	if ((rc = get_id(c, id, sizeof id)))
+		return rc;
+	if (usmp_problem_find_buffer(c->p, id, &b) != USMP_OK)
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "unknown buffer id \"%s\"", id);
+	if (seen[b])
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "id \"%s\" appears twice (also line %u)", id,
+		             seen[b]);
+	seen[b] = c->line > UINT32_MAX ? UINT32_MAX : (uint32_t)c->line;
+	buf = &c->p->buffers[b];
+	if (!has(c, COL_OFFSET))
+		return cfail(c, USMP_ERR_INVALID, c->line, "offset: empty");
+	if ((rc = get_int(c, COL_OFFSET, 0, "a non-negative integer", &offset)))
+		return rc;
+	if (buf->flags & USMP_BUFFER_LIVE) {
+		if ((rc = check_same(c, COL_LOWER, buf->begin, id)) ||
+		    (rc = check_same(c, COL_UPPER, buf->end, id)))
+			return rc;
+	}
+	if ((rc = check_same(c, COL_SIZE, (int64_t)buf->size, id)))
+		return rc;
+	if (has(c, COL_ALIGNMENT)) {
+		uint64_t a, want = buf->alignment ? buf->alignment : 1;
+		if ((rc = get_align(c, &a)))
+			return rc;
+		if (a != want)
+			return cfail(c, USMP_ERR_INVALID, c->line,
+			             "alignment (%" PRIu64 ") differs from the "
+			             "problem's (%" PRIu64 ") for buffer \"%s\"",
+			             a, want, id);
+	}
+	c->plan->placements[b].pool = 0;
+	c->plan->placements[b].offset = (uint64_t)offset;
+	return USMP_OK;
+}
+
+int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                        size_t len, const char *name)
+{
+	cctx c = {.name = name, .data = data, .len = len, .p = p, .plan = plan};
+	uint32_t *seen = NULL;
+	int rc;
+
+	skip_bom(&c);
+	if ((rc = check_nul(&c)))
+		goto done;
+	if (p->pool_count != 1) {
+		rc = cfail(&c, USMP_ERR_INVALID, 0,
+		           "a CSV plan places buffers in one pool; the problem "
+		           "has %zu", p->pool_count);
+		goto done;
+	}
+	if ((rc = read_header(&c, 1)))
+		goto done;
+	seen = calloc(p->buffer_count ? p->buffer_count : 1, sizeof *seen);
+	if (!seen) {
+		rc = cfail(&c, USMP_ERR_NOMEM, 0, "out of memory");
+		goto done;
+	}
+	for (;;) {
+		int got = read_row(&c);
+		if (got < 0) {
+			rc = USMP_ERR_INVALID; /* reported by read_row */
+			goto done;
+		}
+		if (got == 0)
+			break;
+		if ((rc = read_plan_row(&c, seen)))
+			goto done;
+	}
+	for (size_t i = 0; i < p->buffer_count; i++) {
+		if (!seen[i]) {
+			rc = cfail(&c, USMP_ERR_INVALID, 0,
+			           "buffer \"%s\" has no row (every buffer of the "
+			           "problem must appear once)", p->buffers[i].name);
+			goto done;
+		}
+	}
+	usmp__plan_measure(plan, p);
+	plan->status = USMP_OK;
+	rc = USMP_OK;
+done:
+	free(seen);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* An id MiniMalloc's CSV can carry: no commas, quotes, line breaks, and no
+ * surrounding blanks (they would be trimmed on reading). */
+static int csv_safe(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > CSV_MAX_LINE / 2 || s[0] == ' ' || s[0] == '\t' ||
+	    s[n - 1] == ' ' || s[n - 1] == '\t')
+		return 0;
+	return strpbrk(s, ",\"\r\n") == NULL;
+}
+
+/* Whether the problem fits the CSV columns; the reason in *why otherwise.
+ * Sets *align when an alignment column is needed. */
+static int csv_fits(usmp_problem *p, int for_plan, const char **why,
+                    const char **who, int *align)
+{
+	*align = (p->csv_columns & USMP__CSV_ALIGNMENT) != 0;
+	*who = NULL;
+	if (p->pool_count != 1) {
+		*why = "CSV holds one pool";
+		return 0;
+	}
+	if (!for_plan && (p->edge_count || p->overlap_count)) {
+		*why = p->edge_count ? "CSV cannot express conflict edges"
+		                     : "CSV cannot express overlap rules";
+		return 0;
+	}
+	if (!for_plan && p->pools[0].alignment > 1) {
+		*why = "CSV cannot express a pool alignment";
+		return 0;
+	}
+	for (size_t i = 0; i < p->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		*who = b->name;
+		if (!(b->flags & USMP_BUFFER_LIVE)) {
+			*why = "CSV needs a live range for every buffer";
+			return 0;
+		}
+		if (!csv_safe(b->name)) {
+			*why = "CSV ids cannot hold commas, quotes, line breaks "
+			       "or surrounding blanks";
+			return 0;
+		}
+		if (b->alignment > 1)
+			*align = 1;
+	}
+	*who = NULL;
+	return 1;
+}
+
+int usmp__csv_write_problem(usmp_problem *p, FILE *f)
+{
+	const char *why, *who;
+	int align, offset = (p->csv_columns & USMP__CSV_OFFSET) != 0;
+
+	if (!csv_fits(p, 0, &why, &who, &align)) {
+		if (who)
+			return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
+			                          "cannot write as CSV: %s "
+			                          "(buffer \"%s\")", why, who);
+		return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
+		                          "cannot write as CSV: %s", why);
+	}
+	for (size_t i = 0; i < p->buffer_count; i++)
+		if (p->buffers[i].flags & USMP_BUFFER_FIXED)
+			offset = 1;
+	fprintf(f, "id,lower,upper,size%s%s\n", align ? ",alignment" : "",
+	        offset ? ",offset" : "");
+	for (size_t i = 0; i < p->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRIu64, b->name,
+		        b->begin, b->end, b->size);
+		if (align)
+			fprintf(f, ",%" PRIu64, b->alignment ? b->alignment : 1);
+		if (offset) {
+			if (b->flags & USMP_BUFFER_FIXED)
+				fprintf(f, ",%" PRIu64, b->fixed_offset);
+			else
+				fputs(",", f);
+		}
+		fputs("\n", f);
+	}
+	return USMP_OK;
+}
+
+int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
+{
+	const char *why, *who;
+	int align;
+
+	if (!csv_fits(p, 1, &why, &who, &align)) {
+		if (who)
+			return usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED,
+			                       "cannot write the plan as CSV: %s "
+			                       "(buffer \"%s\")", why, who);
+		return usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED,
+		                       "cannot write the plan as CSV: %s", why);
+	}
+	for (uint32_t i = 0; i < plan->buffer_count; i++)
+		if (plan->placements[i].pool != 0)
+			return usmp__plan_fail(plan, USMP_ERR_INVALID,
+			                       "buffer \"%s\" has no placement; "
+			                       "only complete plans can be "
+			                       "written", p->buffers[i].name);
+	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
+	for (uint32_t i = 0; i < plan->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRIu64, b->name,
+		        b->begin, b->end, b->size);
+		if (align)
+			fprintf(f, ",%" PRIu64, b->alignment ? b->alignment : 1);
+		fprintf(f, ",%" PRIu64 "\n", plan->placements[i].offset);
+	}
+	return USMP_OK;
+}

@@ -1,2 +1,1172 @@
-/* io_json.c — placeholder, being written. */
+/* io_json.c — the JSON formats (docs/formats.md): problems and plans, read
+ * strictly (types, keys, names) with messages naming file, record and field. */
 #include "internal.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Deeper nesting than any valid file has is refused before jansson sees it. */
+#define JSON_MAX_DEPTH 32
+/* Longest rendering of an offending value quoted in a message. */
+#define SHOW_MAX 48
+
+/* ------------------------------------------------------------------------ */
+/* Shared reading helpers                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Where a reader reports to: a problem (emptied on failure) or a plan. */
+typedef struct jctx {
+	const char *name; /* file name for messages */
+	usmp_problem *p;
+	usmp_plan *plan;  /* NULL while reading a problem */
+} jctx;
+
+static int jfail(jctx *c, int status, const char *place, const char *fmt, ...)
+	USMP__PRINTF(4, 5);
+
+static int jfail(jctx *c, int status, const char *place, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	usmp__vset_msg(&msg, fmt, ap);
+	va_end(ap);
+	if (c->plan) {
+		for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+			c->plan->placements[i].pool = USMP_NO_POOL;
+			c->plan->placements[i].offset = 0;
+		}
+		if (place && *place)
+			usmp__plan_fail(c->plan, status, "%s: %s: %s", c->name,
+			                place, msg);
+		else
+			usmp__plan_fail(c->plan, status, "%s: %s", c->name, msg);
+	} else if (place && *place) {
+		usmp__read_fail(c->p, status, "%s: %s: %s", c->name, place, msg);
+	} else {
+		usmp__read_fail(c->p, status, "%s: %s", c->name, msg);
+	}
+	usmp__free_msg(&msg);
+	return status;
+}
+
+/* A builder call failed: pass its message on, prefixed with the place. */
+static int builder_fail(jctx *c, int rc, const char *place)
+{
+	char *msg = usmp__strdup(usmp_problem_error(c->p));
+	int status = rc == USMP_ERR_NOMEM ? USMP_ERR_NOMEM : USMP_ERR_INVALID;
+	jfail(c, status, place, "%s", msg ? msg : "out of memory");
+	free(msg);
+	return status;
+}
+
+/* A short rendering of a value for "got ..." in messages. */
+static void show(const json_t *v, char *buf, size_t n)
+{
+	if (!v) {
+		snprintf(buf, n, "nothing");
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		snprintf(buf, n, "an object");
+		return;
+	case JSON_ARRAY:
+		snprintf(buf, n, "an array");
+		return;
+	default:
+		break;
+	}
+	char *s = json_dumps(v, JSON_ENCODE_ANY);
+	if (!s) {
+		snprintf(buf, n, "a value");
+		return;
+	}
+	if (strlen(s) > SHOW_MAX)
+		snprintf(buf, n, "%.*s...", SHOW_MAX, s);
+	else
+		snprintf(buf, n, "%s", s);
+	free(s);
+}
+
+/* Refuse nesting deeper than JSON_MAX_DEPTH (a cheap scan outside strings). */
+static int check_depth(jctx *c, const char *d, size_t n)
+{
+	int depth = 0, in_str = 0, esc = 0;
+	size_t line = 1, col = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char ch = d[i];
+		if (ch == '\n') {
+			line++;
+			col = 0;
+		} else {
+			col++;
+		}
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+			continue;
+		}
+		if (ch == '"') {
+			in_str = 1;
+		} else if (ch == '[' || ch == '{') {
+			if (++depth > JSON_MAX_DEPTH) {
+				char where[64];
+				snprintf(where, sizeof where, "%zu:%zu", line, col);
+				return jfail(c, USMP_ERR_INVALID, where,
+				             "nested deeper than %d levels",
+				             JSON_MAX_DEPTH);
+			}
+		} else if (ch == ']' || ch == '}') {
+			depth--;
+		}
+	}
+	return USMP_OK;
+}
+
+/* Parse the text into an object; syntax errors give FILE:LINE:COLUMN. */
+static int load_object(jctx *c, const char *data, size_t len, json_t **out)
+{
+	json_error_t err;
+	json_t *root;
+	int rc;
+
+	*out = NULL;
+	rc = check_depth(c, data, len);
+	if (rc != USMP_OK)
+		return rc;
+	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &err);
+	if (!root) {
+		char where[64];
+		if (err.line > 0)
+			snprintf(where, sizeof where, "%d:%d", err.line,
+			         err.column);
+		else
+			where[0] = '\0';
+		return jfail(c, USMP_ERR_INVALID, where, "%s", err.text);
+	}
+	if (!json_is_object(root)) {
+		char got[SHOW_MAX + 8];
+		show(root, got, sizeof got);
+		json_decref(root);
+		return jfail(c, USMP_ERR_INVALID, NULL,
+		             "expected a JSON object at the top level, got %s",
+		             got);
+	}
+	*out = root;
+	return USMP_OK;
+}
+
+/* Every key of obj must be in known (NULL-terminated). */
+static int check_keys(jctx *c, json_t *obj, const char *place,
+                      const char *const *known)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		size_t i;
+		for (i = 0; known[i]; i++)
+			if (strcmp(key, known[i]) == 0)
+				break;
+		if (known[i])
+			continue;
+		char list[256];
+		size_t used = 0;
+		list[0] = '\0';
+		for (i = 0; known[i] && used < sizeof list; i++) {
+			int w = snprintf(list + used, sizeof list - used, "%s%s",
+			                 i ? ", " : "", known[i]);
+			if (w < 0)
+				break;
+			used += (size_t)w;
+		}
+		char shown[SHOW_MAX + 8];
+		json_t *ks = json_string(key);
+		show(ks, shown, sizeof shown);
+		json_decref(ks);
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "unknown key %s (known: %s)", shown, list);
+	}
+	return USMP_OK;
+}
+
+/* An integer in [lo, hi]; `what` describes the expectation for messages. */
+static int get_int(jctx *c, json_t *v, const char *place, int64_t lo,
+                   int64_t hi, const char *what, int64_t *out)
+{
+	if (json_is_integer(v)) {
+		json_int_t x = json_integer_value(v);
+		if (x >= lo && x <= hi) {
+			*out = (int64_t)x;
+			return USMP_OK;
+		}
+	}
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s", what,
+	             got);
+}
+
+/* A power of two >= 1 (alignments). */
+static int get_align(jctx *c, json_t *v, const char *place, uint64_t *out)
+{
+	int64_t x;
+	if (json_is_integer(v) && json_integer_value(v) > 0 &&
+	    (json_integer_value(v) & (json_integer_value(v) - 1)) == 0) {
+		x = json_integer_value(v);
+		*out = (uint64_t)x;
+		return USMP_OK;
+	}
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, place,
+	             "expected a power of two, got %s", got);
+}
+
+/* A non-empty string. */
+static int get_name(jctx *c, json_t *v, const char *place, const char **out)
+{
+	if (json_is_string(v) && json_string_length(v) > 0) {
+		*out = json_string_value(v);
+		if (strlen(*out) != json_string_length(v))
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "names may not contain NUL characters");
+		return USMP_OK;
+	}
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, place,
+	             "expected a non-empty string, got %s", got);
+}
+
+static int get_array(jctx *c, json_t *v, const char *place)
+{
+	if (json_is_array(v))
+		return USMP_OK;
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, place, "expected an array, got %s",
+	             got);
+}
+
+static int get_object(jctx *c, json_t *v, const char *place)
+{
+	if (json_is_object(v))
+		return USMP_OK;
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, place, "expected an object, got %s",
+	             got);
+}
+
+/* A pool by name in v (a string). */
+static int get_pool(jctx *c, json_t *v, const char *place, uint32_t *id)
+{
+	const char *s;
+	int rc = get_name(c, v, place, &s);
+	if (rc != USMP_OK)
+		return rc;
+	if (usmp_problem_find_pool(c->p, s, id) != USMP_OK)
+		return jfail(c, USMP_ERR_INVALID, place, "unknown pool \"%s\"", s);
+	return USMP_OK;
+}
+
+static int get_buffer(jctx *c, json_t *v, const char *place, uint32_t *id)
+{
+	const char *s;
+	int rc = get_name(c, v, place, &s);
+	if (rc != USMP_OK)
+		return rc;
+	if (usmp_problem_find_buffer(c->p, s, id) != USMP_OK)
+		return jfail(c, USMP_ERR_INVALID, place, "unknown buffer \"%s\"",
+		             s);
+	return USMP_OK;
+}
+
+/* The "usmp" version key: absent or 1. */
+static int check_version(jctx *c, json_t *root)
+{
+	json_t *v = json_object_get(root, "usmp");
+	if (!v || (json_is_integer(v) && json_integer_value(v) == 1))
+		return USMP_OK;
+	char got[SHOW_MAX + 8];
+	show(v, got, sizeof got);
+	return jfail(c, USMP_ERR_INVALID, "usmp",
+	             "unsupported format version %s (this reader knows 1)", got);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Problem reader                                                           */
+/* ------------------------------------------------------------------------ */
+
+static const char *const top_keys[] = {"usmp", "pools", "buffers", "conflicts",
+                                       "overlaps", NULL};
+static const char *const pool_keys[] = {"name", "size_limit", "alignment",
+                                        "targets", NULL};
+static const char *const buffer_keys[] = {"name", "size", "alignment", "live",
+                                          "pools", "fixed", NULL};
+static const char *const fixed_keys[] = {"pool", "offset", NULL};
+static const char *const overlap_keys[] = {"src", "dst", "max_lead", NULL};
+
+static int read_pool(jctx *c, json_t *rec, size_t i)
+{
+	char place[96];
+	const char *name;
+	uint64_t limit = USMP_UNBOUNDED, align = 1;
+	uint32_t id, other;
+	json_t *v;
+	int rc;
+
+	snprintf(place, sizeof place, "pools[%zu]", i);
+	if ((rc = get_object(c, rec, place)) || (rc = check_keys(c, rec, place, pool_keys)))
+		return rc;
+	snprintf(place, sizeof place, "pools[%zu].name", i);
+	v = json_object_get(rec, "name");
+	if (!v)
+		return jfail(c, USMP_ERR_INVALID, place, "missing (every pool "
+		             "needs a name)");
+	if ((rc = get_name(c, v, place, &name)))
+		return rc;
+	if (usmp_problem_find_pool(c->p, name, &other) == USMP_OK)
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "duplicate pool name \"%s\" (pools[%u] has it)",
+		             name, other);
+	if ((v = json_object_get(rec, "size_limit"))) {
+		int64_t x;
+		snprintf(place, sizeof place, "pools[%zu].size_limit", i);
+		if ((rc = get_int(c, v, place, 1, INT64_MAX,
+		                  "a positive integer", &x)))
+			return rc;
+		limit = (uint64_t)x;
+	}
+	if ((v = json_object_get(rec, "alignment"))) {
+		snprintf(place, sizeof place, "pools[%zu].alignment", i);
+		if ((rc = get_align(c, v, place, &align)))
+			return rc;
+	}
+	snprintf(place, sizeof place, "pools[%zu]", i);
+	rc = usmp_problem_add_pool(c->p, name, limit, align, &id);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, place);
+	if ((v = json_object_get(rec, "targets"))) {
+		size_t k;
+		json_t *t;
+		snprintf(place, sizeof place, "pools[%zu].targets", i);
+		if ((rc = get_array(c, v, place)))
+			return rc;
+		json_array_foreach(v, k, t) {
+			const char *target;
+			snprintf(place, sizeof place, "pools[%zu].targets[%zu]",
+			         i, k);
+			if ((rc = get_name(c, t, place, &target)))
+				return rc;
+			rc = usmp_problem_add_pool_target(c->p, id, target);
+			if (rc != USMP_OK)
+				return builder_fail(c, rc, place);
+		}
+	}
+	return USMP_OK;
+}
+
+static int read_fixed(jctx *c, json_t *rec, size_t i, uint32_t b)
+{
+	char place[96];
+	uint32_t pool = 0;
+	int64_t off;
+	json_t *v;
+	int rc;
+
+	snprintf(place, sizeof place, "buffers[%zu].fixed", i);
+	if ((rc = get_object(c, rec, place)) ||
+	    (rc = check_keys(c, rec, place, fixed_keys)))
+		return rc;
+	if ((v = json_object_get(rec, "pool"))) {
+		snprintf(place, sizeof place, "buffers[%zu].fixed.pool", i);
+		if ((rc = get_pool(c, v, place, &pool)))
+			return rc;
+	} else if (usmp_problem_pool_count(c->p) != 1) {
+		snprintf(place, sizeof place, "buffers[%zu].fixed.pool", i);
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "missing (needed when there is more than one "
+		             "pool)");
+	}
+	snprintf(place, sizeof place, "buffers[%zu].fixed.offset", i);
+	v = json_object_get(rec, "offset");
+	if (!v)
+		return jfail(c, USMP_ERR_INVALID, place, "missing");
+	if ((rc = get_int(c, v, place, 0, INT64_MAX,
+	                  "a non-negative integer", &off)))
+		return rc;
+	snprintf(place, sizeof place, "buffers[%zu].fixed", i);
+	rc = usmp_problem_set_fixed(c->p, b, pool, (uint64_t)off);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, place);
+	return USMP_OK;
+}
+
+static int read_buffer(jctx *c, json_t *rec, size_t i)
+{
+	char place[96];
+	const char *name;
+	int64_t size;
+	uint64_t align = 1;
+	uint32_t id, other;
+	json_t *v;
+	int rc;
+
+	snprintf(place, sizeof place, "buffers[%zu]", i);
+	if ((rc = get_object(c, rec, place)) ||
+	    (rc = check_keys(c, rec, place, buffer_keys)))
+		return rc;
+	snprintf(place, sizeof place, "buffers[%zu].name", i);
+	v = json_object_get(rec, "name");
+	if (!v)
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "missing (every buffer needs a name)");
+	if ((rc = get_name(c, v, place, &name)))
+		return rc;
+	if (usmp_problem_find_buffer(c->p, name, &other) == USMP_OK)
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "duplicate buffer name \"%s\" (buffers[%u] has it)",
+		             name, other);
+	snprintf(place, sizeof place, "buffers[%zu].size", i);
+	v = json_object_get(rec, "size");
+	if (!v)
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "missing (every buffer needs a size)");
+	if ((rc = get_int(c, v, place, 1, INT64_MAX, "a positive integer",
+	                  &size)))
+		return rc;
+	if ((v = json_object_get(rec, "alignment"))) {
+		snprintf(place, sizeof place, "buffers[%zu].alignment", i);
+		if ((rc = get_align(c, v, place, &align)))
+			return rc;
+	}
+	snprintf(place, sizeof place, "buffers[%zu]", i);
+	rc = usmp_problem_add_buffer(c->p, name, (uint64_t)size, align, &id);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, place);
+
+	if ((v = json_object_get(rec, "live"))) {
+		int64_t be[2];
+		snprintf(place, sizeof place, "buffers[%zu].live", i);
+		if (!json_is_array(v) || json_array_size(v) != 2) {
+			char got[SHOW_MAX + 8];
+			show(v, got, sizeof got);
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "expected [begin, end], got %s", got);
+		}
+		for (size_t k = 0; k < 2; k++) {
+			snprintf(place, sizeof place, "buffers[%zu].live[%zu]", i,
+			         k);
+			if ((rc = get_int(c, json_array_get(v, k), place,
+			                  INT64_MIN, INT64_MAX, "an integer",
+			                  &be[k])))
+				return rc;
+		}
+		snprintf(place, sizeof place, "buffers[%zu].live", i);
+		if (be[1] <= be[0])
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "end (%" PRId64 ") is not after begin (%"
+			             PRId64 ")", be[1], be[0]);
+		rc = usmp_problem_set_live(c->p, id, be[0], be[1]);
+		if (rc != USMP_OK)
+			return builder_fail(c, rc, place);
+	}
+	if ((v = json_object_get(rec, "pools"))) {
+		size_t k;
+		json_t *t;
+		snprintf(place, sizeof place, "buffers[%zu].pools", i);
+		if ((rc = get_array(c, v, place)))
+			return rc;
+		json_array_foreach(v, k, t) {
+			uint32_t pool;
+			snprintf(place, sizeof place, "buffers[%zu].pools[%zu]",
+			         i, k);
+			if ((rc = get_pool(c, t, place, &pool)))
+				return rc;
+			rc = usmp_problem_add_candidate(c->p, id, pool);
+			if (rc != USMP_OK)
+				return builder_fail(c, rc, place);
+		}
+	}
+	if ((v = json_object_get(rec, "fixed")))
+		return read_fixed(c, v, i, id);
+	return USMP_OK;
+}
+
+static int read_conflict(jctx *c, json_t *rec, size_t i)
+{
+	char place[96];
+	uint32_t ab[2];
+	int rc;
+
+	snprintf(place, sizeof place, "conflicts[%zu]", i);
+	if (!json_is_array(rec) || json_array_size(rec) != 2) {
+		char got[SHOW_MAX + 8];
+		show(rec, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "expected a pair of buffer names, got %s", got);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(place, sizeof place, "conflicts[%zu][%zu]", i, k);
+		if ((rc = get_buffer(c, json_array_get(rec, k), place, &ab[k])))
+			return rc;
+	}
+	snprintf(place, sizeof place, "conflicts[%zu]", i);
+	if (ab[0] == ab[1])
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "buffer \"%s\" cannot conflict with itself",
+		             usmp_problem_buffer_name(c->p, ab[0]));
+	rc = usmp_problem_add_conflict(c->p, ab[0], ab[1]);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, place);
+	return USMP_OK;
+}
+
+static int read_overlap(jctx *c, json_t *rec, size_t i)
+{
+	char place[96];
+	uint32_t src, dst;
+	int64_t lead = 0;
+	json_t *v;
+	int rc;
+
+	snprintf(place, sizeof place, "overlaps[%zu]", i);
+	if ((rc = get_object(c, rec, place)) ||
+	    (rc = check_keys(c, rec, place, overlap_keys)))
+		return rc;
+	snprintf(place, sizeof place, "overlaps[%zu].src", i);
+	if (!(v = json_object_get(rec, "src")))
+		return jfail(c, USMP_ERR_INVALID, place, "missing");
+	if ((rc = get_buffer(c, v, place, &src)))
+		return rc;
+	snprintf(place, sizeof place, "overlaps[%zu].dst", i);
+	if (!(v = json_object_get(rec, "dst")))
+		return jfail(c, USMP_ERR_INVALID, place, "missing");
+	if ((rc = get_buffer(c, v, place, &dst)))
+		return rc;
+	if ((v = json_object_get(rec, "max_lead"))) {
+		snprintf(place, sizeof place, "overlaps[%zu].max_lead", i);
+		if ((rc = get_int(c, v, place, INT64_MIN, INT64_MAX,
+		                  "an integer (bytes)", &lead)))
+			return rc;
+	}
+	snprintf(place, sizeof place, "overlaps[%zu]", i);
+	if (src == dst)
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "src and dst are the same buffer \"%s\"",
+		             usmp_problem_buffer_name(c->p, src));
+	rc = usmp_problem_add_overlap(c->p, src, dst, lead);
+	if (rc != USMP_OK)
+		return builder_fail(c, rc, place);
+	return USMP_OK;
+}
+
+/* Apply fn to every element of the array under `key` (absent = none). */
+static int read_list(jctx *c, json_t *root, const char *key,
+                     int (*fn)(jctx *, json_t *, size_t))
+{
+	json_t *arr = json_object_get(root, key), *rec;
+	size_t i;
+	int rc;
+
+	if (!arr)
+		return USMP_OK;
+	if ((rc = get_array(c, arr, key)))
+		return rc;
+	json_array_foreach(arr, i, rec) {
+		if ((rc = fn(c, rec, i)))
+			return rc;
+	}
+	return USMP_OK;
+}
+
+int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
+                            const char *name)
+{
+	jctx c = {.name = name, .p = p, .plan = NULL};
+	json_t *root = NULL;
+	int rc;
+
+	if ((rc = load_object(&c, data, len, &root)))
+		return rc;
+	if ((rc = check_keys(&c, root, "", top_keys)) ||
+	    (rc = check_version(&c, root)) ||
+	    (rc = read_list(&c, root, "pools", read_pool)))
+		goto done;
+	if (usmp_problem_pool_count(p) == 0) {
+		/* No pools means one unbounded pool named "default". */
+		rc = usmp_problem_add_pool(p, "default", USMP_UNBOUNDED, 1, NULL);
+		if (rc != USMP_OK) {
+			rc = builder_fail(&c, rc, "pools");
+			goto done;
+		}
+	}
+	if ((rc = read_list(&c, root, "buffers", read_buffer)) ||
+	    (rc = read_list(&c, root, "conflicts", read_conflict)) ||
+	    (rc = read_list(&c, root, "overlaps", read_overlap)))
+		goto done;
+	p->source_format = USMP_FORMAT_JSON;
+	p->csv_columns = 0;
+done:
+	json_decref(root);
+	return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Writers build one small json_t per record and print it on its own line:
+ * readable, diffable, and memory stays flat for 100k-buffer problems. */
+
+typedef struct jwriter {
+	FILE *f;
+	usmp_problem *p;
+	usmp_plan *plan; /* errors go here when set, else to p */
+	int status;
+} jwriter;
+
+static int wfail(jwriter *w, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+
+static int wfail(jwriter *w, int status, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+
+	if (w->status)
+		return w->status; /* keep the first */
+	va_start(ap, fmt);
+	usmp__vset_msg(&msg, fmt, ap);
+	va_end(ap);
+	if (w->plan)
+		usmp__plan_fail(w->plan, status, "%s", msg);
+	else
+		usmp__problem_fail(w->p, status, "%s", msg);
+	usmp__free_msg(&msg);
+	w->status = status;
+	return status;
+}
+
+/* Integers beyond int64 cannot be written (nor read back) as JSON numbers. */
+static json_t *jint(jwriter *w, uint64_t x, const char *what)
+{
+	if (x > (uint64_t)INT64_MAX) {
+		wfail(w, USMP_ERR_INVALID, "%s: %" PRIu64 " is too large for "
+		      "the JSON format", what, x);
+		return NULL;
+	}
+	return json_integer((json_int_t)x);
+}
+
+static json_t *jstr(jwriter *w, const char *s, const char *what)
+{
+	json_t *v = json_string(s ? s : "");
+	if (!v)
+		wfail(w, USMP_ERR_INVALID, "%s is not valid UTF-8", what);
+	return v;
+}
+
+/* Set obj[key] = v, consuming v. A NULL v or obj records a failure (the
+ * cause was recorded already when known, else it is out of memory). */
+static void jset(jwriter *w, json_t *obj, const char *key, json_t *v)
+{
+	if (!obj || !v) {
+		json_decref(v);
+		wfail(w, USMP_ERR_NOMEM, "out of memory writing JSON");
+		return;
+	}
+	if (json_object_set_new(obj, key, v) != 0)
+		wfail(w, USMP_ERR_NOMEM, "out of memory writing JSON");
+}
+
+static void jappend(jwriter *w, json_t *arr, json_t *v)
+{
+	if (!arr || !v) {
+		json_decref(v);
+		wfail(w, USMP_ERR_NOMEM, "out of memory writing JSON");
+		return;
+	}
+	if (json_array_append_new(arr, v) != 0)
+		wfail(w, USMP_ERR_NOMEM, "out of memory writing JSON");
+}
+
+/* Print rec (consumed) after `lead`; NULL rec records a failure. */
+static void emit(jwriter *w, const char *lead, json_t *rec)
+{
+	if (!rec) {
+		wfail(w, USMP_ERR_NOMEM, "out of memory writing JSON");
+		return;
+	}
+	if (!w->status) {
+		fputs(lead, w->f);
+		if (json_dumpf(rec, w->f, JSON_REAL_PRECISION(9)) != 0)
+			wfail(w, USMP_ERR_IO, "cannot write JSON output");
+	}
+	json_decref(rec);
+}
+
+static int edge_cmp(const void *x, const void *y)
+{
+	const usmp__edge *a = x, *b = y;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	if (a->b != b->b)
+		return a->b < b->b ? -1 : 1;
+	return 0;
+}
+
+static json_t *pool_record(jwriter *w, usmp_problem *p, size_t j)
+{
+	const usmp__pool *pool = &p->pools[j];
+	json_t *rec = json_object();
+	char what[64];
+
+	snprintf(what, sizeof what, "pools[%zu]", j);
+	jset(w, rec, "name", jstr(w, pool->name, "a pool name"));
+	if (pool->size_limit != USMP_UNBOUNDED)
+		jset(w, rec, "size_limit", jint(w, pool->size_limit, what));
+	if (pool->alignment > 1)
+		jset(w, rec, "alignment", jint(w, pool->alignment, what));
+	if (pool->target_count) {
+		json_t *t = json_array();
+		for (uint32_t k = 0; k < pool->target_count; k++)
+			jappend(w, t, jstr(w, pool->targets[k], "a target name"));
+		jset(w, rec, "targets", t);
+	}
+	return rec;
+}
+
+static json_t *buffer_record(jwriter *w, usmp_problem *p, size_t i)
+{
+	const usmp__buffer *b = &p->buffers[i];
+	json_t *rec = json_object();
+	char what[64];
+
+	snprintf(what, sizeof what, "buffers[%zu]", i);
+	jset(w, rec, "name", jstr(w, b->name, "a buffer name"));
+	jset(w, rec, "size", jint(w, b->size, what));
+	if (b->alignment > 1)
+		jset(w, rec, "alignment", jint(w, b->alignment, what));
+	if (b->flags & USMP_BUFFER_LIVE)
+		jset(w, rec, "live", json_pack("[II]", (json_int_t)b->begin,
+		                               (json_int_t)b->end));
+	if (b->candidate_count) {
+		json_t *c = json_array();
+		for (uint32_t k = 0; k < b->candidate_count; k++)
+			jappend(w, c, jstr(w, p->pools[b->candidates[k]].name,
+			                   "a pool name"));
+		jset(w, rec, "pools", c);
+	}
+	if (b->flags & USMP_BUFFER_FIXED) {
+		json_t *fx = json_object();
+		jset(w, fx, "pool", jstr(w, p->pools[b->fixed_pool].name,
+		                         "a pool name"));
+		jset(w, fx, "offset", jint(w, b->fixed_offset, what));
+		jset(w, rec, "fixed", fx);
+	}
+	return rec;
+}
+
+int usmp__json_write_problem(usmp_problem *p, FILE *f)
+{
+	jwriter w = {.f = f, .p = p, .plan = NULL, .status = 0};
+	usmp__edge *edges = NULL;
+	size_t i;
+
+	fputs("{\"usmp\": 1,\n \"pools\": [", f);
+	for (i = 0; i < p->pool_count && !w.status; i++)
+		emit(&w, i ? ",\n  " : "\n  ", pool_record(&w, p, i));
+	fputs("],\n \"buffers\": [", f);
+	for (i = 0; i < p->buffer_count && !w.status; i++)
+		emit(&w, i ? ",\n  " : "\n  ", buffer_record(&w, p, i));
+	fputs("]", f);
+
+	if (p->edge_count && !w.status) {
+		size_t n = 0;
+		edges = malloc(p->edge_count * sizeof *edges);
+		if (!edges) {
+			wfail(&w, USMP_ERR_NOMEM, "out of memory writing JSON");
+			goto done;
+		}
+		memcpy(edges, p->edges, p->edge_count * sizeof *edges);
+		qsort(edges, p->edge_count, sizeof *edges, edge_cmp);
+		fputs(",\n \"conflicts\": [", f);
+		for (i = 0; i < p->edge_count && !w.status; i++) {
+			if (i && edge_cmp(&edges[i - 1], &edges[i]) == 0)
+				continue;
+			json_t *pair = json_array();
+			jappend(&w, pair, jstr(&w, p->buffers[edges[i].a].name,
+			                       "a buffer name"));
+			jappend(&w, pair, jstr(&w, p->buffers[edges[i].b].name,
+			                       "a buffer name"));
+			emit(&w, n++ ? ",\n  " : "\n  ", pair);
+		}
+		fputs("]", f);
+	}
+	if (p->overlap_count && !w.status) {
+		fputs(",\n \"overlaps\": [", f);
+		for (i = 0; i < p->overlap_count && !w.status; i++) {
+			const usmp_overlap_rec *o = &p->overlaps[i];
+			json_t *rec = json_object();
+			jset(&w, rec, "src", jstr(&w, p->buffers[o->src].name,
+			                          "a buffer name"));
+			jset(&w, rec, "dst", jstr(&w, p->buffers[o->dst].name,
+			                          "a buffer name"));
+			jset(&w, rec, "max_lead", json_integer(o->max_lead));
+			emit(&w, i ? ",\n  " : "\n  ", rec);
+		}
+		fputs("]", f);
+	}
+	fputs("}\n", f);
+done:
+	free(edges);
+	return w.status;
+}
+
+/* "k=v k=v" as an object of strings (a token without '=' continues the
+ * previous value, so values with spaces survive). */
+static json_t *params_object(jwriter *w, const char *text)
+{
+	json_t *obj = json_object();
+	char *copy = usmp__strdup(text ? text : "");
+	char *last_key = NULL;
+	char *tok, *save = NULL;
+
+	if (!obj || !copy)
+		goto nomem;
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq) {
+			*eq = '\0';
+			last_key = tok;
+			jset(w, obj, tok, jstr(w, eq + 1, "a knob value"));
+		} else if (last_key) {
+			const char *prev = json_string_value(
+				json_object_get(obj, last_key));
+			size_t n = strlen(prev ? prev : "") + strlen(tok) + 2;
+			char *joined = malloc(n);
+			if (!joined)
+				goto nomem;
+			snprintf(joined, n, "%s %s", prev ? prev : "", tok);
+			jset(w, obj, last_key, jstr(w, joined, "a knob value"));
+			free(joined);
+		}
+	}
+	free(copy);
+	return obj;
+nomem:
+	free(copy);
+	json_decref(obj);
+	return NULL;
+}
+
+static json_t *jreal(double x)
+{
+	return json_real(isfinite(x) ? x : 0.0);
+}
+
+/* The top-level algorithm: the distinct algorithms of the parts, joined by
+ * "+" in order of first appearance. */
+static char *joined_algorithms(const usmp_plan *plan)
+{
+	size_t n = 1;
+	for (uint32_t i = 0; i < plan->part_count; i++)
+		n += strlen(plan->parts[i].algorithm ? plan->parts[i].algorithm
+		                                     : "") + 1;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (uint32_t i = 0; i < plan->part_count; i++) {
+		const char *a = plan->parts[i].algorithm ? plan->parts[i].algorithm
+		                                         : "";
+		uint32_t k;
+		for (k = 0; k < i; k++) {
+			const char *b = plan->parts[k].algorithm
+				? plan->parts[k].algorithm : "";
+			if (strcmp(a, b) == 0)
+				break;
+		}
+		if (k < i)
+			continue;
+		if (s[0])
+			strcat(s, "+");
+		strcat(s, a);
+	}
+	return s;
+}
+
+static json_t *part_record(jwriter *w, const usmp__part *pt)
+{
+	json_t *rec = json_object();
+	jset(w, rec, "target", jstr(w, pt->target, "a target name"));
+	jset(w, rec, "algorithm", jstr(w, pt->algorithm, "an algorithm name"));
+	jset(w, rec, "params", params_object(w, pt->params));
+	jset(w, rec, "size", jint(w, pt->size, "part size"));
+	jset(w, rec, "lower_bound", jint(w, pt->lower_bound, "part bound"));
+	jset(w, rec, "proven_bound", jint(w, pt->proven_bound, "part bound"));
+	jset(w, rec, "optimal", json_boolean(pt->optimal));
+	jset(w, rec, "time_ms", jreal(pt->time_ms));
+	jset(w, rec, "buffers", json_integer(pt->buffer_count));
+	return rec;
+}
+
+int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
+{
+	jwriter w = {.f = f, .p = p, .plan = plan, .status = 0};
+	json_t *head = NULL;
+	char *algo = NULL;
+	int optimal = plan->part_count > 0;
+	uint32_t i;
+
+	for (i = 0; i < plan->buffer_count; i++)
+		if (plan->placements[i].pool >= plan->pool_count)
+			return wfail(&w, USMP_ERR_INVALID,
+			             "buffer \"%s\" has no placement; only "
+			             "complete plans can be written",
+			             p->buffers[i].name);
+	for (i = 0; i < plan->part_count; i++)
+		if (!plan->parts[i].optimal)
+			optimal = 0;
+	algo = joined_algorithms(plan);
+	head = json_object();
+	jset(&w, head, "usmp", json_integer(1));
+	jset(&w, head, "algorithm", jstr(&w, algo, "an algorithm name"));
+	/* Knobs belong to an algorithm: top level only when one part. */
+	jset(&w, head, "params", params_object(&w, plan->part_count == 1
+	                                               ? plan->parts[0].params
+	                                               : ""));
+	jset(&w, head, "optimal", json_boolean(optimal));
+	jset(&w, head, "time_ms", jreal(plan->time_ms));
+	if (w.status)
+		goto done;
+	/* The head object is printed without its closing brace, then the
+	 * arrays follow one record per line. */
+	char *text = json_dumps(head, JSON_REAL_PRECISION(9));
+	if (!text) {
+		wfail(&w, USMP_ERR_NOMEM, "out of memory writing JSON");
+		goto done;
+	}
+	text[strlen(text) - 1] = '\0';
+	fputs(text, f);
+	free(text);
+
+	fputs(",\n \"pools\": [", f);
+	for (i = 0; i < plan->pool_count && !w.status; i++) {
+		json_t *rec = json_object();
+		uint32_t g = usmp_problem_pool_group(p, i);
+		jset(&w, rec, "name", jstr(&w, p->pools[i].name, "a pool name"));
+		jset(&w, rec, "size", jint(&w, plan->pool_size[i], "pool size"));
+		jset(&w, rec, "lower_bound",
+		     jint(&w, usmp_problem_group_bound(p, g), "lower bound"));
+		jset(&w, rec, "group", json_integer(g));
+		emit(&w, i ? ",\n  " : "\n  ", rec);
+	}
+	fputs("],\n \"buffers\": [", f);
+	for (i = 0; i < plan->buffer_count && !w.status; i++) {
+		json_t *rec = json_object();
+		const usmp_placement *pl = &plan->placements[i];
+		jset(&w, rec, "name", jstr(&w, p->buffers[i].name,
+		                           "a buffer name"));
+		jset(&w, rec, "pool", jstr(&w, p->pools[pl->pool].name,
+		                           "a pool name"));
+		jset(&w, rec, "offset", jint(&w, pl->offset, "offset"));
+		emit(&w, i ? ",\n  " : "\n  ", rec);
+	}
+	fputs("]", f);
+	if (plan->part_count) {
+		fputs(",\n \"parts\": [", f);
+		for (i = 0; i < plan->part_count && !w.status; i++)
+			emit(&w, i ? ",\n  " : "\n  ",
+			     part_record(&w, &plan->parts[i]));
+		fputs("]", f);
+	}
+	fputs("}\n", f);
+done:
+	json_decref(head);
+	free(algo);
+	return w.status;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Plan reader                                                              */
+/* ------------------------------------------------------------------------ */
+
+static const char *const plan_keys[] = {"usmp", "algorithm", "params",
+                                        "optimal", "time_ms", "pools",
+                                        "buffers", "parts", NULL};
+static const char *const plan_pool_keys[] = {"name", "size", "lower_bound",
+                                             "group", NULL};
+static const char *const plan_buffer_keys[] = {"name", "pool", "offset", NULL};
+
+/* The descriptive top-level fields: checked for type, not used. */
+static int check_plan_head(jctx *c, json_t *root)
+{
+	json_t *v;
+	char got[SHOW_MAX + 8];
+
+	if ((v = json_object_get(root, "algorithm")) && !json_is_string(v)) {
+		show(v, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, "algorithm",
+		             "expected a string, got %s", got);
+	}
+	if ((v = json_object_get(root, "params")) && !json_is_object(v)) {
+		show(v, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, "params",
+		             "expected an object, got %s", got);
+	}
+	if ((v = json_object_get(root, "optimal")) && !json_is_boolean(v)) {
+		show(v, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, "optimal",
+		             "expected true or false, got %s", got);
+	}
+	if ((v = json_object_get(root, "time_ms")) && !json_is_number(v)) {
+		show(v, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, "time_ms",
+		             "expected a number, got %s", got);
+	}
+	if ((v = json_object_get(root, "parts")) && !json_is_array(v)) {
+		show(v, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, "parts",
+		             "expected an array, got %s", got);
+	}
+	return USMP_OK;
+}
+
+static int read_plan_pools(jctx *c, json_t *arr)
+{
+	char place[96];
+	json_t *rec, *v;
+	size_t i;
+	int rc;
+
+	if ((rc = get_array(c, arr, "pools")))
+		return rc;
+	json_array_foreach(arr, i, rec) {
+		uint32_t id;
+		int64_t x;
+		snprintf(place, sizeof place, "pools[%zu]", i);
+		if ((rc = get_object(c, rec, place)) ||
+		    (rc = check_keys(c, rec, place, plan_pool_keys)))
+			return rc;
+		snprintf(place, sizeof place, "pools[%zu].name", i);
+		if (!(v = json_object_get(rec, "name")))
+			return jfail(c, USMP_ERR_INVALID, place, "missing");
+		if ((rc = get_pool(c, v, place, &id)))
+			return rc;
+		for (const char *const *k = plan_pool_keys + 1; *k; k++) {
+			if (!(v = json_object_get(rec, *k)))
+				continue;
+			snprintf(place, sizeof place, "pools[%zu].%s", i, *k);
+			if ((rc = get_int(c, v, place, 0, INT64_MAX,
+			                  "a non-negative integer", &x)))
+				return rc;
+		}
+	}
+	return USMP_OK;
+}
+
+int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                         size_t len, const char *name)
+{
+	jctx c = {.name = name, .p = p, .plan = plan};
+	json_t *root = NULL, *arr, *rec, *v;
+	uint32_t *seen = NULL;
+	char place[96];
+	size_t i;
+	int rc;
+
+	if ((rc = load_object(&c, data, len, &root)))
+		return rc;
+	if ((rc = check_keys(&c, root, "", plan_keys)) ||
+	    (rc = check_version(&c, root)) || (rc = check_plan_head(&c, root)))
+		goto done;
+	if ((v = json_object_get(root, "pools")) &&
+	    (rc = read_plan_pools(&c, v)))
+		goto done;
+	arr = json_object_get(root, "buffers");
+	if (!arr) {
+		rc = jfail(&c, USMP_ERR_INVALID, "buffers",
+		           "missing (a plan places every buffer)");
+		goto done;
+	}
+	if ((rc = get_array(&c, arr, "buffers")))
+		goto done;
+	seen = malloc((p->buffer_count ? p->buffer_count : 1) * sizeof *seen);
+	if (!seen) {
+		rc = jfail(&c, USMP_ERR_NOMEM, NULL, "out of memory");
+		goto done;
+	}
+	for (i = 0; i < p->buffer_count; i++)
+		seen[i] = UINT32_MAX;
+	json_array_foreach(arr, i, rec) {
+		uint32_t b, pool;
+		int64_t off;
+		snprintf(place, sizeof place, "buffers[%zu]", i);
+		if ((rc = get_object(&c, rec, place)) ||
+		    (rc = check_keys(&c, rec, place, plan_buffer_keys)))
+			goto done;
+		snprintf(place, sizeof place, "buffers[%zu].name", i);
+		if (!(v = json_object_get(rec, "name"))) {
+			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
+			goto done;
+		}
+		if ((rc = get_buffer(&c, v, place, &b)))
+			goto done;
+		if (seen[b] != UINT32_MAX) {
+			rc = jfail(&c, USMP_ERR_INVALID, place,
+			           "buffer \"%s\" is placed twice (also "
+			           "buffers[%u])", p->buffers[b].name, seen[b]);
+			goto done;
+		}
+		seen[b] = (uint32_t)i;
+		snprintf(place, sizeof place, "buffers[%zu].pool", i);
+		if (!(v = json_object_get(rec, "pool"))) {
+			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
+			goto done;
+		}
+		if ((rc = get_pool(&c, v, place, &pool)))
+			goto done;
+		snprintf(place, sizeof place, "buffers[%zu].offset", i);
+		if (!(v = json_object_get(rec, "offset"))) {
+			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
+			goto done;
+		}
+		if ((rc = get_int(&c, v, place, 0, INT64_MAX,
+		                  "a non-negative integer", &off)))
+			goto done;
+		plan->placements[b].pool = pool;
+		plan->placements[b].offset = (uint64_t)off;
+	}
+	for (i = 0; i < p->buffer_count; i++) {
+		if (seen[i] == UINT32_MAX) {
+			rc = jfail(&c, USMP_ERR_INVALID, "buffers",
+			           "buffer \"%s\" has no placement (every buffer "
+			           "of the problem must appear once)",
+			           p->buffers[i].name);
+			goto done;
+		}
+	}
+	if ((v = json_object_get(root, "time_ms")))
+		plan->time_ms = json_number_value(v);
+	usmp__plan_measure(plan, p);
+	plan->status = USMP_OK;
+done:
+	free(seen);
+	json_decref(root);
+	return rc;
+}

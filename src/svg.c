@@ -1,2 +1,400 @@
-/* svg.c — placeholder, being written. */
+/* svg.c — draws a plan as SVG: one panel per pool, time across, address up,
+ * a rectangle per buffer with a hover title, and the lower bound dashed. */
 #include "internal.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SVG_WIDTH 1280
+#define MARGIN_LEFT 96
+#define MARGIN_RIGHT 40
+#define PLOT_WIDTH (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT)
+#define HEADER_HEIGHT 56
+#define PANEL_TITLE 34 /* text above each plot */
+#define PANEL_AXIS 44  /* x tick labels and axis title below each plot */
+#define PANEL_GAP 16
+/* Beyond this many buffers, rectangles under a pixel are left out. */
+#define SVG_DETAIL_LIMIT 20000
+
+/* Write s with XML escapes; control characters and broken UTF-8 become '?'. */
+static void put_escaped(FILE *f, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		unsigned char ch = *u;
+		if (ch == '&') {
+			fputs("&amp;", f);
+		} else if (ch == '<') {
+			fputs("&lt;", f);
+		} else if (ch == '>') {
+			fputs("&gt;", f);
+		} else if (ch == '"') {
+			fputs("&quot;", f);
+		} else if (ch < 0x20 || ch == 0x7f) {
+			fputc('?', f);
+		} else if (ch < 0x80) {
+			fputc(ch, f);
+		} else {
+			/* A well-formed UTF-8 sequence is copied whole. */
+			int len = ch >= 0xf0 && ch < 0xf5 ? 4
+			          : ch >= 0xe0           ? 3
+			          : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
+			int k;
+			for (k = 1; k < len; k++)
+				if ((u[k] & 0xc0) != 0x80)
+					break;
+			if (len == 0 || k < len) {
+				fputc('?', f);
+			} else {
+				fwrite(u, 1, (size_t)len, f);
+				u += len;
+				continue;
+			}
+		}
+		u++;
+	}
+}
+
+/* A colour from the name: FNV-1a hash to a hue, fixed-ish saturation and
+ * lightness, so the same buffer keeps its colour across plans. */
+static void name_colour(const char *name, char out[8])
+{
+	uint32_t h = 2166136261u;
+	for (const unsigned char *u = (const unsigned char *)name; *u; u++) {
+		h ^= *u;
+		h *= 16777619u;
+	}
+	double hue = (double)(h % 360), sat = 0.50 + (double)((h >> 9) % 25) / 100,
+	       light = 0.55 + (double)((h >> 17) % 15) / 100;
+	double c = (1 - fabs(2 * light - 1)) * sat;
+	double x = c * (1 - fabs(fmod(hue / 60, 2) - 1));
+	double m = light - c / 2, r = 0, g = 0, b = 0;
+	switch ((int)(hue / 60)) {
+	case 0: r = c; g = x; break;
+	case 1: r = x; g = c; break;
+	case 2: g = c; b = x; break;
+	case 3: g = x; b = c; break;
+	case 4: r = x; b = c; break;
+	default: r = c; b = x; break;
+	}
+	snprintf(out, 8, "#%02x%02x%02x", (unsigned)lround((r + m) * 255),
+	         (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
+}
+
+/* Bytes for labels: "1 MiB", "128 KiB", "1000". */
+static void fmt_bytes(uint64_t v, char *buf, size_t n)
+{
+	if (v && v % (1ull << 30) == 0)
+		snprintf(buf, n, "%" PRIu64 " GiB", v >> 30);
+	else if (v && v % (1ull << 20) == 0)
+		snprintf(buf, n, "%" PRIu64 " MiB", v >> 20);
+	else if (v && v % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 " KiB", v >> 10);
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+}
+
+/* Bytes for prose: "253952 B (248.0 KiB)". */
+static void fmt_size(uint64_t v, char *buf, size_t n)
+{
+	if (v >= (1ull << 30))
+		snprintf(buf, n, "%" PRIu64 " B (%.1f GiB)", v,
+		         (double)v / (1ull << 30));
+	else if (v >= (1ull << 20))
+		snprintf(buf, n, "%" PRIu64 " B (%.1f MiB)", v,
+		         (double)v / (1ull << 20));
+	else if (v >= 1024)
+		snprintf(buf, n, "%" PRIu64 " B (%.1f KiB)", v, (double)v / 1024);
+	else
+		snprintf(buf, n, "%" PRIu64 " B", v);
+}
+
+/* A power-of-two byte step giving at most 8 intervals up to ymax. */
+static uint64_t byte_step(uint64_t ymax)
+{
+	uint64_t step = 1;
+	while (step < (UINT64_MAX >> 1) && ymax / step > 8)
+		step <<= 1;
+	return step;
+}
+
+/* A 1, 2, 5 x 10^k step giving about 10 intervals over span. */
+static double time_step(double span)
+{
+	double raw = span / 10, p = pow(10, floor(log10(raw > 1 ? raw : 1)));
+	if (raw <= 1)
+		return 1;
+	if (raw <= p)
+		return p;
+	if (raw <= 2 * p)
+		return 2 * p;
+	if (raw <= 5 * p)
+		return 5 * p;
+	return 10 * p;
+}
+
+typedef struct svg_ctx {
+	FILE *f;
+	usmp_plan *plan;
+	usmp_problem *p;
+	int64_t tmin, tmax; /* time axis */
+	double sx;          /* pixels per time step */
+	double stroke;
+	int detail;         /* 0: skip sub-pixel rectangles */
+	uint32_t *count;    /* buffers per pool */
+} svg_ctx;
+
+static void draw_time_axis(svg_ctx *c, double y)
+{
+	FILE *f = c->f;
+	double span = (double)c->tmax - (double)c->tmin;
+	double step = time_step(span);
+	double first = ceil((double)c->tmin / step) * step;
+
+	fprintf(f, "<line class=\"ax\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+	        "y2=\"%.1f\"/>\n", MARGIN_LEFT, y, MARGIN_LEFT + PLOT_WIDTH, y);
+	for (double t = first; t <= (double)c->tmax + 1e-9; t += step) {
+		double x = MARGIN_LEFT + (t - (double)c->tmin) * c->sx;
+		fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" "
+		        "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"tk\" x=\"%.1f\" "
+		        "y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+		        x, y, x, y + 5, x, y + 17, t);
+	}
+	fprintf(f, "<text class=\"lb\" x=\"%d\" y=\"%.1f\" "
+	        "text-anchor=\"end\">time step</text>\n",
+	        MARGIN_LEFT + PLOT_WIDTH, y + 34);
+}
+
+/* One pool's panel with its top edge at y0; returns its height. */
+static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
+{
+	FILE *f = c->f;
+	usmp_problem *p = c->p;
+	const usmp__pool *pl = &p->pools[pool];
+	uint64_t size = c->plan->pool_size[pool];
+	uint32_t group = usmp_problem_pool_group(p, pool);
+	uint64_t bound = group != UINT32_MAX ? usmp_problem_group_bound(p, group)
+	                                     : 0;
+	int shared = 0; /* the bound is for several pools together */
+	for (size_t j = 0; j < p->pool_count; j++)
+		if (j != pool && usmp_problem_pool_group(p, (uint32_t)j) == group)
+			shared = 1;
+	uint64_t ymax = size > 1 ? size : 1;
+	if (!shared && bound > ymax)
+		ymax = bound;
+	int show_limit = pl->size_limit != USMP_UNBOUNDED &&
+	                 (double)pl->size_limit <= 1.25 * (double)ymax;
+	if (show_limit && pl->size_limit > ymax)
+		ymax = pl->size_limit;
+	double sy = ph / (double)ymax;
+	double top = y0 + PANEL_TITLE, bottom = top + ph;
+	char sz[64], bd[64], lim[64];
+	uint32_t skipped = 0, drawn = 0;
+
+	fmt_size(size, sz, sizeof sz);
+	fmt_size(bound, bd, sizeof bd);
+	fprintf(f, "<g>\n<text class=\"pn\" x=\"%d\" y=\"%.1f\">pool \"",
+	        MARGIN_LEFT, y0 + 14);
+	put_escaped(f, pl->name);
+	fprintf(f, "\": size %s, %s lower bound %s", sz,
+	        shared ? "group (sum of its pools)" : "", bd);
+	if (size && bound && !shared)
+		fprintf(f, " (ratio %.3f)", (double)size / (double)bound);
+	if (pl->size_limit != USMP_UNBOUNDED) {
+		fmt_size(pl->size_limit, lim, sizeof lim);
+		fprintf(f, ", limit %s", lim);
+	}
+	fprintf(f, ", %u buffers</text>\n", c->count[pool]);
+	fprintf(f, "<rect class=\"bg\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
+	        "height=\"%.1f\"/>\n", MARGIN_LEFT, top, PLOT_WIDTH, ph);
+
+	/* Address axis. */
+	uint64_t step = byte_step(ymax);
+	for (uint64_t v = 0; v <= ymax; v += step) {
+		char lab[32];
+		double y = bottom - (double)v * sy;
+		fmt_bytes(v, lab, sizeof lab);
+		fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		        "y2=\"%.1f\"/><text class=\"tk\" x=\"%d\" y=\"%.1f\" "
+		        "text-anchor=\"end\">%s</text>\n", MARGIN_LEFT - 5, y,
+		        MARGIN_LEFT + PLOT_WIDTH, y, MARGIN_LEFT - 8, y + 4, lab);
+		if (v > UINT64_MAX - step)
+			break;
+	}
+	fprintf(f, "<text class=\"lb\" transform=\"translate(%d,%.1f) "
+	        "rotate(-90)\" text-anchor=\"middle\">bytes</text>\n",
+	        18, top + ph / 2);
+
+	/* Buffers. */
+	for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+		const usmp_placement *pm = &c->plan->placements[i];
+		const usmp__buffer *b = &p->buffers[i];
+		if (pm->pool != pool)
+			continue;
+		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
+		double x = MARGIN_LEFT, w = PLOT_WIDTH;
+		if (live) {
+			x = MARGIN_LEFT + ((double)b->begin - (double)c->tmin) * c->sx;
+			w = ((double)b->end - (double)b->begin) * c->sx;
+		}
+		double h = (double)b->size * sy;
+		double y = bottom - ((double)pm->offset + (double)b->size) * sy;
+		if (!c->detail && w * h < 1) {
+			skipped++;
+			continue;
+		}
+		char col[8];
+		name_colour(b->name, col);
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		        "height=\"%.2f\" fill=\"%s\"%s><title>", x, y, w, h, col,
+		        live ? "" : " class=\"nl\"");
+		put_escaped(f, b->name);
+		fprintf(f, ": %" PRIu64 " B at offset %" PRIu64, b->size,
+		        pm->offset);
+		if (live)
+			fprintf(f, ", live [%" PRId64 ", %" PRId64 ")</title></rect>\n",
+			        b->begin, b->end);
+		else
+			fputs(", no live range</title></rect>\n", f);
+		drawn++;
+	}
+
+	/* Bound and limit lines on top of the buffers. */
+	if (bound && bound <= ymax) {
+		double y = bottom - (double)bound * sy;
+		fprintf(f, "<line class=\"lbd\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		        "y2=\"%.1f\"/><text class=\"lbt\" x=\"%d\" y=\"%.1f\" "
+		        "text-anchor=\"end\">%slower bound</text>\n", MARGIN_LEFT,
+		        y, MARGIN_LEFT + PLOT_WIDTH, y, MARGIN_LEFT + PLOT_WIDTH - 4,
+		        y - 4, shared ? "group " : "");
+	}
+	if (show_limit) {
+		double y = bottom - (double)pl->size_limit * sy;
+		fprintf(f, "<line class=\"lim\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		        "y2=\"%.1f\"/><text class=\"limt\" x=\"%d\" y=\"%.1f\">"
+		        "size limit</text>\n", MARGIN_LEFT, y,
+		        MARGIN_LEFT + PLOT_WIDTH, y, MARGIN_LEFT + 4, y - 4);
+	}
+	if (skipped)
+		fprintf(f, "<text class=\"note\" x=\"%d\" y=\"%.1f\" "
+		        "text-anchor=\"end\">%u of %u buffers smaller than a pixel "
+		        "not drawn</text>\n", MARGIN_LEFT + PLOT_WIDTH, y0 + 14,
+		        skipped, skipped + drawn);
+	draw_time_axis(c, bottom);
+	fputs("</g>\n", f);
+	return PANEL_TITLE + ph + PANEL_AXIS + PANEL_GAP;
+}
+
+int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
+{
+	svg_ctx c = {.f = f, .plan = plan, .p = p};
+	uint32_t unplaced = 0, panels = 0;
+	uint64_t total = 0, bound_total = 0;
+	int any_live = 0;
+
+	c.count = calloc(p->pool_count ? p->pool_count : 1, sizeof *c.count);
+	if (!c.count)
+		return usmp__plan_fail(plan, USMP_ERR_NOMEM,
+		                       "out of memory drawing the plan");
+	usmp__plan_measure(plan, p);
+	for (uint32_t i = 0; i < plan->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		if (plan->placements[i].pool >= plan->pool_count) {
+			unplaced++;
+			continue;
+		}
+		c.count[plan->placements[i].pool]++;
+		if (!(b->flags & USMP_BUFFER_LIVE))
+			continue;
+		if (!any_live || b->begin < c.tmin)
+			c.tmin = b->begin;
+		if (!any_live || b->end > c.tmax)
+			c.tmax = b->end;
+		any_live = 1;
+	}
+	if (!any_live) {
+		c.tmin = 0;
+		c.tmax = 1;
+	}
+	c.sx = PLOT_WIDTH / ((double)c.tmax - (double)c.tmin);
+	c.detail = plan->buffer_count <= SVG_DETAIL_LIMIT;
+	c.stroke = plan->buffer_count > 2000 ? 0.15 : 0.5;
+	for (uint32_t j = 0; j < plan->pool_count; j++) {
+		if (c.count[j])
+			panels++;
+		total += plan->pool_size[j];
+	}
+	for (uint32_t g = 0; g < usmp_problem_group_count(p); g++)
+		bound_total += usmp_problem_group_bound(p, g);
+
+	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
+	double height = HEADER_HEIGHT + (panels ? panels : 1) *
+	                (PANEL_TITLE + ph + PANEL_AXIS + PANEL_GAP);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	        "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
+	        "font-family=\"sans-serif\">\n", SVG_WIDTH, height, SVG_WIDTH,
+	        height);
+	fprintf(f, "<style>\n"
+	        "rect{stroke:#1a1a1a;stroke-width:%.2f}\n"
+	        "rect.nl{fill-opacity:0.35;stroke-dasharray:3 2}\n"
+	        "rect.bg{fill:#fafafa;stroke:#888;stroke-width:1}\n"
+	        ".ax{stroke:#333;stroke-width:1}\n"
+	        ".gr{stroke:#ddd;stroke-width:1}\n"
+	        ".lbd{stroke:#000;stroke-width:1.5;stroke-dasharray:8 5}\n"
+	        ".lim{stroke:#c00;stroke-width:1.5}\n"
+	        ".tk{font-size:11px;fill:#333}\n"
+	        ".lb{font-size:12px;fill:#333}\n"
+	        ".pn{font-size:13px;font-weight:bold;fill:#111}\n"
+	        ".lbt{font-size:11px;fill:#000}\n"
+	        ".limt{font-size:11px;fill:#c00}\n"
+	        ".note{font-size:11px;fill:#a00}\n"
+	        ".hd{font-size:15px;font-weight:bold;fill:#111}\n"
+	        "</style>\n<rect x=\"0\" y=\"0\" width=\"100%%\" "
+	        "height=\"100%%\" style=\"fill:#fff;stroke:none\"/>\n",
+	        c.stroke);
+
+	/* Header: what made the plan and how good it is. */
+	fputs("<text class=\"hd\" x=\"16\" y=\"24\">usmp plan", f);
+	for (uint32_t i = 0, shown = 0; i < plan->part_count; i++) {
+		uint32_t k;
+		const char *a = plan->parts[i].algorithm ? plan->parts[i].algorithm
+		                                         : "";
+		for (k = 0; k < i; k++)
+			if (plan->parts[k].algorithm &&
+			    strcmp(plan->parts[k].algorithm, a) == 0)
+				break;
+		if (k < i || !*a)
+			continue;
+		fputs(shown++ ? " + " : ": ", f);
+		put_escaped(f, a);
+	}
+	char ts[64], bs[64];
+	fmt_size(total, ts, sizeof ts);
+	fmt_size(bound_total, bs, sizeof bs);
+	fprintf(f, "</text>\n<text class=\"lb\" x=\"16\" y=\"44\">%u buffers, "
+	        "%u pools; total size %s, lower bound %s", plan->buffer_count,
+	        plan->pool_count, ts, bs);
+	if (bound_total)
+		fprintf(f, ", ratio %.3f", (double)total / (double)bound_total);
+	if (unplaced)
+		fprintf(f, "; %u buffers without a placement not drawn",
+		        unplaced);
+	if (panels < plan->pool_count)
+		fprintf(f, "; %u empty pools not drawn",
+		        plan->pool_count - panels);
+	fputs("</text>\n", f);
+
+	double y = HEADER_HEIGHT;
+	for (uint32_t j = 0; j < plan->pool_count; j++)
+		if (c.count[j])
+			y += draw_panel(&c, j, y, ph);
+	if (!panels)
+		fprintf(f, "<text class=\"lb\" x=\"%d\" y=\"%.0f\">no buffers "
+		        "placed</text>\n", MARGIN_LEFT, y + 40);
+	fputs("</svg>\n", f);
+	free(c.count);
+	return USMP_OK;
+}

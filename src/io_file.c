@@ -1,0 +1,336 @@
+/* io_file.c — the public read/parse/write entry points for problems and plans:
+ * opening files ("-" = stdin/stdout), choosing the format, and dispatching. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* A name for messages: the path, or "<stdin>"/"<stdout>" for "-". */
+static const char *display_name(const char *path, int output)
+{
+	if (strcmp(path, "-") == 0)
+		return output ? "<stdout>" : "<stdin>";
+	return path;
+}
+
+/* USMP_FORMAT_AUTO resolved by the name's suffix: ".csv" is CSV. */
+static int resolve_format(int format, const char *name)
+{
+	if (format != USMP_FORMAT_AUTO)
+		return format;
+	size_t n = name ? strlen(name) : 0;
+	if (n >= 4 && strcasecmp(name + n - 4, ".csv") == 0)
+		return USMP_FORMAT_CSV;
+	return USMP_FORMAT_JSON;
+}
+
+static int format_known(int format)
+{
+	return format == USMP_FORMAT_AUTO || format == USMP_FORMAT_JSON ||
+	       format == USMP_FORMAT_CSV;
+}
+
+int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	usmp__vset_msg(&msg, fmt, ap);
+	va_end(ap);
+	usmp__problem_clear(p);
+	usmp__problem_fail(p, status, "%s", msg);
+	usmp__free_msg(&msg);
+	return status;
+}
+
+int usmp__read_file(const char *path, char **data, size_t *len, char **msg)
+{
+	FILE *f = NULL;
+	char *buf = NULL;
+	size_t cap = 0, used = 0;
+	int is_stdin = strcmp(path, "-") == 0;
+
+	*data = NULL;
+	*len = 0;
+	if (is_stdin) {
+		f = stdin;
+	} else {
+		f = fopen(path, "rb");
+		if (!f) {
+			usmp__set_msg(msg, "%s: cannot open: %s", path,
+			              strerror(errno));
+			return USMP_ERR_IO;
+		}
+	}
+	for (;;) {
+		if (used + 1 >= cap) {
+			size_t want = cap ? cap * 2 : 65536;
+			if (want <= cap)
+				goto nomem;
+			char *bigger = realloc(buf, want);
+			if (!bigger)
+				goto nomem;
+			buf = bigger;
+			cap = want;
+		}
+		size_t got = fread(buf + used, 1, cap - used - 1, f);
+		used += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		usmp__set_msg(msg, "%s: cannot read: %s",
+		              display_name(path, 0), strerror(errno));
+		goto fail;
+	}
+	if (!is_stdin)
+		fclose(f);
+	buf[used] = '\0';
+	*data = buf;
+	*len = used;
+	return USMP_OK;
+
+nomem:
+	usmp__set_msg(msg, "%s: out of memory reading the file",
+	              display_name(path, 0));
+	if (!is_stdin)
+		fclose(f);
+	free(buf);
+	return USMP_ERR_NOMEM;
+fail:
+	if (!is_stdin)
+		fclose(f);
+	free(buf);
+	return USMP_ERR_IO;
+}
+
+/* Open `path` for writing ("-" = stdout). */
+static FILE *open_out(const char *path, char **msg)
+{
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		usmp__set_msg(msg, "%s: cannot open for writing: %s", path,
+		              strerror(errno));
+	return f;
+}
+
+/* Flush and close what open_out gave; USMP_OK or USMP_ERR_IO with *msg. */
+static int close_out(FILE *f, const char *path, char **msg)
+{
+	int bad = 0, err = 0;
+	if (fflush(f) != 0 || ferror(f)) {
+		bad = 1;
+		err = errno;
+	}
+	if (f != stdout && fclose(f) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad) {
+		usmp__set_msg(msg, "%s: write failed: %s", display_name(path, 1),
+		              err ? strerror(err) : "I/O error");
+		return USMP_ERR_IO;
+	}
+	return USMP_OK;
+}
+
+int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
+                       const char *name, int format, uint64_t capacity)
+{
+	if (!p)
+		return USMP_ERR_INVALID;
+	if (!name)
+		name = "<input>";
+	if (!data && len)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: no data", name);
+	if (!format_known(format))
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: unknown format %d", name, format);
+	if (p->pool_count || p->buffer_count || p->edge_count ||
+	    p->overlap_count)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: the problem to read into must be "
+		                          "empty", name);
+	if (!data)
+		data = "";
+	if (resolve_format(format, name) == USMP_FORMAT_CSV)
+		return usmp__csv_read_problem(p, data, len, name, capacity);
+	return usmp__json_read_problem(p, data, len, name);
+}
+
+int usmp_problem_read(usmp_problem *p, const char *path, int format,
+                      uint64_t capacity)
+{
+	char *data = NULL, *msg = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	if (!path || !*path)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "no problem file given");
+	rc = usmp__read_file(path, &data, &len, &msg);
+	if (rc != USMP_OK) {
+		usmp__problem_clear(p);
+		usmp__problem_fail(p, rc, "%s", msg);
+		goto done;
+	}
+	/* "-" has no suffix: AUTO reads JSON from stdin. */
+	rc = usmp_problem_parse(p, data, len, display_name(path, 0),
+	                        resolve_format(format, path), capacity);
+done:
+	free(data);
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+int usmp_problem_write(usmp_problem *p, const char *path, int format)
+{
+	char *msg = NULL;
+	FILE *f = NULL;
+	int rc;
+
+	if (!p)
+		return USMP_ERR_INVALID;
+	if (!path || !*path)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "no output file given");
+	if (!format_known(format))
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "unknown format %d", format);
+	rc = usmp__problem_prepare(p);
+	if (rc != USMP_OK)
+		return rc;
+	format = resolve_format(format, path);
+	f = open_out(path, &msg);
+	if (!f) {
+		rc = usmp__problem_fail(p, USMP_ERR_IO, "%s", msg);
+		goto done;
+	}
+	if (format == USMP_FORMAT_CSV)
+		rc = usmp__csv_write_problem(p, f);
+	else
+		rc = usmp__json_write_problem(p, f);
+	int crc = close_out(f, path, &msg);
+	if (rc == USMP_OK && crc != USMP_OK)
+		rc = usmp__problem_fail(p, crc, "%s", msg);
+	if (rc != USMP_OK && f != stdout)
+		remove(path); /* never leave half a file behind */
+done:
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+int usmp_plan_read(usmp_problem *p, const char *path, int format,
+                   usmp_plan **out)
+{
+	char *data = NULL, *msg = NULL;
+	size_t len = 0;
+	usmp_plan *plan = NULL;
+	int rc;
+
+	if (!out)
+		return USMP_ERR_INVALID;
+	*out = NULL;
+	if (!p)
+		return USMP_ERR_INVALID;
+	rc = usmp__problem_prepare(p);
+	plan = usmp__plan_alloc(p);
+	if (!plan)
+		return USMP_ERR_NOMEM;
+	*out = plan;
+	if (rc != USMP_OK) {
+		rc = usmp__plan_fail(plan, rc, "%s", usmp_problem_error(p));
+		goto done;
+	}
+	if (!path || !*path) {
+		rc = usmp__plan_fail(plan, USMP_ERR_INVALID, "no plan file given");
+		goto done;
+	}
+	if (!format_known(format)) {
+		rc = usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                     "%s: unknown format %d", path, format);
+		goto done;
+	}
+	rc = usmp__read_file(path, &data, &len, &msg);
+	if (rc != USMP_OK) {
+		usmp__plan_fail(plan, rc, "%s", msg);
+		goto done;
+	}
+	if (resolve_format(format, path) == USMP_FORMAT_CSV)
+		rc = usmp__csv_read_plan(plan, p, data, len,
+		                         display_name(path, 0));
+	else
+		rc = usmp__json_read_plan(plan, p, data, len,
+		                          display_name(path, 0));
+done:
+	free(data);
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+/* Shared by the plan writers: open, write with `fn`, close, report. */
+static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
+                           int (*fn)(usmp_plan *, usmp_problem *, FILE *))
+{
+	char *msg = NULL;
+	FILE *f;
+	int rc;
+
+	if (!plan)
+		return USMP_ERR_INVALID;
+	if (!p)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID, "no problem given");
+	if (!path || !*path)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                       "no output file given");
+	rc = usmp__problem_prepare(p);
+	if (rc != USMP_OK)
+		return usmp__plan_fail(plan, rc, "%s", usmp_problem_error(p));
+	if (plan->buffer_count != p->buffer_count ||
+	    plan->pool_count != p->pool_count)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                       "the plan (%u buffers, %u pools) is not "
+		                       "for this problem (%zu buffers, %zu pools)",
+		                       plan->buffer_count, plan->pool_count,
+		                       p->buffer_count, p->pool_count);
+	f = open_out(path, &msg);
+	if (!f) {
+		rc = usmp__plan_fail(plan, USMP_ERR_IO, "%s", msg);
+		goto done;
+	}
+	rc = fn(plan, p, f);
+	int crc = close_out(f, path, &msg);
+	if (rc == USMP_OK && crc != USMP_OK)
+		rc = usmp__plan_fail(plan, crc, "%s", msg);
+	if (rc != USMP_OK && f != stdout)
+		remove(path);
+done:
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
+                    int format)
+{
+	if (!plan)
+		return USMP_ERR_INVALID;
+	if (!format_known(format))
+		return usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                       "unknown format %d", format);
+	if (resolve_format(format, path) == USMP_FORMAT_CSV)
+		return write_plan_with(plan, p, path, usmp__csv_write_plan);
+	return write_plan_with(plan, p, path, usmp__json_write_plan);
+}
+
+int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p, const char *path)
+{
+	return write_plan_with(plan, p, path, usmp__svg_write_plan);
+}
