@@ -1,2 +1,491 @@
-/* bound.c — placeholder, being written. */
+/* bound.c — lower bounds on the memory any valid plan needs (a sweep over
+ * time, less what overlap rules could share), and the pool groups they hold for. */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Why the bound is true.
+ *
+ * Let S be a set of buffers all alive at one time t. Any two of them
+ * conflict, so in a valid plan they share no byte unless an overlap rule
+ * joins them (and then both sit in the same pool). The sum of the pools'
+ * high-water marks is at least the size of the union U of their byte ranges
+ * (bytes being (pool, address) pairs). For a byte covered c >= 1 times,
+ * sum(size) - |U| counts it c - 1 times. Fix any order of the buffers and
+ * charge each covered byte to every buffer covering it except the first in
+ * that order: a buffer i is charged only for bytes that an earlier rule
+ * partner j also covers, so at most
+ *
+ *     charge(i) = min(size(i), sum over earlier rule partners j in S of share(i, j))
+ *
+ * where share(i, j) is the largest overlap any placement allowed by their
+ * rules can give (below). Hence |U| >= sum(size) - sum(charge). This is
+ * never weaker than subtracting every pair's share (Bonferroni), and a
+ * buffer in many rules is charged at most its own size: a source read in
+ * place by k outputs that conflict with each other costs k outputs, not one.
+ * The order used is (number of rule partners, index): hubs come last.
+ *
+ * The sweep adds buffers at their begin and removes them at their end (ends
+ * first at equal times: ranges are half-open). Every state it passes through
+ * is a set of buffers alive together, so every value seen is a true bound;
+ * the bound is the largest. Two more true bounds join by max: the largest
+ * buffer, and for an explicit conflict edge the sum of its two sizes less
+ * their share. Buffers without a live range count only through these.
+ *
+ * share for a rule (src, dst, L): with d = offset(dst) - offset(src) <= L,
+ * the overlap of [d, d + s_dst) with [0, s_src) peaks at min(s_src, s_dst)
+ * for d in [min(0, s_src - s_dst), max(0, s_src - s_dst)]; it rises with d
+ * below that range. So for L >= 0 the share is min(s_src, s_dst), and for
+ * L < 0 it is min(s_src, max(0, s_dst + L)). A pair with rules both ways
+ * shares the larger of the two.
+ *
+ * Sums are kept exactly in 128 bits (two words) and saturate to UINT64_MAX
+ * when read.
+ */
+
+typedef struct wide {
+	uint64_t hi, lo;
+} wide;
+
+static void wide_add(wide *w, uint64_t x)
+{
+	w->lo += x;
+	if (w->lo < x)
+		w->hi++;
+}
+
+static void wide_sub(wide *w, uint64_t x)
+{
+	if (w->lo < x)
+		w->hi--;
+	w->lo -= x;
+}
+
+static uint64_t wide_min(wide w, uint64_t cap)
+{
+	return w.hi || w.lo > cap ? cap : w.lo;
+}
+
+typedef struct bitem {
+	uint64_t size;
+	int64_t begin, end;
+	uint32_t live, group;
+} bitem;
+
+typedef struct bpair {
+	uint32_t a, b; /* a < b */
+	uint64_t share;
+} bpair;
+
+static uint64_t rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead)
+{
+	uint64_t m = s_src < s_dst ? s_src : s_dst;
+	if (lead >= 0)
+		return m;
+	uint64_t back = (uint64_t)(-(lead + 1)) + 1; /* |lead|, INT64_MIN safe */
+	uint64_t room = s_dst > back ? s_dst - back : 0;
+	return room < s_src ? room : s_src;
+}
+
+/* Unordered rule pairs between buffers of the same group, sorted by (a, b),
+ * one per pair with the larger share; pairs that can share nothing dropped. */
+static int make_pairs(const bitem *it, uint32_t n, const usmp_overlap_rec *ov,
+                      uint64_t m, bpair **out, size_t *count)
+{
+	int rc = USMP_ERR_NOMEM;
+	uint64_t *keys = NULL;
+	uint32_t *idx = NULL;
+	bpair *pr = NULL;
+	*out = NULL;
+	*count = 0;
+	if (m > UINT32_MAX)
+		return USMP_ERR_INVALID;
+	size_t sz = m ? (size_t)m : 1;
+	keys = malloc(sz * sizeof *keys);
+	idx = malloc(sz * sizeof *idx);
+	pr = malloc(sz * sizeof *pr);
+	if (!keys || !idx || !pr)
+		goto fail;
+	size_t k = 0;
+	for (uint64_t r = 0; r < m; r++) {
+		uint32_t s = ov[r].src, d = ov[r].dst;
+		if (s >= n || d >= n || s == d || it[s].group != it[d].group)
+			continue;
+		uint32_t a = s < d ? s : d, b = s < d ? d : s;
+		keys[k] = (uint64_t)a << 32 | b;
+		idx[k++] = (uint32_t)r;
+	}
+	if ((rc = usmp__sort_pairs(keys, idx, k)) != USMP_OK)
+		goto fail;
+	size_t w = 0;
+	for (size_t i = 0; i < k; i++) {
+		const usmp_overlap_rec *o = &ov[idx[i]];
+		uint64_t sh = rule_share(it[o->src].size, it[o->dst].size,
+		                         o->max_lead);
+		uint32_t a = (uint32_t)(keys[i] >> 32), b = (uint32_t)keys[i];
+		if (w && pr[w - 1].a == a && pr[w - 1].b == b) {
+			if (sh > pr[w - 1].share)
+				pr[w - 1].share = sh;
+		} else {
+			pr[w].a = a;
+			pr[w].b = b;
+			pr[w++].share = sh;
+		}
+	}
+	size_t w2 = 0;
+	for (size_t i = 0; i < w; i++)
+		if (pr[i].share)
+			pr[w2++] = pr[i];
+	*out = pr;
+	*count = w2;
+	pr = NULL;
+	rc = USMP_OK;
+fail:
+	free(keys);
+	free(idx);
+	free(pr);
+	return rc;
+}
+
+static uint64_t pair_share(const bpair *pr, size_t np, uint32_t x, uint32_t y)
+{
+	uint32_t a = x < y ? x : y, b = x < y ? y : x;
+	size_t lo = 0, hi = np;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pr[mid].a < a || (pr[mid].a == a && pr[mid].b < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < np && pr[lo].a == a && pr[lo].b == b ? pr[lo].share : 0;
+}
+
+/* best[g] = max(best[g], the edge pair term of edge (a, b)). */
+static void edge_term(const bitem *it, const bpair *pr, size_t np, uint32_t a,
+                      uint32_t b, uint64_t *best)
+{
+	if (it[a].group != it[b].group)
+		return;
+	wide w = { 0, it[a].size };
+	wide_add(&w, it[b].size);
+	wide_sub(&w, pair_share(pr, np, a, b));
+	uint64_t v = wide_min(w, UINT64_MAX);
+	if (v > best[it[a].group])
+		best[it[a].group] = v;
+}
+
+typedef struct sweep {
+	const bitem *it;
+	uint64_t *rstart; /* rule partners of i: rnb/rsh[rstart[i]..rstart[i+1]) */
+	uint32_t *rnb;
+	uint64_t *rsh;
+	uint32_t *rank;
+	wide *acc; /* sum of shares with alive earlier partners */
+	unsigned char *alive;
+	wide *net; /* per group: sum(size) - sum(charge) of alive buffers */
+	uint64_t *best;
+} sweep;
+
+static void sweep_enter(sweep *s, uint32_t j)
+{
+	const bitem *it = s->it;
+	wide *net = &s->net[it[j].group];
+	wide acc = { 0, 0 };
+	for (uint64_t e = s->rstart[j]; e < s->rstart[j + 1]; e++) {
+		uint32_t i = s->rnb[e];
+		if (!s->alive[i])
+			continue;
+		if (s->rank[i] < s->rank[j]) {
+			wide_add(&acc, s->rsh[e]);
+		} else {
+			uint64_t old = wide_min(s->acc[i], it[i].size);
+			wide_add(&s->acc[i], s->rsh[e]);
+			wide_sub(net, wide_min(s->acc[i], it[i].size) - old);
+		}
+	}
+	s->acc[j] = acc;
+	s->alive[j] = 1;
+	wide_add(net, it[j].size - wide_min(acc, it[j].size));
+	uint64_t v = wide_min(*net, UINT64_MAX);
+	if (v > s->best[it[j].group])
+		s->best[it[j].group] = v;
+}
+
+static void sweep_leave(sweep *s, uint32_t j)
+{
+	const bitem *it = s->it;
+	wide *net = &s->net[it[j].group];
+	s->alive[j] = 0;
+	wide_sub(net, it[j].size - wide_min(s->acc[j], it[j].size));
+	for (uint64_t e = s->rstart[j]; e < s->rstart[j + 1]; e++) {
+		uint32_t i = s->rnb[e];
+		if (!s->alive[i] || s->rank[i] < s->rank[j])
+			continue;
+		uint64_t old = wide_min(s->acc[i], it[i].size);
+		wide_sub(&s->acc[i], s->rsh[e]);
+		wide_add(net, old - wide_min(s->acc[i], it[i].size));
+	}
+}
+
+/* Raise best[g] to the sweep bound of each group g. */
+static int sweep_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
+                     uint32_t groups, uint64_t *best)
+{
+	int rc = USMP_ERR_NOMEM;
+	sweep s = { .it = it, .best = best };
+	uint64_t *bk = NULL, *ek = NULL;
+	uint32_t *bv = NULL, *ev = NULL;
+	size_t sz = n ? n : 1;
+	s.rstart = calloc(sz + 1, sizeof *s.rstart);
+	s.rnb = malloc((np ? 2 * np : 1) * sizeof *s.rnb);
+	s.rsh = malloc((np ? 2 * np : 1) * sizeof *s.rsh);
+	s.rank = malloc(sz * sizeof *s.rank);
+	s.acc = calloc(sz, sizeof *s.acc);
+	s.alive = calloc(sz, 1);
+	s.net = calloc(groups ? groups : 1, sizeof *s.net);
+	bk = malloc(sz * sizeof *bk);
+	ek = malloc(sz * sizeof *ek);
+	bv = malloc(sz * sizeof *bv);
+	ev = malloc(sz * sizeof *ev);
+	if (!s.rstart || !s.rnb || !s.rsh || !s.rank || !s.acc || !s.alive ||
+	    !s.net || !bk || !ek || !bv || !ev)
+		goto fail;
+	/* Rule partners as a CSR (pairs are sorted, so rows come out sorted). */
+	for (size_t e = 0; e < np; e++) {
+		s.rstart[pr[e].a + 1]++;
+		s.rstart[pr[e].b + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		s.rstart[i + 1] += s.rstart[i];
+	uint64_t *cur = (uint64_t *)bk; /* borrowed as a cursor array */
+	memcpy(cur, s.rstart, (size_t)n * sizeof *cur);
+	for (size_t e = 0; e < np; e++) {
+		s.rnb[cur[pr[e].a]] = pr[e].b;
+		s.rsh[cur[pr[e].a]++] = pr[e].share;
+		s.rnb[cur[pr[e].b]] = pr[e].a;
+		s.rsh[cur[pr[e].b]++] = pr[e].share;
+	}
+	/* Order: (rule partners, index). */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t deg = s.rstart[i + 1] - s.rstart[i];
+		bk[i] = (deg > UINT32_MAX ? UINT32_MAX : deg) << 32 | i;
+		bv[i] = i;
+	}
+	if ((rc = usmp__sort_pairs(bk, bv, n)) != USMP_OK)
+		goto fail;
+	for (uint32_t r = 0; r < n; r++)
+		s.rank[bv[r]] = r;
+	/* Events. */
+	uint32_t live = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (it[i].live) {
+			bk[live] = usmp__time_key(it[i].begin);
+			ek[live] = usmp__time_key(it[i].end);
+			bv[live] = ev[live] = i;
+			live++;
+		}
+	if ((rc = usmp__sort_pairs(bk, bv, live)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ek, ev, live)) != USMP_OK)
+		goto fail;
+	uint32_t bi = 0, ei = 0;
+	while (bi < live) {
+		if (ei < live && ek[ei] <= bk[bi])
+			sweep_leave(&s, ev[ei++]);
+		else
+			sweep_enter(&s, bv[bi++]);
+	}
+	rc = USMP_OK;
+fail:
+	free(s.rstart);
+	free(s.rnb);
+	free(s.rsh);
+	free(s.rank);
+	free(s.acc);
+	free(s.alive);
+	free(s.net);
+	free(bk);
+	free(ek);
+	free(bv);
+	free(ev);
+	return rc;
+}
+
+uint64_t usmp__lower_bound(const usmp_view *v)
+{
+	uint32_t n = v->buffer_count;
+	uint64_t best = 0;
+	bitem *it = malloc((n ? n : 1) * sizeof *it);
+	bpair *pr = NULL;
+	size_t np = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (v->buffers[i].size > best)
+			best = v->buffers[i].size;
+	if (!it)
+		goto fail; /* out of memory: the largest buffer is still true */
+	for (uint32_t i = 0; i < n; i++) {
+		const usmp_buffer_rec *r = &v->buffers[i];
+		it[i].size = r->size;
+		it[i].begin = r->begin;
+		it[i].end = r->end;
+		it[i].live = (r->flags & USMP_BUFFER_LIVE) && r->end > r->begin;
+		it[i].group = 0;
+	}
+	if (make_pairs(it, n, v->overlaps, v->overlaps ? v->overlap_count : 0,
+	               &pr, &np) != USMP_OK)
+		goto fail;
+	if (v->conflict_start)
+		for (uint32_t a = 0; a < n; a++)
+			for (uint64_t e = v->conflict_start[a];
+			     e < v->conflict_start[a + 1]; e++)
+				if (v->conflict_adj[e] > a && v->conflict_adj[e] < n)
+					edge_term(it, pr, np, a, v->conflict_adj[e], &best);
+	uint64_t swept = 0;
+	if (sweep_run(it, n, pr, np, 1, &swept) == USMP_OK && swept > best)
+		best = swept;
+fail:
+	free(it);
+	free(pr);
+	return best;
+}
+
+/* ---- groups ------------------------------------------------------------- */
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x)
+{
+	uint32_t r = x;
+	while (parent[r] != r)
+		r = parent[r];
+	while (parent[x] != r) {
+		uint32_t next = parent[x];
+		parent[x] = r;
+		x = next;
+	}
+	return r;
+}
+
+static void uf_union(uint32_t *parent, uint32_t x, uint32_t y)
+{
+	x = uf_find(parent, x);
+	y = uf_find(parent, y);
+	if (x != y) /* smaller root wins: pools (low ids) end up as roots */
+		parent[x > y ? x : y] = x > y ? y : x;
+}
+
+int usmp__groups(usmp_problem *p)
+{
+	int rc = USMP_ERR_NOMEM;
+	uint32_t *parent = NULL, *gid = NULL;
+	bitem *it = NULL;
+	bpair *pr = NULL;
+	size_t np = 0;
+	uint32_t *bgroup = NULL, *pgroup = NULL;
+	uint64_t *gbound = NULL;
+	size_t P = p->pool_count, n = p->buffer_count;
+	if (P == 0 || P > UINT32_MAX || n > UINT32_MAX || P + n > UINT32_MAX)
+		return usmp__problem_fail(p, P == 0 ? USMP_ERR_INTERNAL
+		                                    : USMP_ERR_INVALID,
+		                          "%s", P == 0 ? "groups: the problem has no pool"
+		                                       : "groups: too many pools and buffers");
+	/* Nodes: pools 0..P-1, then buffers P..P+n-1. */
+	parent = malloc((P + n) * sizeof *parent);
+	gid = malloc(P * sizeof *gid);
+	bgroup = malloc((n ? n : 1) * sizeof *bgroup);
+	pgroup = malloc(P * sizeof *pgroup);
+	it = malloc((n ? n : 1) * sizeof *it);
+	if (!parent || !gid || !bgroup || !pgroup || !it)
+		goto fail;
+	for (size_t i = 0; i < P + n; i++)
+		parent[i] = (uint32_t)i;
+	int all_joined = 0;
+	for (size_t b = 0; b < n; b++) {
+		const usmp__buffer *buf = &p->buffers[b];
+		uint32_t node = (uint32_t)(P + b);
+		if (buf->candidate_count == 0) {
+			/* Every pool: join them all once, then pool 0 suffices. */
+			if (!all_joined)
+				for (uint32_t q = 1; q < P; q++)
+					uf_union(parent, 0, q);
+			all_joined = 1;
+			uf_union(parent, node, 0);
+		}
+		for (uint32_t c = 0; c < buf->candidate_count; c++) {
+			if (buf->candidates[c] >= P) {
+				rc = usmp__problem_fail(p, USMP_ERR_INVALID,
+				                        "buffer \"%s\": candidate pool %u does not exist",
+				                        buf->name, buf->candidates[c]);
+				goto fail;
+			}
+			uf_union(parent, node, buf->candidates[c]);
+		}
+		if ((buf->flags & USMP_BUFFER_FIXED) && buf->fixed_pool < P)
+			uf_union(parent, node, buf->fixed_pool);
+	}
+	/* Number groups in the order of their first pool. Every buffer is
+	 * joined to at least one pool, and pools have the smallest ids, so
+	 * every root is a pool. */
+	uint32_t groups = 0;
+	for (uint32_t q = 0; q < P; q++) {
+		uint32_t r = uf_find(parent, q);
+		if (r == q)
+			gid[q] = groups++;
+		pgroup[q] = gid[r];
+	}
+	for (size_t b = 0; b < n; b++) {
+		const usmp__buffer *buf = &p->buffers[b];
+		uint32_t r = uf_find(parent, (uint32_t)(P + b));
+		if (r >= P) {
+			rc = usmp__problem_fail(p, USMP_ERR_INVALID,
+			                        "buffer \"%s\" can use no pool", buf->name);
+			goto fail;
+		}
+		bgroup[b] = gid[r];
+		it[b].size = buf->size;
+		it[b].begin = buf->begin;
+		it[b].end = buf->end;
+		it[b].live = (buf->flags & USMP_BUFFER_LIVE) && buf->end > buf->begin;
+		it[b].group = bgroup[b];
+	}
+	gbound = calloc(groups, sizeof *gbound);
+	if (!gbound)
+		goto fail;
+	for (size_t b = 0; b < n; b++)
+		if (it[b].size > gbound[it[b].group])
+			gbound[it[b].group] = it[b].size;
+	if ((rc = make_pairs(it, (uint32_t)n, p->overlaps, p->overlap_count, &pr,
+	                     &np)) != USMP_OK) {
+		if (rc != USMP_ERR_NOMEM)
+			rc = usmp__problem_fail(p, rc, "groups: too many overlap rules");
+		goto fail;
+	}
+	for (size_t e = 0; e < p->edge_count; e++) {
+		uint32_t a = p->edges[e].a, b = p->edges[e].b;
+		if (a < n && b < n && a != b)
+			edge_term(it, pr, np, a, b, gbound);
+	}
+	if ((rc = sweep_run(it, (uint32_t)n, pr, np, groups, gbound)) != USMP_OK)
+		goto fail;
+	free(p->buffer_group);
+	free(p->pool_group);
+	free(p->group_bound);
+	p->buffer_group = bgroup;
+	p->pool_group = pgroup;
+	p->group_bound = gbound;
+	p->group_count = groups;
+	bgroup = pgroup = NULL;
+	gbound = NULL;
+	rc = USMP_OK;
+fail:
+	if (rc == USMP_ERR_NOMEM)
+		usmp__problem_fail(p, rc, "groups: out of memory");
+	free(parent);
+	free(gid);
+	free(it);
+	free(pr);
+	free(bgroup);
+	free(pgroup);
+	free(gbound);
+	return rc;
+}

@@ -1,2 +1,387 @@
-/* verify.c — placeholder, being written. */
+/* verify.c — the independent plan verifier: candidacy, alignment, limits,
+ * fixed placements, conflicts and overlap rules, checked without all pairs. */
 #include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The verifier shares no code with any algorithm. Per-buffer facts are
+ * checked one buffer at a time. Explicit edges are checked pair by pair
+ * from the CSR. Live-range conflicts are checked by a sweep over time: every
+ * live buffer gets a rank by (pool, offset, index); a segment tree over the
+ * ranks holds, for each buffer alive now, its end address (0 when not
+ * alive). When a buffer starts, the buffers alive now in its pool that start
+ * below its end are a rank interval, and those among them ending above its
+ * offset (the tree's max lets us find them leftmost first, O(log n) each)
+ * overlap it. Without overlap rules the first one found is a violation, so
+ * the sweep is O(n log n). With rules, every overlapping one must be a rule
+ * partner whose rule holds, so the walk per buffer is bounded by its rules.
+ * Ends are processed before begins at equal times (ranges are half-open).
+ */
+
+#define NONE SIZE_MAX
+
+typedef struct rule_ix {
+	uint64_t *keys;  /* (src << 32 | dst), sorted, unique */
+	int64_t *leads;  /* the largest max_lead of that pair */
+	size_t count;
+} rule_ix;
+
+static void rule_ix_finish(rule_ix *r)
+{
+	free(r->keys);
+	free(r->leads);
+}
+
+static int rule_ix_build(rule_ix *r, const usmp_view *v)
+{
+	int rc = USMP_ERR_NOMEM;
+	uint32_t *idx = NULL;
+	uint64_t m = v->overlaps ? v->overlap_count : 0;
+	memset(r, 0, sizeof *r);
+	if (m > UINT32_MAX)
+		return USMP_ERR_INVALID;
+	size_t sz = m ? (size_t)m : 1;
+	r->keys = malloc(sz * sizeof *r->keys);
+	r->leads = malloc(sz * sizeof *r->leads);
+	idx = malloc(sz * sizeof *idx);
+	if (!r->keys || !r->leads || !idx)
+		goto fail;
+	size_t k = 0;
+	for (uint64_t i = 0; i < m; i++) {
+		const usmp_overlap_rec *o = &v->overlaps[i];
+		if (o->src >= v->buffer_count || o->dst >= v->buffer_count)
+			continue;
+		r->keys[k] = (uint64_t)o->src << 32 | o->dst;
+		idx[k++] = (uint32_t)i;
+	}
+	if ((rc = usmp__sort_pairs(r->keys, idx, k)) != USMP_OK)
+		goto fail;
+	size_t w = 0;
+	for (size_t i = 0; i < k; i++) {
+		int64_t lead = v->overlaps[idx[i]].max_lead;
+		if (w && r->keys[w - 1] == r->keys[i]) {
+			if (lead > r->leads[w - 1])
+				r->leads[w - 1] = lead;
+			continue;
+		}
+		r->keys[w] = r->keys[i];
+		r->leads[w++] = lead;
+	}
+	r->count = w;
+	free(idx);
+	return USMP_OK;
+fail:
+	free(idx);
+	rule_ix_finish(r);
+	memset(r, 0, sizeof *r);
+	return rc;
+}
+
+/* The rule (src, dst), or NULL. */
+static const int64_t *rule_find(const rule_ix *r, uint32_t src, uint32_t dst)
+{
+	uint64_t key = (uint64_t)src << 32 | dst;
+	size_t lo = 0, hi = r->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->keys[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->count && r->keys[lo] == key ? &r->leads[lo] : NULL;
+}
+
+/* offset(dst) <= offset(src) + lead, without overflow. */
+static bool lead_holds(uint64_t os, uint64_t od, int64_t lead)
+{
+	if (lead >= 0)
+		return od <= os || od - os <= (uint64_t)lead;
+	uint64_t back = (uint64_t)(-(lead + 1)) + 1;
+	return od < os && os - od >= back;
+}
+
+/* Two conflicting buffers a < b in one pool whose bytes intersect at
+ * [lo, hi): USMP_OK when a rule allows it, else the message. */
+static int check_pair(const usmp_view *v, const usmp_placement *pl,
+                      const rule_ix *rules, uint32_t a, uint32_t b,
+                      const char *why, char **msg)
+{
+	if (a > b) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	uint64_t oa = pl[a].offset, ob = pl[b].offset;
+	const int64_t *ab = rule_find(rules, a, b), *ba = rule_find(rules, b, a);
+	if ((ab && lead_holds(oa, ob, *ab)) || (ba && lead_holds(ob, oa, *ba)))
+		return USMP_OK;
+	uint64_t lo = oa > ob ? oa : ob;
+	uint64_t ea = oa + v->buffers[a].size, eb = ob + v->buffers[b].size;
+	uint64_t hi = ea < eb ? ea : eb;
+	const char *na = v->buffers[a].name, *nb = v->buffers[b].name;
+	const char *pn = v->pools[pl[a].pool].name;
+	if (ab || ba) {
+		uint32_t s = ab ? a : b, d = ab ? b : a;
+		int64_t lead = ab ? *ab : *ba;
+		usmp__set_msg(msg,
+		              "buffers \"%s\" and \"%s\" overlap in pool \"%s\" at "
+		              "bytes [%" PRIu64 ", %" PRIu64 ") %s, and their overlap "
+		              "rule needs offset(\"%s\") %" PRIu64 " <= offset(\"%s\") "
+		              "%" PRIu64 " + max_lead %" PRId64,
+		              na, nb, pn, lo, hi, why, v->buffers[d].name,
+		              pl[d].offset, v->buffers[s].name, pl[s].offset, lead);
+	} else {
+		usmp__set_msg(msg,
+		              "buffers \"%s\" and \"%s\" overlap in pool \"%s\" at "
+		              "bytes [%" PRIu64 ", %" PRIu64 ") %s",
+		              na, nb, pn, lo, hi, why);
+	}
+	return USMP_ERR_INVALID_PLAN;
+}
+
+static int check_buffer(const usmp_view *v, const usmp_placement *pl,
+                        uint32_t b, char **msg)
+{
+	const usmp_buffer_rec *r = &v->buffers[b];
+	uint32_t q = pl[b].pool;
+	uint64_t off = pl[b].offset;
+	if (q == USMP_NO_POOL) {
+		usmp__set_msg(msg, "buffer \"%s\" has no pool", r->name);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	if (q >= v->pool_count) {
+		usmp__set_msg(msg, "buffer \"%s\": pool index %" PRIu32
+		                   " does not exist (%" PRIu32 " pools)",
+		              r->name, q, v->pool_count);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	const usmp_pool_rec *pool = &v->pools[q];
+	if ((r->flags & USMP_BUFFER_FIXED) &&
+	    (q != r->fixed_pool || off != r->fixed_offset)) {
+		const char *fp = r->fixed_pool < v->pool_count
+		                         ? v->pools[r->fixed_pool].name
+		                         : "?";
+		usmp__set_msg(msg, "buffer \"%s\" is fixed at offset %" PRIu64
+		                   " in pool \"%s\" but placed at offset %" PRIu64
+		                   " in pool \"%s\"",
+		              r->name, r->fixed_offset, fp, off, pool->name);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	bool cand = false;
+	for (uint32_t c = 0; c < r->candidate_count && !cand; c++)
+		cand = v->candidates[r->candidate_start + c] == q;
+	if (!cand) {
+		usmp__set_msg(msg, "buffer \"%s\": pool \"%s\" is not among its "
+		                   "candidate pools", r->name, pool->name);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	uint64_t ab = r->alignment ? r->alignment : 1;
+	uint64_t ap = pool->alignment ? pool->alignment : 1;
+	uint64_t a = ab > ap ? ab : ap;
+	if (off % a != 0) {
+		if (ab >= ap)
+			usmp__set_msg(msg, "buffer \"%s\": offset %" PRIu64 " is not a "
+			                   "multiple of its alignment %" PRIu64,
+			              r->name, off, a);
+		else
+			usmp__set_msg(msg, "buffer \"%s\": offset %" PRIu64 " is not a "
+			                   "multiple of its alignment %" PRIu64
+			                   " in pool \"%s\"",
+			              r->name, off, a, pool->name);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	if (off > UINT64_MAX - r->size) {
+		usmp__set_msg(msg, "buffer \"%s\": offset %" PRIu64 " + size %" PRIu64
+		                   " overflows", r->name, off, r->size);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	if (off + r->size > pool->size_limit) {
+		usmp__set_msg(msg, "buffer \"%s\" at bytes [%" PRIu64 ", %" PRIu64
+		                   ") exceeds the size limit %" PRIu64 " of pool \"%s\"",
+		              r->name, off, off + r->size, pool->size_limit,
+		              pool->name);
+		return USMP_ERR_INVALID_PLAN;
+	}
+	return USMP_OK;
+}
+
+/* Leftmost leaf in [lo, hi) of the max tree t (node covers [nl, nr)) whose
+ * value exceeds x, or NONE. O(log n). */
+static size_t seg_first(const uint64_t *t, size_t node, size_t nl, size_t nr,
+                        size_t lo, size_t hi, uint64_t x)
+{
+	if (nr <= lo || hi <= nl || t[node] <= x)
+		return NONE;
+	if (nr - nl == 1)
+		return nl;
+	size_t mid = nl + (nr - nl) / 2;
+	size_t r = seg_first(t, 2 * node, nl, mid, lo, hi, x);
+	return r != NONE ? r : seg_first(t, 2 * node + 1, mid, nr, lo, hi, x);
+}
+
+static void seg_set(uint64_t *t, size_t width, size_t i, uint64_t val)
+{
+	size_t k = width + i;
+	t[k] = val;
+	for (k /= 2; k >= 1; k /= 2) {
+		uint64_t m = t[2 * k] > t[2 * k + 1] ? t[2 * k] : t[2 * k + 1];
+		if (t[k] == m)
+			break; /* unchanged here, so unchanged above */
+		t[k] = m;
+	}
+}
+
+static int sweep_live(const usmp_view *v, const usmp_placement *pl,
+                      const rule_ix *rules, char **msg)
+{
+	int rc = USMP_ERR_NOMEM;
+	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
+	uint64_t *keys = NULL, *ek = NULL, *tree = NULL, *roff = NULL;
+	uint32_t *ids = NULL, *ranked = NULL, *rank = NULL, *ev = NULL;
+	size_t *pstart = NULL;
+	for (uint32_t b = 0; b < n; b++)
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
+			m++;
+	if (m < 2)
+		return USMP_OK;
+	keys = malloc((size_t)m * sizeof *keys);
+	ek = malloc((size_t)m * sizeof *ek);
+	roff = malloc((size_t)m * sizeof *roff);
+	ids = malloc((size_t)m * sizeof *ids);
+	ranked = malloc((size_t)m * sizeof *ranked);
+	ev = malloc((size_t)m * sizeof *ev);
+	rank = malloc((size_t)n * sizeof *rank);
+	pstart = calloc((size_t)P + 1, sizeof *pstart);
+	size_t width = 1;
+	while (width < m)
+		width *= 2;
+	tree = calloc(2 * width, sizeof *tree);
+	if (!keys || !ek || !roff || !ids || !ranked || !ev || !rank || !pstart ||
+	    !tree)
+		goto fail;
+	/* Ranks by (pool, offset, index): a stable radix sort by offset over
+	 * ascending indices, then a stable bucket pass by pool. */
+	uint32_t k = 0;
+	for (uint32_t b = 0; b < n; b++)
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
+			keys[k] = pl[b].offset;
+			ids[k++] = b;
+		}
+	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
+		goto fail;
+	rc = USMP_ERR_NOMEM;
+	for (uint32_t i = 0; i < m; i++)
+		pstart[pl[ids[i]].pool + 1]++;
+	for (uint32_t q = 0; q < P; q++)
+		pstart[q + 1] += pstart[q];
+	{
+		size_t *cur = malloc((size_t)P * sizeof *cur);
+		if (!cur)
+			goto fail;
+		memcpy(cur, pstart, (size_t)P * sizeof *cur);
+		for (uint32_t i = 0; i < m; i++) {
+			size_t at = cur[pl[ids[i]].pool]++;
+			ranked[at] = ids[i];
+			roff[at] = pl[ids[i]].offset;
+			rank[ids[i]] = (uint32_t)at;
+		}
+		free(cur);
+	}
+	/* Events: begins and ends sorted apart, merged with ends first. */
+	k = 0;
+	for (uint32_t b = 0; b < n; b++)
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
+			keys[k] = usmp__time_key(v->buffers[b].begin);
+			ek[k] = usmp__time_key(v->buffers[b].end);
+			ids[k] = ev[k] = b;
+			k++;
+		}
+	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ek, ev, m)) != USMP_OK)
+		goto fail;
+	uint32_t bi = 0, ei = 0;
+	while (bi < m) {
+		if (ei < m && ek[ei] <= keys[bi]) {
+			seg_set(tree, width, rank[ev[ei++]], 0);
+			continue;
+		}
+		uint32_t b = ids[bi++];
+		uint32_t q = pl[b].pool;
+		uint64_t o = pl[b].offset, e = o + v->buffers[b].size;
+		/* Ranks in pool q with offset < e: [pstart[q], hi). */
+		size_t lo = pstart[q], hi = pstart[q + 1];
+		{
+			size_t l = lo, h = hi;
+			while (l < h) {
+				size_t mid = l + (h - l) / 2;
+				if (roff[mid] < e)
+					l = mid + 1;
+				else
+					h = mid;
+			}
+			hi = l;
+		}
+		for (size_t at = seg_first(tree, 1, 0, width, lo, hi, o);
+		     at != NONE; at = seg_first(tree, 1, 0, width, at + 1, hi, o)) {
+			rc = check_pair(v, pl, rules, ranked[at], b, "while both are live",
+			                msg);
+			if (rc != USMP_OK)
+				goto fail;
+		}
+		seg_set(tree, width, rank[b], e);
+	}
+	rc = USMP_OK;
+fail:
+	if (rc == USMP_ERR_NOMEM)
+		usmp__set_msg(msg, "verify: out of memory");
+	free(keys);
+	free(ek);
+	free(roff);
+	free(ids);
+	free(ranked);
+	free(ev);
+	free(rank);
+	free(pstart);
+	free(tree);
+	return rc;
+}
+
+int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg)
+{
+	int rc;
+	rule_ix rules;
+	for (uint32_t b = 0; b < v->buffer_count; b++)
+		if ((rc = check_buffer(v, pl, b, msg)) != USMP_OK)
+			return rc;
+	if ((rc = rule_ix_build(&rules, v)) != USMP_OK) {
+		usmp__set_msg(msg, "verify: %s", rc == USMP_ERR_NOMEM
+		                                         ? "out of memory"
+		                                         : "too many overlap rules");
+		return rc;
+	}
+	/* Explicit edges, each pair once (a < b). */
+	if (v->conflict_start)
+		for (uint32_t a = 0; a < v->buffer_count; a++)
+			for (uint64_t i = v->conflict_start[a];
+			     i < v->conflict_start[a + 1]; i++) {
+				uint32_t b = v->conflict_adj[i];
+				if (b <= a || b >= v->buffer_count || pl[a].pool != pl[b].pool)
+					continue;
+				uint64_t oa = pl[a].offset, ob = pl[b].offset;
+				if (oa >= ob + v->buffers[b].size ||
+				    ob >= oa + v->buffers[a].size)
+					continue;
+				rc = check_pair(v, pl, &rules, a, b,
+				                "and are declared conflicting", msg);
+				if (rc != USMP_OK)
+					goto out;
+			}
+	rc = sweep_live(v, pl, &rules, msg);
+out:
+	rule_ix_finish(&rules);
+	return rc;
+}
