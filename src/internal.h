@@ -38,8 +38,9 @@ double usmp__now(void);
 
 typedef struct usmp__strmap {
 	const char **keys; /* borrowed: the owner keeps the strings alive */
-	uint32_t *values;
-	uint32_t *hashes;  /* the keys' hashes: fewer string compares, no rehashing */
+	/* Per slot: the key's hash (never 0) << 32 | value; 0 = empty. Probes
+	 * touch this array only; a key string is read when its hash matches. */
+	uint64_t *slots;
 	size_t cap, count;
 } usmp__strmap;
 

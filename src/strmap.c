@@ -5,23 +5,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash(const char *s)
+/* Slots are indexed by the 32-bit stored hash, so the table stops at 2^32
+ * slots (2^31 keys, far beyond what fits in memory with their owners). */
+#if SIZE_MAX > 0xffffffffu
+#define MAX_CAP ((size_t)0x100000000u)
+#else
+#define MAX_CAP ((SIZE_MAX >> 1) + 1)
+#endif
+
+static uint32_t hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t r;
 
 	for (; *s; s++) {
 		h ^= (unsigned char)*s;
 		h *= 0x100000001b3ull;
 	}
-	/* Mix the high bits down: the table index takes the low bits. */
-	h ^= h >> 32;
-	return h;
+	/* Fold the high bits down: the table index takes the low bits. 0 marks
+	 * an empty slot, so no key hashes to it. */
+	r = (uint32_t)(h ^ (h >> 32));
+	return r ? r : 1;
 }
 
 void usmp__strmap_init(usmp__strmap *m)
 {
 	m->keys = NULL;
-	m->values = NULL;
+	m->slots = NULL;
 	m->cap = 0;
 	m->count = 0;
 }
@@ -29,17 +39,22 @@ void usmp__strmap_init(usmp__strmap *m)
 void usmp__strmap_finish(usmp__strmap *m)
 {
 	free(m->keys);
-	free(m->values);
+	free(m->slots);
 	usmp__strmap_init(m);
 }
 
-/* The slot holding key, or the empty slot where it would go. cap > 0. */
-static size_t find_slot(const usmp__strmap *m, const char *key)
+/* The slot holding key (hash h), or the empty slot where it would go. A key
+ * string is only compared when its stored hash matches. cap > 0. */
+static size_t find_slot(const usmp__strmap *m, const char *key, uint32_t h)
 {
-	size_t mask = m->cap - 1, i = (size_t)hash(key) & mask;
+	size_t mask = m->cap - 1, i = (size_t)h & mask;
+	uint64_t s;
 
-	while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+	while ((s = m->slots[i]) != 0) {
+		if ((uint32_t)(s >> 32) == h && strcmp(m->keys[i], key) == 0)
+			break;
 		i = (i + 1) & mask;
+	}
 	return i;
 }
 
@@ -49,69 +64,74 @@ int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value)
 
 	if (!key || m->count == 0)
 		return USMP_ERR_NOT_FOUND;
-	i = find_slot(m, key);
-	if (!m->keys[i])
+	i = find_slot(m, key, hash(key));
+	if (!m->slots[i])
 		return USMP_ERR_NOT_FOUND;
 	if (value)
-		*value = m->values[i];
+		*value = (uint32_t)m->slots[i];
 	return USMP_OK;
 }
 
 static int rehash(usmp__strmap *m, size_t ncap)
 {
 	usmp__strmap n;
-	size_t i;
+	size_t i, mask = ncap - 1;
 
+	usmp__strmap_init(&n);
 	if (ncap > SIZE_MAX / sizeof(*n.keys))
 		return USMP_ERR_NOMEM;
-	n.keys = calloc(ncap, sizeof(*n.keys));
-	n.values = malloc(ncap * sizeof(*n.values));
-	if (!n.keys || !n.values)
+	n.keys = malloc(ncap * sizeof(*n.keys));
+	n.slots = calloc(ncap, sizeof(*n.slots));
+	if (!n.keys || !n.slots)
 		goto fail;
 	n.cap = ncap;
 	n.count = m->count;
+	/* Keys are distinct: each goes to the first free slot, no compares. */
 	for (i = 0; i < m->cap; i++) {
+		uint64_t s = m->slots[i];
 		size_t j;
 
-		if (!m->keys[i])
+		if (!s)
 			continue;
-		j = find_slot(&n, m->keys[i]);
+		j = (size_t)(s >> 32) & mask;
+		while (n.slots[j])
+			j = (j + 1) & mask;
+		n.slots[j] = s;
 		n.keys[j] = m->keys[i];
-		n.values[j] = m->values[i];
 	}
-	free(m->keys);
-	free(m->values);
+	usmp__strmap_finish(m);
 	*m = n;
 	return USMP_OK;
 fail:
-	free(n.keys);
-	free(n.values);
+	usmp__strmap_finish(&n);
 	return USMP_ERR_NOMEM;
 }
 
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value)
 {
+	uint32_t h;
 	size_t i;
 
 	if (!key)
-		return USMP_ERR_INVALID;
-	if (m->count > 0 && usmp__strmap_get(m, key, NULL) == USMP_OK)
 		return USMP_ERR_INVALID;
 	/* Keep the load at most one half after this insertion. */
 	if (m->count + 1 > m->cap / 2) {
 		size_t ncap = m->cap ? m->cap : 8;
 
 		while (m->count + 1 > ncap / 2) {
-			if (ncap > SIZE_MAX / 2)
+			if (ncap >= MAX_CAP)
 				return USMP_ERR_NOMEM;
 			ncap *= 2;
 		}
 		if (rehash(m, ncap) != USMP_OK)
 			return USMP_ERR_NOMEM;
 	}
-	i = find_slot(m, key);
+	h = hash(key);
+	i = find_slot(m, key, h);
+	if (m->slots[i])
+		return USMP_ERR_INVALID;
 	m->keys[i] = key;
-	m->values[i] = value;
+	m->slots[i] = (uint64_t)h << 32 | value;
 	m->count++;
 	return USMP_OK;
 }
