@@ -699,3 +699,41 @@ Test(problem, clear_empties_but_keeps_the_message)
 	usmp__problem_clear(p);
 	usmp_problem_destroy(p);
 }
+
+Test(problem, disjoint_candidates_make_separate_groups)
+{
+	usmp_problem *p = new_problem();
+	uint32_t g, gs, gd, gf;
+
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 1024, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", 4096, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_pool(p, "flash", 4096, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "s1", 100, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "s2", 200, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "d1", 300, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_candidate(p, 0, 0), 0);
+	cr_assert_eq(usmp_problem_add_candidate(p, 1, 0), 0);
+	cr_assert_eq(usmp_problem_add_candidate(p, 2, 1), 0);
+	cr_assert_eq(usmp_problem_set_live(p, 0, 0, 2), 0);
+	cr_assert_eq(usmp_problem_set_live(p, 1, 1, 3), 0);
+	cr_assert_eq(usmp_problem_set_live(p, 2, 0, 3), 0);
+	g = usmp_problem_group_count(p);
+	cr_assert_eq(g, 3, "sram, dram and the unused flash: %s",
+	             usmp_problem_error(p));
+	gs = usmp_problem_pool_group(p, 0);
+	gd = usmp_problem_pool_group(p, 1);
+	gf = usmp_problem_pool_group(p, 2);
+	cr_assert_neq(gs, gd);
+	cr_assert_neq(gs, gf);
+	cr_assert_neq(gd, gf);
+	cr_assert_eq(usmp_problem_group_bound(p, gs), 300, "s1 + s2 at time 1");
+	cr_assert_eq(usmp_problem_group_bound(p, gd), 300);
+	cr_assert_eq(usmp_problem_group_bound(p, gf), 0, "nothing can use flash");
+	/* A buffer that may use sram or dram joins the two groups. */
+	cr_assert_eq(usmp_problem_add_buffer(p, "x", 8, 0, NULL), 0);
+	cr_assert_eq(usmp_problem_add_candidate(p, 3, 1), 0);
+	cr_assert_eq(usmp_problem_add_candidate(p, 3, 0), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 2);
+	cr_assert_eq(usmp_problem_pool_group(p, 0), usmp_problem_pool_group(p, 1));
+	usmp_problem_destroy(p);
+}
