@@ -93,8 +93,8 @@ int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 			pool_inv[q] = vp++;
 		else
 			pool_inv[q] = NONE;
-	out->pools = malloc((size_t)vp * sizeof *out->pools);
-	out->pool_map = malloc((size_t)vp * sizeof *out->pool_map);
+	out->pools = malloc((vp ? vp : 1) * sizeof *out->pools);
+	out->pool_map = malloc((vp ? vp : 1) * sizeof *out->pool_map);
 	if (!out->pools || !out->pool_map)
 		goto nomem;
 	for (size_t q = 0; q < P; q++)
