@@ -35,16 +35,23 @@ static int jfail(jctx *c, int status, const char *place, const char *fmt, ...)
 	va_start(ap, fmt);
 	usmp__vset_msg(&msg, fmt, ap);
 	va_end(ap);
+	/* ":LINE:COL" places attach to the name: "m.json:2:16: ..." */
+	int attached = place && place[0] == ':';
 	if (c->plan) {
 		for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
 			c->plan->placements[i].pool = USMP_NO_POOL;
 			c->plan->placements[i].offset = 0;
 		}
-		if (place && *place)
+		if (attached)
+			usmp__plan_fail(c->plan, status, "%s%s: %s", c->name,
+			                place, msg);
+		else if (place && *place)
 			usmp__plan_fail(c->plan, status, "%s: %s: %s", c->name,
 			                place, msg);
 		else
 			usmp__plan_fail(c->plan, status, "%s: %s", c->name, msg);
+	} else if (attached) {
+		usmp__read_fail(c->p, status, "%s%s: %s", c->name, place, msg);
 	} else if (place && *place) {
 		usmp__read_fail(c->p, status, "%s: %s: %s", c->name, place, msg);
 	} else {
@@ -121,7 +128,7 @@ static int check_depth(jctx *c, const char *d, size_t n)
 		} else if (ch == '[' || ch == '{') {
 			if (++depth > JSON_MAX_DEPTH) {
 				char where[64];
-				snprintf(where, sizeof where, "%zu:%zu", line, col);
+				snprintf(where, sizeof where, ":%zu:%zu", line, col);
 				return jfail(c, USMP_ERR_INVALID, where,
 				             "nested deeper than %d levels",
 				             JSON_MAX_DEPTH);
@@ -148,7 +155,7 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	if (!root) {
 		char where[64];
 		if (err.line > 0)
-			snprintf(where, sizeof where, "%d:%d", err.line,
+			snprintf(where, sizeof where, ":%d:%d", err.line,
 			         err.column);
 		else
 			where[0] = '\0';
@@ -922,6 +929,7 @@ static json_t *part_record(jwriter *w, const usmp__part *pt)
 	jset(w, rec, "optimal", json_boolean(pt->optimal));
 	jset(w, rec, "time_ms", jreal(pt->time_ms));
 	jset(w, rec, "buffers", json_integer(pt->buffer_count));
+	jset(w, rec, "group", json_integer(pt->group));
 	return rec;
 }
 
@@ -1047,6 +1055,150 @@ static int check_plan_head(jctx *c, json_t *root)
 	return USMP_OK;
 }
 
+static const char *const part_keys[] = {"target", "algorithm", "params",
+                                        "size", "lower_bound", "proven_bound",
+                                        "optimal", "time_ms", "buffers",
+                                        "group", NULL};
+
+/* A part's params object back to "k=v k=v" (heap string). */
+static int params_text(jctx *c, json_t *obj, const char *place, char **out)
+{
+	size_t cap = 1, used = 0;
+	const char *key;
+	json_t *v;
+	char *s;
+
+	*out = NULL;
+	if (!json_is_object(obj)) {
+		char got[SHOW_MAX + 8];
+		show(obj, got, sizeof got);
+		return jfail(c, USMP_ERR_INVALID, place,
+		             "expected an object, got %s", got);
+	}
+	json_object_foreach(obj, key, v) {
+		if (!json_is_string(v)) {
+			char got[SHOW_MAX + 8];
+			show(v, got, sizeof got);
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "knob \"%s\": expected a string, got %s", key,
+			             got);
+		}
+		cap += strlen(key) + json_string_length(v) + 2;
+	}
+	s = malloc(cap);
+	if (!s)
+		return jfail(c, USMP_ERR_NOMEM, place, "out of memory");
+	s[0] = '\0';
+	json_object_foreach(obj, key, v) {
+		int w = snprintf(s + used, cap - used, "%s%s=%s", used ? " " : "",
+		                 key, json_string_value(v));
+		if (w > 0)
+			used += (size_t)w;
+	}
+	*out = s;
+	return USMP_OK;
+}
+
+static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt)
+{
+	static const char *const ints[] = {"size", "lower_bound",
+	                                   "proven_bound", "buffers", "group"};
+	char place[96];
+	json_t *v;
+	int rc;
+
+	snprintf(place, sizeof place, "parts[%zu]", i);
+	if ((rc = get_object(c, rec, place)) ||
+	    (rc = check_keys(c, rec, place, part_keys)))
+		return rc;
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "algorithm" : "target";
+		char **slot = k ? &pt->algorithm : &pt->target;
+		snprintf(place, sizeof place, "parts[%zu].%s", i, key);
+		v = json_object_get(rec, key);
+		if (v && !json_is_string(v)) {
+			char got[SHOW_MAX + 8];
+			show(v, got, sizeof got);
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "expected a string, got %s", got);
+		}
+		*slot = usmp__strdup(v ? json_string_value(v) : "");
+		if (!*slot)
+			return jfail(c, USMP_ERR_NOMEM, place, "out of memory");
+	}
+	snprintf(place, sizeof place, "parts[%zu].params", i);
+	if ((v = json_object_get(rec, "params"))) {
+		if ((rc = params_text(c, v, place, &pt->params)))
+			return rc;
+	} else if (!(pt->params = usmp__strdup(""))) {
+		return jfail(c, USMP_ERR_NOMEM, place, "out of memory");
+	}
+	for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+		int64_t x = 0;
+		if (!(v = json_object_get(rec, ints[k])))
+			continue;
+		snprintf(place, sizeof place, "parts[%zu].%s", i, ints[k]);
+		if ((rc = get_int(c, v, place, 0,
+		                  k >= 3 ? (int64_t)UINT32_MAX : INT64_MAX,
+		                  "a non-negative integer", &x)))
+			return rc;
+		switch (k) {
+		case 0: pt->size = (uint64_t)x; break;
+		case 1: pt->lower_bound = (uint64_t)x; break;
+		case 2: pt->proven_bound = (uint64_t)x; break;
+		case 3: pt->buffer_count = (uint32_t)x; break;
+		default: pt->group = (uint32_t)x; break;
+		}
+	}
+	if ((v = json_object_get(rec, "optimal"))) {
+		snprintf(place, sizeof place, "parts[%zu].optimal", i);
+		if (!json_is_boolean(v))
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "expected true or false");
+		pt->optimal = json_is_true(v);
+	}
+	if ((v = json_object_get(rec, "time_ms"))) {
+		snprintf(place, sizeof place, "parts[%zu].time_ms", i);
+		if (!json_is_number(v))
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "expected a number");
+		pt->time_ms = json_number_value(v);
+	}
+	return USMP_OK;
+}
+
+/* How the plan was made, kept for writing it again. */
+static int read_plan_parts(jctx *c, usmp_plan *plan, json_t *arr)
+{
+	size_t n = json_array_size(arr), i;
+	json_t *rec;
+	int rc;
+
+	if (n == 0)
+		return USMP_OK;
+	if (n > UINT32_MAX)
+		return jfail(c, USMP_ERR_INVALID, "parts", "too many parts");
+	plan->parts = calloc(n, sizeof *plan->parts);
+	if (!plan->parts)
+		return jfail(c, USMP_ERR_NOMEM, "parts", "out of memory");
+	plan->part_count = (uint32_t)n; /* freed by usmp_plan_destroy */
+	json_array_foreach(arr, i, rec) {
+		if ((rc = read_part(c, rec, i, &plan->parts[i])))
+			goto fail;
+	}
+	return USMP_OK;
+fail:
+	for (i = 0; i < n; i++) {
+		free(plan->parts[i].target);
+		free(plan->parts[i].algorithm);
+		free(plan->parts[i].params);
+	}
+	free(plan->parts);
+	plan->parts = NULL;
+	plan->part_count = 0;
+	return rc;
+}
+
 static int read_plan_pools(jctx *c, json_t *arr)
 {
 	char place[96];
@@ -1163,6 +1315,9 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	}
 	if ((v = json_object_get(root, "time_ms")))
 		plan->time_ms = json_number_value(v);
+	if ((v = json_object_get(root, "parts")) &&
+	    (rc = read_plan_parts(&c, plan, v)))
+		goto done;
 	usmp__plan_measure(plan, p);
 	plan->status = USMP_OK;
 done:

@@ -198,8 +198,11 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	fprintf(f, "<g>\n<text class=\"pn\" x=\"%d\" y=\"%.1f\">pool \"",
 	        MARGIN_LEFT, y0 + 14);
 	put_escaped(f, pl->name);
-	fprintf(f, "\": size %s, %s lower bound %s", sz,
-	        shared ? "group (sum of its pools)" : "", bd);
+	if (shared)
+		fprintf(f, "\": size %s, lower bound of its pool group (all its "
+		        "pools together) %s", sz, bd);
+	else
+		fprintf(f, "\": size %s, lower bound %s", sz, bd);
 	if (size && bound && !shared)
 		fprintf(f, " (ratio %.3f)", (double)size / (double)bound);
 	if (pl->size_limit != USMP_UNBOUNDED) {
@@ -374,9 +377,10 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	char ts[64], bs[64];
 	fmt_size(total, ts, sizeof ts);
 	fmt_size(bound_total, bs, sizeof bs);
-	fprintf(f, "</text>\n<text class=\"lb\" x=\"16\" y=\"44\">%u buffers, "
-	        "%u pools; total size %s, lower bound %s", plan->buffer_count,
-	        plan->pool_count, ts, bs);
+	fprintf(f, "</text>\n<text class=\"lb\" x=\"16\" y=\"44\">%u buffer%s, "
+	        "%u pool%s; total size %s, lower bound %s", plan->buffer_count,
+	        plan->buffer_count == 1 ? "" : "s", plan->pool_count,
+	        plan->pool_count == 1 ? "" : "s", ts, bs);
 	if (bound_total)
 		fprintf(f, ", ratio %.3f", (double)total / (double)bound_total);
 	if (unplaced)
