@@ -1,0 +1,141 @@
+#!/bin/sh
+# test.sh BUILDDIR — install usmp from a configured meson build dir into a
+# temporary destdir, build the example plugin against that install with
+# pkg-config alone, and load, list, run and verify it with the installed CLI.
+# TAP output; exit status non-zero when any check fails.
+set -u
+build=${1:?usage: test.sh BUILDDIR}
+here=$(cd "$(dirname "$0")" && pwd)
+examples=$(cd "$here/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/usmp-plugin.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+n=0
+failed=0
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
+diag() { sed 's/^/# /' "$@"; }
+finish() { echo "1..$n"; [ "$failed" -eq 0 ]; exit $?; }
+
+if meson install -C "$build" --destdir "$tmp/root" >"$tmp/install.log" 2>&1
+then pass "meson install into a temporary destdir"
+else fail "meson install into a temporary destdir"; diag "$tmp/install.log"; finish
+fi
+pc=$(find "$tmp/root" -name usmp.pc | head -n 1)
+[ -n "$pc" ] || { fail "usmp.pc installed"; finish; }
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+prefix=$(pkg-config --variable=prefix usmp)
+PKG_CONFIG="pkg-config --define-variable=prefix=$tmp/root$prefix"
+libdir=$($PKG_CONFIG --variable=libdir usmp)
+plugindir=$($PKG_CONFIG --variable=plugindir usmp)
+usmp="$tmp/root$prefix/bin/usmp"
+[ -x "$usmp" ] || { fail "usmp CLI installed at $usmp"; finish; }
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+mkdir "$tmp/plugins"
+if PKG_CONFIG_SYSROOT_DIR="$tmp/root" "$here/build.sh" "$tmp/plugins/sweep.so" \
+	>"$tmp/build.log" 2>&1 && ! grep -q warning "$tmp/build.log"
+then pass "plugin builds warning-free with cc and pkg-config --cflags usmp"
+else fail "plugin builds warning-free with cc and pkg-config --cflags usmp"; diag "$tmp/build.log"; finish
+fi
+if readelf -d "$tmp/plugins/sweep.so" | grep NEEDED | grep -q usmp
+then fail "plugin does not link libusmp"
+else pass "plugin does not link libusmp"
+fi
+exports=$(nm -D --defined-only "$tmp/plugins/sweep.so" | awk '{print $3}' | tr '\n' ' ')
+if [ "$exports" = "usmp_plugin_v1 " ]
+then pass "plugin exports only usmp_plugin_v1"
+else fail "plugin exports only usmp_plugin_v1 (got: $exports)"
+fi
+
+# Plugins of the install first, ours after them.
+export USMP_PLUGIN_PATH="$tmp/plugins:$plugindir"
+unset USMP_ALGORITHM
+"$usmp" list -v >"$tmp/list" 2>&1
+if grep -q "^sweep_fit  (sweep)" "$tmp/list" && grep -q "^stack  (sweep)" "$tmp/list" &&
+   grep -q "sweep 1.0.0 (Apache-2.0), ABI 1.1, 2 algorithms: $tmp/plugins/sweep.so" "$tmp/list"
+then pass "usmp list -v shows the plugin, its file and its algorithms"
+else fail "usmp list -v shows the plugin, its file and its algorithms"; diag "$tmp/list"
+fi
+if grep -q -- "-p largest_first=false  (bool, default false)  place the largest" "$tmp/list" &&
+   grep -q -- "-p pad=0  (u32, default 0)  guard bytes" "$tmp/list"
+then pass "usmp list -v documents both knobs from the signature and param_help"
+else fail "usmp list -v documents both knobs"; diag "$tmp/list"
+fi
+if grep -q "^skipped:" "$tmp/list" && grep -A20 "^skipped:" "$tmp/list" | grep -q sweep
+then fail "the plugin is not among the skipped"; diag "$tmp/list"
+else pass "the plugin is not among the skipped"
+fi
+
+# A problem using what the plugin claims: two pools, a fixed buffer,
+# an explicit conflict between buffers whose live ranges are disjoint.
+cat >"$tmp/small.json" <<'JSON'
+{"usmp": 1,
+ "pools": [{"name": "sram", "size_limit": 4096, "alignment": 16},
+           {"name": "dram"}],
+ "buffers": [
+   {"name": "in",   "size": 1024, "live": [0, 2], "pools": ["sram", "dram"],
+    "fixed": {"pool": "sram", "offset": 0}},
+   {"name": "a",    "size": 2048, "live": [1, 3], "pools": ["sram", "dram"]},
+   {"name": "b",    "size": 2048, "live": [2, 4], "pools": ["sram", "dram"]},
+   {"name": "c",    "size": 512,  "alignment": 64, "live": [3, 5]},
+   {"name": "lut",  "size": 256},
+   {"name": "out",  "size": 1000, "live": [4, 6], "pools": ["sram"]}],
+ "conflicts": [["lut", "out"], ["a", "out"]]}
+JSON
+
+expect_exit() { # code desc pattern args...
+	code=$1 desc=$2 pat=$3; shift 3
+	"$usmp" "$@" >"$tmp/out.log" 2>&1
+	rc=$?
+	if [ "$rc" -eq "$code" ] && grep -q -- "$pat" "$tmp/out.log"
+	then pass "$desc"
+	else fail "$desc (exit $rc)"; diag "$tmp/out.log"
+	fi
+}
+plan_verify() { # name problem algo [plan args...]
+	desc=$1 prob=$2; shift 2
+	if "$usmp" plan "$prob" -o "$tmp/plan.json" "$@" >"$tmp/plan.log" 2>&1 &&
+	   "$usmp" verify "$prob" "$tmp/plan.json" >>"$tmp/plan.log" 2>&1
+	then pass "$desc"
+	else fail "$desc"; diag "$tmp/plan.log"
+	fi
+}
+plan_verify "sweep_fit plans the small problem and usmp verify accepts it" \
+	"$tmp/small.json" -a sweep_fit
+if grep -q '"name": *"in", *"pool": *"sram", *"offset": *0' "$tmp/plan.json" ||
+   python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); b={x["name"]:x for x in p["buffers"]}; sys.exit(0 if b["in"]["pool"]=="sram" and b["in"]["offset"]==0 else 1)' "$tmp/plan.json"
+then pass "the fixed buffer keeps its place"
+else fail "the fixed buffer keeps its place"; diag "$tmp/plan.json"
+fi
+# stack never reuses memory: it needs a roomier SRAM.
+sed 's/"size_limit": 4096/"size_limit": 16384/' "$tmp/small.json" >"$tmp/roomy.json"
+plan_verify "stack plans the problem and usmp verify accepts it" \
+	"$tmp/roomy.json" -a stack
+expect_exit 3 "stack is infeasible where reuse is needed, naming the buffer" \
+	'buffer "out" fits none of its pools' plan "$tmp/small.json" -a stack \
+	-o "$tmp/x.json"
+plan_verify "sweep_fit with -p pad=48 -p largest_first=true is valid" \
+	"$tmp/small.json" -a sweep_fit -p pad=48 -p largest_first=true
+plan_verify "sweep_fit runs isolated (--isolate) and the plan is valid" \
+	"$tmp/small.json" -a sweep_fit --isolate
+mobilenet="$examples/mobilenet_v2.json"
+if [ -f "$mobilenet" ]; then
+	plan_verify "sweep_fit plans mobilenet_v2.json and usmp verify accepts it" \
+		"$mobilenet" -a sweep_fit
+	plan_verify "sweep_fit:largest_first=true plans mobilenet_v2.json validly" \
+		"$mobilenet" -a sweep_fit:largest_first=true
+fi
+
+expect_exit 2 "a negative u32 knob is refused before the plugin runs" "pad" \
+	plan "$tmp/small.json" -a sweep_fit -p pad=-1 -o "$tmp/x.json"
+expect_exit 2 "a non-boolean bool knob is refused" "largest_first" \
+	plan "$tmp/small.json" -a sweep_fit -p largest_first=maybe -o "$tmp/x.json"
+expect_exit 2 "an unknown knob is refused, naming it" "nosuch" \
+	plan "$tmp/small.json" -a sweep_fit -p nosuch=1 -o "$tmp/x.json"
+sed 's/"size_limit": 4096/"size_limit": 1024/' "$tmp/small.json" >"$tmp/tight.json"
+expect_exit 3 "an infeasible problem exits 3 with the plugin's message" \
+	'fits none of its pools' plan "$tmp/tight.json" -a sweep_fit -o "$tmp/x.json"
+USMP_ALGORITHM='*=sweep_fit:pad=16' expect_exit 0 \
+	"USMP_ALGORITHM selects the plugin's algorithm with a knob" "sweep_fit" \
+	select cortex-m55
+finish
