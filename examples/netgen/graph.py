@@ -180,6 +180,9 @@ class Graph:
             b["live"] = list(self.live(t))
             c = self._cands(t)
             if t.fixed:
+                # name the pool as the only candidate too, so no reader
+                # takes "no candidates" for "every pool"
+                b["pools"] = [t.fixed[0]]
                 b["fixed"] = {"pool": t.fixed[0], "offset": t.fixed[1]}
             elif c:
                 b["pools"] = list(c)
