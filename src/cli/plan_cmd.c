@@ -10,8 +10,9 @@
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
-	fprintf(stderr, "usmp: %s: %u buffers, %u pools, %u part%s\n", path,
-	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p), parts,
+	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s\n", path,
+	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p),
+	        usmp_problem_pool_count(p) == 1 ? "" : "s", parts,
 	        parts == 1 ? "" : "s");
 	for (uint32_t i = 0; i < parts; i++) {
 		usmp_part_info pi = {.struct_size = sizeof pi};
