@@ -22,7 +22,10 @@ op each:
   state (e.g. Adam moments) and the parameters themselves persist across
   steps and are not planned.
 
-Dropout is left out (no masks).  The step runs ``micro_batches`` micro-
+Element-wise ops propose overlap rules as in inference; the Graph keeps
+only those whose input dies at the op, which in training leaves the
+softmax (its input scores are not saved) and the adds' inputs that no
+backward op reads.  Dropout is left out (no masks).  The step runs ``micro_batches`` micro-
 batches of ``batch`` sequences of ``seq`` tokens, each loaded by its own op.
 """
 
@@ -138,13 +141,15 @@ def _layer(tr, x, B, S, cfg, P, K):
         (s,) = tr.fwd(Hh + "scores", "matmul", [q, k],
                       [(Hh + "scores", (B, S, S))], saved=[q, k])
         (p,) = tr.fwd(Hh + "softmax", "softmax", [s],
-                      [(Hh + "probs", (B, S, S))], saved=[0])
+                      [(Hh + "probs", (B, S, S))], saved=[0],
+                      stream=[(s, 0)])
         (c,) = tr.fwd(Hh + "context", "matmul", [p, v],
                       [(Hh + "context", (T, d))], saved=[p, v])
         ctx.append(c)
     (c,) = tr.fwd(P + "concat", "concat", ctx, [(P + "concat.out", (T, H))])
     o = lin("attn_out", c, H, H, (T, H))
-    (h1,) = tr.fwd(P + "add1", "add", [x, o], [(P + "add1.out", (T, H))])
+    (h1,) = tr.fwd(P + "add1", "add", [x, o], [(P + "add1.out", (T, H))],
+                   stream=[(x, 0), (o, 0)])
 
     def ln(name, inp):
         return tr.fwd(P + name, "layernorm", [inp],
@@ -157,9 +162,10 @@ def _layer(tr, x, B, S, cfg, P, K):
     n1 = ln("ln1", h1)
     f1 = lin("ff1", n1, H, F, (T, F))
     (ge,) = tr.fwd(P + "gelu", "gelu", [f1], [(P + "gelu.out", (T, F))],
-                   saved=[f1])
+                   saved=[f1], stream=[(f1, 0)])
     f2 = lin("ff2", ge, F, H, (T, H))
-    (h2,) = tr.fwd(P + "add2", "add", [n1, f2], [(P + "add2.out", (T, H))])
+    (h2,) = tr.fwd(P + "add2", "add", [n1, f2], [(P + "add2.out", (T, H))],
+                   stream=[(n1, 0), (f2, 0)])
     return ln("ln2", h2)
 
 
