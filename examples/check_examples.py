@@ -205,6 +205,80 @@ def check_board(t, p):
             "(%d of %d)" % (g_npu["lower_bound"], lim))
 
 
+def check_generator(t):
+    """The generator's own rules, on small graphs."""
+    from netgen import Graph
+    g = Graph(elem_bytes=1)
+    a = g.input("a", (4,))
+    (b,) = g.op("op0", [a], [("b", (4,))])
+    (c, unread) = g.op("op1", [b], [("c", (4,)), ("unread", (2,))],
+                       [("op1.scratch", (8,))])
+    (d,) = g.op("op2", [b, c], [("d", (4,))], stream=[(b, 0), (c, 0)])
+    (e,) = g.op("op3", [d], [("e", (4,))], stream=[(d, 0)])
+    (f,) = g.op("op4", [d, e], [("f", (4,))])
+    g.output(f)
+    p = g.problem()
+    live = {x["name"]: tuple(x["live"]) for x in p["buffers"]}
+    t.check(live["a"] == (0, 1) and live["b"] == (0, 3),
+            "netgen: live from the producing step to one past the last reader",
+            live)
+    t.check(live["unread"] == (1, 2) and live["op1.scratch"] == (1, 2),
+            "netgen: unread tensors and scratch live one step", live)
+    t.check(live["f"] == (4, 5), "netgen: outputs live until the end", live)
+    rules = [(r["src"], r["dst"]) for r in p.get("overlaps", [])]
+    t.check(rules == [("b", "d"), ("c", "d")],
+            "netgen: a rule only where src dies at the streaming op "
+            "(d is read again by op4, so no d->e rule)", rules)
+
+    from netgen.train import bert_training_step
+    cfg = {"layers": 1, "hidden": 64, "heads": 2, "ff": 256, "vocab": 100,
+           "positions": 16}
+    g = bert_training_step(micro_batches=2, batch=1, seq=8, cfg=cfg)
+    p = g.problem()
+    bufs = {x["name"]: x for x in p["buffers"]}
+    steps = {n: i for i, n in enumerate(g.op_names)}
+    bad = [n for n in ("mb0.L0.q.out", "mb0.L0.h0.probs", "mb0.L0.gelu.out",
+                       "mb0.L0.ff1.out", "mb0.L0.ln1.out", "mb0.L0.ln1.stats")
+           if bufs[n]["live"][1] <= steps["mb0.L0.ln2.bwd"]]
+    t.check(not bad, "training: saved activations stay live into the "
+            "backward pass", bad)
+    pre = {n.split(".")[0] for n in bufs if not n.startswith("grad.")}
+    grads = [x for n, x in bufs.items() if n.startswith("grad.")]
+    end = len(g.op_names)
+    t.check(grads and all(x["live"][1] == end for x in grads) and
+            pre == {"mb0", "mb1", "loss"},
+            "training: weight gradients live until the optimizer step")
+    t.check(all(x["live"][0] < steps["mb1.load"] for x in grads),
+            "training: micro-batch 1 accumulates into micro-batch 0's "
+            "weight gradients (makes none of its own)")
+    w = bufs["grad.L0.ff1.weight"]["size"]
+    t.check(w == 64 * 256 * 4, "training: a weight gradient is fp32 and "
+            "parameter-sized (%d)" % w)
+
+    wl = os.path.join(HERE, "..", "bench", "workloads", "gen.py")
+    if os.path.exists(wl):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("wl_gen", wl)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        from netgen import Graph as G2
+        u = G2(elem_bytes=1)
+        x = u.input("x", (8,))
+        (y,) = u.op("o0", [x], [("y", (8,))])
+        (z,) = u.op("o1", [y], [("z", (8,))], stream=[(y, 0)])
+        u.output(z)
+        w = mod.replicate(u, 5, "c%d.")
+        ok = all(w.lo[i] < w.hi[i] for i in range(len(w.lo)))
+        t.check(ok and w.steps == 10 and len(w.rules) == 5,
+                "bench gen: replicated copies keep valid ranges and rules")
+        w = mod.make_transformer(1)
+        plain, _ = mod.bounds(w)
+        q = {"usmp": 1, "buffers": [{"name": n, "size": s, "live": [a, b]}
+             for n, a, b, s in zip(w.names, w.lo, w.hi, w.size)]}
+        t.check(plain == problem_lower_bounds(q)[0]["lower_bound"],
+                "bench gen: its lower bound agrees with netgen's (%d)" % plain)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", default=HERE, help="where the committed files are")
@@ -237,6 +311,7 @@ def main(argv=None):
             check_mobilenet(t, cp)
         elif name == "board_m55_u55.json":
             check_board(t, cp)
+    check_generator(t)
     return t.done()
 
 
