@@ -1,0 +1,642 @@
+# usmp/__init__.py — the Python binding of libusmp (ctypes only): problems,
+# the plugin registry, per-target selection, plans, and errors as exceptions.
+"""Static memory planning for ML compilers, from Python.
+
+    import usmp
+    p = usmp.Problem()
+    sram = p.add_pool("sram", size_limit=256 * 1024, alignment=16,
+                      targets=["ethos-u55"])
+    p.add_buffer("conv1.out", 65536, live=(0, 2))
+    p.add_buffer("conv2.out", 32768, live=(1, 3))
+    plan = usmp.plan(p, algorithm="best_fit")
+    plan.placements["conv1.out"]   # Placement(pool='sram', offset=0)
+
+The library is found through USMP_LIBRARY (a path), else ``libusmp.so.1`` on
+the loader's path; plugins through USMP_PLUGIN_PATH and the installed plugin
+directory, as in C. Every failure raises a UsmpError subclass carrying the
+library's message (``e.message``) and status (``e.status``).
+"""
+
+import collections
+import ctypes
+import threading
+
+from . import _lib
+
+__all__ = [
+    "UsmpError", "InvalidError", "InfeasibleError", "PluginError",
+    "NotFoundError", "NoMemoryError", "UsmpIOError", "StoppedError",
+    "UnsupportedError", "InvalidPlanError", "InternalError",
+    "Problem", "Registry", "Plan", "Placement", "Part", "Algorithm", "Param",
+    "PluginInfo", "Selection", "plan", "default_registry", "version",
+    "abi_version", "UNBOUNDED", "CAPABILITIES",
+]
+
+UNBOUNDED = (1 << 64) - 1
+_NONE = (1 << 32) - 1  # no pool / built-in (no plugin)
+
+# enum usmp_format
+_FORMATS = {"auto": 0, "json": 1, "csv": 2}
+# enum usmp_capability, by bit
+CAPABILITIES = {
+    "multi_pool": 1 << 0, "overlap_rules": 1 << 1, "fixed_offsets": 1 << 2,
+    "exact": 1 << 3, "deterministic": 1 << 4, "anytime": 1 << 5,
+    "explicit_conflicts": 1 << 6,
+}
+_PARAM_TYPES = {1: "bool", 2: "i32", 3: "u32", 4: "i64", 5: "u64", 6: "f64",
+                7: "str"}
+_SOURCES = {1: "api", 2: "options", 3: "env", 4: "default"}
+_PLAN_ISOLATE, _PLAN_NO_ISOLATE = 1, 2
+_REGISTRY_NO_ENV, _REGISTRY_NO_DEFAULT_DIRS = 1, 2
+
+
+# ---- errors ---------------------------------------------------------------
+
+class UsmpError(Exception):
+    """A failed libusmp call: `status` (enum usmp_status), `message` (the
+    library's text naming the place: file, record, buffer, knob)."""
+    status = None
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class InvalidError(UsmpError, ValueError):
+    status = 1
+
+
+class InfeasibleError(UsmpError):
+    status = 2
+
+
+class PluginError(UsmpError):
+    status = 3
+
+
+class NotFoundError(UsmpError, LookupError):
+    status = 4
+
+
+class NoMemoryError(UsmpError, MemoryError):
+    status = 5
+
+
+class UsmpIOError(UsmpError, OSError):
+    status = 6
+
+
+class StoppedError(UsmpError):
+    status = 7
+
+
+class UnsupportedError(UsmpError):
+    status = 8
+
+
+class InvalidPlanError(UsmpError):
+    status = 9
+
+
+class InternalError(UsmpError):
+    status = 10
+
+
+_ERRORS = {c.status: c for c in (
+    InvalidError, InfeasibleError, PluginError, NotFoundError, NoMemoryError,
+    UsmpIOError, StoppedError, UnsupportedError, InvalidPlanError,
+    InternalError)}
+
+
+def _raise(status, message):
+    cls = _ERRORS.get(status, UsmpError)
+    name = _str(_lib.lib().usmp_status_name(status))
+    raise cls(message or name, status)
+
+
+def _bytes(s):
+    if isinstance(s, bytes):
+        return s
+    if not isinstance(s, str):
+        raise TypeError("expected a string, got %r" % (s,))
+    return s.encode("utf-8")
+
+
+def _str(b):
+    return b.decode("utf-8", "replace") if b is not None else None
+
+
+def _u64(name, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s must be an int, got %r" % (name, value))
+    if not 0 <= value <= UNBOUNDED:
+        raise InvalidError("%s: out of range: %d" % (name, value), 1)
+    return value
+
+
+def _knob_strings(params):
+    """dict {knob: value} or iterable of "k=v" -> list of bytes "k=v"."""
+    if not params:
+        return []
+    if isinstance(params, dict):
+        out = []
+        for k, v in params.items():
+            if isinstance(v, bool):
+                v = "true" if v else "false"
+            out.append("%s=%s" % (k, v))
+        params = out
+    return [_bytes(p) for p in params]
+
+
+def _c_strings(items):
+    arr = (ctypes.c_char_p * max(1, len(items)))(*items)
+    return arr, len(items)
+
+
+def version():
+    """The library's release version, e.g. "0.1.0"."""
+    return _str(_lib.lib().usmp_version())
+
+
+def abi_version():
+    """(major, minor) of the plugin ABI the library implements."""
+    ma, mi = ctypes.c_uint32(), ctypes.c_uint32()
+    _lib.lib().usmp_abi_version(ctypes.byref(ma), ctypes.byref(mi))
+    return ma.value, mi.value
+
+
+# ---- problems -------------------------------------------------------------
+
+class Problem:
+    """Pools and buffers to plan. Pools and buffers are referred to by name
+    or by index (dense, in insertion order). Not for concurrent use."""
+
+    def __init__(self):
+        self._lib = _lib.lib()
+        self._h = self._lib.usmp_problem_create()
+        if not self._h:
+            raise NoMemoryError("out of memory", 5)
+
+    # lifetime
+    def close(self):
+        if getattr(self, "_h", None):
+            self._lib.usmp_problem_destroy(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _handle(self):
+        if not self._h:
+            raise InvalidError("problem is closed", 1)
+        return self._h
+
+    def _check(self, status):
+        if status:
+            _raise(status, _str(self._lib.usmp_problem_error(self._h)))
+
+    # look-ups
+    def _pool(self, pool):
+        if isinstance(pool, int) and not isinstance(pool, bool):
+            return pool
+        return self.find_pool(pool)
+
+    def _buffer(self, buf):
+        if isinstance(buf, int) and not isinstance(buf, bool):
+            return buf
+        return self.find_buffer(buf)
+
+    def find_pool(self, name):
+        i = ctypes.c_uint32()
+        st = self._lib.usmp_problem_find_pool(self._handle(), _bytes(name),
+                                              ctypes.byref(i))
+        if st:
+            _raise(st, 'no pool named "%s"' % name)
+        return i.value
+
+    def find_buffer(self, name):
+        i = ctypes.c_uint32()
+        st = self._lib.usmp_problem_find_buffer(self._handle(), _bytes(name),
+                                                ctypes.byref(i))
+        if st:
+            _raise(st, 'no buffer named "%s"' % name)
+        return i.value
+
+    @property
+    def pool_count(self):
+        return self._lib.usmp_problem_pool_count(self._handle())
+
+    @property
+    def buffer_count(self):
+        return self._lib.usmp_problem_buffer_count(self._handle())
+
+    @property
+    def pools(self):
+        """Pool names, by index."""
+        h = self._handle()
+        return [_str(self._lib.usmp_problem_pool_name(h, i))
+                for i in range(self.pool_count)]
+
+    @property
+    def buffers(self):
+        """Buffer names, by index."""
+        h = self._handle()
+        return [_str(self._lib.usmp_problem_buffer_name(h, i))
+                for i in range(self.buffer_count)]
+
+    # building
+    def add_pool(self, name, size_limit=None, alignment=1, targets=()):
+        """Add a pool; size_limit None means unbounded. Returns its index."""
+        limit = UNBOUNDED if size_limit is None else _u64("size_limit",
+                                                           size_limit)
+        i = ctypes.c_uint32()
+        self._check(self._lib.usmp_problem_add_pool(
+            self._handle(), _bytes(name), limit,
+            _u64("alignment", alignment), ctypes.byref(i)))
+        for t in targets:
+            self.add_pool_target(i.value, t)
+        return i.value
+
+    def add_pool_target(self, pool, target):
+        self._check(self._lib.usmp_problem_add_pool_target(
+            self._handle(), self._pool(pool), _bytes(target)))
+
+    def add_buffer(self, name, size, alignment=1, live=None, pools=None,
+                   fixed=None):
+        """Add a buffer. live=(begin, end) half-open; pools = candidate pools
+        in priority order (None: every pool); fixed=(pool, offset). Returns
+        its index."""
+        i = ctypes.c_uint32()
+        self._check(self._lib.usmp_problem_add_buffer(
+            self._handle(), _bytes(name), _u64("size", size),
+            _u64("alignment", alignment), ctypes.byref(i)))
+        b = i.value
+        if live is not None:
+            self.set_live(b, *live)
+        for pool in pools or ():
+            self.add_candidate(b, pool)
+        if fixed is not None:
+            self.set_fixed(b, *fixed)
+        return b
+
+    def set_live(self, buf, begin, end):
+        self._check(self._lib.usmp_problem_set_live(
+            self._handle(), self._buffer(buf), begin, end))
+
+    def add_candidate(self, buf, pool):
+        self._check(self._lib.usmp_problem_add_candidate(
+            self._handle(), self._buffer(buf), self._pool(pool)))
+
+    def set_fixed(self, buf, pool, offset):
+        self._check(self._lib.usmp_problem_set_fixed(
+            self._handle(), self._buffer(buf), self._pool(pool),
+            _u64("offset", offset)))
+
+    def add_conflict(self, a, b):
+        self._check(self._lib.usmp_problem_add_conflict(
+            self._handle(), self._buffer(a), self._buffer(b)))
+
+    def add_overlap(self, src, dst, max_lead=0):
+        """dst may share bytes with src when offset(dst) <= offset(src) +
+        max_lead (a streaming op writing dst as it reads src)."""
+        self._check(self._lib.usmp_problem_add_overlap(
+            self._handle(), self._buffer(src), self._buffer(dst), max_lead))
+
+    # files
+    @classmethod
+    def read(cls, path, format="auto", capacity=None):
+        """A problem from a JSON file or a MiniMalloc CSV (capacity: the size
+        limit of the CSV's single pool)."""
+        p = cls()
+        cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
+        p._check(p._lib.usmp_problem_read(p._h, _bytes(str(path)),
+                                          _FORMATS[format], cap))
+        return p
+
+    @classmethod
+    def parse(cls, data, name="<string>", format="json", capacity=None):
+        p = cls()
+        raw = _bytes(data)
+        cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
+        p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
+                                           _FORMATS[format], cap))
+        return p
+
+    def write(self, path, format="json"):
+        self._check(self._lib.usmp_problem_write(
+            self._handle(), _bytes(str(path)), _FORMATS[format]))
+
+    # lower bounds
+    @property
+    def group_count(self):
+        return self._lib.usmp_problem_group_count(self._handle())
+
+    def group_bound(self, group):
+        return self._lib.usmp_problem_group_bound(self._handle(), group)
+
+    def pool_group(self, pool):
+        return self._lib.usmp_problem_pool_group(self._handle(),
+                                                 self._pool(pool))
+
+    def lower_bounds(self):
+        """The lower bound of every pool group, by group index."""
+        n = self.group_count
+        if n == 0:
+            # Preparing the problem failed (e.g. a fixed pool that is not
+            # among the buffer's candidates): say why instead of [].
+            msg = _str(self._lib.usmp_problem_error(self._h))
+            if msg:
+                raise InvalidError(msg, 1)
+        return [self.group_bound(g) for g in range(n)]
+
+
+# ---- the registry ---------------------------------------------------------
+
+PluginInfo = collections.namedtuple(
+    "PluginInfo", "name version license abi path algorithm_count")
+Param = collections.namedtuple("Param", "name type default help")
+Algorithm = collections.namedtuple(
+    "Algorithm", "name summary caps capabilities plugin params signature")
+Selection = collections.namedtuple("Selection",
+                                   "algorithm params rule source")
+
+
+class Registry:
+    """The algorithm plugins found and loaded, and the per-target selection
+    rules. Planning and queries are thread-safe; bind/bind_rules/
+    clear_bindings must not run concurrently with anything else on it."""
+
+    def __init__(self, plugin_path=None, use_env=True, default_dirs=True):
+        self._lib = _lib.lib()
+        opts = _lib.new(_lib.RegistryOptions)
+        if not use_env:
+            opts.flags |= _REGISTRY_NO_ENV
+        if not default_dirs:
+            opts.flags |= _REGISTRY_NO_DEFAULT_DIRS
+        if plugin_path:
+            if not isinstance(plugin_path, (str, bytes)):
+                plugin_path = ":".join(str(d) for d in plugin_path)
+            opts.plugin_path = _bytes(plugin_path)
+        h = ctypes.c_void_p()
+        st = self._lib.usmp_registry_create(ctypes.byref(opts),
+                                            ctypes.byref(h))
+        if st:
+            _raise(st, "cannot create a registry")
+        self._h = h.value
+
+    def close(self):
+        if getattr(self, "_h", None):
+            self._lib.usmp_registry_destroy(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _check(self, status):
+        if status:
+            _raise(status, _str(self._lib.usmp_registry_error(self._h)))
+
+    @property
+    def diagnostics(self):
+        """"FILE: reason" for every plugin that was skipped."""
+        n = self._lib.usmp_registry_diagnostic_count(self._h)
+        return [_str(self._lib.usmp_registry_diagnostic(self._h, i))
+                for i in range(n)]
+
+    @property
+    def plugins(self):
+        out = []
+        for i in range(self._lib.usmp_registry_plugin_count(self._h)):
+            info = _lib.new(_lib.PluginInfo)
+            if self._lib.usmp_registry_plugin(self._h, i, ctypes.byref(info)):
+                continue
+            out.append(PluginInfo(_str(info.name), _str(info.version),
+                                  _str(info.license),
+                                  (info.abi_major, info.abi_minor),
+                                  _str(info.path), info.algorithm_count))
+        return out
+
+    def _algorithm_at(self, i):
+        info = _lib.new(_lib.AlgorithmInfo)
+        self._check(self._lib.usmp_registry_algorithm(self._h, i,
+                                                      ctypes.byref(info)))
+        params = []
+        for k in range(info.param_count):
+            pi = _lib.new(_lib.ParamInfo)
+            self._check(self._lib.usmp_registry_param(self._h, i, k,
+                                                      ctypes.byref(pi)))
+            params.append(Param(_str(pi.name), _PARAM_TYPES.get(pi.type, "?"),
+                                _str(pi.default_value), _str(pi.help) or ""))
+        plugin = None
+        if info.plugin != _NONE:
+            pl = _lib.new(_lib.PluginInfo)
+            if not self._lib.usmp_registry_plugin(self._h, info.plugin,
+                                                  ctypes.byref(pl)):
+                plugin = _str(pl.name)
+        caps = frozenset(n for n, bit in CAPABILITIES.items()
+                         if info.caps & bit)
+        return Algorithm(_str(info.name), _str(info.summary), info.caps, caps,
+                         plugin, tuple(params), _str(info.params) or "")
+
+    @property
+    def algorithms(self):
+        """Every algorithm (built-ins first), with capabilities and knobs."""
+        n = self._lib.usmp_registry_algorithm_count(self._h)
+        return [self._algorithm_at(i) for i in range(n)]
+
+    def algorithm(self, name):
+        i = ctypes.c_uint32()
+        st = self._lib.usmp_registry_find_algorithm(self._h, _bytes(name),
+                                                    ctypes.byref(i))
+        if st:
+            _raise(st, 'no algorithm named "%s"' % name)
+        return self._algorithm_at(i.value)
+
+    def bind(self, pattern, algorithm, params=None):
+        """Targets matching the glob `pattern` get `algorithm` with knob
+        values `params` ({knob: value} or ["k=v"]). Rules apply in the order
+        bound; they take precedence over plan(algorithm=...)."""
+        arr, n = _c_strings(_knob_strings(params))
+        self._check(self._lib.usmp_registry_bind(
+            self._h, _bytes(pattern), _bytes(algorithm), arr, n))
+
+    def bind_rules(self, rules):
+        """Rules in USMP_ALGORITHM syntax: "ethos-u*=exact:time_limit=2;*=best_fit"."""
+        self._check(self._lib.usmp_registry_bind_rules(self._h,
+                                                       _bytes(rules)))
+
+    def clear_bindings(self):
+        self._lib.usmp_registry_clear_bindings(self._h)
+
+    def select(self, target, override=None):
+        """What planning for `target` would run, and the rule that says so."""
+        sel = _lib.new(_lib.Selection)
+        self._check(self._lib.usmp_registry_select(
+            self._h, _bytes(target or ""),
+            _bytes(override) if override else None, ctypes.byref(sel)))
+        return Selection(_str(sel.algorithm), _str(sel.params) or "",
+                         _str(sel.rule), _SOURCES.get(sel.source, "?"))
+
+    def plan(self, problem, algorithm=None, params=None, target=None,
+             time_limit=0.0, isolate=None):
+        """Plan `problem`. algorithm: a spec in rule syntax ("first_fit" or
+        "first_fit:order=area") for parts no bound rule decides; params:
+        extra knob values for it; target: for parts whose pools name none;
+        isolate: True/False forces plugin calls into / out of a child
+        process (None: the library's default). Raises a UsmpError subclass
+        when no valid plan is found; returned plans are verified."""
+        opts = _lib.new(_lib.PlanOptions)
+        knobs = _knob_strings(params)
+        arr, n = _c_strings(knobs)
+        if algorithm:
+            opts.algorithm = _bytes(algorithm)
+        if knobs:
+            opts.params = arr
+            opts.param_count = n
+        if target:
+            opts.target = _bytes(target)
+        opts.time_limit = float(time_limit or 0.0)
+        if isolate is True:
+            opts.flags |= _PLAN_ISOLATE
+        elif isolate is False:
+            opts.flags |= _PLAN_NO_ISOLATE
+        out = ctypes.c_void_p()
+        st = self._lib.usmp_plan_compute(self._h, problem._handle(),
+                                          ctypes.byref(opts),
+                                          ctypes.byref(out))
+        return Plan._take(problem, out.value, st)
+
+
+_default = None
+_default_lock = threading.Lock()
+
+
+def default_registry():
+    """A registry shared by the module-level plan() (created on first use,
+    with USMP_PLUGIN_PATH and the installed plugin directory)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = Registry()
+        return _default
+
+
+def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
+         isolate=None, registry=None):
+    """Plan `problem` with `registry` (default: default_registry())."""
+    r = registry or default_registry()
+    return r.plan(problem, algorithm=algorithm, params=params, target=target,
+                  time_limit=time_limit, isolate=isolate)
+
+
+# ---- plans ----------------------------------------------------------------
+
+Placement = collections.namedtuple("Placement", "pool offset")
+Part = collections.namedtuple(
+    "Part", "target algorithm params buffer_count size lower_bound "
+            "proven_bound optimal group time_ms")
+
+
+class Plan:
+    """A verified plan: `placements` {buffer name: Placement(pool, offset)},
+    `offsets` by buffer index, `pool_sizes` {pool: high-water mark},
+    `parts` (how each independent part was planned), `size` (the sum)."""
+
+    def __init__(self):
+        raise TypeError("plans come from Registry.plan(), usmp.plan() or "
+                        "Plan.read()")
+
+    @classmethod
+    def _take(cls, problem, handle, status):
+        lib = _lib.lib()
+        if not handle:
+            raise NoMemoryError("out of memory", 5)
+        if status:
+            msg = _str(lib.usmp_plan_error(handle))
+            lib.usmp_plan_destroy(handle)
+            _raise(status, msg)
+        self = object.__new__(cls)
+        self._lib, self._h, self._problem = lib, handle, problem
+        self._load()
+        return self
+
+    def _load(self):
+        lib, h, p = self._lib, self._h, self._problem
+        pools, buffers = p.pools, p.buffers
+        self.placements = {}
+        self.offsets = []
+        for b, name in enumerate(buffers):
+            pool, off = ctypes.c_uint32(), ctypes.c_uint64()
+            st = lib.usmp_plan_placement(h, b, ctypes.byref(pool),
+                                         ctypes.byref(off))
+            if st:
+                _raise(st, _str(lib.usmp_plan_error(h)))
+            pl = Placement(pools[pool.value], off.value)
+            self.placements[name] = pl
+            self.offsets.append((pool.value, off.value))
+        self.pool_sizes = {name: lib.usmp_plan_pool_size(h, j)
+                           for j, name in enumerate(pools)}
+        self.size = sum(self.pool_sizes.values())
+        self.parts = []
+        for i in range(lib.usmp_plan_part_count(h)):
+            info = _lib.new(_lib.PartInfo)
+            if lib.usmp_plan_part(h, i, ctypes.byref(info)):
+                continue
+            self.parts.append(Part(
+                _str(info.target) or "", _str(info.algorithm),
+                _str(info.params) or "", info.buffer_count, info.size,
+                info.lower_bound, info.proven_bound, bool(info.optimal),
+                info.group, info.time_ms))
+
+    @classmethod
+    def read(cls, problem, path, format="auto"):
+        """A plan file (JSON or CSV) for `problem`, e.g. to verify it."""
+        lib = _lib.lib()
+        out = ctypes.c_void_p()
+        st = lib.usmp_plan_read(problem._handle(), _bytes(str(path)),
+                                _FORMATS[format], ctypes.byref(out))
+        return cls._take(problem, out.value, st)
+
+    def close(self):
+        if getattr(self, "_h", None):
+            self._lib.usmp_plan_destroy(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+    def _check(self, status):
+        if status:
+            _raise(status, _str(self._lib.usmp_plan_error(self._h)))
+
+    def verify(self):
+        """Re-check the plan against its problem (raises InvalidPlanError)."""
+        self._check(self._lib.usmp_plan_verify(self._h,
+                                               self._problem._handle()))
+
+    def write(self, path, format="json"):
+        self._check(self._lib.usmp_plan_write(
+            self._h, self._problem._handle(), _bytes(str(path)),
+            _FORMATS[format]))
+
+    def write_svg(self, path):
+        self._check(self._lib.usmp_plan_write_svg(
+            self._h, self._problem._handle(), _bytes(str(path))))
+
+    def __repr__(self):
+        return "<usmp.Plan %d buffers, %d bytes, %d part(s)>" % (
+            len(self.placements), self.size, len(self.parts))

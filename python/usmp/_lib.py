@@ -1,0 +1,203 @@
+# _lib.py — finding libusmp and declaring its C functions and structs for ctypes.
+# Nothing here is public; usmp/__init__.py builds the Python API on top.
+"""Low-level ctypes declarations of <usmp/usmp.h>.
+
+The library is found, in order, at the path in the environment variable
+USMP_LIBRARY, as ``libusmp.so.1`` through the dynamic loader's search path
+(LD_LIBRARY_PATH, ld.so.cache), or through ctypes.util.find_library("usmp").
+"""
+
+import ctypes
+import ctypes.util
+import os
+import threading
+
+ABI_MAJOR = 1  # the major of <usmp/common.h> this binding was written for
+ABI_MINOR = 1  # the oldest minor it needs
+
+c_char_p = ctypes.c_char_p
+c_void_p = ctypes.c_void_p
+c_int = ctypes.c_int
+c_uint32 = ctypes.c_uint32
+c_uint64 = ctypes.c_uint64
+c_int64 = ctypes.c_int64
+c_size_t = ctypes.c_size_t
+c_double = ctypes.c_double
+P = ctypes.POINTER
+
+
+class RegistryOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("flags", c_uint32),
+                ("plugin_path", c_char_p)]
+
+
+class PluginInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("abi_major", c_uint32),
+                ("abi_minor", c_uint32), ("algorithm_count", c_uint32),
+                ("name", c_char_p), ("version", c_char_p),
+                ("license", c_char_p), ("path", c_char_p)]
+
+
+class AlgorithmInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("caps", c_uint32),
+                ("plugin", c_uint32), ("param_count", c_uint32),
+                ("name", c_char_p), ("summary", c_char_p),
+                ("params", c_char_p)]
+
+
+class ParamInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("type", c_uint32),
+                ("name", c_char_p), ("default_value", c_char_p),
+                ("help", c_char_p)]
+
+
+class Selection(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("source", c_uint32),
+                ("algorithm", c_char_p), ("params", c_char_p),
+                ("rule", c_char_p)]
+
+
+class PlanOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("flags", c_uint32),
+                ("algorithm", c_char_p), ("params", P(c_char_p)),
+                ("param_count", c_uint32), ("reserved", c_uint32),
+                ("target", c_char_p), ("time_limit", c_double),
+                ("cancel", P(c_int))]
+
+
+class PartInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("buffer_count", c_uint32),
+                ("optimal", c_uint32), ("group", c_uint32),
+                ("target", c_char_p), ("algorithm", c_char_p),
+                ("params", c_char_p), ("size", c_uint64),
+                ("lower_bound", c_uint64), ("proven_bound", c_uint64),
+                ("time_ms", c_double)]
+
+
+# name: (restype, argtypes)
+_PROTOTYPES = {
+    "usmp_version": (c_char_p, []),
+    "usmp_abi_version": (None, [P(c_uint32), P(c_uint32)]),
+    "usmp_status_name": (c_char_p, [c_int]),
+
+    "usmp_problem_create": (c_void_p, []),
+    "usmp_problem_destroy": (None, [c_void_p]),
+    "usmp_problem_error": (c_char_p, [c_void_p]),
+    "usmp_problem_add_pool": (c_int, [c_void_p, c_char_p, c_uint64, c_uint64,
+                                      P(c_uint32)]),
+    "usmp_problem_add_pool_target": (c_int, [c_void_p, c_uint32, c_char_p]),
+    "usmp_problem_add_buffer": (c_int, [c_void_p, c_char_p, c_uint64,
+                                        c_uint64, P(c_uint32)]),
+    "usmp_problem_set_live": (c_int, [c_void_p, c_uint32, c_int64, c_int64]),
+    "usmp_problem_add_candidate": (c_int, [c_void_p, c_uint32, c_uint32]),
+    "usmp_problem_set_fixed": (c_int, [c_void_p, c_uint32, c_uint32,
+                                       c_uint64]),
+    "usmp_problem_add_conflict": (c_int, [c_void_p, c_uint32, c_uint32]),
+    "usmp_problem_add_overlap": (c_int, [c_void_p, c_uint32, c_uint32,
+                                         c_int64]),
+    "usmp_problem_pool_count": (c_uint32, [c_void_p]),
+    "usmp_problem_buffer_count": (c_uint32, [c_void_p]),
+    "usmp_problem_pool_name": (c_char_p, [c_void_p, c_uint32]),
+    "usmp_problem_buffer_name": (c_char_p, [c_void_p, c_uint32]),
+    "usmp_problem_find_pool": (c_int, [c_void_p, c_char_p, P(c_uint32)]),
+    "usmp_problem_find_buffer": (c_int, [c_void_p, c_char_p, P(c_uint32)]),
+    "usmp_problem_read": (c_int, [c_void_p, c_char_p, c_int, c_uint64]),
+    "usmp_problem_parse": (c_int, [c_void_p, c_char_p, c_size_t, c_char_p,
+                                   c_int, c_uint64]),
+    "usmp_problem_write": (c_int, [c_void_p, c_char_p, c_int]),
+    "usmp_problem_group_count": (c_uint32, [c_void_p]),
+    "usmp_problem_group_bound": (c_uint64, [c_void_p, c_uint32]),
+    "usmp_problem_pool_group": (c_uint32, [c_void_p, c_uint32]),
+
+    "usmp_registry_create": (c_int, [P(RegistryOptions), P(c_void_p)]),
+    "usmp_registry_destroy": (None, [c_void_p]),
+    "usmp_registry_error": (c_char_p, [c_void_p]),
+    "usmp_registry_diagnostic_count": (c_uint32, [c_void_p]),
+    "usmp_registry_diagnostic": (c_char_p, [c_void_p, c_uint32]),
+    "usmp_registry_plugin_count": (c_uint32, [c_void_p]),
+    "usmp_registry_plugin": (c_int, [c_void_p, c_uint32, P(PluginInfo)]),
+    "usmp_registry_algorithm_count": (c_uint32, [c_void_p]),
+    "usmp_registry_algorithm": (c_int, [c_void_p, c_uint32,
+                                        P(AlgorithmInfo)]),
+    "usmp_registry_find_algorithm": (c_int, [c_void_p, c_char_p,
+                                             P(c_uint32)]),
+    "usmp_registry_param": (c_int, [c_void_p, c_uint32, c_uint32,
+                                    P(ParamInfo)]),
+    "usmp_registry_bind": (c_int, [c_void_p, c_char_p, c_char_p,
+                                   P(c_char_p), c_uint32]),
+    "usmp_registry_bind_rules": (c_int, [c_void_p, c_char_p]),
+    "usmp_registry_clear_bindings": (None, [c_void_p]),
+    "usmp_registry_select": (c_int, [c_void_p, c_char_p, c_char_p,
+                                     P(Selection)]),
+
+    "usmp_plan_compute": (c_int, [c_void_p, c_void_p, P(PlanOptions),
+                                  P(c_void_p)]),
+    "usmp_plan_read": (c_int, [c_void_p, c_char_p, c_int, P(c_void_p)]),
+    "usmp_plan_destroy": (None, [c_void_p]),
+    "usmp_plan_status": (c_int, [c_void_p]),
+    "usmp_plan_error": (c_char_p, [c_void_p]),
+    "usmp_plan_verify": (c_int, [c_void_p, c_void_p]),
+    "usmp_plan_placement": (c_int, [c_void_p, c_uint32, P(c_uint32),
+                                    P(c_uint64)]),
+    "usmp_plan_pool_size": (c_uint64, [c_void_p, c_uint32]),
+    "usmp_plan_part_count": (c_uint32, [c_void_p]),
+    "usmp_plan_part": (c_int, [c_void_p, c_uint32, P(PartInfo)]),
+    "usmp_plan_write": (c_int, [c_void_p, c_void_p, c_char_p, c_int]),
+    "usmp_plan_write_svg": (c_int, [c_void_p, c_void_p, c_char_p]),
+}
+
+_lock = threading.Lock()
+_lib = None
+
+
+def _candidates():
+    env = os.environ.get("USMP_LIBRARY")
+    if env:
+        return [env]  # an explicit choice is never second-guessed
+    found = ctypes.util.find_library("usmp")
+    return ["libusmp.so.1"] + ([found] if found else [])
+
+
+def _open():
+    errors = []
+    for name in _candidates():
+        try:
+            return ctypes.CDLL(name), name
+        except OSError as e:
+            errors.append("%s: %s" % (name, e))
+    raise OSError("usmp: cannot load libusmp (set USMP_LIBRARY to its path): "
+                  + "; ".join(errors))
+
+
+def lib():
+    """The loaded library with every prototype declared (loaded once)."""
+    global _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        handle, name = _open()
+        for fn, (restype, argtypes) in _PROTOTYPES.items():
+            try:
+                f = getattr(handle, fn)
+            except AttributeError:
+                raise OSError("usmp: %s has no %s: not a usmp library this "
+                              "binding can use" % (name, fn)) from None
+            f.restype = restype
+            f.argtypes = argtypes
+        major, minor = c_uint32(), c_uint32()
+        handle.usmp_abi_version(ctypes.byref(major), ctypes.byref(minor))
+        if major.value != ABI_MAJOR or minor.value < ABI_MINOR:
+            raise OSError("usmp: %s implements ABI %d.%d; this binding needs "
+                          "%d.%d or a later %d.x" % (name, major.value,
+                                                     minor.value, ABI_MAJOR,
+                                                     ABI_MINOR, ABI_MAJOR))
+        handle.usmp_library_path = name
+        _lib = handle
+        return _lib
+
+
+def new(struct):
+    """A zero-filled struct with struct_size set, as the API asks."""
+    s = struct()
+    s.struct_size = ctypes.sizeof(struct)
+    return s
