@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -525,36 +526,41 @@ static int load_path_list(usmp_registry *r, seen_files *seen, const char *list)
 
 /* True when this copy of libusmp runs from the build tree: the object that
  * holds this function lives in USMP_BUILD_LIBDIR, or it is the executable
- * itself (the static library the tests link). */
+ * itself (the static library the tests link). The executable is recognised
+ * by its link map, not its name: a re-exec'ed test worker may report an
+ * argv[0] that is no path at all. */
 static bool running_from_build_tree(void)
 {
 	union {
 		int (*fn)(const usmp_registry_options *, usmp_registry **);
 		void *p;
 	} self = {.fn = usmp_registry_create};
-	char *obj = NULL, *exe = NULL, *build = NULL, *slash;
+	struct link_map *lm = NULL, *main_lm = NULL;
+	char *obj = NULL, *build = NULL, *slash;
+	void *main_handle;
 	bool yes = false;
 	Dl_info info;
 
-	if (!dladdr(self.p, &info) || !info.dli_fname)
+	if (!dladdr1(self.p, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+		return false;
+	main_handle = dlopen(NULL, RTLD_LAZY);
+	if (main_handle) {
+		if (dlinfo(main_handle, RTLD_DI_LINKMAP, &main_lm) != 0)
+			main_lm = NULL;
+		dlclose(main_handle);
+	}
+	if (lm == main_lm)
+		return true;
+	if (!info.dli_fname)
 		return false;
 	obj = realpath(info.dli_fname, NULL);
-	exe = realpath("/proc/self/exe", NULL);
 	build = realpath(USMP_BUILD_LIBDIR, NULL);
-	if (!obj)
-		goto out;
-	if (exe && strcmp(obj, exe) == 0) {
-		yes = true;
-		goto out;
-	}
-	slash = strrchr(obj, '/');
+	slash = obj ? strrchr(obj, '/') : NULL;
 	if (build && slash) {
 		*slash = '\0';
 		yes = strcmp(obj, build) == 0;
 	}
-out:
 	free(obj);
-	free(exe);
 	free(build);
 	return yes;
 }

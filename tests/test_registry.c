@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "internal.h"
 #include "support.h"
 
@@ -195,10 +196,18 @@ Test(registry_load, bad_signature_skips_that_algorithm_only)
 Test(registry_load, duplicate_name_skips_the_later_one_naming_both_files)
 {
 	usmp_registry *r = load("good_v1_1 duplicate");
-	const char *d = only_diag(r);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 2);
+	const char *d = usmp_registry_diagnostic(r, 0);
 	assert_contains(d, "duplicate.so: algorithm \"fx_good\" is already "
 	                   "provided by ");
 	assert_contains(d, "good_v1_1.so");
+	/* nor can a plugin take over the built-in default */
+	assert_contains(usmp_registry_diagnostic(r, 1),
+	                "duplicate.so: algorithm \"auto\" is already provided by "
+	                "libusmp (built-in)");
+	usmp_algorithm_info au;
+	algo_info(r, "auto", &au);
+	cr_assert_eq(au.plugin, UINT32_MAX);
 	cr_assert_eq(usmp_registry_plugin_count(r), 2);
 	usmp_algorithm_info a;
 	algo_info(r, "fx_good", &a);
@@ -206,6 +215,32 @@ Test(registry_load, duplicate_name_skips_the_later_one_naming_both_files)
 	cr_assert_eq(usmp_registry_plugin(r, a.plugin, &p), USMP_OK);
 	cr_assert_str_eq(p.name, "good_v1_1");
 	cr_assert(has_algo(r, "fx_dup_unique"));
+	usmp_registry_destroy(r);
+}
+
+Test(registry_load, broken_algorithm_entries_are_skipped_one_by_one)
+{
+	usmp_registry *r = load("bad_entries");
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 5);
+	assert_contains(usmp_registry_diagnostic(r, 0),
+	                "bad_entries.so: algorithm 0 is NULL");
+	assert_contains(usmp_registry_diagnostic(r, 1),
+	                "bad_entries.so: algorithm 1: name \"Upper\" is not "
+	                "[a-z][a-z0-9_]*");
+	assert_contains(usmp_registry_diagnostic(r, 2),
+	                "bad_entries.so: algorithm \"fx_no_fn\" has no function");
+	assert_contains(usmp_registry_diagnostic(r, 3),
+	                "bad_entries.so: algorithm 3: struct_size");
+	assert_contains(usmp_registry_diagnostic(r, 4),
+	                "bad_entries.so: algorithm \"fx_entries_ok\" is already "
+	                "provided by ");
+	cr_assert(has_algo(r, "fx_entries_ok"));
+	usmp_algorithm_info a;
+	algo_info(r, "fx_entries_ok", &a);
+	cr_assert_str_eq(a.summary, "the survivor");
+	usmp_plugin_info p = {.struct_size = sizeof p};
+	cr_assert_eq(usmp_registry_plugin(r, 0, &p), USMP_OK);
+	cr_assert_eq(p.algorithm_count, 1);
 	usmp_registry_destroy(r);
 }
 
@@ -238,25 +273,31 @@ Test(registry_load, unreadable_file_and_missing_directory_are_reported)
 Test(registry_load, whole_fixture_directory_loads_sorted_and_keeps_going)
 {
 	usmp_registry *r = load_path(test_fixture_plugindir());
-	/* Sorted by file name: bad_signature duplicate echo good_v1_0 good_v1_1
-	 * invalid_plan newer_minor not_a_plugin short_struct v2_only. duplicate
-	 * comes before good_v1_1, so good_v1_1's fx_good is the one skipped. */
-	const char *want[] = {"bad_signature", "duplicate", "echo", "good_v1_0",
-	                      "good_v1_1", "invalid_plan"};
-	cr_assert_eq(usmp_registry_plugin_count(r), 6);
-	for (uint32_t i = 0; i < 6; i++) {
+	/* Sorted by file name: bad_entries bad_signature duplicate echo
+	 * good_v1_0 good_v1_1 invalid_plan newer_minor not_a_plugin short_struct
+	 * v2_only. duplicate comes before good_v1_1, so good_v1_1's fx_good is
+	 * the one skipped. */
+	const char *want[] = {"bad_entries", "bad_signature", "duplicate", "echo",
+	                      "good_v1_0", "good_v1_1", "invalid_plan"};
+	cr_assert_eq(usmp_registry_plugin_count(r), 7);
+	for (uint32_t i = 0; i < 7; i++) {
 		usmp_plugin_info p = {.struct_size = sizeof p};
 		cr_assert_eq(usmp_registry_plugin(r, i, &p), USMP_OK);
 		cr_assert_str_eq(p.name, want[i]);
 	}
-	/* bad sig, fx_good dup, newer_minor, not_a_plugin, short_struct, v2_only */
-	cr_assert_eq(usmp_registry_diagnostic_count(r), 6);
-	assert_contains(usmp_registry_diagnostic(r, 1),
-	                "good_v1_1.so: algorithm \"fx_good\" is already provided by");
-	assert_contains(usmp_registry_diagnostic(r, 1), "duplicate.so");
+	/* bad_entries 5, bad sig 1, duplicate's auto 1, good_v1_1's fx_good 1,
+	 * newer_minor, not_a_plugin, short_struct, v2_only 1 each */
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 12);
+	const char *dup = usmp_registry_diagnostic(r, 7);
+	assert_contains(dup, "good_v1_1.so: algorithm \"fx_good\" is already "
+	                     "provided by");
+	assert_contains(dup, "duplicate.so");
+	assert_contains(usmp_registry_diagnostic(r, 8), "newer_minor.so: ");
+	assert_contains(usmp_registry_diagnostic(r, 11), "v2_only.so: ");
 	const char *algos[] = {"fx_sig_ok", "fx_good", "fx_dup_unique", "fx_echo",
-	                       "fx_old", "fx_plain", "fx_invalid_plan"};
-	for (int i = 0; i < 7; i++)
+	                       "fx_old", "fx_plain", "fx_invalid_plan",
+	                       "fx_entries_ok"};
+	for (int i = 0; i < 8; i++)
 		cr_assert(has_algo(r, algos[i]), "%s missing", algos[i]);
 	usmp_registry_destroy(r);
 }
@@ -316,6 +357,44 @@ Test(registry_load, builtins_come_first_with_no_plugin)
 	cr_assert_eq(usmp__registry_algo(r, "fx_good"),
 	             usmp__registry_algo_at(r, usmp__builtin_count));
 	usmp_registry_destroy(r);
+}
+
+Test(registry_load, default_dirs_include_the_build_tree_for_in_tree_runs)
+{
+	/* The test executable links libusmp statically: it counts as running
+	 * from the build tree, so every plugin built in build/plugins/ is either
+	 * loaded or explained by a diagnostic. */
+	usmp_registry_options o = {.struct_size = sizeof o,
+	                           .flags = USMP_REGISTRY_NO_ENV};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	const char *names[] = {"fit.so", "tvm.so", "exact.so"};
+	int checked = 0;
+	for (int n = 0; n < 3; n++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", USMP_BUILD_PLUGINDIR, names[n]);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue; /* not built in this tree */
+		fclose(f);
+		bool seen = false;
+		for (uint32_t i = 0; i < usmp_registry_plugin_count(r); i++) {
+			usmp_plugin_info p = {.struct_size = sizeof p};
+			usmp_registry_plugin(r, i, &p);
+			seen |= strstr(p.path, names[n]) != NULL;
+		}
+		for (uint32_t i = 0; i < usmp_registry_diagnostic_count(r); i++)
+			seen |= strstr(usmp_registry_diagnostic(r, i), names[n]) != NULL;
+		cr_assert(seen, "%s neither loaded nor diagnosed", path);
+		checked++;
+	}
+	usmp_registry_destroy(r);
+	o.flags |= USMP_REGISTRY_NO_DEFAULT_DIRS;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_plugin_count(r), 0);
+	cr_assert_eq(usmp_registry_algorithm_count(r), usmp__builtin_count);
+	usmp_registry_destroy(r);
+	cr_log_info("%d build-tree plugins checked", checked);
 }
 
 Test(registry_load, null_options_and_destroy_null_are_fine)

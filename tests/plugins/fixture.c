@@ -157,13 +157,46 @@ static const usmp_algorithm *const algos[] = {&fx_bad_sig, &fx_sig_ok};
 #define FX_NAME "bad_signature"
 #endif
 
-/* ---- duplicate: fx_good again (taken by good_v1_1), plus its own -------- */
+/* ---- bad_entries: one good algorithm among entries broken each its way -- */
+#if defined(FX_BAD_ENTRIES)
+static const usmp_algorithm fx_upper = {
+	sizeof(usmp_algorithm), FX_CAPS, "Upper", "bad name", "", FN(fx_plain),
+	NULL,
+};
+static const usmp_algorithm fx_no_fn = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_no_fn", "no function", "", NULL, NULL,
+};
+static const usmp_algorithm fx_tiny = {
+	offsetof(usmp_algorithm, fn), FX_CAPS, "fx_tiny", "struct too short", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm fx_twice = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_entries_ok", "declared twice", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm fx_entries_ok = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_entries_ok", "the survivor",
+	"seed:u64=0", FN(fx_seeded), NULL,
+};
+static const usmp_algorithm *const algos[] = {
+	NULL, &fx_upper, &fx_no_fn, &fx_tiny, &fx_entries_ok, &fx_twice};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "bad_entries"
+#endif
+
+/* ---- duplicate: fx_good again (taken by good_v1_1), "auto", its own --- */
 #if defined(FX_DUPLICATE)
 static const usmp_algorithm fx_dup_unique = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_dup_unique", "survives", "",
 	FN(fx_plain), NULL,
 };
-static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique};
+/* A plugin may not take over the built-in default either. */
+static const usmp_algorithm fx_fake_auto = {
+	sizeof(usmp_algorithm), FX_CAPS, "auto", "an impostor", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique,
+                                              &fx_fake_auto};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "duplicate"
 #endif
