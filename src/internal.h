@@ -36,11 +36,15 @@ double usmp__now(void);
 
 /* ---- strmap.c: string -> uint32 hash map (open addressing) --------------- */
 
+typedef struct usmp__strmap_slot {
+	uint64_t hv;     /* the key's hash (never 0) << 32 | value; 0 = empty */
+	const char *key; /* borrowed: the owner keeps the strings alive */
+} usmp__strmap_slot;
+
+/* A key string is read only when its stored hash matches; hash, value and
+ * key share a slot, so a look-up costs one cache miss plus the string. */
 typedef struct usmp__strmap {
-	const char **keys; /* borrowed: the owner keeps the strings alive */
-	/* Per slot: the key's hash (never 0) << 32 | value; 0 = empty. Probes
-	 * touch this array only; a key string is read when its hash matches. */
-	uint64_t *slots;
+	usmp__strmap_slot *slots;
 	size_t cap, count;
 } usmp__strmap;
 
@@ -172,8 +176,10 @@ typedef struct usmp__interval_index {
 	uint32_t count;
 	uint32_t root, node_count;  /* centered tree, root UINT32_MAX when empty */
 	usmp__itree_node *nodes;
-	uint32_t *by_begin; /* positions into order[], per node ascending begin */
-	uint32_t *by_end;   /* positions into order[], per node descending end */
+	uint32_t *by_begin; /* buffer ids, per node by ascending begin */
+	int64_t *bb_begin;  /* their begins */
+	uint32_t *by_end;   /* buffer ids, per node by descending end */
+	int64_t *be_end;    /* their ends */
 } usmp__interval_index;
 
 int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v);

@@ -30,7 +30,6 @@ static uint32_t hash(const char *s)
 
 void usmp__strmap_init(usmp__strmap *m)
 {
-	m->keys = NULL;
 	m->slots = NULL;
 	m->cap = 0;
 	m->count = 0;
@@ -38,20 +37,18 @@ void usmp__strmap_init(usmp__strmap *m)
 
 void usmp__strmap_finish(usmp__strmap *m)
 {
-	free(m->keys);
 	free(m->slots);
 	usmp__strmap_init(m);
 }
 
-/* The slot holding key (hash h), or the empty slot where it would go. A key
- * string is only compared when its stored hash matches. cap > 0. */
+/* The slot holding key (hash h), or the empty slot where it would go. cap > 0. */
 static size_t find_slot(const usmp__strmap *m, const char *key, uint32_t h)
 {
 	size_t mask = m->cap - 1, i = (size_t)h & mask;
-	uint64_t s;
+	const usmp__strmap_slot *s;
 
-	while ((s = m->slots[i]) != 0) {
-		if ((uint32_t)(s >> 32) == h && strcmp(m->keys[i], key) == 0)
+	while ((s = &m->slots[i])->hv != 0) {
+		if ((uint32_t)(s->hv >> 32) == h && strcmp(s->key, key) == 0)
 			break;
 		i = (i + 1) & mask;
 	}
@@ -65,46 +62,36 @@ int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value)
 	if (!key || m->count == 0)
 		return USMP_ERR_NOT_FOUND;
 	i = find_slot(m, key, hash(key));
-	if (!m->slots[i])
+	if (!m->slots[i].hv)
 		return USMP_ERR_NOT_FOUND;
 	if (value)
-		*value = (uint32_t)m->slots[i];
+		*value = (uint32_t)m->slots[i].hv;
 	return USMP_OK;
 }
 
 static int rehash(usmp__strmap *m, size_t ncap)
 {
-	usmp__strmap n;
+	usmp__strmap_slot *n;
 	size_t i, mask = ncap - 1;
 
-	usmp__strmap_init(&n);
-	if (ncap > SIZE_MAX / sizeof(*n.keys))
+	n = calloc(ncap, sizeof(*n));
+	if (!n)
 		return USMP_ERR_NOMEM;
-	n.keys = malloc(ncap * sizeof(*n.keys));
-	n.slots = calloc(ncap, sizeof(*n.slots));
-	if (!n.keys || !n.slots)
-		goto fail;
-	n.cap = ncap;
-	n.count = m->count;
 	/* Keys are distinct: each goes to the first free slot, no compares. */
 	for (i = 0; i < m->cap; i++) {
-		uint64_t s = m->slots[i];
 		size_t j;
 
-		if (!s)
+		if (!m->slots[i].hv)
 			continue;
-		j = (size_t)(s >> 32) & mask;
-		while (n.slots[j])
+		j = (size_t)(m->slots[i].hv >> 32) & mask;
+		while (n[j].hv)
 			j = (j + 1) & mask;
-		n.slots[j] = s;
-		n.keys[j] = m->keys[i];
+		n[j] = m->slots[i];
 	}
-	usmp__strmap_finish(m);
-	*m = n;
+	free(m->slots);
+	m->slots = n;
+	m->cap = ncap;
 	return USMP_OK;
-fail:
-	usmp__strmap_finish(&n);
-	return USMP_ERR_NOMEM;
 }
 
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value)
@@ -128,10 +115,10 @@ int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value)
 	}
 	h = hash(key);
 	i = find_slot(m, key, h);
-	if (m->slots[i])
+	if (m->slots[i].hv)
 		return USMP_ERR_INVALID;
-	m->keys[i] = key;
-	m->slots[i] = (uint64_t)h << 32 | value;
+	m->slots[i].hv = (uint64_t)h << 32 | value;
+	m->slots[i].key = key;
 	m->count++;
 	return USMP_OK;
 }
