@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "config.h"
 #include "internal.h"
@@ -48,6 +49,27 @@ Test(util, set_msg_handles_long_messages)
 	cr_assert_eq(msg[100001], '>');
 	usmp__free_msg(&msg);
 	free(big);
+}
+
+Test(util, set_msg_falls_back_to_a_static_text_that_is_never_freed)
+{
+	/* A wide string that cannot be converted makes vsnprintf fail, the
+	 * same path as an allocation failure. */
+	static const wchar_t bad[] = { 0xD800, 0 };
+	char *msg = NULL;
+
+	usmp__set_msg(&msg, "first");
+	usmp__set_msg(&msg, "x%lsy", bad);
+	cr_assert_str_eq(msg, "out of memory");
+	/* Replacing and freeing the fallback must not free() it (ASan would
+	 * report an invalid free). */
+	usmp__set_msg(&msg, "again %d", 2);
+	cr_assert_str_eq(msg, "again 2");
+	usmp__set_msg(&msg, "x%lsy", bad);
+	usmp__set_msg(&msg, "x%lsy", bad);
+	cr_assert_str_eq(msg, "out of memory");
+	usmp__free_msg(&msg);
+	cr_assert_null(msg);
 }
 
 Test(util, strdup_copies_and_accepts_null)
