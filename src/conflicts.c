@@ -70,65 +70,64 @@ fail:
 	return rc;
 }
 
-/* Number of sorted keys[0..n) strictly below t (t is a usmp__time_key). */
-static size_t count_below(const uint64_t *keys, size_t n, uint64_t t)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int usmp__degrees(const usmp_view *v, uint64_t *degree)
 {
 	int rc = USMP_ERR_NOMEM;
 	uint32_t n = v->buffer_count, live = 0;
 	uint64_t *begins = NULL, *ends = NULL;
+	uint32_t *by_begin = NULL, *by_end = NULL;
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
 			live++;
-	begins = malloc((live ? live : 1) * sizeof *begins);
-	ends = malloc((live ? live : 1) * sizeof *ends);
-	if (!begins || !ends)
+	size_t sz = live ? live : 1;
+	begins = malloc(sz * sizeof *begins);
+	ends = malloc(sz * sizeof *ends);
+	by_begin = malloc(sz * sizeof *by_begin);
+	by_end = malloc(sz * sizeof *by_end);
+	if (!begins || !ends || !by_begin || !by_end)
 		goto fail;
 	uint32_t k = 0;
-	for (uint32_t b = 0; b < n; b++)
+	for (uint32_t b = 0; b < n; b++) {
+		degree[b] = 0;
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
 			begins[k] = usmp__time_key(v->buffers[b].begin);
-			ends[k++] = usmp__time_key(v->buffers[b].end);
+			ends[k] = usmp__time_key(v->buffers[b].end);
+			by_begin[k] = by_end[k] = b;
+			k++;
 		}
-	if ((rc = usmp__sort_pairs(begins, NULL, live)) != USMP_OK ||
-	    (rc = usmp__sort_pairs(ends, NULL, live)) != USMP_OK)
+	}
+	if ((rc = usmp__sort_pairs(begins, by_begin, live)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ends, by_end, live)) != USMP_OK)
 		goto fail;
-	for (uint32_t b = 0; b < n; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
-		uint64_t d = 0;
-		if (r->flags & USMP_BUFFER_LIVE) {
-			/* Ranges meeting [begin, end) are all but those ending at or
-			 * before begin and those starting at or after end (never
-			 * both), less the buffer itself. */
-			uint64_t end_before = count_below(ends, live,
-			                                  usmp__time_key(r->begin) + 1);
-			uint64_t start_after =
-				live - count_below(begins, live, usmp__time_key(r->end));
-			d = live - end_before - start_after - 1;
-		}
-		if (v->conflict_start)
+	/* Ranges meeting [begin, end) are all but those ending at or before
+	 * begin and those starting at or after end (never both), less the
+	 * buffer itself. Both counts come from merging the two sorted lists:
+	 * walking buffers by begin, the ends <= begin only grow; walking them
+	 * by end, the begins < end only grow. */
+	uint32_t j = 0;
+	for (uint32_t i = 0; i < live; i++) {
+		while (j < live && ends[j] <= begins[i])
+			j++;
+		degree[by_begin[i]] = live - 1 - (uint64_t)j;
+	}
+	j = 0;
+	for (uint32_t i = 0; i < live; i++) {
+		while (j < live && begins[j] < ends[i])
+			j++;
+		degree[by_end[i]] -= live - (uint64_t)j;
+	}
+	if (v->conflict_start)
+		for (uint32_t b = 0; b < n; b++)
 			for (uint64_t i = v->conflict_start[b];
 			     i < v->conflict_start[b + 1]; i++)
 				if (!usmp_live_overlap(v, b, v->conflict_adj[i]))
-					d++;
-		degree[b] = d;
-	}
+					degree[b]++;
 	rc = USMP_OK;
 fail:
 	free(begins);
 	free(ends);
+	free(by_begin);
+	free(by_end);
 	return rc;
 }
 

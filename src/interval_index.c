@@ -141,12 +141,14 @@ int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v)
 	ix->nodes = malloc(sz * sizeof *ix->nodes);
 	ix->by_begin = malloc(sz * sizeof *ix->by_begin);
 	ix->by_end = malloc(sz * sizeof *ix->by_end);
+	ix->bb_begin = malloc(sz * sizeof *ix->bb_begin);
+	ix->be_end = malloc(sz * sizeof *ix->be_end);
 	keys = malloc(sz * sizeof *keys);
 	list = malloc(sz * sizeof *list);
 	scratch = malloc(sz * sizeof *scratch);
 	node_of = malloc(sz * sizeof *node_of);
 	if (!ix->order || !ix->begin || !ix->end || !ix->max_end || !ix->nodes ||
-	    !ix->by_begin || !ix->by_end || !keys || !list || !scratch ||
+	    !ix->by_begin || !ix->by_end || !ix->bb_begin || !ix->be_end || !keys || !list || !scratch ||
 	    !node_of)
 		goto fail;
 	uint32_t k = 0;
@@ -186,7 +188,9 @@ int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v)
 	}
 	for (uint32_t pos = 0; pos < n; pos++) {
 		usmp__itree_node *nd = &ix->nodes[node_of[pos]];
-		ix->by_begin[nd->first + fill[node_of[pos]]++] = pos;
+		uint32_t at = nd->first + fill[node_of[pos]]++;
+		ix->by_begin[at] = ix->order[pos];
+		ix->bb_begin[at] = ix->begin[pos];
 	}
 	for (uint32_t pos = 0; pos < n; pos++) {
 		keys[pos] = ~usmp__time_key(ix->end[pos]); /* descending end */
@@ -198,7 +202,9 @@ int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t pos = list[i];
 		usmp__itree_node *nd = &ix->nodes[node_of[pos]];
-		ix->by_end[nd->first + fill[node_of[pos]]++] = pos;
+		uint32_t at = nd->first + fill[node_of[pos]]++;
+		ix->by_end[at] = ix->order[pos];
+		ix->be_end[at] = ix->end[pos];
 	}
 	free(keys);
 	free(list);
@@ -227,6 +233,8 @@ void usmp__interval_index_finish(usmp__interval_index *ix)
 	free(ix->nodes);
 	free(ix->by_begin);
 	free(ix->by_end);
+	free(ix->bb_begin);
+	free(ix->be_end);
 	memset(ix, 0, sizeof *ix);
 	ix->root = NONE;
 }
@@ -262,19 +270,18 @@ int usmp__interval_index_query(const usmp__interval_index *ix, int64_t begin,
 	uint32_t id = ix->root;
 	while (id != NONE) {
 		const usmp__itree_node *nd = &ix->nodes[id];
-		const uint32_t *bb = ix->by_begin + nd->first;
-		const uint32_t *be = ix->by_end + nd->first;
+		uint32_t f = nd->first, c = nd->count;
 		if (x <= nd->center) {
 			/* All end after the center >= x; keep those beginning before x.
 			 * At x == center nothing below can qualify. */
-			for (uint32_t i = 0; i < nd->count && ix->begin[bb[i]] < x; i++)
-				if ((r = visit(arg, ix->order[bb[i]])) != 0)
+			for (uint32_t i = f; i < f + c && ix->bb_begin[i] < x; i++)
+				if ((r = visit(arg, ix->by_begin[i])) != 0)
 					return r;
 			id = x < nd->center ? nd->left : NONE;
 		} else {
 			/* All begin at or before the center < x; keep those ending after x. */
-			for (uint32_t i = 0; i < nd->count && ix->end[be[i]] > x; i++)
-				if ((r = visit(arg, ix->order[be[i]])) != 0)
+			for (uint32_t i = f; i < f + c && ix->be_end[i] > x; i++)
+				if ((r = visit(arg, ix->by_end[i])) != 0)
 					return r;
 			id = nd->right;
 		}

@@ -240,9 +240,11 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 {
 	int rc = USMP_ERR_NOMEM;
 	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
-	uint64_t *keys = NULL, *ek = NULL, *tree = NULL, *roff = NULL;
-	uint32_t *ids = NULL, *ranked = NULL, *rank = NULL, *ev = NULL;
-	size_t *pstart = NULL;
+	uint64_t *keys = NULL, *ek = NULL, *tree = NULL, *roff = NULL,
+		 *rend = NULL;
+	uint32_t *ids = NULL, *ranked = NULL, *rlo = NULL, *rhi = NULL,
+		 *ev = NULL;
+	size_t *pstart = NULL, *cur = NULL;
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
 			m++;
@@ -251,20 +253,24 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 	keys = malloc((size_t)m * sizeof *keys);
 	ek = malloc((size_t)m * sizeof *ek);
 	roff = malloc((size_t)m * sizeof *roff);
+	rend = malloc((size_t)m * sizeof *rend);
 	ids = malloc((size_t)m * sizeof *ids);
 	ranked = malloc((size_t)m * sizeof *ranked);
+	rlo = malloc((size_t)m * sizeof *rlo);
+	rhi = malloc((size_t)m * sizeof *rhi);
 	ev = malloc((size_t)m * sizeof *ev);
-	rank = malloc((size_t)n * sizeof *rank);
 	pstart = calloc((size_t)P + 1, sizeof *pstart);
+	cur = malloc((size_t)P * sizeof *cur);
 	size_t width = 1;
 	while (width < m)
 		width *= 2;
 	tree = calloc(2 * width, sizeof *tree);
-	if (!keys || !ek || !roff || !ids || !ranked || !ev || !rank || !pstart ||
-	    !tree)
+	if (!keys || !ek || !roff || !rend || !ids || !ranked || !rlo || !rhi ||
+	    !ev || !pstart || !cur || !tree)
 		goto fail;
 	/* Ranks by (pool, offset, index): a stable radix sort by offset over
-	 * ascending indices, then a stable bucket pass by pool. */
+	 * ascending indices, then a stable bucket pass by pool. Everything the
+	 * sweep reads is then indexed by rank. */
 	uint32_t k = 0;
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
@@ -278,61 +284,62 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 		pstart[pl[ids[i]].pool + 1]++;
 	for (uint32_t q = 0; q < P; q++)
 		pstart[q + 1] += pstart[q];
-	{
-		size_t *cur = malloc((size_t)P * sizeof *cur);
-		if (!cur)
-			goto fail;
-		memcpy(cur, pstart, (size_t)P * sizeof *cur);
-		for (uint32_t i = 0; i < m; i++) {
-			size_t at = cur[pl[ids[i]].pool]++;
-			ranked[at] = ids[i];
-			roff[at] = pl[ids[i]].offset;
-			rank[ids[i]] = (uint32_t)at;
-		}
-		free(cur);
+	memcpy(cur, pstart, (size_t)P * sizeof *cur);
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t b = ids[i];
+		size_t at = cur[pl[b].pool]++;
+		ranked[at] = b;
+		roff[at] = pl[b].offset;
+		rend[at] = pl[b].offset + v->buffers[b].size; /* checked before */
+		rlo[at] = (uint32_t)pstart[pl[b].pool];
 	}
-	/* Events: begins and ends sorted apart, merged with ends first. */
-	k = 0;
-	for (uint32_t b = 0; b < n; b++)
-		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
-			keys[k] = usmp__time_key(v->buffers[b].begin);
-			ek[k] = usmp__time_key(v->buffers[b].end);
-			ids[k] = ev[k] = b;
-			k++;
-		}
+	/* rhi[r]: the first rank of r's pool at or past r's end address, by a
+	 * merge of the ranks in order of end address against the offsets. */
+	for (uint32_t r = 0; r < m; r++) {
+		keys[r] = rend[r];
+		ids[r] = r;
+	}
+	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
+		goto fail;
+	rc = USMP_ERR_NOMEM;
+	memcpy(cur, pstart, (size_t)P * sizeof *cur); /* per pool cursor */
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t r = ids[i];
+		uint32_t q = pl[ranked[r]].pool;
+		size_t c = cur[q];
+		while (c < pstart[q + 1] && roff[c] < rend[r])
+			c++;
+		cur[q] = c;
+		rhi[r] = (uint32_t)c;
+	}
+	/* Events by rank: begins and ends sorted apart, merged ends first. */
+	for (uint32_t r = 0; r < m; r++) {
+		const usmp_buffer_rec *br = &v->buffers[ranked[r]];
+		keys[r] = usmp__time_key(br->begin);
+		ek[r] = usmp__time_key(br->end);
+		ids[r] = ev[r] = r;
+	}
 	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK ||
 	    (rc = usmp__sort_pairs(ek, ev, m)) != USMP_OK)
 		goto fail;
 	uint32_t bi = 0, ei = 0;
 	while (bi < m) {
 		if (ei < m && ek[ei] <= keys[bi]) {
-			seg_set(tree, width, rank[ev[ei++]], 0);
+			seg_set(tree, width, ev[ei++], 0);
 			continue;
 		}
-		uint32_t b = ids[bi++];
-		uint32_t q = pl[b].pool;
-		uint64_t o = pl[b].offset, e = o + v->buffers[b].size;
-		/* Ranks in pool q with offset < e: [pstart[q], hi). */
-		size_t lo = pstart[q], hi = pstart[q + 1];
-		{
-			size_t l = lo, h = hi;
-			while (l < h) {
-				size_t mid = l + (h - l) / 2;
-				if (roff[mid] < e)
-					l = mid + 1;
-				else
-					h = mid;
-			}
-			hi = l;
-		}
-		for (size_t at = seg_first(tree, 1, 0, width, lo, hi, o);
-		     at != NONE; at = seg_first(tree, 1, 0, width, at + 1, hi, o)) {
-			rc = check_pair(v, pl, rules, ranked[at], b, "while both are live",
-			                msg);
+		uint32_t r = ids[bi++];
+		/* Alive in the pool, starting below r's end, ending above its
+		 * offset: they overlap r. */
+		for (size_t at = seg_first(tree, 1, 0, width, rlo[r], rhi[r], roff[r]);
+		     at != NONE;
+		     at = seg_first(tree, 1, 0, width, at + 1, rhi[r], roff[r])) {
+			rc = check_pair(v, pl, rules, ranked[at], ranked[r],
+			                "while both are live", msg);
 			if (rc != USMP_OK)
 				goto fail;
 		}
-		seg_set(tree, width, rank[b], e);
+		seg_set(tree, width, r, rend[r]);
 	}
 	rc = USMP_OK;
 fail:
@@ -341,11 +348,14 @@ fail:
 	free(keys);
 	free(ek);
 	free(roff);
+	free(rend);
 	free(ids);
 	free(ranked);
+	free(rlo);
+	free(rhi);
 	free(ev);
-	free(rank);
 	free(pstart);
+	free(cur);
 	free(tree);
 	return rc;
 }
