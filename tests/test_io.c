@@ -65,7 +65,8 @@ static usmp__edge *edge_set(const usmp_problem *p, size_t *n)
 {
 	usmp__edge *e = malloc((p->edge_count + 1) * sizeof *e);
 	cr_assert_not_null(e);
-	memcpy(e, p->edges, p->edge_count * sizeof *e);
+	if (p->edge_count)
+		memcpy(e, p->edges, p->edge_count * sizeof *e);
 	qsort(e, p->edge_count, sizeof *e, edge_order);
 	size_t k = 0;
 	for (size_t i = 0; i < p->edge_count; i++)
@@ -926,5 +927,29 @@ Test(io, svg_of_a_huge_plan_skips_subpixel_rectangles_and_says_so)
 	remove(path);
 	free(path);
 	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+}
+
+Test(io, csv_accepts_a_byte_order_mark_and_spaces_around_fields)
+{
+	usmp_problem *p = parse_ok("A.csv",
+		"\xEF\xBB\xBFid, lower ,upper,size\n x ,\t0, 4 ,16\n", 64);
+	cr_assert_eq(usmp_problem_buffer_count(p), 1);
+	cr_assert_str_eq(p->buffers[0].name, "x");
+	cr_assert_eq(p->buffers[0].end, 4);
+	usmp_problem_destroy(p);
+}
+
+Test(io, csv_problem_write_of_a_multi_pool_problem_is_unsupported)
+{
+	usmp_problem *p = parse_ok("m.json", full_json, 0);
+	char *path = test_tmpfile(".csv");
+	cr_assert_eq(usmp_problem_write(p, path, USMP_FORMAT_AUTO),
+	             USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_problem_error(p), "CSV holds one pool"), "%s",
+	          usmp_problem_error(p));
+	cr_assert_null(fopen(path, "r"), "no half-written file is left");
+	cr_assert_eq(usmp_problem_buffer_count(p), 4, "the problem is kept");
+	free(path);
 	usmp_problem_destroy(p);
 }
