@@ -3,5 +3,5 @@
 """netgen: realistic usmp problems from network layer shapes (stdlib only)."""
 
 from .graph import (Tensor, Graph, problem_lower_bounds, write_json,
-                    write_csv, dumps_problem, prod)
+                    dumps_problem, prod)
 from . import nets, train, problems

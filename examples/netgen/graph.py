@@ -22,7 +22,7 @@ Python 3 standard library only.
 import json
 
 __all__ = ["Tensor", "Graph", "problem_lower_bounds", "write_json",
-           "write_csv", "dumps_problem", "prod"]
+           "dumps_problem", "prod"]
 
 
 def prod(shape):
@@ -322,12 +322,3 @@ def dumps_problem(p):
 def write_json(path, p):
     with open(path, "w", encoding="utf-8") as f:
         f.write(dumps_problem(p))
-
-
-def write_csv(path, p):
-    """MiniMalloc CSV (id,lower,upper,size); ids are buffer indices.  Only
-    for single-pool problems without rules, fixed offsets or alignment."""
-    with open(path, "w", encoding="ascii") as f:
-        f.write("id,lower,upper,size\n")
-        for i, b in enumerate(p["buffers"]):
-            f.write("%d,%d,%d,%d\n" % (i, b["live"][0], b["live"][1], b["size"]))
