@@ -33,10 +33,8 @@ Sizes are bytes = elements x element size (the Graph's elem_bytes: 1 for
 int8 inference, 4 for fp32).
 """
 
-from .graph import prod
-
 __all__ = ["MBV2_BOTTLENECKS", "conv_out", "mobilenet_v2", "resnet50",
-           "RESNET50_STAGES", "BERT_BASE", "bert_encoder",
+           "RESNET50_STAGES", "BERT_BASE", "bert_layer", "bert_encoder",
            "cmsis_nn_scratch_mve"]
 
 # Sandler et al. 2018, Table 2: (t, c, n, s) per bottleneck sequence.
