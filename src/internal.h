@@ -322,9 +322,9 @@ void usmp__invoke_finish(usmp__algo *a);
 /* Look up an algorithm by name (NULL when unknown). [thread-safe] */
 const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
 
-/* Decide what planning a part for `target` runs: opts->algorithm (with
- * opts->params on top) when set, else the selection rules (API, env,
- * default "auto"). Fills *algo and initialises *knobs with every value set;
+/* Decide what planning a part for `target` runs, by source priority: API
+ * bindings, then opts->algorithm (with opts->params on top), then
+ * USMP_ALGORITHM, then the default "auto". Fills *algo and initialises *knobs with every value set;
  * *rule gets a heap copy of the rule's text and *source its usmp_rule_source.
  * Errors (unknown algorithm/knob, bad value) name the rule. [thread-safe] */
 int usmp__registry_resolve(usmp_registry *r, const char *target,

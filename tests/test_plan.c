@@ -240,3 +240,92 @@ Test(plan, empty_problem_plans_to_nothing)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* Three element-wise ops in a chain, each allowed in place by a rule. */
+static usmp_problem *inplace_chain(int64_t lead)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t x = add(p, "x", 64, 0, 2), y = add(p, "y", 64, 1, 3);
+	uint32_t z = add(p, "z", 64, 2, 4);
+	cr_assert_eq(usmp_problem_add_overlap(p, x, y, lead), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, y, z, lead), USMP_OK);
+	return p;
+}
+
+Test(plan, overlap_rules_plan_an_inplace_chain_smaller_and_it_replays)
+{
+	usmp_registry *r = registry();
+	usmp_problem *with = inplace_chain(0);
+	usmp_problem *without = usmp_problem_create();
+	add(without, "x", 64, 0, 2), add(without, "y", 64, 1, 3);
+	add(without, "z", 64, 2, 4);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *a = NULL, *b = NULL;
+	cr_assert_eq(usmp_plan_compute(r, with, &o, &a), USMP_OK, "%s",
+	             usmp_plan_error(a));
+	cr_assert_eq(usmp_plan_compute(r, without, &o, &b), USMP_OK);
+	cr_assert_eq(usmp_plan_pool_size(a, 0), 64, "in place: one buffer's bytes");
+	cr_assert_eq(usmp_plan_pool_size(b, 0), 128);
+	cr_assert_eq(usmp_plan_simulate(a, with), USMP_OK, "%s", usmp_plan_error(a));
+	cr_assert_eq(usmp_plan_simulate(b, without), USMP_OK);
+	usmp_plan_destroy(a), usmp_plan_destroy(b);
+	usmp_problem_destroy(with), usmp_problem_destroy(without);
+	usmp_registry_destroy(r);
+}
+
+Test(plan, replay_catches_an_overlap_that_breaks_max_lead)
+{
+	/* Rule lead -16: y must start 16 bytes below x. Put y 8 bytes ABOVE
+	 * x instead: writing y byte 0 lands on x byte 8, still unread. */
+	usmp_problem *p = inplace_chain(-16);
+	char *problem = test_tmpfile(".json");
+	cr_assert_eq(usmp_problem_write(p, problem, USMP_FORMAT_JSON), USMP_OK);
+	char *plan_text = NULL;
+	char *plan_path = test_write_tmp(".json",
+		"{\"usmp\": 1, \"buffers\": ["
+		" {\"name\": \"x\", \"pool\": \"default\", \"offset\": 16},"
+		" {\"name\": \"y\", \"pool\": \"default\", \"offset\": 24},"
+		" {\"name\": \"z\", \"pool\": \"default\", \"offset\": 200}]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_read(p, plan_path, USMP_FORMAT_JSON, &plan), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_ERR_INVALID_PLAN);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_ERR_INVALID_PLAN);
+	cr_assert(strstr(usmp_plan_error(plan), "\"x\""), "%s",
+	          usmp_plan_error(plan));
+	/* The same plan with y 16 below x keeps the rule, verifies, replays. */
+	usmp_plan_destroy(plan);
+	free(plan_path);
+	plan_path = test_write_tmp(".json",
+		"{\"usmp\": 1, \"buffers\": ["
+		" {\"name\": \"x\", \"pool\": \"default\", \"offset\": 16},"
+		" {\"name\": \"y\", \"pool\": \"default\", \"offset\": 0},"
+		" {\"name\": \"z\", \"pool\": \"default\", \"offset\": 200}]}");
+	cr_assert_eq(usmp_plan_read(p, plan_path, USMP_FORMAT_JSON, &plan), USMP_OK);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	free(plan_path), free(problem), free(plan_text);
+	usmp_problem_destroy(p);
+}
+
+Test(plan, replay_catches_two_live_buffers_sharing_bytes)
+{
+	usmp_problem *p = usmp_problem_create();
+	add(p, "a", 32, 0, 4);
+	add(p, "b", 32, 1, 3);
+	char *plan_path = test_write_tmp(".json",
+		"{\"usmp\": 1, \"buffers\": ["
+		" {\"name\": \"a\", \"pool\": \"default\", \"offset\": 0},"
+		" {\"name\": \"b\", \"pool\": \"default\", \"offset\": 31}]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_read(p, plan_path, USMP_FORMAT_JSON, &plan), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_ERR_INVALID_PLAN);
+	cr_assert(strstr(usmp_plan_error(plan), "byte 31"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	free(plan_path);
+	usmp_problem_destroy(p);
+}

@@ -286,7 +286,8 @@ enum usmp_plan_flag {
 typedef struct usmp_plan_options {
 	uint32_t struct_size; /* sizeof(usmp_plan_options) */
 	uint32_t flags;       /* usmp_plan_flag bits */
-	/* Algorithm for every part, overriding the selection rules, in rule
+	/* Algorithm for every part that no API binding (usmp_registry_bind)
+	 * covers, taking precedence over USMP_ALGORITHM and the default; rule
 	 * syntax without the pattern ("first_fit:order=area"), or NULL. */
 	const char *algorithm;
 	/* Knob values "key=value" for that algorithm, on top of the spec's. */
@@ -327,6 +328,15 @@ USMP_API const char *usmp_plan_error(const usmp_plan *plan);
  * USMP_ERR_INVALID_PLAN with the first violation in usmp_plan_error (it
  * names the buffers involved). */
 USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
+
+/* Execute `plan` (independently of the verifier): lay every buffer into real pool
+ * memory at its offset, replay the schedule with a byte pattern per buffer
+ * (a dst of an overlap rule written byte by byte over its src, as the rule
+ * defines), and check every buffer's bytes at its last use. USMP_OK, or
+ * USMP_ERR_INVALID_PLAN naming the buffer and byte overwritten. Buffers
+ * without a live range are not replayed. Allocates the pools' total size
+ * (refused above 2 GiB). */
+USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
 /* Placement of buffer b: USMP_OK with pool index and offset. */
 USMP_API int usmp_plan_placement(const usmp_plan *plan, uint32_t b,

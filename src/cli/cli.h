@@ -29,6 +29,7 @@ usmp_registry *cli_registry(int verbose);
 
 int cmd_plan(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_select(int argc, char **argv);

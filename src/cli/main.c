@@ -16,6 +16,7 @@ static const char usage[] =
 	"       [-o PLAN] [--format json|csv] [--svg FILE]\n"
 	"                         plan a problem (JSON or MiniMalloc CSV)\n"
 	"  verify PROBLEM PLAN    exit 0 when the plan is valid\n"
+	"  simulate PROBLEM PLAN  replay the plan in real memory, checking every byte\n"
 	"  bound PROBLEM          the lower bound of each pool group\n"
 	"  list [-v]              plugins, algorithms, capabilities, knobs\n"
 	"  select TARGET [-a ALGO]\n"
@@ -130,6 +131,7 @@ int main(int argc, char **argv)
 	} commands[] = {
 		{"plan", cmd_plan},   {"verify", cmd_verify}, {"bound", cmd_bound},
 		{"list", cmd_list},   {"select", cmd_select},
+		{"simulate", cmd_simulate},
 	};
 	if (argc < 2) {
 		fputs(usage, stderr);
