@@ -15,8 +15,10 @@ attribute names. With TVM installed, register the hook as
     import tvm
     tvm.register_func("tir.usmp.algo.usmp", usmp_algorithm)
 
-and compile with the pass config {"tir.usmp.algorithm": "usmp"} (or, in
-later TVM releases, pass it as "tir.usmp.custom_algorithm").
+and compile with the pass config {"tir.usmp.enable": True,
+"tir.usmp.custom_algorithm": "usmp"}: TVM looks the name up as the global
+function "tir.usmp.algo." + name and calls it with the BufferInfo array and
+the memory pressure. ("tir.usmp.algorithm" only picks TVM's own built-ins.)
 
 Run it directly for a small demonstration:  python3 tvm_hook.py
 """
