@@ -569,3 +569,28 @@ Test(groups, group_bound_equals_the_bound_of_the_group_view)
 		usmp_problem_destroy(p);
 	}
 }
+
+Test(bound, matches_the_published_minimalloc_lower_bounds)
+{
+	static const struct {
+		const char *name;
+		uint64_t bound;
+	} cases[] = {
+		{ "A", 1048576 }, { "B", 1048576 }, { "C", 1039360 }, { "D", 986112 },
+		{ "E", 1048576 }, { "F", 1048576 }, { "G", 1048576 }, { "H", 1048576 },
+		{ "I", 1048576 }, { "J", 989184 },  { "K", 1048576 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/../shared/data/minimalloc/%s.1048576.csv",
+		         test_source_root(), cases[i].name);
+		usmp_problem *p = usmp_problem_create();
+		cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_CSV, 1048576), 0,
+		             "%s", usmp_problem_error(p));
+		cr_assert_eq(usmp_problem_group_count(p), 1);
+		cr_assert_eq(usmp_problem_group_bound(p, 0), cases[i].bound, "%s: %lu",
+		             cases[i].name, (unsigned long)usmp_problem_group_bound(p, 0));
+		cr_assert_eq(bound_of(p), cases[i].bound);
+		usmp_problem_destroy(p);
+	}
+}
