@@ -208,14 +208,6 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int has_edge(const th_problem *p, uint32_t a, uint32_t b)
-{
-	for (uint64_t k = p->cstart[a]; k < p->cstart[a + 1]; k++)
-		if (p->cadj[k] == b)
-			return 1;
-	return 0;
-}
-
 static int conflict(const usmp_view *v, uint32_t a, uint32_t b)
 {
 	if (a == b)
@@ -287,9 +279,9 @@ const usmp_view *th_view(th_problem *p)
 	}
 	p->cstart[n] = w;
 	free(fill);
-	(void)has_edge;
 	/* rules sorted */
-	qsort(p->rules, p->rule_count, sizeof *p->rules, cmp_rule);
+	if (p->rule_count)
+		qsort(p->rules, p->rule_count, sizeof *p->rules, cmp_rule);
 
 	usmp_view *v = &p->view;
 	memset(v, 0, sizeof *v);

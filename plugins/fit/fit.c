@@ -45,10 +45,13 @@ typedef struct fit_key {
 	uint32_t idx;
 } fit_key;
 
-/* One cell of a segment tree node's list of placed buffers. */
-typedef struct fit_entry {
-	uint32_t buf, next;
-} fit_entry;
+/* Where a placed buffer sits: the hot data of conflict checks, copied
+ * into every index list that holds the buffer so a query reads memory in
+ * sequence instead of chasing buffer ids. */
+typedef struct fit_span {
+	uint64_t off, end;
+	uint32_t pool, buf;
+} fit_span;
 
 typedef struct fit_ctx {
 	const usmp_view *v;
@@ -57,21 +60,28 @@ typedef struct fit_ctx {
 	int best_fit;
 	uint32_t n;
 	usmp_placement *work;
+	fit_span *place; /* [n] valid for placed buffers */
 
-	/* Time index over distinct begin values of live buffers. */
+	/* Time index over the distinct begin values of live buffers (leaves).
+	 * A live buffer covers leaves lo..hi: the begins inside its range.
+	 * Two live buffers conflict iff they share a leaf. Each node (leaf)
+	 * has room for every live buffer that will ever be stored there;
+	 * the ncnt[node] (scnt[leaf]) placed so far fill it from the start. */
 	int64_t *times;
 	uint32_t tcount, tsize; /* tsize: power of two >= tcount */
-	uint32_t *lo, *hi;      /* [n] leaf range of each live buffer */
-	uint32_t *head;         /* [2 * tsize] segment tree node lists */
-	fit_entry *ent;         /* list cells of the node lists */
-	size_t ent_count, ent_cap;
-	uint32_t *start_head; /* [tcount] placed buffers beginning at a leaf */
-	uint32_t *start_next; /* [n] */
-	uint64_t *bits0, *bits1;
+	uint32_t *lo, *hi;      /* [n] */
+	uint64_t *nstart;       /* [2 * tsize + 1] */
+	uint32_t *ncnt;         /* [2 * tsize] */
+	fit_span *narr;         /* [nstart[2 * tsize]] */
+	uint64_t *sstart;       /* [tcount + 1] buffers beginning at a leaf */
+	uint32_t *scnt;         /* [tcount] */
+	fit_span *sarr;         /* [live buffers] */
+	uint64_t *bits0, *bits1; /* leaves with a placed beginner, 2 levels */
 	size_t words0, words1;
+	uint32_t *seq; /* placement order of one run: fixed ones first */
 
-	/* Per-buffer scratch for one placement. */
-	uint32_t *stamp, *rule_stamp;
+	/* Rule partners of the buffer being placed. */
+	uint32_t *rule_stamp;
 	uint32_t qid;
 	uint8_t *rule_flags;
 	int64_t *fwd_lead, *rev_lead;
@@ -81,10 +91,9 @@ typedef struct fit_ctx {
 	uint64_t *rstart;
 	uint32_t *radj;
 
-	/* Placed conflicting buffers of the current placement. */
-	uint32_t *coll;
-	size_t coll_count, coll_cap;
+	/* Forbidden start ranges of the current placement. */
 	fit_range *ranges;
+	size_t range_count;
 	size_t range_cap;
 
 	fit_key *keys;
@@ -164,12 +173,76 @@ static int fit_cmp_key(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static int fit_cmp_range(const void *a, const void *b)
+/* Sort ranges by start (the scan needs only that): insertion sort for
+ * short runs, quicksort above, heapsort when quicksort degenerates. */
+static void fit_sift(fit_range *r, size_t i, size_t n)
 {
-	const fit_range *x = a, *y = b;
-	if (x->a != y->a)
-		return x->a < y->a ? -1 : 1;
-	return (x->b > y->b) - (x->b < y->b);
+	for (;;) {
+		size_t m = i, l = 2 * i + 1;
+		if (l < n && r[l].a > r[m].a)
+			m = l;
+		if (l + 1 < n && r[l + 1].a > r[m].a)
+			m = l + 1;
+		if (m == i)
+			return;
+		fit_range t = r[i];
+		r[i] = r[m];
+		r[m] = t;
+		i = m;
+	}
+}
+
+static void fit_sort_ranges(fit_range *r, size_t n, int depth)
+{
+	while (n > 16) {
+		if (depth-- == 0) {
+			for (size_t i = n / 2; i-- > 0;)
+				fit_sift(r, i, n);
+			for (size_t i = n; i-- > 1;) {
+				fit_range t = r[0];
+				r[0] = r[i];
+				r[i] = t;
+				fit_sift(r, 0, i);
+			}
+			return;
+		}
+		uint64_t x = r[0].a, y = r[n / 2].a, z = r[n - 1].a;
+		uint64_t piv = x < y ? (y < z ? y : (x < z ? z : x))
+		                     : (x < z ? x : (y < z ? z : y));
+		size_t i = 0, j = n - 1;
+		for (;;) {
+			while (r[i].a < piv)
+				i++;
+			while (r[j].a > piv)
+				j--;
+			if (i >= j)
+				break;
+			fit_range t = r[i];
+			r[i] = r[j];
+			r[j] = t;
+			i++;
+			j--;
+		}
+		/* [0, j] <= piv <= [j+1, n) */
+		size_t left = j + 1;
+		if (left < n - left) {
+			fit_sort_ranges(r, left, depth);
+			r += left;
+			n -= left;
+		} else {
+			fit_sort_ranges(r + left, n - left, depth);
+			n = left;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		fit_range t = r[i];
+		size_t j = i;
+		while (j > 0 && r[j - 1].a > t.a) {
+			r[j] = r[j - 1];
+			j--;
+		}
+		r[j] = t;
+	}
 }
 
 static bool fit_live(const usmp_view *v, uint32_t b)
@@ -198,6 +271,24 @@ static uint32_t fit_lower(const int64_t *times, uint32_t count, int64_t t)
 	return l;
 }
 
+/* The canonical segment tree nodes of b's leaves; returns their count
+ * (at most 2 * 32). */
+static unsigned fit_nodes(const fit_ctx *c, uint32_t b, uint32_t *nodes)
+{
+	uint64_t lo = (uint64_t)c->lo[b] + c->tsize;
+	uint64_t hi = (uint64_t)c->hi[b] + c->tsize + 1;
+	unsigned k = 0;
+	while (lo < hi) {
+		if (lo & 1)
+			nodes[k++] = (uint32_t)lo++;
+		if (hi & 1)
+			nodes[k++] = (uint32_t)--hi;
+		lo >>= 1;
+		hi >>= 1;
+	}
+	return k;
+}
+
 static int fit_index_build(fit_ctx *c)
 {
 	const usmp_view *v = c->v;
@@ -211,83 +302,72 @@ static int fit_index_build(fit_ctx *c)
 		if (u == 0 || c->times[u - 1] != c->times[i])
 			c->times[u++] = c->times[i];
 	c->tcount = u;
+	if (u == 0)
+		return USMP_OK;
 	c->tsize = 1;
 	while (c->tsize < u) {
 		if (c->tsize > UINT32_MAX / 4)
 			return USMP_ERR_NOMEM;
 		c->tsize *= 2;
 	}
+	size_t nodes = 2 * (size_t)c->tsize;
+	c->nstart = fit_alloc(c, nodes + 1, sizeof *c->nstart);
+	c->ncnt = fit_alloc(c, nodes, sizeof *c->ncnt);
+	c->sstart = fit_alloc(c, (size_t)u + 1, sizeof *c->sstart);
+	c->scnt = fit_alloc(c, u, sizeof *c->scnt);
+	c->sarr = fit_alloc(c, live, sizeof *c->sarr);
+	c->words0 = (size_t)(u + 63) / 64;
+	c->words1 = (c->words0 + 63) / 64;
+	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
+	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
+	if (!c->nstart || !c->ncnt || !c->sstart || !c->scnt || !c->sarr ||
+	    !c->bits0 || !c->bits1)
+		return USMP_ERR_NOMEM;
+	memset(c->nstart, 0, (nodes + 1) * sizeof *c->nstart);
+	memset(c->sstart, 0, ((size_t)u + 1) * sizeof *c->sstart);
+	uint32_t nd[70];
 	for (uint32_t b = 0; b < c->n; b++) {
 		if (!fit_live(v, b))
 			continue;
 		c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
 		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
+		unsigned k = fit_nodes(c, b, nd);
+		for (unsigned i = 0; i < k; i++)
+			c->nstart[nd[i] + 1]++;
+		c->sstart[c->lo[b] + 1]++;
 	}
-	c->words0 = (size_t)(u + 63) / 64;
-	c->words1 = (c->words0 + 63) / 64;
-	c->head = fit_alloc(c, 2 * (size_t)c->tsize, sizeof *c->head);
-	c->start_head = fit_alloc(c, u, sizeof *c->start_head);
-	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
-	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
-	if (!c->head || !c->start_head || !c->bits0 || !c->bits1)
+	for (size_t i = 0; i < nodes; i++)
+		c->nstart[i + 1] += c->nstart[i];
+	for (uint32_t i = 0; i < u; i++)
+		c->sstart[i + 1] += c->sstart[i];
+	c->narr = fit_alloc(c, (size_t)c->nstart[nodes], sizeof *c->narr);
+	if (!c->narr)
 		return USMP_ERR_NOMEM;
 	return USMP_OK;
 }
 
+/* Mark nothing placed. */
 static void fit_index_reset(fit_ctx *c)
 {
-	memset(c->head, 0xff, 2 * (size_t)c->tsize * sizeof *c->head);
-	if (c->tcount)
-		memset(c->start_head, 0xff,
-		       (size_t)c->tcount * sizeof *c->start_head);
-	memset(c->bits0, 0, (c->words0 ? c->words0 : 1) * sizeof *c->bits0);
-	memset(c->bits1, 0, (c->words1 ? c->words1 : 1) * sizeof *c->bits1);
-	c->ent_count = 0;
+	if (!c->tcount)
+		return;
+	memset(c->ncnt, 0, 2 * (size_t)c->tsize * sizeof *c->ncnt);
+	memset(c->scnt, 0, (size_t)c->tcount * sizeof *c->scnt);
+	memset(c->bits0, 0, c->words0 * sizeof *c->bits0);
+	memset(c->bits1, 0, c->words1 * sizeof *c->bits1);
 }
 
-static int fit_index_add_node(fit_ctx *c, uint32_t node, uint32_t b)
+/* Record placed live buffer b (its span is c->place[b]) in its lists. */
+static void fit_index_insert(fit_ctx *c, uint32_t b)
 {
-	if (c->ent_count >= UINT32_MAX)
-		return USMP_ERR_NOMEM;
-	if (c->ent_count == c->ent_cap) {
-		int rc = fit_grow(c, (void **)&c->ent, &c->ent_cap,
-		                  c->ent_count + 1, sizeof *c->ent);
-		if (rc)
-			return rc;
-	}
-	uint32_t e = (uint32_t)c->ent_count++;
-	c->ent[e].buf = b;
-	c->ent[e].next = c->head[node];
-	c->head[node] = e;
-	return USMP_OK;
-}
-
-/* Record a placed live buffer in the index. */
-static int fit_index_insert(fit_ctx *c, uint32_t b)
-{
-	uint32_t l = c->lo[b], r = c->hi[b];
-	c->start_next[b] = c->start_head[l];
-	c->start_head[l] = b;
+	uint32_t nd[70];
+	unsigned k = fit_nodes(c, b, nd);
+	for (unsigned j = 0; j < k; j++)
+		c->narr[c->nstart[nd[j]] + c->ncnt[nd[j]]++] = c->place[b];
+	uint32_t l = c->lo[b];
+	c->sarr[c->sstart[l] + c->scnt[l]++] = c->place[b];
 	c->bits0[l >> 6] |= 1ull << (l & 63);
 	c->bits1[l >> 12] |= 1ull << ((l >> 6) & 63);
-	/* Canonical segment tree nodes of leaves [l, r]. */
-	uint64_t lo = (uint64_t)l + c->tsize, hi = (uint64_t)r + c->tsize + 1;
-	while (lo < hi) {
-		int rc;
-		if (lo & 1) {
-			rc = fit_index_add_node(c, (uint32_t)lo++, b);
-			if (rc)
-				return rc;
-		}
-		if (hi & 1) {
-			rc = fit_index_add_node(c, (uint32_t)--hi, b);
-			if (rc)
-				return rc;
-		}
-		lo >>= 1;
-		hi >>= 1;
-	}
-	return USMP_OK;
 }
 
 /* Smallest leaf in [j, r] where a placed buffer begins, or FIT_NONE. */
@@ -314,55 +394,6 @@ static uint32_t fit_next_start(const fit_ctx *c, uint32_t j, uint32_t r)
 		w = (W + 1) * 64;
 	}
 	return FIT_NONE;
-}
-
-static int fit_collect_one(fit_ctx *c, uint32_t other)
-{
-	if (c->stamp[other] == c->qid)
-		return USMP_OK;
-	c->stamp[other] = c->qid;
-	if (c->coll_count == c->coll_cap) {
-		int rc = fit_grow(c, (void **)&c->coll, &c->coll_cap,
-		                  c->coll_count + 1, sizeof *c->coll);
-		if (rc)
-			return rc;
-	}
-	c->coll[c->coll_count++] = other;
-	return USMP_OK;
-}
-
-/* Gather the placed buffers that conflict with b into c->coll. */
-static int fit_collect(fit_ctx *c, uint32_t b)
-{
-	const usmp_view *v = c->v;
-	int rc;
-	c->coll_count = 0;
-	if (fit_live(v, b) && c->tcount) {
-		uint32_t l = c->lo[b], r = c->hi[b];
-		/* Placed buffers alive at my begin. */
-		for (uint64_t node = (uint64_t)l + c->tsize; node; node >>= 1)
-			for (uint32_t e = c->head[node]; e != FIT_NONE;
-			     e = c->ent[e].next)
-				if ((rc = fit_collect_one(c, c->ent[e].buf)))
-					return rc;
-		/* Placed buffers beginning inside my range. */
-		for (uint32_t j = fit_next_start(c, l + 1, r); j != FIT_NONE;
-		     j = fit_next_start(c, j + 1, r))
-			for (uint32_t o = c->start_head[j]; o != FIT_NONE;
-			     o = c->start_next[o])
-				if ((rc = fit_collect_one(c, o)))
-					return rc;
-	}
-	if (!v->conflict_start || !v->conflict_adj)
-		return USMP_OK;
-	for (uint64_t k = v->conflict_start[b]; k < v->conflict_start[b + 1];
-	     k++) {
-		uint32_t o = v->conflict_adj[k];
-		if (o != b && c->work[o].pool != USMP_NO_POOL &&
-		    (rc = fit_collect_one(c, o)))
-			return rc;
-	}
-	return USMP_OK;
 }
 
 /* ---- overlap rules ------------------------------------------------------ */
@@ -427,18 +458,18 @@ static void fit_rules_mark(fit_ctx *c, uint32_t b)
 	}
 }
 
-/* The start offsets x at which buffer b (size s) would collide with placed
- * buffer o: [*a, *b). Without rules that is (off(o) - s, off(o) + size(o)).
- * With a rule (src o, dst b, L): x <= off(o) + L is allowed too; with a
- * rule (src b, dst o, L): off(o) <= x + L, i.e. x >= off(o) - L, is allowed.
+/* The start offsets x at which a buffer of size s would collide with the
+ * placed buffer sp: [*pa, *pb). Without rules that is (off - s, end). With
+ * a rule (src sp, dst new, L): x <= off + L is allowed too; with a rule
+ * (src new, dst sp, L): off <= x + L, i.e. x >= off - L, is allowed.
  * Returns false when nothing is forbidden. */
-static bool fit_forbidden(const fit_ctx *c, uint32_t b, uint32_t o,
+static bool fit_forbidden(const fit_ctx *c, uint64_t s, const fit_span *sp,
                           uint64_t *pa, uint64_t *pb)
 {
-	uint64_t s = c->v->buffers[b].size;
-	uint64_t oo = c->work[o].offset, os = c->v->buffers[o].size;
+	uint64_t oo = sp->off;
 	uint64_t a = oo + 1 > s ? oo + 1 - s : 0;
-	uint64_t e = fit_sat_add(oo, os);
+	uint64_t e = sp->end;
+	uint32_t o = sp->buf;
 	if (c->radj && c->rule_stamp[o] == c->qid) {
 		uint8_t f = c->rule_flags[o];
 		if (f & FIT_RULE_FWD) {
@@ -474,28 +505,93 @@ static bool fit_forbidden(const fit_ctx *c, uint32_t b, uint32_t o,
 	return a < e;
 }
 
+static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
+                         const fit_span *sp, uint32_t count)
+{
+	if (c->range_count + count > c->range_cap) {
+		int rc = fit_grow(c, (void **)&c->ranges, &c->range_cap,
+		                  c->range_count + count, sizeof *c->ranges);
+		if (rc)
+			return rc;
+	}
+	fit_range *r = c->ranges + c->range_count;
+	if (!c->radj && c->v->pool_count == 1) {
+		/* the common case, kept tight: one pool, no rules */
+		for (uint32_t i = 0; i < count; i++) {
+			uint64_t a = sp[i].off + 1 > size ? sp[i].off + 1 - size
+			                                  : 0;
+			r->a = a;
+			r->b = sp[i].end;
+			r += a < sp[i].end;
+		}
+	} else {
+		for (uint32_t i = 0; i < count; i++) {
+			if (sp[i].pool != pool)
+				continue;
+			if (fit_forbidden(c, size, &sp[i], &r->a, &r->b))
+				r++;
+		}
+	}
+	c->range_count = (size_t)(r - c->ranges);
+	return USMP_OK;
+}
+
+/* Fill c->ranges with the start offsets that buffer b may not take in pool
+ * p, one range per placed conflicting buffer there, each buffer once: live
+ * ones alive at b's begin (the leaf's root path: a buffer sits in at most
+ * one node on it), live ones beginning inside b's range (never in the first
+ * set), then edge neighbours not already met. */
+static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
+{
+	const usmp_view *v = c->v;
+	uint64_t size = v->buffers[b].size;
+	int rc;
+	c->range_count = 0;
+	if (fit_live(v, b) && c->tcount) {
+		uint32_t l = c->lo[b], r = c->hi[b];
+		for (uint64_t node = (uint64_t)l + c->tsize; node; node >>= 1)
+			if ((rc = fit_add_spans(c, size, p,
+			                        c->narr + c->nstart[node],
+			                        c->ncnt[node])))
+				return rc;
+		for (uint32_t j = fit_next_start(c, l + 1, r); j != FIT_NONE;
+		     j = fit_next_start(c, j + 1, r))
+			if ((rc = fit_add_spans(c, size, p,
+			                        c->sarr + c->sstart[j],
+			                        c->scnt[j])))
+				return rc;
+	}
+	if (!v->conflict_start || !v->conflict_adj)
+		return USMP_OK;
+	for (uint64_t k = v->conflict_start[b]; k < v->conflict_start[b + 1];
+	     k++) {
+		uint32_t o = v->conflict_adj[k];
+		if (o == b || o >= c->n || c->place[o].pool != p ||
+		    usmp_live_overlap(v, b, o))
+			continue;
+		if ((rc = fit_add_spans(c, size, p, &c->place[o], 1)))
+			return rc;
+	}
+	return USMP_OK;
+}
+
 /* ---- placing one buffer -------------------------------------------------- */
 
-/* Find an offset for b in pool p against the collected buffers. Returns
- * true and *x when one exists within the pool's limit. */
-static bool fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, uint64_t *x)
+/* Find an offset for b in pool p. USMP_OK with *found and *x set, or an
+ * error (out of memory). */
+static int fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, bool *found_out,
+                       uint64_t *x)
 {
 	const usmp_view *v = c->v;
 	uint64_t size = v->buffers[b].size;
 	uint64_t align = usmp_buffer_alignment(v, b, p);
 	uint64_t limit = v->pools[p].size_limit;
-	size_t k = 0;
-	for (size_t i = 0; i < c->coll_count; i++) {
-		uint32_t o = c->coll[i];
-		uint64_t a, e;
-		if (c->work[o].pool == p && fit_forbidden(c, b, o, &a, &e)) {
-			c->ranges[k].a = a;
-			c->ranges[k].b = e;
-			k++;
-		}
-	}
-	if (k > 1)
-		qsort(c->ranges, k, sizeof *c->ranges, fit_cmp_range);
+	*found_out = false;
+	int rc = fit_ranges(c, b, p);
+	if (rc)
+		return rc;
+	size_t k = c->range_count;
+	fit_sort_ranges(c->ranges, k, 64);
 
 	bool found = false;
 	uint64_t best_x = 0, best_len = UINT64_MAX;
@@ -514,7 +610,8 @@ static bool fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, uint64_t *x)
 				uint64_t len = r->a - s;
 				if (!c->best_fit) {
 					*x = cx;
-					return true;
+					*found_out = true;
+					return USMP_OK;
 				}
 				if (len < best_len) {
 					best_len = len;
@@ -528,50 +625,63 @@ static bool fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, uint64_t *x)
 	}
 	if (found) {
 		*x = best_x;
-		return true;
+		*found_out = true;
+		return USMP_OK;
 	}
 	/* The open space above everything (when the loop broke early, s is
 	 * below the gap that already exceeded the limit, so this fails too). */
 	bool ok = true;
 	uint64_t cx = usmp_align_up(s, align, &ok);
 	uint64_t endx = cx + size;
-	if (!ok || endx < cx || endx > limit)
-		return false;
-	*x = cx;
-	return true;
+	if (ok && endx >= cx && endx <= limit) {
+		*x = cx;
+		*found_out = true;
+	}
+	return USMP_OK;
+}
+
+static void fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
+{
+	c->work[b].pool = p;
+	c->work[b].reserved = 0;
+	c->work[b].offset = x;
+	c->place[b].pool = p;
+	c->place[b].buf = b;
+	c->place[b].off = x;
+	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
+	if (c->tcount && fit_live(c->v, b))
+		fit_index_insert(c, b);
+}
+
+/* Prepare placing b: a fresh query id and b's rule partners. */
+static void fit_begin(fit_ctx *c, uint32_t b)
+{
+	if (!c->radj)
+		return;
+	if (c->qid == UINT32_MAX) {
+		memset(c->rule_stamp, 0, (size_t)c->n * sizeof *c->rule_stamp);
+		c->qid = 0;
+	}
+	c->qid++;
+	fit_rules_mark(c, b);
 }
 
 static int fit_place(fit_ctx *c, uint32_t b)
 {
 	const usmp_view *v = c->v;
 	const usmp_buffer_rec *r = &v->buffers[b];
-	int rc;
-	if (c->qid == UINT32_MAX) {
-		memset(c->stamp, 0, (size_t)c->n * sizeof *c->stamp);
-		memset(c->rule_stamp, 0, (size_t)c->n * sizeof *c->rule_stamp);
-		c->qid = 0;
-	}
-	c->qid++;
-	if ((rc = fit_collect(c, b)))
-		return rc;
-	fit_rules_mark(c, b);
-	if (c->coll_count > c->range_cap) {
-		rc = fit_grow(c, (void **)&c->ranges, &c->range_cap,
-		              c->coll_count, sizeof *c->ranges);
-		if (rc)
-			return rc;
-	}
+	fit_begin(c, b);
 	for (uint32_t i = 0; i < r->candidate_count; i++) {
 		uint32_t p = v->candidates[r->candidate_start + i];
 		uint64_t x;
+		bool found;
 		if (p >= v->pool_count)
 			continue;
-		if (fit_in_pool(c, b, p, &x)) {
-			c->work[b].pool = p;
-			c->work[b].reserved = 0;
-			c->work[b].offset = x;
-			if (fit_live(v, b) && c->tcount)
-				return fit_index_insert(c, b);
+		int rc = fit_in_pool(c, b, p, &found, &x);
+		if (rc)
+			return rc;
+		if (found) {
+			fit_put(c, b, p, x);
 			return USMP_OK;
 		}
 	}
@@ -583,16 +693,54 @@ static int fit_place(fit_ctx *c, uint32_t b)
 	return USMP_ERR_INFEASIBLE;
 }
 
-/* Put the fixed buffers in place and into the index, checking they do not
+static bool fit_edge(const usmp_view *v, uint32_t a, uint32_t b)
+{
+	if (!v->conflict_start || !v->conflict_adj)
+		return false;
+	uint64_t l = v->conflict_start[a], r = v->conflict_start[a + 1];
+	while (l < r) {
+		uint64_t m = l + (r - l) / 2;
+		if (v->conflict_adj[m] < b)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l < v->conflict_start[a + 1] && v->conflict_adj[l] == b;
+}
+
+/* Fixed buffer c->seq[i] collides with an earlier fixed one: name both. */
+static void fit_fixed_clash(fit_ctx *c, uint32_t i)
+{
+	const usmp_view *v = c->v;
+	uint32_t b = c->seq[i];
+	const usmp_buffer_rec *r = &v->buffers[b];
+	const char *other = "?";
+	for (uint32_t j = 0; j < i; j++) {
+		uint32_t o = c->seq[j];
+		uint64_t a, e;
+		if (c->place[o].pool != r->fixed_pool ||
+		    !(usmp_live_overlap(v, b, o) || fit_edge(v, b, o)) ||
+		    !fit_forbidden(c, r->size, &c->place[o], &a, &e) ||
+		    r->fixed_offset < a || r->fixed_offset >= e)
+			continue;
+		other = v->buffers[o].name ? v->buffers[o].name : "?";
+		break;
+	}
+	snprintf(c->msg, sizeof c->msg,
+	         "%s: fixed buffers \"%s\" and \"%s\" overlap in pool \"%s\"",
+	         c->algo, other, r->name ? r->name : "?",
+	         v->pools[r->fixed_pool].name);
+}
+
+/* Put the fixed buffers (c->seq[0..count)) in place, checking they do not
  * collide with each other. */
-static int fit_place_fixed(fit_ctx *c)
+static int fit_place_fixed(fit_ctx *c, uint32_t count)
 {
 	const usmp_view *v = c->v;
 	int rc;
-	for (uint32_t b = 0; b < c->n; b++) {
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t b = c->seq[i];
 		const usmp_buffer_rec *r = &v->buffers[b];
-		if (!fit_fixed(v, b))
-			continue;
 		if (r->fixed_pool >= v->pool_count) {
 			snprintf(c->msg, sizeof c->msg,
 			         "%s: fixed buffer \"%s\" names pool %u of %u",
@@ -600,45 +748,35 @@ static int fit_place_fixed(fit_ctx *c)
 			         v->pool_count);
 			return USMP_ERR_INVALID;
 		}
-		c->qid++;
-		if ((rc = fit_collect(c, b)))
+		fit_begin(c, b);
+		if ((rc = fit_ranges(c, b, r->fixed_pool)))
 			return rc;
-		fit_rules_mark(c, b);
-		for (size_t i = 0; i < c->coll_count; i++) {
-			uint32_t o = c->coll[i];
-			uint64_t a, e;
-			if (c->work[o].pool == r->fixed_pool &&
-			    fit_forbidden(c, b, o, &a, &e) &&
-			    r->fixed_offset >= a && r->fixed_offset < e) {
-				snprintf(c->msg, sizeof c->msg,
-				         "%s: fixed buffers \"%s\" and \"%s\" "
-				         "overlap in pool \"%s\"",
-				         c->algo, v->buffers[o].name,
-				         r->name ? r->name : "?",
-				         v->pools[r->fixed_pool].name);
-				return USMP_ERR_INFEASIBLE;
-			}
+		for (size_t j = 0; j < c->range_count; j++) {
+			const fit_range *fr = &c->ranges[j];
+			if (r->fixed_offset < fr->a || r->fixed_offset >= fr->b)
+				continue;
+			fit_fixed_clash(c, i);
+			return USMP_ERR_INFEASIBLE;
 		}
-		c->work[b].pool = r->fixed_pool;
-		c->work[b].reserved = 0;
-		c->work[b].offset = r->fixed_offset;
-		if (fit_live(v, b) && c->tcount &&
-		    (rc = fit_index_insert(c, b)))
-			return rc;
+		fit_put(c, b, r->fixed_pool, r->fixed_offset);
 	}
 	return USMP_OK;
 }
 
 /* ---- one order, all orders ---------------------------------------------- */
 
-static void fit_make_keys(fit_ctx *c, int order, uint32_t *count)
+/* c->seq = fixed buffers (index order), then the others in `order`;
+ * *nfixed gets the number of fixed ones. */
+static void fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 {
 	const usmp_view *v = c->v;
-	uint32_t k = 0;
+	uint32_t k = 0, f = 0;
 	for (uint32_t b = 0; b < c->n; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
-		if (fit_fixed(v, b))
+		if (fit_fixed(v, b)) {
+			c->seq[f++] = b;
 			continue;
+		}
 		uint64_t life = fit_live(v, b) ? (uint64_t)r->end -
 		                                     (uint64_t)r->begin
 		                               : 0;
@@ -655,7 +793,9 @@ static void fit_make_keys(fit_ctx *c, int order, uint32_t *count)
 		k++;
 	}
 	qsort(c->keys, k, sizeof *c->keys, fit_cmp_key);
-	*count = k;
+	for (uint32_t i = 0; i < k; i++)
+		c->seq[f + i] = c->keys[i].idx;
+	*nfixed = f;
 }
 
 static uint64_t fit_total(const fit_ctx *c, uint64_t *hw)
@@ -684,21 +824,21 @@ static int fit_run(fit_ctx *c, int order)
 		c->work[b].pool = USMP_NO_POOL;
 		c->work[b].reserved = 0;
 		c->work[b].offset = 0;
+		c->place[b].pool = USMP_NO_POOL;
 	}
-	if (c->tcount)
-		fit_index_reset(c);
-	memset(c->stamp, 0, (size_t)c->n * sizeof *c->stamp);
-	memset(c->rule_stamp, 0, (size_t)c->n * sizeof *c->rule_stamp);
+	uint32_t nfixed;
+	fit_make_seq(c, order, &nfixed);
+	fit_index_reset(c);
+	if (c->radj)
+		memset(c->rule_stamp, 0, (size_t)c->n * sizeof *c->rule_stamp);
 	c->qid = 0;
-	if ((rc = fit_place_fixed(c)))
+	if ((rc = fit_place_fixed(c, nfixed)))
 		return rc;
-	uint32_t count;
-	fit_make_keys(c, order, &count);
-	for (uint32_t i = 0; i < count; i++) {
-		if (i % FIT_STOP_EVERY == FIT_STOP_EVERY - 1 &&
+	for (uint32_t i = nfixed; i < c->n; i++) {
+		if ((i - nfixed) % FIT_STOP_EVERY == FIT_STOP_EVERY - 1 &&
 		    c->h->should_stop(c->h))
 			return USMP_ERR_STOPPED;
-		if ((rc = fit_place(c, c->keys[i].idx)))
+		if ((rc = fit_place(c, c->seq[i])))
 			return rc;
 	}
 	return USMP_OK;
@@ -725,9 +865,10 @@ static void fit_log(const fit_ctx *c, int level, const char *msg)
 static void fit_release(fit_ctx *c)
 {
 	void *ptrs[] = {
-		c->work, c->times, c->lo, c->hi, c->head, c->ent, c->start_head, c->start_next, c->bits0, c->bits1,
-		c->stamp, c->rule_stamp, c->rule_flags, c->fwd_lead,
-		c->rev_lead, c->rstart, c->radj, c->coll, c->ranges, c->keys
+		c->work, c->place, c->times, c->lo, c->hi, c->nstart, c->ncnt,
+		c->narr, c->sstart, c->scnt, c->sarr, c->bits0, c->bits1,
+		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
+		c->rstart, c->radj, c->ranges, c->keys
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
@@ -764,22 +905,22 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 		return USMP_OK;
 	size_t n = c.n;
 	c.work = fit_alloc(&c, n, sizeof *c.work);
+	c.place = fit_alloc(&c, n, sizeof *c.place);
 	c.times = fit_alloc(&c, n, sizeof *c.times);
 	c.lo = fit_alloc(&c, n, sizeof *c.lo);
 	c.hi = fit_alloc(&c, n, sizeof *c.hi);
-	c.start_next = fit_alloc(&c, n, sizeof *c.start_next);
-	c.stamp = fit_alloc(&c, n, sizeof *c.stamp);
-	c.rule_stamp = fit_alloc(&c, n, sizeof *c.rule_stamp);
+	c.seq = fit_alloc(&c, n, sizeof *c.seq);
 	c.keys = fit_alloc(&c, n, sizeof *c.keys);
 	hw = fit_alloc(&c, v->pool_count, sizeof *hw);
-	if (!c.work || !c.times || !c.lo || !c.hi || !c.start_next ||
-	    !c.stamp || !c.rule_stamp || !c.keys || !hw)
+	if (!c.work || !c.place || !c.times || !c.lo || !c.hi || !c.seq ||
+	    !c.keys || !hw)
 		goto nomem;
 	if (v->overlap_count) {
+		c.rule_stamp = fit_alloc(&c, n, sizeof *c.rule_stamp);
 		c.rule_flags = fit_alloc(&c, n, sizeof *c.rule_flags);
 		c.fwd_lead = fit_alloc(&c, n, sizeof *c.fwd_lead);
 		c.rev_lead = fit_alloc(&c, n, sizeof *c.rev_lead);
-		if (!c.rule_flags || !c.fwd_lead || !c.rev_lead)
+		if (!c.rule_stamp || !c.rule_flags || !c.fwd_lead || !c.rev_lead)
 			goto nomem;
 		if ((rc = fit_rules_build(&c)))
 			goto fail;
@@ -804,6 +945,7 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	for (int o = 0; o < FIT_ORDER_COUNT; o++) {
 		if (have && (best <= v->lower_bound || h->should_stop(h)))
 			break;
+		c.msg[0] = '\0';
 		rc = fit_run(&c, o);
 		if (rc == USMP_ERR_STOPPED && have)
 			break;
