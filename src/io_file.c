@@ -139,6 +139,12 @@ static int close_out(FILE *f, const char *path, char **msg)
 	return USMP_OK;
 }
 
+static int is_empty(const usmp_problem *p)
+{
+	return !p->pool_count && !p->buffer_count && !p->edge_count &&
+	       !p->overlap_count;
+}
+
 int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
                        const char *name, int format, uint64_t capacity)
 {
@@ -152,8 +158,7 @@ int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
 	if (!format_known(format))
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "%s: unknown format %d", name, format);
-	if (p->pool_count || p->buffer_count || p->edge_count ||
-	    p->overlap_count)
+	if (!is_empty(p))
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "%s: the problem to read into must be "
 		                          "empty", name);
@@ -176,6 +181,10 @@ int usmp_problem_read(usmp_problem *p, const char *path, int format,
 	if (!path || !*path)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "no problem file given");
+	if (!is_empty(p))
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: the problem to read into must be "
+		                          "empty", display_name(path, 0));
 	rc = usmp__read_file(path, &data, &len, &msg);
 	if (rc != USMP_OK) {
 		usmp__problem_clear(p);

@@ -155,7 +155,12 @@ static void draw_time_axis(svg_ctx *c, double y)
 
 	fprintf(f, "<line class=\"ax\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 	        "y2=\"%.1f\"/>\n", MARGIN_LEFT, y, MARGIN_LEFT + PLOT_WIDTH, y);
-	for (double t = first; t <= (double)c->tmax + 1e-9; t += step) {
+	/* Ticks by index, not by accumulation: at huge time values adding a
+	 * small step to a double may not change it. */
+	for (int k = 0; k <= 12; k++) {
+		double t = first + k * step;
+		if (t > (double)c->tmax)
+			break;
 		double x = MARGIN_LEFT + (t - (double)c->tmin) * c->sx;
 		fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" "
 		        "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"tk\" x=\"%.1f\" "

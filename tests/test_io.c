@@ -953,3 +953,37 @@ Test(io, csv_problem_write_of_a_multi_pool_problem_is_unsupported)
 	free(path);
 	usmp_problem_destroy(p);
 }
+
+Test(io, svg_handles_extreme_time_values)
+{
+	usmp_problem *p = parse_ok("m.json",
+		"{\"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": "
+		"[1000000000000000000, 1000000000000000005]},"
+		"{\"name\": \"b\", \"size\": 9223372036854775807, \"live\": "
+		"[-9223372036854775808, 9223372036854775807]}]}", 0);
+	usmp_plan *plan = usmp__plan_alloc(p);
+	plan->placements[0].pool = 0;
+	plan->placements[0].offset = 0;
+	plan->placements[1].pool = 0;
+	plan->placements[1].offset = 8;
+	char *path = test_tmpfile(".svg");
+	cr_assert_eq(usmp_plan_write_svg(plan, p, path), USMP_OK);
+	char *svg = test_read_file(path);
+	char why[128] = "";
+	cr_assert(xml_well_formed(svg, why, sizeof why), "not XML: %s", why);
+	cr_assert_eq(count_of(svg, "</title></rect>"), 2);
+	free(svg);
+	remove(path);
+	free(path);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+}
+
+Test(io, failed_read_into_a_non_empty_problem_leaves_it_alone)
+{
+	usmp_problem *p = parse_ok("m.json", full_json, 0);
+	cr_assert_eq(usmp_problem_read(p, "/nonexistent/x.json",
+	                               USMP_FORMAT_AUTO, 0), USMP_ERR_INVALID);
+	cr_assert_eq(usmp_problem_buffer_count(p), 4);
+	usmp_problem_destroy(p);
+}
