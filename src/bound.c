@@ -403,8 +403,9 @@ int usmp__groups(usmp_problem *p)
 	for (size_t b = 0; b < n; b++) {
 		const usmp__buffer *buf = &p->buffers[b];
 		uint32_t node = (uint32_t)(P + b);
-		if (buf->candidate_count == 0) {
-			/* Every pool: join them all once, then pool 0 suffices. */
+		if (buf->candidate_count == 0 && !(buf->flags & USMP_BUFFER_FIXED)) {
+			/* Every pool: join them all once, then pool 0 suffices. A
+			 * fixed buffer without a list can only be in its fixed pool. */
 			if (!all_joined)
 				for (uint32_t q = 1; q < P; q++)
 					uf_union(parent, 0, q);

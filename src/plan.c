@@ -309,8 +309,10 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	host_ready = 1;
 
 	if (want_isolation(r, algo, o->flags)) {
-		/* Killed at the deadline plus a grace of 1 s and 10%. */
-		double kill_at = dl > 0 ? dl + 1.0 + 0.1 * (dl - t0) : 0;
+		/* Killed once past the deadline by a grace of 1 s, 10% of the
+		 * budget and 20 us per buffer: a heuristic that finishes its
+		 * pass over a million buffers late is slow, not hung. */
+		double kill_at = dl > 0 ? dl + 1.0 + 0.1 * (dl - t0) + 20e-6 * n : 0;
 		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out,
 		                         kill_at, &who, &msg);
 		if (st && msg) {

@@ -6,13 +6,22 @@
 #include <string.h>
 
 /* Fast members, tried in this order; the first to reach the lower bound
- * wins outright. Missing plugins are skipped. */
+ * wins outright, and the deadline is checked between members (the first
+ * always runs to the end: a plan late beats no plan). Cheapest and usually
+ * best first, so a tight budget on a huge problem still gets a good plan.
+ * Missing plugins are skipped. */
 static const struct member {
 	const char *algorithm;
 	const char *knob; /* one "key=value" or NULL */
 } fast_members[] = {
-	{"best_fit", "order=all"},
-	{"first_fit", "order=all"},
+	{"best_fit", "order=size"},
+	{"first_fit", "order=size"},
+	{"best_fit", "order=lifetime"},
+	{"best_fit", "order=area"},
+	{"best_fit", "order=conflicts"},
+	{"first_fit", "order=lifetime"},
+	{"first_fit", "order=area"},
+	{"first_fit", "order=conflicts"},
 	{"greedy_by_size", NULL},
 	{"greedy_by_conflicts", NULL},
 };
@@ -127,8 +136,10 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	}
 	int ran = 0;
 	for (size_t i = 0; i < sizeof fast_members / sizeof *fast_members; i++) {
+		if (ran && h->should_stop(h))
+			break;
 		ran += run_member(&s, &fast_members[i], hw);
-		if (s.best_size <= v->lower_bound || h->should_stop(h))
+		if (s.best_size <= v->lower_bound)
 			break;
 	}
 	if (improve && s.best_size > v->lower_bound && !h->should_stop(h)) {

@@ -79,7 +79,9 @@ int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		pool_inv[q] = NONE;
 	for (uint32_t i = 0; i < n && !every; i++) {
 		const usmp__buffer *b = BUF(i);
-		if (b->candidate_count == 0)
+		/* No list means every pool, except for a fixed buffer: its one
+		 * possible pool is the fixed one. */
+		if (b->candidate_count == 0 && !(b->flags & USMP_BUFFER_FIXED))
 			every = 1;
 		for (uint32_t c = 0; c < b->candidate_count; c++)
 			if (b->candidates[c] < P)
@@ -153,6 +155,10 @@ int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 				out->candidates[ci++] = pool_inv[b->candidates[c]];
 			}
 			r->candidate_count = b->candidate_count;
+		} else if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P &&
+		           pool_inv[b->fixed_pool] != NONE) {
+			out->candidates[ci++] = pool_inv[b->fixed_pool];
+			r->candidate_count = 1;
 		} else {
 			for (uint32_t q = 0; q < vp; q++)
 				out->candidates[ci++] = q;

@@ -329,3 +329,21 @@ Test(plan, replay_catches_two_live_buffers_sharing_bytes)
 	free(plan_path);
 	usmp_problem_destroy(p);
 }
+
+Test(plan, fixed_buffer_without_pool_list_does_not_merge_groups)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t a, b, x, y, f;
+	usmp_problem_add_pool(p, "a", USMP_UNBOUNDED, 1, &a);
+	usmp_problem_add_pool(p, "b", USMP_UNBOUNDED, 1, &b);
+	x = add(p, "x", 8, 0, 2);
+	y = add(p, "y", 8, 0, 2);
+	f = add(p, "f", 8, 0, 2);
+	usmp_problem_add_candidate(p, x, a);
+	usmp_problem_add_candidate(p, y, b);
+	cr_assert_eq(usmp_problem_set_fixed(p, f, b, 8), USMP_OK);
+	cr_assert_eq(usmp_problem_group_count(p), 2);
+	cr_assert_neq(usmp_problem_pool_group(p, a), usmp_problem_pool_group(p, b));
+	cr_assert_eq(usmp_problem_group_bound(p, usmp_problem_pool_group(p, b)), 16);
+	usmp_problem_destroy(p);
+}
