@@ -292,7 +292,7 @@ static int emit(const usmp_api *api, usmp_problem *p, const usmp_plan *plan)
 		uint32_t count = 0;
 
 		c_ident(ident, sizeof ident, api->usmp_problem_pool_name(p, j));
-		for (size_t k = 0; k < sizeof upper; k++)
+		for (size_t k = 0; k == 0 || ident[k - 1]; k++)
 			upper[k] = (char)toupper((unsigned char)ident[k]);
 		printf("\n/* pool %s: %" PRIu64 " bytes */\n",
 		       api->usmp_problem_pool_name(p, j),

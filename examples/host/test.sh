@@ -96,6 +96,18 @@ then pass "--algorithm overrides the bindings for every part"
 else fail "--algorithm overrides the bindings for every part"; diag "$tmp/err"
 fi
 
+if command -v valgrind >/dev/null 2>&1; then
+	if LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	   USMP_PLUGIN_PATH="$plugindir" valgrind -q --error-exitcode=99 \
+	   --leak-check=full --errors-for-leak-kinds=definite "$tmp/host" \
+	   >/dev/null 2>"$tmp/vg.log"
+	then pass "host runs clean under valgrind (no errors, no definite leaks)"
+	else fail "host runs clean under valgrind"; diag "$tmp/vg.log"
+	fi
+else
+	pass "host runs clean under valgrind # SKIP valgrind not installed"
+fi
+
 if run --require-abi 1.9; then rc=0; else rc=$?; fi
 if [ "$rc" -eq 1 ] && grep -q 'needs 1.9.*refusing' "$tmp/err"
 then pass "--require-abi 1.9 refuses the library (exit 1, message)"

@@ -126,6 +126,17 @@ if [ -f "$mobilenet" ]; then
 		"$mobilenet" -a sweep_fit:largest_first=true
 fi
 
+if command -v valgrind >/dev/null 2>&1 && [ -f "$mobilenet" ]; then
+	if valgrind -q --error-exitcode=99 --leak-check=full \
+	   --errors-for-leak-kinds=definite "$usmp" plan "$mobilenet" \
+	   -a sweep_fit -p pad=16 -o "$tmp/vg.json" >"$tmp/vg.log" 2>&1
+	then pass "sweep_fit runs clean under valgrind on mobilenet_v2.json"
+	else fail "sweep_fit runs clean under valgrind on mobilenet_v2.json"; diag "$tmp/vg.log"
+	fi
+else
+	pass "sweep_fit runs clean under valgrind # SKIP no valgrind or no example"
+fi
+
 expect_exit 2 "a negative u32 knob is refused before the plugin runs" "pad" \
 	plan "$tmp/small.json" -a sweep_fit -p pad=-1 -o "$tmp/x.json"
 expect_exit 2 "a non-boolean bool knob is refused" "largest_first" \
