@@ -56,6 +56,7 @@ int cmd_plan(int argc, char **argv)
 		{"format", required_argument, NULL, 'F'},
 		{"svg", required_argument, NULL, 'S'},
 		{"isolate", no_argument, NULL, 'I'},
+		{"no-isolate", no_argument, NULL, 'N'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{0, 0, 0, 0},
@@ -85,6 +86,7 @@ int cmd_plan(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 'S': svg = optarg; break;
 		case 'I': opts.flags |= USMP_PLAN_ISOLATE; break;
+		case 'N': opts.flags |= USMP_PLAN_NO_ISOLATE; break;
 		case 'q': quiet = 1; break;
 		case 'T': {
 			char *end;
@@ -113,7 +115,7 @@ int cmd_plan(int argc, char **argv)
 		case 'h':
 			puts("usage: usmp plan PROBLEM [-a ALGO] [-p KEY=VALUE]... "
 			     "[-t TARGET] [--time-limit SECONDS] [--capacity BYTES] "
-			     "[-o PLAN] [--format json|csv] [--svg FILE] [--isolate]");
+			     "[-o PLAN] [--format json|csv] [--svg FILE] [--isolate|--no-isolate]");
 			code = EXIT_DONE;
 			goto out;
 		default:
