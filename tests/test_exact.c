@@ -1,4 +1,614 @@
-/* placeholder */
+/* test_exact.c — the exact plugin, called directly through its descriptor:
+ * optimality and feasibility against a brute force, scope refusals, anytime. */
 #include <criterion/criterion.h>
+#include <usmp/plugin.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "support.h"
-Test(placeholder_exact, builds) { cr_assert(1); }
+
+typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
+                        uint64_t, double, bool);
+
+/* ---- a small host table ------------------------------------------------ */
+
+typedef struct thost {
+	usmp_host h;
+	const usmp_view *v;
+	bool stop_now;
+	bool reported, optimal;
+	uint64_t bound;
+	long live_allocs;
+} thost;
+
+static void t_log(const usmp_host *h, int level, const char *msg)
+{
+	(void)h;
+	(void)level;
+	(void)msg;
+}
+static bool t_stop(const usmp_host *h) { return ((const thost *)h)->stop_now; }
+static void t_progress(const usmp_host *h, uint64_t best)
+{
+	(void)h;
+	(void)best;
+}
+static void *t_alloc(const usmp_host *h, size_t n)
+{
+	void *p = malloc(n);
+	if (p)
+		((thost *)h)->live_allocs++;
+	return p;
+}
+static void *t_realloc(const usmp_host *h, void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (q && !p)
+		((thost *)h)->live_allocs++;
+	return q;
+}
+static void t_free(const usmp_host *h, void *p)
+{
+	if (p)
+		((thost *)h)->live_allocs--;
+	free(p);
+}
+static int t_neighbors(const usmp_host *h, uint32_t b, usmp_neighbor_fn fn,
+                       void *arg)
+{
+	const usmp_view *v = ((const thost *)h)->v;
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		if (i != b && usmp_live_overlap(v, i, b)) {
+			int r = fn(arg, i);
+			if (r)
+				return r;
+		}
+	return 0;
+}
+static void t_bound(const usmp_host *h, uint64_t bound, bool optimal)
+{
+	thost *t = (thost *)h;
+	t->reported = true;
+	t->bound = bound;
+	t->optimal = optimal;
+}
+
+static void host_init(thost *t, const usmp_view *v)
+{
+	memset(t, 0, sizeof *t);
+	t->h.struct_size = sizeof(usmp_host);
+	t->h.log = t_log;
+	t->h.should_stop = t_stop;
+	t->h.progress = t_progress;
+	t->h.alloc = t_alloc;
+	t->h.realloc = t_realloc;
+	t->h.free = t_free;
+	t->h.for_each_neighbor = t_neighbors;
+	t->h.report_bound = t_bound;
+	t->v = v;
+}
+
+static exact_fn load_exact(void)
+{
+	static void *dl;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/plugins/exact.so", test_build_root());
+	if (!dl)
+		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(dl, "dlopen %s: %s", path, dlerror());
+	const usmp_plugin *p = dlsym(dl, "usmp_plugin_v1");
+	cr_assert_not_null(p);
+	for (uint32_t i = 0; i < p->algorithm_count; i++)
+		if (!strcmp(p->algorithms[i]->name, "exact"))
+			return (exact_fn)p->algorithms[i]->fn;
+	cr_assert_fail("no algorithm 'exact' in %s", path);
+	return NULL;
+}
+
+/* ---- problems ------------------------------------------------------------ */
+
+#define MAXB 16
+
+typedef struct prob {
+	usmp_pool_rec pool[2];
+	usmp_buffer_rec buf[MAXB];
+	char names[MAXB][8];
+	uint32_t cand[2];
+	uint64_t cstart[MAXB + 1];
+	uint32_t adj[2];
+	uint64_t degree[MAXB];
+	usmp_overlap_rec rule;
+	usmp_view v;
+} prob;
+
+static void prob_init(prob *p, uint32_t n, uint64_t size_limit,
+                      uint64_t pool_align)
+{
+	memset(p, 0, sizeof *p);
+	p->pool[0] = (usmp_pool_rec){"p0", size_limit, pool_align};
+	p->pool[1] = (usmp_pool_rec){"p1", USMP_UNBOUNDED, 1};
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(p->names[i], sizeof p->names[i], "b%u", i);
+		p->buf[i].name = p->names[i];
+		p->buf[i].alignment = 1;
+		p->buf[i].candidate_count = 1;
+		p->buf[i].flags = USMP_BUFFER_LIVE;
+	}
+	p->v.struct_size = sizeof p->v;
+	p->v.pool_count = 1;
+	p->v.buffer_count = n;
+	p->v.pools = p->pool;
+	p->v.buffers = p->buf;
+	p->v.candidates = p->cand;
+	p->v.conflict_start = p->cstart;
+	p->v.conflict_adj = p->adj;
+	p->v.degree = p->degree;
+	p->v.target = "";
+}
+
+/* Largest total size alive at once (the host's bound without rules):
+ * buffers without a live range count as alive throughout. */
+static uint64_t live_bound(const prob *p)
+{
+	uint64_t best = 0;
+	for (uint32_t i = 0; i <= p->v.buffer_count; i++) {
+		bool at_begin = i < p->v.buffer_count &&
+		                (p->buf[i].flags & USMP_BUFFER_LIVE);
+		uint64_t s = 0;
+		for (uint32_t j = 0; j < p->v.buffer_count; j++) {
+			const usmp_buffer_rec *b = &p->buf[j];
+			if (!(b->flags & USMP_BUFFER_LIVE) ||
+			    (at_begin && b->begin <= p->buf[i].begin &&
+			     p->buf[i].begin < b->end))
+				s += b->size;
+		}
+		if (s > best)
+			best = s;
+	}
+	return best;
+}
+
+static void prob_finish(prob *p)
+{
+	for (uint32_t i = 0; i < p->v.buffer_count; i++) {
+		p->degree[i] = 0;
+		for (uint32_t j = 0; j < p->v.buffer_count; j++)
+			if (i != j && usmp_live_overlap(&p->v, i, j))
+				p->degree[i]++;
+	}
+	p->v.lower_bound = live_bound(p);
+}
+
+static bool conflict(const prob *p, uint32_t a, uint32_t b)
+{
+	const usmp_buffer_rec *x = &p->buf[a], *y = &p->buf[b];
+	if (!(x->flags & USMP_BUFFER_LIVE) || !(y->flags & USMP_BUFFER_LIVE))
+		return true;
+	return x->begin < y->end && y->begin < x->end;
+}
+
+static uint64_t align_of(const prob *p, uint32_t b)
+{
+	return usmp_buffer_alignment(&p->v, b, 0);
+}
+
+/* Checks a plan pairwise; returns its peak, or UINT64_MAX when invalid. */
+static uint64_t check_plan(const prob *p, const usmp_placement *out)
+{
+	uint64_t peak = 0;
+	uint32_t n = p->v.buffer_count;
+	for (uint32_t i = 0; i < n; i++) {
+		if (out[i].pool != 0 || out[i].offset % align_of(p, i))
+			return UINT64_MAX;
+		if ((p->buf[i].flags & USMP_BUFFER_FIXED) &&
+		    out[i].offset != p->buf[i].fixed_offset)
+			return UINT64_MAX;
+		if (out[i].offset + p->buf[i].size > peak)
+			peak = out[i].offset + p->buf[i].size;
+		for (uint32_t j = i + 1; j < n; j++)
+			if (conflict(p, i, j) &&
+			    out[i].offset < out[j].offset + p->buf[j].size &&
+			    out[j].offset < out[i].offset + p->buf[i].size)
+				return UINT64_MAX;
+	}
+	return peak;
+}
+
+/* ---- brute force ----------------------------------------------------------
+ * Every optimal plan can be pushed down until each free buffer sits at the
+ * lowest aligned offset, at or above the ends of the conflicting free buffers
+ * below it, that misses the fixed ones; so trying every order of the free
+ * buffers with that rule finds the optimum. The search here shares no code
+ * and none of the pruning with the plugin. */
+
+typedef struct brute {
+	const prob *p;
+	uint32_t freeb[MAXB], nfree;
+	uint64_t off[MAXB];
+	bool used[MAXB];
+	uint64_t best;
+} brute;
+
+static uint64_t lowest_fit(const brute *b, uint32_t x, uint64_t o)
+{
+	const prob *p = b->p;
+	uint64_t a = align_of(p, x);
+	o = (o + a - 1) / a * a;
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (uint32_t f = 0; f < p->v.buffer_count; f++) {
+			if (!(p->buf[f].flags & USMP_BUFFER_FIXED) || !conflict(p, f, x))
+				continue;
+			uint64_t fo = p->buf[f].fixed_offset, fe = fo + p->buf[f].size;
+			if (o < fe && fo < o + p->buf[x].size) {
+				o = (fe + a - 1) / a * a;
+				moved = true;
+			}
+		}
+	}
+	return o;
+}
+
+static void brute_rec(brute *b, uint32_t depth, uint64_t peak)
+{
+	if (peak >= b->best)
+		return;
+	if (depth == b->nfree) {
+		b->best = peak;
+		return;
+	}
+	const prob *p = b->p;
+	for (uint32_t k = 0; k < b->nfree; k++) {
+		uint32_t x = b->freeb[k];
+		if (b->used[x])
+			continue;
+		uint64_t o = 0;
+		for (uint32_t y = 0; y < p->v.buffer_count; y++)
+			if (b->used[y] && y != x && conflict(p, x, y) &&
+			    b->off[y] + p->buf[y].size > o)
+				o = b->off[y] + p->buf[y].size;
+		o = lowest_fit(b, x, o);
+		b->off[x] = o;
+		b->used[x] = true;
+		uint64_t e = o + p->buf[x].size;
+		brute_rec(b, depth + 1, e > peak ? e : peak);
+		b->used[x] = false;
+	}
+}
+
+/* The optimal peak, or UINT64_MAX when fixed buffers clash. */
+static uint64_t brute_optimum(const prob *p)
+{
+	brute b;
+	memset(&b, 0, sizeof b);
+	b.p = p;
+	b.best = UINT64_MAX;
+	uint64_t fixed_peak = 0;
+	for (uint32_t i = 0; i < p->v.buffer_count; i++) {
+		if (p->buf[i].flags & USMP_BUFFER_FIXED) {
+			uint64_t e = p->buf[i].fixed_offset + p->buf[i].size;
+			fixed_peak = e > fixed_peak ? e : fixed_peak;
+			for (uint32_t j = 0; j < i; j++)
+				if ((p->buf[j].flags & USMP_BUFFER_FIXED) &&
+				    conflict(p, i, j) &&
+				    p->buf[i].fixed_offset < p->buf[j].fixed_offset + p->buf[j].size &&
+				    p->buf[j].fixed_offset < e)
+					return UINT64_MAX;
+		} else {
+			b.freeb[b.nfree++] = i;
+		}
+	}
+	brute_rec(&b, 0, fixed_peak);
+	return b.best;
+}
+
+/* A random problem: n buffers over a short horizon, random sizes and
+ * alignments, and now and then fixed buffers or buffers without ranges. */
+static void random_prob(prob *p, uint64_t *rng, uint32_t n, bool fixed,
+                        bool unlive)
+{
+	uint64_t palign = test_rand_range(rng, 0, 3) == 0 ? 2 : 1;
+	prob_init(p, n, USMP_UNBOUNDED, palign);
+	uint64_t horizon = test_rand_range(rng, 2, 12);
+	for (uint32_t i = 0; i < n; i++) {
+		usmp_buffer_rec *b = &p->buf[i];
+		b->begin = (int64_t)test_rand_range(rng, 0, horizon - 1);
+		b->end = b->begin + (int64_t)test_rand_range(rng, 1, horizon - (uint64_t)b->begin);
+		b->size = test_rand_range(rng, 1, test_rand_range(rng, 0, 1) ? 8 : 40);
+		b->alignment = (uint64_t)1 << test_rand_range(rng, 0, 3);
+		if (unlive && test_rand_range(rng, 0, 9) == 0)
+			b->flags = 0;
+		if (fixed && test_rand_range(rng, 0, 5) == 0) {
+			uint64_t a = align_of(p, i);
+			b->flags |= USMP_BUFFER_FIXED;
+			b->fixed_pool = 0;
+			b->fixed_offset = test_rand_range(rng, 0, 30) / a * a;
+		}
+	}
+	prob_finish(p);
+}
+
+static int run_exact(const prob *p, thost *t, usmp_placement *out,
+                     uint64_t capacity, double tl, bool minimize)
+{
+	exact_fn fn = load_exact();
+	host_init(t, &p->v);
+	for (uint32_t i = 0; i < p->v.buffer_count; i++) {
+		out[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		if (p->buf[i].flags & USMP_BUFFER_FIXED)
+			out[i] = (usmp_placement){0, 0, p->buf[i].fixed_offset};
+	}
+	int rc = fn(&p->v, &t->h, out, capacity, tl, minimize);
+	cr_assert_eq(t->live_allocs, 0, "plugin leaked %ld blocks", t->live_allocs);
+	return rc;
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+Test(exact, descriptor_names_one_exact_algorithm)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/plugins/exact.so", test_build_root());
+	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(dl);
+	const usmp_plugin *p = dlsym(dl, "usmp_plugin_v1");
+	cr_assert_not_null(p);
+	cr_assert_str_eq(p->name, "exact");
+	cr_assert_eq(p->abi_major, USMP_ABI_MAJOR);
+	cr_assert_eq(p->algorithm_count, 1);
+	const usmp_algorithm *a = p->algorithms[0];
+	cr_assert_str_eq(a->name, "exact");
+	cr_assert_str_eq(a->params,
+	                 "capacity:u64=0 time_limit:f64=0 minimize:bool=true");
+	cr_assert(a->caps & USMP_CAP_EXACT);
+	cr_assert(a->caps & USMP_CAP_ANYTIME);
+	cr_assert(a->caps & USMP_CAP_FIXED_OFFSETS);
+	cr_assert(a->caps & USMP_CAP_DETERMINISTIC);
+	cr_assert_not(a->caps & USMP_CAP_OVERLAP_RULES);
+	cr_assert_not(a->caps & USMP_CAP_MULTI_POOL);
+	dlclose(dl);
+}
+
+Test(exact, minimise_equals_brute_force_on_random_problems)
+{
+	uint64_t rng = 12345;
+	for (int iter = 0; iter < 3000; iter++) {
+		prob p;
+		uint32_t n = (uint32_t)test_rand_range(&rng, 1, iter % 4 ? 6 : 8);
+		random_prob(&p, &rng, n, false, false);
+		uint64_t opt = brute_optimum(&p);
+		usmp_placement out[MAXB];
+		thost t;
+		int rc = run_exact(&p, &t, out, 0, 0, true);
+		cr_assert_eq(rc, USMP_OK, "iter %d: rc %d", iter, rc);
+		uint64_t peak = check_plan(&p, out);
+		cr_assert_neq(peak, UINT64_MAX, "iter %d: invalid plan", iter);
+		cr_assert_eq(peak, opt, "iter %d: peak %llu, optimum %llu", iter,
+		             (unsigned long long)peak, (unsigned long long)opt);
+		cr_assert_geq(peak, p.v.lower_bound, "iter %d", iter);
+		cr_assert(t.reported && t.optimal && t.bound == peak, "iter %d", iter);
+	}
+}
+
+Test(exact, minimise_with_fixed_and_rangeless_buffers_equals_brute_force)
+{
+	uint64_t rng = 777;
+	int infeasible = 0;
+	for (int iter = 0; iter < 2000; iter++) {
+		prob p;
+		uint32_t n = (uint32_t)test_rand_range(&rng, 1, 7);
+		random_prob(&p, &rng, n, true, true);
+		uint64_t opt = brute_optimum(&p);
+		usmp_placement out[MAXB];
+		thost t;
+		int rc = run_exact(&p, &t, out, 0, 0, true);
+		if (opt == UINT64_MAX) {
+			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
+			infeasible++;
+			continue;
+		}
+		cr_assert_eq(rc, USMP_OK, "iter %d: rc %d", iter, rc);
+		uint64_t peak = check_plan(&p, out);
+		cr_assert_neq(peak, UINT64_MAX, "iter %d: invalid plan", iter);
+		cr_assert_eq(peak, opt, "iter %d: peak %llu, optimum %llu", iter,
+		             (unsigned long long)peak, (unsigned long long)opt);
+		cr_assert(t.reported && t.optimal && t.bound == peak, "iter %d", iter);
+	}
+	cr_assert_gt(infeasible, 0, "the generator made no clashing fixed buffers");
+}
+
+Test(exact, feasibility_agrees_with_brute_force)
+{
+	uint64_t rng = 99;
+	for (int iter = 0; iter < 1500; iter++) {
+		prob p;
+		uint32_t n = (uint32_t)test_rand_range(&rng, 1, 7);
+		random_prob(&p, &rng, n, iter % 3 == 0, false);
+		uint64_t opt = brute_optimum(&p);
+		if (opt == UINT64_MAX)
+			continue;
+		usmp_placement out[MAXB];
+		thost t;
+		/* At the optimum: feasible, through the capacity knob. */
+		int rc = run_exact(&p, &t, out, opt, 0, false);
+		cr_assert_eq(rc, USMP_OK, "iter %d: rc %d", iter, rc);
+		uint64_t peak = check_plan(&p, out);
+		cr_assert_leq(peak, opt, "iter %d", iter);
+		/* One byte below: infeasible, through the pool's size limit. */
+		if (opt > 0) {
+			p.pool[0].size_limit = opt - 1;
+			rc = run_exact(&p, &t, out, 0, 0, false);
+			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
+			rc = run_exact(&p, &t, out, 0, 0, true);
+			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
+		}
+	}
+}
+
+Test(exact, larger_random_problems_give_valid_plans_within_bounds)
+{
+	uint64_t rng = 4242;
+	for (int iter = 0; iter < 300; iter++) {
+		prob p;
+		uint32_t n = (uint32_t)test_rand_range(&rng, 9, 12);
+		random_prob(&p, &rng, n, false, false);
+		usmp_placement out[MAXB];
+		thost t;
+		int rc = run_exact(&p, &t, out, 0, 0, true);
+		cr_assert_eq(rc, USMP_OK);
+		uint64_t peak = check_plan(&p, out);
+		cr_assert_neq(peak, UINT64_MAX, "iter %d: invalid plan", iter);
+		cr_assert_geq(peak, p.v.lower_bound);
+		cr_assert(t.reported && t.optimal && t.bound == peak);
+		/* Optimal means nothing fits one byte lower. */
+		p.pool[0].size_limit = peak - 1;
+		rc = run_exact(&p, &t, out, 0, 0, false);
+		cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "iter %d", iter);
+	}
+}
+
+Test(exact, fixed_offsets_are_honoured)
+{
+	prob p;
+	prob_init(&p, 3, USMP_UNBOUNDED, 1);
+	p.buf[0] = (usmp_buffer_rec){.name = "f", .size = 4, .alignment = 1,
+	                             .begin = 0, .end = 10,
+	                             .flags = USMP_BUFFER_LIVE | USMP_BUFFER_FIXED,
+	                             .candidate_count = 1, .fixed_offset = 2};
+	p.buf[1].size = 2;
+	p.buf[1].begin = 0;
+	p.buf[1].end = 5;
+	p.buf[2].size = 3;
+	p.buf[2].begin = 3;
+	p.buf[2].end = 8;
+	prob_finish(&p);
+	usmp_placement out[MAXB];
+	thost t;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(out[0].offset, 2);
+	/* b1 (2 bytes) fits under the fixed buffer; b2 must go above it. */
+	cr_assert_eq(out[1].offset, 0);
+	cr_assert_eq(check_plan(&p, out), 9);
+}
+
+Test(exact, minimalloc_readme_example_fits_in_12)
+{
+	/* The 5-buffer example from MiniMalloc's README (Apache-2.0). */
+	static const int64_t rows[5][3] = {
+		{0, 3, 4}, {3, 9, 4}, {0, 9, 4}, {9, 21, 4}, {0, 21, 4}};
+	prob p;
+	prob_init(&p, 5, 12, 1);
+	for (int i = 0; i < 5; i++) {
+		p.buf[i].begin = rows[i][0];
+		p.buf[i].end = rows[i][1];
+		p.buf[i].size = (uint64_t)rows[i][2];
+	}
+	prob_finish(&p);
+	usmp_placement out[MAXB];
+	thost t;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, false), USMP_OK);
+	cr_assert_eq(check_plan(&p, out), 12);
+	cr_assert_eq(run_exact(&p, &t, out, 11, 0, false), USMP_ERR_INFEASIBLE);
+}
+
+Test(exact, unsupported_features_are_refused)
+{
+	prob p;
+	usmp_placement out[MAXB];
+	thost t;
+	prob_init(&p, 2, USMP_UNBOUNDED, 1);
+	p.buf[0].size = p.buf[1].size = 4;
+	p.buf[0].end = p.buf[1].end = 2;
+	prob_finish(&p);
+	/* Two pools. */
+	p.v.pool_count = 2;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
+	p.v.pool_count = 1;
+	/* A buffer with two candidate pools. */
+	p.buf[1].candidate_count = 2;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
+	p.buf[1].candidate_count = 1;
+	/* Explicit conflict edges. */
+	p.cstart[1] = 1;
+	p.cstart[2] = 2;
+	p.adj[0] = 1;
+	p.adj[1] = 0;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
+	p.cstart[1] = p.cstart[2] = 0;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(check_plan(&p, out), 8);
+}
+
+Test(exact, overlap_rules_are_never_claimed_optimal)
+{
+	prob p;
+	usmp_placement out[MAXB];
+	thost t;
+	prob_init(&p, 2, USMP_UNBOUNDED, 1);
+	p.buf[0].size = p.buf[1].size = 4;
+	p.buf[0].end = p.buf[1].end = 2;
+	prob_finish(&p);
+	p.rule = (usmp_overlap_rec){0, 1, 0};
+	p.v.overlaps = &p.rule;
+	p.v.overlap_count = 1;
+	p.v.lower_bound = 4;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(check_plan(&p, out), 8);
+	cr_assert(t.reported);
+	cr_assert_not(t.optimal);
+	cr_assert_leq(t.bound, 4);
+}
+
+Test(exact, stop_at_once_returns_a_valid_plan_or_stopped)
+{
+	uint64_t rng = 5;
+	exact_fn fn = load_exact();
+	for (int iter = 0; iter < 200; iter++) {
+		prob p;
+		random_prob(&p, &rng, (uint32_t)test_rand_range(&rng, 1, 12),
+		            iter % 2, false);
+		usmp_placement out[MAXB];
+		thost t;
+		host_init(&t, &p.v);
+		t.stop_now = true;
+		for (uint32_t i = 0; i < p.v.buffer_count; i++)
+			out[i] = (p.buf[i].flags & USMP_BUFFER_FIXED)
+			                 ? (usmp_placement){0, 0, p.buf[i].fixed_offset}
+			                 : (usmp_placement){USMP_NO_POOL, 0, 0};
+		int rc = fn(&p.v, &t.h, out, 0, 0, true);
+		cr_assert(rc == USMP_OK || rc == USMP_ERR_STOPPED ||
+		          rc == USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
+		if (rc == USMP_OK) {
+			uint64_t peak = check_plan(&p, out);
+			cr_assert_neq(peak, UINT64_MAX, "iter %d", iter);
+			cr_assert(t.reported && t.bound <= peak);
+		}
+		cr_assert_eq(t.live_allocs, 0);
+	}
+}
+
+Test(exact, bad_time_limit_is_invalid)
+{
+	prob p;
+	prob_init(&p, 1, USMP_UNBOUNDED, 1);
+	p.buf[0].size = 1;
+	p.buf[0].end = 1;
+	prob_finish(&p);
+	usmp_placement out[MAXB];
+	thost t;
+	cr_assert_eq(run_exact(&p, &t, out, 0, -1.0, true), USMP_ERR_INVALID);
+}
+
+Test(exact, empty_problem_is_optimal_at_zero)
+{
+	prob p;
+	prob_init(&p, 0, USMP_UNBOUNDED, 1);
+	prob_finish(&p);
+	usmp_placement out[1];
+	thost t;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert(t.reported && t.optimal && t.bound == 0);
+}

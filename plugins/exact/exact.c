@@ -1,2 +1,244 @@
-/* placeholder */
-#include <usmp/plugin.h>
+/* exact.c — the exact planner plugin: descriptor, knobs, and the driver that
+ * closes the gap between the lower bound and the best plan (anytime). */
+#include "exact_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* First node budget of a capacity probe; multiplied by 4 each round. */
+#define FIRST_BUDGET UINT64_C(20000)
+
+typedef struct driver {
+	const usmp_view *v;
+	const usmp_host *h;
+	usmp__exact_model m;
+	usmp__exact_clock clk;
+	uint64_t *best;  /* [n] offsets of the best plan */
+	uint64_t *trial; /* [n] scratch plan */
+	bool have;
+	uint64_t best_peak;
+} driver;
+
+static uint64_t plan_peak(const usmp__exact_model *m, const uint64_t *off)
+{
+	uint64_t peak = m->fixed_peak;
+	for (uint32_t i = 0; i < m->n; i++)
+		if (off[i] + m->size[i] > peak)
+			peak = off[i] + m->size[i];
+	return peak;
+}
+
+static void logmsg(const usmp_host *h, int level, const char *fmt,
+                   unsigned long long a, unsigned long long b,
+                   unsigned long long c)
+{
+	char msg[256];
+	snprintf(msg, sizeof msg, fmt, a, b, c);
+	h->log(h, level, msg);
+}
+
+static void take(driver *d, const uint64_t *off, uint64_t peak)
+{
+	memcpy(d->best, off, (size_t)d->m.n * sizeof *off);
+	d->best_peak = peak;
+	d->have = true;
+	if (d->h->progress)
+		d->h->progress(d->h, peak);
+}
+
+static void write_plan(const driver *d, usmp_placement *out)
+{
+	const usmp__exact_model *m = &d->m;
+	for (uint32_t i = 0; i < m->n; i++) {
+		out[m->id[i]].pool = 0;
+		out[m->id[i]].reserved = 0;
+		out[m->id[i]].offset = d->best[i];
+	}
+	for (uint32_t f = 0; f < m->nfix; f++) {
+		out[m->fix_id[f]].pool = 0;
+		out[m->fix_id[f]].reserved = 0;
+		out[m->fix_id[f]].offset = m->fix_off[f];
+	}
+}
+
+/* Two fixed buffers that meet in time and memory make every plan invalid. */
+static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
+{
+	for (uint32_t a = 0; a < m->nfix; a++)
+		for (uint32_t b = a + 1; b < m->nfix; b++) {
+			const usmp_buffer_rec *x = &v->buffers[m->fix_id[a]];
+			const usmp_buffer_rec *y = &v->buffers[m->fix_id[b]];
+			bool both = x->flags & y->flags & USMP_BUFFER_LIVE;
+			if (both && !usmp_live_overlap(v, m->fix_id[a], m->fix_id[b]))
+				continue;
+			if (m->fix_off[a] < m->fix_end[b] &&
+			    m->fix_off[b] < m->fix_end[a])
+				return true;
+		}
+	return false;
+}
+
+/* Minimise the peak within [lo, limit]: probe capacities (the lower bound
+ * first, then bisection of the open gap) with node budgets growing 4x per
+ * round, so every probe is bounded and the best plan is always at hand.
+ * Returns a usmp__exact_result for the whole run; *lo is the proven bound. */
+static int minimise(driver *d, uint64_t *lo, uint64_t limit)
+{
+	uint64_t hi = d->have ? d->best_peak : limit + 1;
+	uint64_t budget = FIRST_BUDGET;
+	while (*lo < hi) {
+		uint64_t tlo = *lo, c = *lo;
+		for (;;) {
+			int r = usmp__exact_solve(&d->m, c, budget, &d->clk,
+			                          d->trial);
+			if (r == USMP__EXACT_FOUND) {
+				uint64_t p = plan_peak(&d->m, d->trial);
+				take(d, d->trial, p);
+				hi = p;
+			} else if (r == USMP__EXACT_INFEASIBLE) {
+				*lo = c + 1;
+			} else if (r == USMP__EXACT_LIMIT) {
+				tlo = c + 1;
+			} else {
+				return r;
+			}
+			if (*lo >= hi)
+				break;
+			if (tlo < *lo)
+				tlo = *lo;
+			if (tlo >= hi)
+				break;
+			c = tlo + (hi - 1 - tlo) / 2;
+		}
+		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
+	}
+	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+}
+
+static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                 uint64_t capacity, double time_limit, bool minimize)
+{
+	driver d;
+	memset(&d, 0, sizeof d);
+	d.v = v;
+	d.h = h;
+	d.clk.host = h;
+	if (time_limit < 0 || time_limit != time_limit) {
+		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
+		return USMP_ERR_INVALID;
+	}
+	if (time_limit > 0)
+		d.clk.deadline = usmp__exact_now() + time_limit;
+	int rc = usmp__exact_model_build(&d.m, v, h);
+	if (rc)
+		return rc;
+	usmp__exact_model *m = &d.m;
+	rc = USMP_ERR_NOMEM;
+	size_t n = m->n ? m->n : 1;
+	if (!(d.best = h->alloc(h, n * sizeof *d.best)) ||
+	    !(d.trial = h->alloc(h, n * sizeof *d.trial)))
+		goto fail;
+	if (fixed_clash(v, m)) {
+		h->log(h, USMP_LOG_ERROR, "exact: two fixed buffers overlap");
+		rc = USMP_ERR_INFEASIBLE;
+		goto fail;
+	}
+
+	uint64_t limit = v->pools[0].size_limit;
+	if (capacity > 0 && capacity < limit)
+		limit = capacity;
+	/* Bounds: the host's (which knows overlap rules), the fixed buffers,
+	 * and, when no rule lets buffers share, the fullest section. */
+	bool rules = v->overlap_count > 0;
+	uint64_t lo = v->lower_bound;
+	if (m->fixed_peak > lo)
+		lo = m->fixed_peak;
+	uint64_t reported_lo = lo;
+	if (!rules && m->sect_max > lo)
+		lo = m->sect_max;
+	if (lo > limit) {
+		logmsg(h, USMP_LOG_ERROR, "exact: lower bound %llu exceeds the "
+		       "limit %llu", (unsigned long long)lo,
+		       (unsigned long long)limit, 0ULL);
+		rc = USMP_ERR_INFEASIBLE;
+		goto fail;
+	}
+	uint64_t g = usmp__exact_greedy(m, d.trial);
+	if (g == UINT64_MAX)
+		goto fail;
+	if (g <= limit)
+		take(&d, d.trial, g);
+
+	int r;
+	if (!minimize) {
+		r = USMP__EXACT_FOUND;
+		if (!d.have) {
+			r = usmp__exact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
+			if (r == USMP__EXACT_FOUND)
+				take(&d, d.trial, plan_peak(m, d.trial));
+		}
+	} else {
+		r = minimise(&d, &lo, limit);
+	}
+	if (!rules)
+		reported_lo = lo;
+	logmsg(h, USMP_LOG_INFO, "exact: peak %llu, proven bound %llu, %llu "
+	       "search nodes", (unsigned long long)(d.have ? d.best_peak : 0),
+	       (unsigned long long)lo, (unsigned long long)d.clk.nodes);
+	if (r == USMP__EXACT_NOMEM && !d.have)
+		goto fail;
+	if (!d.have) {
+		if (r == USMP__EXACT_INFEASIBLE) {
+			logmsg(h, USMP_LOG_ERROR, "exact: no plan fits in %llu "
+			       "bytes", (unsigned long long)limit,
+			       0ULL, 0ULL);
+			rc = USMP_ERR_INFEASIBLE;
+		} else {
+			h->log(h, USMP_LOG_WARN, "exact: stopped before any "
+			       "plan was found");
+			rc = USMP_ERR_STOPPED;
+		}
+		goto fail;
+	}
+	write_plan(&d, out);
+	if (h->report_bound &&
+	    USMP_HAS_FIELD(h, usmp_host, report_bound)) {
+		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
+		h->report_bound(h, b, !rules && b == d.best_peak);
+	}
+	rc = USMP_OK;
+fail:
+	if (d.best)
+		h->free(h, d.best);
+	if (d.trial)
+		h->free(h, d.trial);
+	usmp__exact_model_free(m);
+	return rc;
+}
+
+static const usmp_algorithm exact_algorithm = {
+	.struct_size = sizeof(usmp_algorithm),
+	.caps = USMP_CAP_FIXED_OFFSETS | USMP_CAP_EXACT |
+	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME,
+	.name = "exact",
+	.summary = "complete search over canonical plans (single pool, live "
+	           "ranges), minimises the peak, anytime",
+	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
+	.fn = (usmp_algorithm_fn)exact,
+	.param_help =
+		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
+		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"minimize: true = minimise the peak, false = any plan within capacity",
+};
+
+static const usmp_algorithm *const exact_algorithms[] = {&exact_algorithm};
+
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
+	USMP_PLUGIN_HEADER,
+	.name = "exact",
+	.version = "1.0",
+	.license = "Apache-2.0",
+	.algorithm_count = 1,
+	.reserved = 0,
+	.algorithms = exact_algorithms,
+};

@@ -1,0 +1,85 @@
+/* exact_internal.h — the private model shared by the files of the exact plugin:
+ * the compressed interval problem, the canonical search and the greedy bound. */
+#ifndef USMP_EXACT_INTERNAL_H
+#define USMP_EXACT_INTERNAL_H
+
+#include <usmp/plugin.h>
+
+/* Every offset, size and sum in the model stays below this, so additions of
+ * two model quantities never overflow a uint64_t. */
+#define USMP__EXACT_MAXVAL (UINT64_C(1) << 62)
+
+/* The interval problem the search works on. "Free" buffers are those the
+ * search places; fixed buffers are obstacles at their imposed offsets. */
+typedef struct usmp__exact_model {
+	const usmp_host *host;
+	uint32_t n;        /* free buffers */
+	uint32_t *id;      /* [n] view buffer index of each free buffer */
+	uint64_t *size;    /* [n] */
+	uint64_t *align;   /* [n] max(buffer, pool) alignment */
+	uint32_t *sl, *sr; /* [n] section range [sl, sr) */
+	uint32_t nsect;    /* sections: elementary time intervals */
+	uint64_t *nb_start; /* [n+1] CSR of live-range conflicts among free */
+	uint32_t *nb;
+	uint32_t nfix;      /* fixed buffers */
+	uint64_t *fix_off;  /* [nfix] */
+	uint64_t *fix_end;  /* [nfix] */
+	uint32_t *fix_id;   /* [nfix] view index */
+	uint64_t *fx_start; /* [n+1] CSR: fixed buffers each free one meets */
+	uint32_t *fx;
+	uint64_t fixed_peak; /* highest end of any fixed buffer */
+	uint64_t sect_max;   /* largest total size of free buffers in a section */
+	/* Static preorder keys (MiniMalloc's W, A, T): lifetime width, area and
+	 * the largest section total a buffer lives through. */
+	uint64_t *width;
+	double *area;
+	uint64_t *total;
+} usmp__exact_model;
+
+/* Build the model from a single-pool interval view. Returns a usmp_status
+ * and logs the reason for a refusal. */
+int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
+                            const usmp_host *h);
+void usmp__exact_model_free(usmp__exact_model *m);
+
+/* The lowest aligned offset >= o where free buffer b meets no fixed buffer
+ * it conflicts with. Never exceeds USMP__EXACT_MAXVAL by much. */
+uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o);
+
+/* Stable sort of idx[count] by cmp(ctx, a, b) < 0 first; tmp holds count
+ * entries. Deterministic; used for preorders and candidate lists. */
+typedef int (*usmp__exact_cmp)(const void *ctx, uint32_t a, uint32_t b);
+void usmp__exact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
+                      usmp__exact_cmp cmp, const void *ctx);
+
+/* Greedy plans (first-fit and best-fit over a few size/area/lifetime orders);
+ * writes the best into off[n] and returns its peak (fixed buffers included),
+ * or UINT64_MAX when out of memory. */
+uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *off);
+
+/* Outcome of a bounded feasibility search. */
+enum usmp__exact_result {
+	USMP__EXACT_FOUND = 0,
+	USMP__EXACT_INFEASIBLE = 1,
+	USMP__EXACT_LIMIT = 2,   /* node budget exhausted */
+	USMP__EXACT_STOPPED = 3, /* host or time limit asked to stop */
+	USMP__EXACT_NOMEM = 4
+};
+
+/* Stop conditions shared by every search of one call. */
+typedef struct usmp__exact_clock {
+	const usmp_host *host;
+	double deadline;  /* monotonic seconds, 0 = none */
+	bool stopped;     /* sticky */
+	uint64_t nodes;   /* total search nodes of the call */
+} usmp__exact_clock;
+
+double usmp__exact_now(void);
+bool usmp__exact_should_stop(usmp__exact_clock *c);
+
+/* Decide whether a plan of peak <= cap exists, spending at most `budget`
+ * nodes (UINT64_MAX = unlimited). On FOUND writes the plan into off[n]. */
+int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
+                      uint64_t budget, usmp__exact_clock *clk, uint64_t *off);
+
+#endif

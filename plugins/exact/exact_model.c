@@ -1,0 +1,420 @@
+/* exact_model.c — turns a single-pool interval view into the exact planner's
+ * model: time sections, conflict lists, fixed obstacles and preorder keys. */
+#include "exact_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Refuse problems beyond these: the search recurses once per buffer and keeps
+ * conflict lists in memory. */
+#define MAX_FREE 10000u
+#define MAX_EDGES (UINT64_C(1) << 25)
+
+static void *xalloc(const usmp_host *h, size_t count, size_t elem)
+{
+	if (count == 0)
+		count = 1;
+	if (count > SIZE_MAX / elem)
+		return NULL;
+	void *p = h->alloc(h, count * elem);
+	if (p)
+		memset(p, 0, count * elem);
+	return p;
+}
+
+/* Log `fmt` with one string and one number, in that order. */
+static void logf_(const usmp_host *h, int level, const char *fmt, const char *a,
+                  unsigned long long b)
+{
+	char msg[256];
+	snprintf(msg, sizeof msg, fmt, a, b);
+	h->log(h, level, msg);
+}
+
+typedef struct tkey {
+	int64_t t;
+	uint32_t idx;
+} tkey;
+
+static int cmp_tkey(const void *pa, const void *pb)
+{
+	const tkey *a = pa, *b = pb;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+static uint32_t find_time(const int64_t *t, uint32_t count, int64_t x)
+{
+	uint32_t lo = 0, hi = count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (t[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o)
+{
+	uint64_t a = m->align[b], sz = m->size[b];
+	o = (o + a - 1) & ~(a - 1);
+	if (!m->nfix)
+		return o;
+	bool moved = true;
+	while (moved && o < USMP__EXACT_MAXVAL) {
+		moved = false;
+		for (uint64_t k = m->fx_start[b]; k < m->fx_start[b + 1]; k++) {
+			uint32_t f = m->fx[k];
+			if (o < m->fix_end[f] && m->fix_off[f] < o + sz) {
+				o = (m->fix_end[f] + a - 1) & ~(a - 1);
+				moved = true;
+			}
+		}
+	}
+	return o;
+}
+
+void usmp__exact_model_free(usmp__exact_model *m)
+{
+	const usmp_host *h = m->host;
+	if (!h)
+		return;
+	void *ptrs[] = {m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
+	                m->nb, m->fix_off, m->fix_end, m->fix_id, m->fx_start,
+	                m->fx, m->width, m->area, m->total};
+	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
+	memset(m, 0, sizeof *m);
+}
+
+/* Checks the view is within the plugin's scope; logs and returns a status. */
+static int check_scope(const usmp_view *v, const usmp_host *h)
+{
+	if (v->pool_count != 1) {
+		logf_(h, USMP_LOG_ERROR,
+		      "exact: %s%llu pools; only single-pool problems are supported",
+		      "", (unsigned long long)v->pool_count);
+		return USMP_ERR_UNSUPPORTED;
+	}
+	if (v->buffer_count && v->conflict_start &&
+	    v->conflict_start[v->buffer_count] > 0) {
+		h->log(h, USMP_LOG_ERROR,
+		       "exact: explicit conflict edges are not supported");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	if (v->buffer_count > MAX_FREE) {
+		logf_(h, USMP_LOG_ERROR, "exact: %s%llu buffers is beyond the "
+		      "exact search (at most 10000)", "",
+		      (unsigned long long)v->buffer_count);
+		return USMP_ERR_UNSUPPORTED;
+	}
+	uint64_t palign = v->pools[0].alignment;
+	if (palign == 0 || (palign & (palign - 1)) || palign > (UINT64_C(1) << 40)) {
+		logf_(h, USMP_LOG_ERROR, "exact: pool '%s' alignment %llu is not "
+		      "a supported power of two", v->pools[0].name,
+		      (unsigned long long)palign);
+		return USMP_ERR_UNSUPPORTED;
+	}
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (b->candidate_count > 1) {
+			logf_(h, USMP_LOG_ERROR, "exact: buffer '%s' has %llu "
+			      "candidate pools; only one pool is supported",
+			      b->name, (unsigned long long)b->candidate_count);
+			return USMP_ERR_UNSUPPORTED;
+		}
+		if (b->alignment == 0 || (b->alignment & (b->alignment - 1)) ||
+		    b->alignment > (UINT64_C(1) << 40)) {
+			logf_(h, USMP_LOG_ERROR, "exact: buffer '%s' alignment %llu"
+			      " is not a supported power of two", b->name,
+			      (unsigned long long)b->alignment);
+			return USMP_ERR_UNSUPPORTED;
+		}
+		if (b->size == 0 || b->size >= USMP__EXACT_MAXVAL / 4) {
+			logf_(h, USMP_LOG_ERROR, "exact: buffer '%s' size %llu is "
+			      "out of range", b->name, (unsigned long long)b->size);
+			return USMP_ERR_UNSUPPORTED;
+		}
+		if ((b->flags & USMP_BUFFER_LIVE) && b->end <= b->begin) {
+			logf_(h, USMP_LOG_ERROR, "exact: buffer '%s' has an empty "
+			      "live range (end %llu)", b->name,
+			      (unsigned long long)b->end);
+			return USMP_ERR_INVALID;
+		}
+		if (b->flags & USMP_BUFFER_FIXED) {
+			if (b->fixed_pool != 0) {
+				logf_(h, USMP_LOG_ERROR, "exact: fixed buffer '%s' "
+				      "names pool %llu", b->name,
+				      (unsigned long long)b->fixed_pool);
+				return USMP_ERR_INVALID;
+			}
+			if (b->fixed_offset >= USMP__EXACT_MAXVAL / 4) {
+				logf_(h, USMP_LOG_ERROR, "exact: fixed buffer '%s' "
+				      "offset %llu is out of range", b->name,
+				      (unsigned long long)b->fixed_offset);
+				return USMP_ERR_UNSUPPORTED;
+			}
+		}
+		uint64_t a = usmp_buffer_alignment(v, i, 0);
+		sum += b->size + a;
+		if (sum >= USMP__EXACT_MAXVAL / 4) {
+			h->log(h, USMP_LOG_ERROR, "exact: total buffer size is "
+			       "beyond the exact search's arithmetic range");
+			return USMP_ERR_UNSUPPORTED;
+		}
+	}
+	return USMP_OK;
+}
+
+static void live_range(const usmp_view *v, uint32_t i, int64_t tmin,
+                       int64_t tmax, int64_t *b, int64_t *e)
+{
+	if (v->buffers[i].flags & USMP_BUFFER_LIVE) {
+		*b = v->buffers[i].begin;
+		*e = v->buffers[i].end;
+	} else {
+		*b = tmin;
+		*e = tmax;
+	}
+}
+
+int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
+                            const usmp_host *h)
+{
+	int rc = check_scope(v, h);
+	tkey *order = NULL;
+	int64_t *times = NULL;
+	uint64_t *sect_tot = NULL;
+	memset(m, 0, sizeof *m);
+	m->host = h;
+	if (rc)
+		return rc;
+
+	uint32_t nb = v->buffer_count, n = 0, nfix = 0;
+	int64_t tmin = 0, tmax = 1;
+	bool any_live = false;
+	for (uint32_t i = 0; i < nb; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (b->flags & USMP_BUFFER_FIXED)
+			nfix++;
+		else
+			n++;
+		if (b->flags & USMP_BUFFER_LIVE) {
+			if (!any_live || b->begin < tmin)
+				tmin = b->begin;
+			if (!any_live || b->end > tmax)
+				tmax = b->end;
+			any_live = true;
+		}
+	}
+	rc = USMP_ERR_NOMEM;
+	m->n = n;
+	m->nfix = nfix;
+	if (!(m->id = xalloc(h, n, sizeof *m->id)) ||
+	    !(m->size = xalloc(h, n, sizeof *m->size)) ||
+	    !(m->align = xalloc(h, n, sizeof *m->align)) ||
+	    !(m->sl = xalloc(h, n, sizeof *m->sl)) ||
+	    !(m->sr = xalloc(h, n, sizeof *m->sr)) ||
+	    !(m->nb_start = xalloc(h, (size_t)n + 1, sizeof *m->nb_start)) ||
+	    !(m->fix_off = xalloc(h, nfix, sizeof *m->fix_off)) ||
+	    !(m->fix_end = xalloc(h, nfix, sizeof *m->fix_end)) ||
+	    !(m->fix_id = xalloc(h, nfix, sizeof *m->fix_id)) ||
+	    !(m->fx_start = xalloc(h, (size_t)n + 1, sizeof *m->fx_start)) ||
+	    !(m->width = xalloc(h, n, sizeof *m->width)) ||
+	    !(m->area = xalloc(h, n, sizeof *m->area)) ||
+	    !(m->total = xalloc(h, n, sizeof *m->total)) ||
+	    !(order = xalloc(h, n, sizeof *order)) ||
+	    !(times = xalloc(h, 2 * (size_t)n, sizeof *times)))
+		goto fail;
+
+	uint32_t k = 0, kf = 0;
+	for (uint32_t i = 0; i < nb; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (b->flags & USMP_BUFFER_FIXED) {
+			m->fix_id[kf] = i;
+			m->fix_off[kf] = b->fixed_offset;
+			m->fix_end[kf] = b->fixed_offset + b->size;
+			if (m->fix_end[kf] > m->fixed_peak)
+				m->fixed_peak = m->fix_end[kf];
+			kf++;
+			continue;
+		}
+		m->id[k] = i;
+		m->size[k] = b->size;
+		m->align[k] = usmp_buffer_alignment(v, i, 0);
+		int64_t tb, te;
+		live_range(v, i, tmin, tmax, &tb, &te);
+		times[2 * k] = tb;
+		times[2 * k + 1] = te;
+		order[k].t = tb;
+		order[k].idx = k;
+		m->width[k] = (uint64_t)te - (uint64_t)tb;
+		m->area[k] = (double)m->width[k] * (double)b->size;
+		k++;
+	}
+
+	/* Sections: elementary intervals between consecutive distinct times. */
+	uint32_t nt = 0;
+	if (n) {
+		qsort(times, 2 * (size_t)n, sizeof *times, cmp_i64);
+		for (uint32_t i = 0; i < 2 * n; i++)
+			if (nt == 0 || times[nt - 1] != times[i])
+				times[nt++] = times[i];
+	}
+	m->nsect = nt ? nt - 1 : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t tb, te;
+		live_range(v, m->id[i], tmin, tmax, &tb, &te);
+		m->sl[i] = find_time(times, nt, tb);
+		m->sr[i] = find_time(times, nt, te);
+	}
+	if (!(sect_tot = xalloc(h, m->nsect, sizeof *sect_tot)))
+		goto fail;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
+			sect_tot[s] += m->size[i];
+	for (uint32_t s = 0; s < m->nsect; s++)
+		if (sect_tot[s] > m->sect_max)
+			m->sect_max = sect_tot[s];
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
+			if (sect_tot[s] > m->total[i])
+				m->total[i] = sect_tot[s];
+
+	/* Conflicts among free buffers: sweep in order of start section. */
+	for (uint32_t i = 0; i < n; i++)
+		order[i].t = m->sl[i];
+	qsort(order, n, sizeof *order, cmp_tkey);
+	uint64_t edges = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t a = 0; a < n; a++) {
+			uint32_t x = order[a].idx;
+			for (uint32_t c = a + 1; c < n; c++) {
+				uint32_t y = order[c].idx;
+				if (m->sl[y] >= m->sr[x])
+					break;
+				if (pass == 0) {
+					m->nb_start[x + 1]++;
+					m->nb_start[y + 1]++;
+					edges += 2;
+				} else {
+					m->nb[m->nb_start[x]++] = y;
+					m->nb[m->nb_start[y]++] = x;
+				}
+			}
+		}
+		if (pass == 0) {
+			if (edges > MAX_EDGES) {
+				h->log(h, USMP_LOG_ERROR, "exact: too many "
+				       "conflicts for the exact search");
+				rc = USMP_ERR_UNSUPPORTED;
+				goto fail;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				m->nb_start[i + 1] += m->nb_start[i];
+			if (!(m->nb = xalloc(h, edges, sizeof *m->nb)))
+				goto fail;
+		} else {
+			/* nb_start[i] now holds the end of i's list. */
+			for (uint32_t i = n; i > 0; i--)
+				m->nb_start[i] = m->nb_start[i - 1];
+			m->nb_start[0] = 0;
+		}
+	}
+
+	/* Conflicts between free and fixed buffers. */
+	uint64_t fedges = 0;
+	for (int pass = 0; pass < 2 && nfix; pass++) {
+		for (uint32_t i = 0; i < n; i++) {
+			for (uint32_t f = 0; f < nfix; f++) {
+				const usmp_buffer_rec *bi = &v->buffers[m->id[i]];
+				const usmp_buffer_rec *bf = &v->buffers[m->fix_id[f]];
+				/* A buffer without a live range is alive
+				 * throughout, so it meets everything. */
+				bool both_live = bi->flags & bf->flags &
+				                 USMP_BUFFER_LIVE;
+				if (both_live && !usmp_live_overlap(v, m->id[i],
+				                                    m->fix_id[f]))
+					continue;
+				if (pass == 0) {
+					m->fx_start[i + 1]++;
+					fedges++;
+				} else {
+					m->fx[m->fx_start[i]++] = f;
+				}
+			}
+		}
+		if (pass == 0) {
+			if (fedges > MAX_EDGES) {
+				rc = USMP_ERR_UNSUPPORTED;
+				h->log(h, USMP_LOG_ERROR, "exact: too many "
+				       "conflicts with fixed buffers");
+				goto fail;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				m->fx_start[i + 1] += m->fx_start[i];
+			if (!(m->fx = xalloc(h, fedges, sizeof *m->fx)))
+				goto fail;
+		} else {
+			for (uint32_t i = n; i > 0; i--)
+				m->fx_start[i] = m->fx_start[i - 1];
+			m->fx_start[0] = 0;
+		}
+	}
+	rc = USMP_OK;
+	h->free(h, order);
+	h->free(h, times);
+	h->free(h, sect_tot);
+	return rc;
+fail:
+	if (order)
+		h->free(h, order);
+	if (times)
+		h->free(h, times);
+	if (sect_tot)
+		h->free(h, sect_tot);
+	usmp__exact_model_free(m);
+	if (rc == USMP_ERR_NOMEM)
+		h->log(h, USMP_LOG_ERROR, "exact: out of memory building the model");
+	return rc;
+}
+
+void usmp__exact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
+                      usmp__exact_cmp cmp, const void *ctx)
+{
+	/* Bottom-up merge sort: stable, no recursion, O(count log count). */
+	uint32_t *src = idx, *dst = tmp;
+	for (uint32_t w = 1; w < count; w *= 2) {
+		for (uint32_t lo = 0; lo < count; lo += 2 * w) {
+			uint32_t mid = lo + w < count ? lo + w : count;
+			uint32_t hi = lo + 2 * w < count ? lo + 2 * w : count;
+			uint32_t a = lo, b = mid, o = lo;
+			while (a < mid && b < hi)
+				dst[o++] = cmp(ctx, src[b], src[a]) < 0 ? src[b++]
+				                                         : src[a++];
+			while (a < mid)
+				dst[o++] = src[a++];
+			while (b < hi)
+				dst[o++] = src[b++];
+		}
+		uint32_t *t = src;
+		src = dst;
+		dst = t;
+		if (w > UINT32_MAX / 2)
+			break;
+	}
+	if (src != idx)
+		memcpy(idx, src, (size_t)count * sizeof *idx);
+}

@@ -1,0 +1,480 @@
+/* exact_search.c — the complete search over canonical plans: buffers placed
+ * in increasing offset order, each at the lowest offset its placed conflicts
+ * leave free, pruned by section inference, gap dominance and decomposition. */
+#include "exact_internal.h"
+
+#include <string.h>
+#include <time.h>
+
+enum { HEURISTICS = 3 };
+
+/* One undo record: the address of a state word and its previous value. */
+typedef struct trail_rec {
+	uint64_t *p;
+	uint64_t old;
+} trail_rec;
+
+typedef struct search {
+	const usmp__exact_model *m;
+	usmp__exact_clock *clk;
+	uint64_t cap;
+	uint64_t budget, used;
+	bool nomem;
+	/* State, all restored through the trail. */
+	uint64_t *minoff; /* [n] lowest canonical offset of an unplaced buffer */
+	uint64_t *placed; /* [n] 0/1 */
+	uint64_t *floor;  /* [nsect] highest end of a placed buffer */
+	uint64_t *total;  /* [nsect] size of the unplaced buffers alive there */
+	uint64_t *cut;    /* [nsect] unplaced buffers alive in s and s+1 */
+	uint64_t *off;    /* [n] offset of placed buffers (not trailed) */
+	uint32_t *rank;   /* [n] static preorder position */
+	uint64_t *low;    /* [nsect] scratch: lowest minoff alive there */
+	trail_rec *trail;
+	size_t ntrail, ctrail;
+	uint32_t *arena; /* stack of index lists, addressed by position */
+	size_t narena, carena;
+	uint64_t *wide; /* stack of per-node section maxima, same discipline */
+	size_t nwide, cwide;
+} search;
+
+double usmp__exact_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool usmp__exact_should_stop(usmp__exact_clock *c)
+{
+	if (c->stopped)
+		return true;
+	if (c->deadline > 0 && usmp__exact_now() >= c->deadline)
+		c->stopped = true;
+	else if (c->host && c->host->should_stop && c->host->should_stop(c->host))
+		c->stopped = true;
+	return c->stopped;
+}
+
+static bool set(search *s, uint64_t *p, uint64_t val)
+{
+	if (s->ntrail == s->ctrail) {
+		size_t nc = s->ctrail ? 2 * s->ctrail : 4096;
+		const usmp_host *h = s->m->host;
+		trail_rec *t = h->realloc(h, s->trail, nc * sizeof *t);
+		if (!t) {
+			s->nomem = true;
+			return false;
+		}
+		s->trail = t;
+		s->ctrail = nc;
+	}
+	s->trail[s->ntrail].p = p;
+	s->trail[s->ntrail].old = *p;
+	s->ntrail++;
+	*p = val;
+	return true;
+}
+
+static void undo(search *s, size_t mark)
+{
+	while (s->ntrail > mark) {
+		s->ntrail--;
+		*s->trail[s->ntrail].p = s->trail[s->ntrail].old;
+	}
+}
+
+/* Reserve count entries on the arena stack; returns their position or
+ * SIZE_MAX when out of memory. Pointers into the arena die on each call. */
+static size_t reserve(search *s, size_t count)
+{
+	if (s->narena + count > s->carena) {
+		size_t nc = s->carena ? s->carena : 4096;
+		while (nc < s->narena + count)
+			nc *= 2;
+		const usmp_host *h = s->m->host;
+		uint32_t *a = h->realloc(h, s->arena, nc * sizeof *a);
+		if (!a) {
+			s->nomem = true;
+			return SIZE_MAX;
+		}
+		s->arena = a;
+		s->carena = nc;
+	}
+	size_t at = s->narena;
+	s->narena += count;
+	return at;
+}
+
+/* Like reserve(), on the 64-bit stack. */
+static size_t reserve_wide(search *s, size_t count)
+{
+	if (s->nwide + count > s->cwide) {
+		size_t nc = s->cwide ? s->cwide : 4096;
+		while (nc < s->nwide + count)
+			nc *= 2;
+		const usmp_host *h = s->m->host;
+		uint64_t *a = h->realloc(h, s->wide, nc * sizeof *a);
+		if (!a) {
+			s->nomem = true;
+			return SIZE_MAX;
+		}
+		s->wide = a;
+		s->cwide = nc;
+	}
+	size_t at = s->nwide;
+	s->nwide += count;
+	return at;
+}
+
+/* Place buffer b at offset o; the boundaries that no unplaced buffer crosses
+ * any more are pushed on the arena (as the index of the section after). */
+static bool place(search *s, uint32_t b, uint64_t o, bool *hatless)
+{
+	const usmp__exact_model *m = s->m;
+	uint64_t end = o + m->size[b];
+	s->off[b] = o;
+	if (!set(s, &s->placed[b], 1))
+		return false;
+	*hatless = true;
+	for (uint64_t k = m->nb_start[b]; k < m->nb_start[b + 1]; k++) {
+		uint32_t c = m->nb[k];
+		if (s->placed[c])
+			continue;
+		*hatless = false;
+		if (end > s->minoff[c] &&
+		    !set(s, &s->minoff[c], usmp__exact_fit(m, c, end)))
+			return false;
+	}
+	for (uint32_t q = m->sl[b]; q < m->sr[b]; q++) {
+		if (!set(s, &s->floor[q], end) ||
+		    !set(s, &s->total[q], s->total[q] - m->size[b]))
+			return false;
+		if (q + 1 < m->sr[b]) {
+			if (!set(s, &s->cut[q], s->cut[q] - 1))
+				return false;
+			if (s->cut[q] == 0) {
+				size_t at = reserve(s, 1);
+				if (at == SIZE_MAX)
+					return false;
+				s->arena[at] = q + 1;
+			}
+		}
+	}
+	return true;
+}
+
+/* Section inference: every section of the part must hold its unplaced
+ * buffers (list[count]) above its floor, the current offset x, and the
+ * lowest offset any of them can take. */
+static bool sections_fit(const search *s, uint32_t lo, uint32_t hi, uint64_t x,
+                         size_t list, uint32_t count)
+{
+	const usmp__exact_model *m = s->m;
+	uint64_t *low = s->low;
+	for (uint32_t q = lo; q < hi; q++)
+		low[q] = UINT64_MAX;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t c = s->arena[list + i];
+		if (s->placed[c])
+			continue;
+		uint64_t mo = s->minoff[c];
+		for (uint32_t q = m->sl[c]; q < m->sr[c]; q++)
+			if (mo < low[q])
+				low[q] = mo;
+	}
+	for (uint32_t q = lo; q < hi; q++) {
+		uint64_t f = s->floor[q] > x ? s->floor[q] : x;
+		if (low[q] != UINT64_MAX && low[q] > f)
+			f = low[q];
+		if (f + s->total[q] > s->cap)
+			return false;
+	}
+	return true;
+}
+
+static int cmp_minoff(const void *ctx, uint32_t a, uint32_t b)
+{
+	const search *s = ctx;
+	return s->minoff[a] < s->minoff[b] ? -1 : s->minoff[a] > s->minoff[b];
+}
+
+static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
+                   uint32_t count, uint64_t x, uint32_t lr);
+
+/* Solve the parts between the cut points cuts[ncut] (ascending) of the
+ * range [lo, hi) one after the other; the list holds their buffers. Parts
+ * are independent, so one that fails fails them all. */
+static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
+                 uint32_t ncut, size_t list, uint32_t count, uint64_t x,
+                 uint32_t lr)
+{
+	for (uint32_t p = 0; p <= ncut; p++) {
+		uint32_t a = p ? s->arena[cuts + p - 1] : lo;
+		uint32_t b = p < ncut ? s->arena[cuts + p] : hi;
+		size_t sub = reserve(s, count);
+		if (sub == SIZE_MAX)
+			return USMP__EXACT_NOMEM;
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t c = s->arena[list + i];
+			if (s->m->sl[c] >= a && s->m->sl[c] < b)
+				s->arena[sub + k++] = c;
+		}
+		int r = k ? descend(s, a, b, sub, k, x, lr) : USMP__EXACT_FOUND;
+		s->narena = sub;
+		if (r != USMP__EXACT_FOUND)
+			return r;
+	}
+	return USMP__EXACT_FOUND;
+}
+
+/* Depth-first search of one part: sections [lo, hi), its unplaced buffers
+ * in list[count] (in preorder), the offset x of the last placement and the
+ * rank bound lr (buffers at offset x must have rank >= lr). */
+static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
+                   uint32_t count, uint64_t x, uint32_t lr)
+{
+	const usmp__exact_model *m = s->m;
+	if (count == 0)
+		return USMP__EXACT_FOUND;
+	if (++s->used > s->budget)
+		return USMP__EXACT_LIMIT;
+	if ((++s->clk->nodes & 1023) == 0 && usmp__exact_should_stop(s->clk))
+		return USMP__EXACT_STOPPED;
+
+	/* The lowest top any unplaced buffer can reach: placing anything at
+	 * or above it would leave a gap that buffer could drop into. */
+	uint64_t min_top = UINT64_MAX;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t c = s->arena[list + i];
+		uint64_t top = s->minoff[c] + m->size[c];
+		if (top > s->cap)
+			return USMP__EXACT_INFEASIBLE;
+		if (top < min_top)
+			min_top = top;
+	}
+	size_t cand = reserve(s, 2 * (size_t)count);
+	if (cand == SIZE_MAX)
+		return USMP__EXACT_NOMEM;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t c = s->arena[list + i];
+		uint64_t mo = s->minoff[c];
+		if (mo < min_top && (mo > x || (mo == x && s->rank[c] >= lr)))
+			s->arena[cand + k++] = c;
+	}
+	usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
+	                 s);
+	/* Prefix and suffix maxima of the sections' unplaced totals, so a
+	 * candidate's effect outside its own range is checked in O(1). */
+	uint32_t width = hi - lo;
+	size_t wmark = s->nwide, pm = reserve_wide(s, 2 * (size_t)width);
+	if (pm == SIZE_MAX)
+		return USMP__EXACT_NOMEM;
+	size_t sm = pm + width;
+	for (uint32_t q = 0; q < width; q++) {
+		uint64_t t = s->total[lo + q];
+		s->wide[pm + q] = q && s->wide[pm + q - 1] > t ? s->wide[pm + q - 1] : t;
+	}
+	for (uint32_t q = width; q-- > 0;) {
+		uint64_t t = s->total[lo + q];
+		s->wide[sm + q] = q + 1 < width && s->wide[sm + q + 1] > t
+		                      ? s->wide[sm + q + 1] : t;
+	}
+
+	for (uint32_t j = 0; j < k; j++) {
+		uint32_t c = s->arena[cand + j];
+		uint64_t o = s->minoff[c], end = o + m->size[c];
+		size_t mark = s->ntrail, amark = s->narena;
+		int r = USMP__EXACT_INFEASIBLE;
+		/* Quick section inference before touching the state: outside
+		 * c's range only the offset rises to o; inside, the floor rises
+		 * to c's end and c leaves the total. */
+		uint64_t out = 0;
+		if (m->sl[c] > lo)
+			out = s->wide[pm + m->sl[c] - 1 - lo];
+		if (m->sr[c] < hi && s->wide[sm + m->sr[c] - lo] > out)
+			out = s->wide[sm + m->sr[c] - lo];
+		if (o + out > s->cap)
+			continue;
+		bool fits = true;
+		for (uint32_t q = m->sl[c]; q < m->sr[c] && fits; q++)
+			fits = end + s->total[q] - m->size[c] <= s->cap;
+		if (!fits)
+			continue;
+		bool hatless;
+		if (!place(s, c, o, &hatless))
+			return USMP__EXACT_NOMEM;
+		uint32_t ncut = (uint32_t)(s->narena - amark);
+		if (sections_fit(s, lo, hi, o, list, count)) {
+			size_t child = reserve(s, count - 1);
+			if (child == SIZE_MAX)
+				return USMP__EXACT_NOMEM;
+			uint32_t w = 0;
+			for (uint32_t i = 0; i < count; i++) {
+				uint32_t d = s->arena[list + i];
+				if (d != c)
+					s->arena[child + w++] = d;
+			}
+			if (ncut == 0)
+				r = descend(s, lo, hi, child, w, o, s->rank[c] + 1);
+			else
+				r = split(s, lo, hi, amark, ncut, child, w, o,
+				          s->rank[c] + 1);
+		}
+		if (r == USMP__EXACT_FOUND)
+			return r;
+		undo(s, mark);
+		s->narena = amark;
+		s->nwide = wmark + 2 * (size_t)width;
+		if (r != USMP__EXACT_INFEASIBLE)
+			return r;
+		/* c met no unplaced buffer: any plan below this node could
+		 * have c at exactly o, first in line, and that just failed. */
+		if (hatless)
+			break;
+	}
+	s->narena = cand;
+	s->nwide = wmark;
+	return USMP__EXACT_INFEASIBLE;
+}
+
+/* Preorders (MiniMalloc's WAT, TAW, TWA): keys compared in turn, larger
+ * first, ties by index. */
+typedef struct pre_ctx {
+	const usmp__exact_model *m;
+	int h;
+} pre_ctx;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b) { return a > b ? -1 : a < b; }
+
+static int cmp_pre(const void *ctx, uint32_t a, uint32_t b)
+{
+	const pre_ctx *p = ctx;
+	const usmp__exact_model *m = p->m;
+	static const char keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
+	for (int i = 0; i < 3; i++) {
+		int r = 0;
+		switch (keys[p->h][i]) {
+		case 'W':
+			r = cmp_u64_desc(m->width[a], m->width[b]);
+			break;
+		case 'T':
+			r = cmp_u64_desc(m->total[a], m->total[b]);
+			break;
+		default:
+			r = m->area[a] > m->area[b] ? -1 : m->area[a] < m->area[b];
+			break;
+		}
+		if (r)
+			return r;
+	}
+	return a < b ? -1 : a > b;
+}
+
+static void reset(search *s)
+{
+	const usmp__exact_model *m = s->m;
+	s->ntrail = 0;
+	s->narena = 0;
+	s->nwide = 0;
+	s->used = 0;
+	memset(s->placed, 0, m->n * sizeof *s->placed);
+	memset(s->floor, 0, m->nsect * sizeof *s->floor);
+	memset(s->total, 0, m->nsect * sizeof *s->total);
+	memset(s->cut, 0, m->nsect * sizeof *s->cut);
+	for (uint32_t b = 0; b < m->n; b++) {
+		s->minoff[b] = usmp__exact_fit(m, b, 0);
+		for (uint32_t q = m->sl[b]; q < m->sr[b]; q++) {
+			s->total[q] += m->size[b];
+			if (q + 1 < m->sr[b])
+				s->cut[q]++;
+		}
+	}
+}
+
+/* One complete search with the given preorder (order[n] lists buffers by
+ * rank) and node budget. */
+static int run(search *s, const uint32_t *order)
+{
+	const usmp__exact_model *m = s->m;
+	reset(s);
+	for (uint32_t i = 0; i < m->n; i++)
+		s->rank[order[i]] = i;
+	if (m->fixed_peak > s->cap ||
+	    !sections_fit(s, 0, m->nsect, 0, 0, 0))
+		return USMP__EXACT_INFEASIBLE;
+	size_t list = reserve(s, m->n);
+	if (list == SIZE_MAX)
+		return USMP__EXACT_NOMEM;
+	memcpy(s->arena + list, order, m->n * sizeof *order);
+	size_t cuts = s->narena;
+	for (uint32_t q = 0; q + 1 < m->nsect; q++) {
+		if (s->cut[q] == 0) {
+			size_t at = reserve(s, 1);
+			if (at == SIZE_MAX)
+				return USMP__EXACT_NOMEM;
+			s->arena[at] = q + 1;
+		}
+	}
+	uint32_t ncut = (uint32_t)(s->narena - cuts);
+	return split(s, 0, m->nsect, cuts, ncut, list, m->n, 0, 0);
+}
+
+int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
+                      uint64_t budget, usmp__exact_clock *clk, uint64_t *off)
+{
+	const usmp_host *h = m->host;
+	search s;
+	memset(&s, 0, sizeof s);
+	s.m = m;
+	s.clk = clk;
+	s.cap = cap;
+	int r = USMP__EXACT_NOMEM;
+	uint32_t *orders = NULL, *tmp = NULL;
+	size_t n = m->n, ns = m->nsect ? m->nsect : 1;
+	if (!(s.minoff = h->alloc(h, (n ? n : 1) * sizeof *s.minoff)) ||
+	    !(s.placed = h->alloc(h, (n ? n : 1) * sizeof *s.placed)) ||
+	    !(s.off = h->alloc(h, (n ? n : 1) * sizeof *s.off)) ||
+	    !(s.rank = h->alloc(h, (n ? n : 1) * sizeof *s.rank)) ||
+	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
+	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
+	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
+	    !(s.low = h->alloc(h, ns * sizeof *s.low)) ||
+	    !(orders = h->alloc(h, (HEURISTICS * n + 1) * sizeof *orders)) ||
+	    !(tmp = h->alloc(h, (n ? n : 1) * sizeof *tmp)))
+		goto done;
+	for (int k = 0; k < HEURISTICS; k++) {
+		pre_ctx p = {m, k};
+		uint32_t *o = orders + (size_t)k * n;
+		for (uint32_t i = 0; i < n; i++)
+			o[i] = i;
+		usmp__exact_sort(o, tmp, (uint32_t)n, cmp_pre, &p);
+	}
+	/* Round robin over the preorders with a doubling node limit, as
+	 * MiniMalloc does: a complete run of any of them decides. */
+	uint64_t used = 0, limit = n > 64 ? n : 64;
+	for (;;) {
+		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
+		for (int k = 0; k < HEURISTICS; k++) {
+			s.budget = budget - used < limit ? budget - used : limit;
+			r = run(&s, orders + (size_t)k * n);
+			used += s.used > s.budget ? s.budget : s.used;
+			if (s.nomem)
+				r = USMP__EXACT_NOMEM;
+			if (r != USMP__EXACT_LIMIT)
+				goto done;
+			if (used >= budget)
+				goto done;
+		}
+	}
+done:
+	if (r == USMP__EXACT_FOUND)
+		memcpy(off, s.off, n * sizeof *off);
+	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.floor, s.total,
+	                s.cut, s.low, s.trail, s.arena, s.wide, orders, tmp};
+	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
+	return r;
+}
