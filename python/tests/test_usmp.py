@@ -377,6 +377,34 @@ class PlanTest(unittest.TestCase):
         self.assertLess(plan.size, 2 * total_bound)
 
 
+class CancelTest(unittest.TestCase):
+    CSV = os.path.join(HERE, "..", "..", "..", "shared", "data", "minimalloc",
+                       "A.1048576.csv")
+
+    def test_cancel_set_before_planning_stops_exact_search(self):
+        if not os.path.exists(self.CSV):
+            self.skipTest("../shared/data/minimalloc not present")
+        p = usmp.Problem.read(self.CSV, capacity=1048576)
+        flag = usmp.Cancel()
+        flag.set()
+        self.assertTrue(flag.is_set())
+        try:
+            plan = usmp.plan(p, algorithm="exact", time_limit=60, cancel=flag)
+        except usmp.StoppedError as e:
+            self.assertIn("stopped", e.message)
+        else:  # an anytime algorithm may hand back what it had
+            plan.verify()
+            self.assertLessEqual(plan.pool_sizes["default"], 1048576)
+
+    def test_cleared_flag_does_not_stop_planning(self):
+        flag = usmp.Cancel()
+        flag.set()
+        flag.clear()
+        spec = random_spec(5, n=30)
+        plan = usmp.plan(build(spec), algorithm="best_fit", cancel=flag)
+        check_plan(self, spec, plan)
+
+
 class RegistryTest(unittest.TestCase):
     def setUp(self):
         self.r = usmp.Registry()

@@ -28,7 +28,8 @@ __all__ = [
     "NotFoundError", "NoMemoryError", "UsmpIOError", "StoppedError",
     "UnsupportedError", "InvalidPlanError", "InternalError",
     "Problem", "Registry", "Plan", "Placement", "Part", "Algorithm", "Param",
-    "PluginInfo", "Selection", "plan", "default_registry", "version",
+    "PluginInfo", "Selection", "Cancel", "plan", "default_registry",
+    "version",
     "abi_version", "UNBOUNDED", "CAPABILITIES",
 ]
 
@@ -492,13 +493,15 @@ class Registry:
                          _str(sel.rule), _SOURCES.get(sel.source, "?"))
 
     def plan(self, problem, algorithm=None, params=None, target=None,
-             time_limit=0.0, isolate=None):
+             time_limit=0.0, isolate=None, cancel=None):
         """Plan `problem`. algorithm: a spec in rule syntax ("first_fit" or
         "first_fit:order=area") for parts no bound rule decides; params:
         extra knob values for it; target: for parts whose pools name none;
         isolate: True/False forces plugin calls into / out of a child
-        process (None: the library's default). Raises a UsmpError subclass
-        when no valid plan is found; returned plans are verified."""
+        process (None: the library's default); cancel: a Cancel flag
+        another thread may set. The GIL is released during the call. Raises
+        a UsmpError subclass when no valid plan is found; returned plans are
+        verified."""
         opts = _lib.new(_lib.PlanOptions)
         knobs = _knob_strings(params)
         arr, n = _c_strings(knobs)
@@ -514,11 +517,31 @@ class Registry:
             opts.flags |= _PLAN_ISOLATE
         elif isolate is False:
             opts.flags |= _PLAN_NO_ISOLATE
+        if cancel is not None:
+            opts.cancel = ctypes.pointer(cancel._flag)
         out = ctypes.c_void_p()
         st = self._lib.usmp_plan_compute(self._h, problem._handle(),
                                           ctypes.byref(opts),
                                           ctypes.byref(out))
         return Plan._take(problem, out.value, st)
+
+
+class Cancel:
+    """A cancellation flag for plan(..., cancel=flag): flag.set() from any
+    thread stops the call at the algorithm's next should_stop() check (an
+    anytime algorithm then returns its best plan, others StoppedError)."""
+
+    def __init__(self):
+        self._flag = ctypes.c_int(0)
+
+    def set(self):
+        self._flag.value = 1
+
+    def clear(self):
+        self._flag.value = 0
+
+    def is_set(self):
+        return bool(self._flag.value)
 
 
 _default = None
@@ -536,11 +559,12 @@ def default_registry():
 
 
 def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
-         isolate=None, registry=None):
-    """Plan `problem` with `registry` (default: default_registry())."""
+         isolate=None, cancel=None, registry=None):
+    """Plan `problem` with `registry` (default: default_registry()); the
+    other arguments are those of Registry.plan."""
     r = registry or default_registry()
     return r.plan(problem, algorithm=algorithm, params=params, target=target,
-                  time_limit=time_limit, isolate=isolate)
+                  time_limit=time_limit, isolate=isolate, cancel=cancel)
 
 
 # ---- plans ----------------------------------------------------------------
