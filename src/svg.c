@@ -83,17 +83,19 @@ static void name_colour(const char *name, char out[8])
 	         (unsigned)lround((g + m) * 255), (unsigned)lround((b + m) * 255));
 }
 
-/* Bytes for labels: "1 MiB", "128 KiB", "1000". */
-static void fmt_bytes(uint64_t v, char *buf, size_t n)
+/* Bytes for axis labels in a unit suiting the axis step: "1280 KiB",
+ * "1.5 KiB", "512". Steps and units are powers of two, so %g is exact. */
+static void fmt_bytes(uint64_t v, uint64_t step, char *buf, size_t n)
 {
-	if (v && v % (1ull << 30) == 0)
-		snprintf(buf, n, "%" PRIu64 " GiB", v >> 30);
-	else if (v && v % (1ull << 20) == 0)
-		snprintf(buf, n, "%" PRIu64 " MiB", v >> 20);
-	else if (v && v % 1024 == 0)
-		snprintf(buf, n, "%" PRIu64 " KiB", v >> 10);
-	else
+	static const char *const units[] = {"", " KiB", " MiB", " GiB", " TiB"};
+	int u = 0;
+	while (u < 4 && step / 256 >= (1ull << (10 * u)))
+		u++;
+	if (v == 0 || u == 0)
 		snprintf(buf, n, "%" PRIu64, v);
+	else
+		snprintf(buf, n, "%g%s", (double)v / (double)(1ull << (10 * u)),
+		         units[u]);
 }
 
 /* Bytes for prose: "253952 B (248.0 KiB)". */
@@ -214,7 +216,8 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 		fmt_size(pl->size_limit, lim, sizeof lim);
 		fprintf(f, ", limit %s", lim);
 	}
-	fprintf(f, ", %u buffers</text>\n", c->count[pool]);
+	fprintf(f, ", %u buffer%s</text>\n", c->count[pool],
+	        c->count[pool] == 1 ? "" : "s");
 	fprintf(f, "<rect class=\"bg\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
 	        "height=\"%.1f\"/>\n", MARGIN_LEFT, top, PLOT_WIDTH, ph);
 
@@ -223,7 +226,7 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	for (uint64_t v = 0; v <= ymax; v += step) {
 		char lab[32];
 		double y = bottom - (double)v * sy;
-		fmt_bytes(v, lab, sizeof lab);
+		fmt_bytes(v, step, lab, sizeof lab);
 		fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 		        "y2=\"%.1f\"/><text class=\"tk\" x=\"%d\" y=\"%.1f\" "
 		        "text-anchor=\"end\">%s</text>\n", MARGIN_LEFT - 5, y,
@@ -346,9 +349,9 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	        "font-family=\"sans-serif\">\n", SVG_WIDTH, height, SVG_WIDTH,
 	        height);
 	fprintf(f, "<style>\n"
-	        "rect{stroke:#1a1a1a;stroke-width:%.2f}\n"
+	        "rect{stroke:#1a1a1a;stroke-width:%.2f;fill-opacity:0.88}\n"
 	        "rect.nl{fill-opacity:0.35;stroke-dasharray:3 2}\n"
-	        "rect.bg{fill:#fafafa;stroke:#888;stroke-width:1}\n"
+	        "rect.bg{fill:#fafafa;fill-opacity:1;stroke:#888;stroke-width:1}\n"
 	        ".ax{stroke:#333;stroke-width:1}\n"
 	        ".gr{stroke:#ddd;stroke-width:1}\n"
 	        ".lbd{stroke:#000;stroke-width:1.5;stroke-dasharray:8 5}\n"
@@ -356,12 +359,12 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	        ".tk{font-size:11px;fill:#333}\n"
 	        ".lb{font-size:12px;fill:#333}\n"
 	        ".pn{font-size:13px;font-weight:bold;fill:#111}\n"
-	        ".lbt{font-size:11px;fill:#000}\n"
-	        ".limt{font-size:11px;fill:#c00}\n"
+	        ".lbt{font-size:11px;fill:#000;paint-order:stroke;stroke:#fff;stroke-width:3px}\n"
+	        ".limt{font-size:11px;fill:#c00;paint-order:stroke;stroke:#fff;stroke-width:3px}\n"
 	        ".note{font-size:11px;fill:#a00}\n"
 	        ".hd{font-size:15px;font-weight:bold;fill:#111}\n"
 	        "</style>\n<rect x=\"0\" y=\"0\" width=\"100%%\" "
-	        "height=\"100%%\" style=\"fill:#fff;stroke:none\"/>\n",
+	        "height=\"100%%\" style=\"fill:#fff;fill-opacity:1;stroke:none\"/>\n",
 	        c.stroke);
 
 	/* Header: what made the plan and how good it is. */
