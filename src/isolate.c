@@ -98,6 +98,16 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 	if (pid == 0)
 		child_run(r, a, k, v, hc, shared_out, res); /* never returns */
 
+	/* Name the culprit by algorithm and plugin file. */
+	char culprit[1024];
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (!a->builtin && !usmp_registry_plugin(r, a->plugin, &info))
+		snprintf(culprit, sizeof culprit, "algorithm \"%s\" (plugin \"%s\", "
+		         "%s)", a->name, info.name, info.path);
+	else
+		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
+	double started = usmp__now();
+
 	int wstatus = 0, killed = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &wstatus, WNOHANG);
@@ -116,17 +126,18 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		nanosleep(&ts, NULL);
 	}
 	if (killed) {
-		usmp__set_msg(msg, "algorithm \"%s\" did not return within its time "
-		              "limit plus grace; killed", a->name);
+		usmp__set_msg(msg, "%s did not return within its time limit plus "
+		              "grace; killed after %.1f s", culprit,
+		              usmp__now() - started);
 		st = USMP_ERR_PLUGIN;
 	} else if (WIFSIGNALED(wstatus)) {
 		int sig = WTERMSIG(wstatus);
-		usmp__set_msg(msg, "algorithm \"%s\" crashed with signal %d (%s)",
-		              a->name, sig, strsignal(sig));
+		usmp__set_msg(msg, "%s crashed with signal %d (%s)", culprit, sig,
+		              strsignal(sig));
 		st = USMP_ERR_PLUGIN;
 	} else if (!__atomic_load_n(&res->done, __ATOMIC_ACQUIRE)) {
-		usmp__set_msg(msg, "algorithm \"%s\" exited (status %d) instead of "
-		              "returning", a->name,
+		usmp__set_msg(msg, "%s exited (status %d) instead of returning",
+		              culprit,
 		              WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
 		st = USMP_ERR_PLUGIN;
 	} else {

@@ -262,6 +262,78 @@ static const usmp_algorithm *const algos[] = {&fx_invalid_algo};
 #define FX_NAME "invalid_plan"
 #endif
 
+/* ---- faulting plugins: what isolation must survive ---------------------- */
+#if defined(FX_CRASH)
+static int fx_crash(const usmp_view *v, const usmp_host *h, usmp_placement *out)
+{
+	(void)v, (void)h, (void)out;
+	volatile int *volatile nowhere = NULL;
+	return *nowhere; /* SIGSEGV */
+}
+static const usmp_algorithm fx_crash_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_crash", "dereferences NULL", "",
+	FN(fx_crash), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_crash_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "crash"
+#endif
+
+#if defined(FX_HANG)
+static int fx_hang(const usmp_view *v, const usmp_host *h, usmp_placement *out)
+{
+	(void)v, (void)h, (void)out;
+	for (volatile unsigned long spin = 0;; spin++)
+		; /* never looks at should_stop() */
+	return 0;
+}
+static const usmp_algorithm fx_hang_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_hang", "never returns", "",
+	FN(fx_hang), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_hang_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "hang"
+#endif
+
+#if defined(FX_SCRIBBLE)
+/* A valid plan, then 64 KiB written past the end of the output array. */
+static int fx_scribble(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out)
+{
+	int st = stack_plan(v, h, out);
+	volatile unsigned char *past = (volatile unsigned char *)(out + v->buffer_count);
+	for (size_t i = 0; i < 65536; i++)
+		past[i] = 0xa5;
+	return st;
+}
+static const usmp_algorithm fx_scribble_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_scribble",
+	"writes past the end of its output array", "", FN(fx_scribble), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_scribble_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "scribble"
+#endif
+
+#if defined(FX_LEAK)
+/* A valid plan, leaving host allocations behind (the host frees them). */
+static int fx_leak(const usmp_view *v, const usmp_host *h, usmp_placement *out)
+{
+	for (int i = 0; i < 10; i++)
+		if (!h->alloc(h, 1000))
+			return 5;
+	return stack_plan(v, h, out);
+}
+static const usmp_algorithm fx_leak_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_leak",
+	"forgets to free what it allocated", "", FN(fx_leak), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_leak_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "leak"
+#endif
+
 /* ---- the descriptor ------------------------------------------------------ */
 #if defined(FX_NAME)
 #ifndef FX_STRUCT_SIZE

@@ -1,0 +1,157 @@
+/* test_isolation.c — faulting plugins cannot take the host down: crashes,
+ * hangs and scribbles become errors naming the plugin; leaks are reclaimed. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+static char path[4096];
+
+static usmp_registry *fixture(const char *name)
+{
+	snprintf(path, sizeof path, "%s/%s.so", test_fixture_plugindir(), name);
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = path,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s",
+	             usmp_registry_diagnostic(r, 0));
+	return r;
+}
+
+static usmp_problem *small_problem(void)
+{
+	usmp_problem *p = usmp_problem_create();
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		uint32_t id;
+		snprintf(name, sizeof name, "t%d", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64 + 16 * i, 16, &id), 0);
+		cr_assert_eq(usmp_problem_set_live(p, id, i, i + 3), 0);
+	}
+	return p;
+}
+
+static int plan_with(const char *fixture_name, const char *algo, uint32_t flags,
+                     double limit, char **error)
+{
+	usmp_registry *r = fixture(fixture_name);
+	usmp_problem *p = small_problem();
+	usmp_plan_options o = {.struct_size = sizeof o, .flags = flags,
+	                       .algorithm = algo, .time_limit = limit};
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, &o, &plan);
+	*error = strdup(usmp_plan_error(plan));
+	if (st == USMP_OK)
+		cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	return st;
+}
+
+Test(isolation, crash_becomes_a_plugin_error_naming_plugin_and_signal)
+{
+	char *err;
+	int st = plan_with("crash", "fx_crash", USMP_PLAN_ISOLATE, 0, &err);
+	cr_assert_eq(st, USMP_ERR_PLUGIN, "%s", err);
+	cr_assert(strstr(err, "fx_crash") && strstr(err, "crash.so"), "%s", err);
+	cr_assert(strstr(err, "signal 11"), "%s", err);
+	free(err);
+}
+
+Test(isolation, is_the_default_for_plugins_outside_the_installed_directory)
+{
+	char *err;
+	int st = plan_with("crash", "fx_crash", 0, 0, &err);
+	cr_assert_eq(st, USMP_ERR_PLUGIN, "%s", err);
+	cr_assert(strstr(err, "signal"), "%s", err);
+	free(err);
+}
+
+Test(isolation, hang_is_killed_after_the_time_limit_and_grace)
+{
+	char *err;
+	int st = plan_with("hang", "fx_hang", USMP_PLAN_ISOLATE, 0.2, &err);
+	cr_assert_eq(st, USMP_ERR_PLUGIN, "%s", err);
+	cr_assert(strstr(err, "fx_hang") && strstr(err, "killed"), "%s", err);
+	free(err);
+}
+
+Test(isolation, scribble_past_the_output_array_hits_the_guard_page)
+{
+	char *err;
+	int st = plan_with("scribble", "fx_scribble", USMP_PLAN_ISOLATE, 0, &err);
+	cr_assert_eq(st, USMP_ERR_PLUGIN, "%s", err);
+	cr_assert(strstr(err, "fx_scribble") && strstr(err, "signal"), "%s", err);
+	free(err);
+}
+
+Test(isolation, leaked_host_allocations_are_reclaimed_in_process)
+{
+	/* Run in process: under ASan/LSan a leak here would fail the suite. */
+	char *err;
+	int st = plan_with("leak", "fx_leak", USMP_PLAN_NO_ISOLATE, 0, &err);
+	cr_assert_eq(st, USMP_OK, "%s", err);
+	free(err);
+}
+
+Test(isolation, invalid_plan_is_refused_naming_the_violation)
+{
+	char *err;
+	int st = plan_with("invalid_plan", "fx_invalid_plan", USMP_PLAN_ISOLATE, 0,
+	                   &err);
+	cr_assert_eq(st, USMP_ERR_PLUGIN, "%s", err);
+	cr_assert(strstr(err, "invalid plan") && strstr(err, "overlap"), "%s", err);
+	free(err);
+}
+
+Test(isolation, isolated_and_in_process_plans_are_identical)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
+	usmp_registry_options ro = {
+		.struct_size = sizeof ro,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = dir,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&ro, &r), USMP_OK);
+	usmp_problem *p = small_problem();
+	usmp_plan *a = NULL, *b = NULL;
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit",
+	                       .flags = USMP_PLAN_ISOLATE};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &a), USMP_OK, "%s",
+	             usmp_plan_error(a));
+	o.flags = USMP_PLAN_NO_ISOLATE;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &b), USMP_OK);
+	for (uint32_t i = 0; i < usmp_problem_buffer_count(p); i++) {
+		uint64_t x, y;
+		usmp_plan_placement(a, i, NULL, &x);
+		usmp_plan_placement(b, i, NULL, &y);
+		cr_assert_eq(x, y, "buffer %u", i);
+	}
+	usmp_plan_destroy(a), usmp_plan_destroy(b);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(isolation, cli_survives_a_crashing_plugin_with_exit_4)
+{
+	char cmd[8192], *out = NULL;
+	snprintf(cmd, sizeof cmd,
+	         "USMP_PLUGIN_PATH='%s/crash.so' '%s' plan '%s/examples/mobilenet_v2.json'"
+	         " -a fx_crash --isolate -o /dev/null", test_fixture_plugindir(),
+	         test_cli(), test_source_root());
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 4, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "crash.so") && strstr(out, "signal 11"), "%s", out);
+	free(out);
+}
