@@ -532,3 +532,48 @@ Test(fit, stops_when_asked)
 	free(o);
 	th_free(p);
 }
+
+Test(fit, order_all_stops_once_the_lower_bound_is_reached)
+{
+	/* The plain chain reaches its bound (200) in the first order: no
+	 * further order runs, so should_stop is never asked. */
+	th_problem *p = chain(6, 0);
+	const usmp_view *v = th_view(p);
+	cr_assert_eq(v->lower_bound, 200);
+	th_host h;
+	usmp_placement *o = th_out(v);
+	cr_assert_eq(run("first_fit", v, &h, o, "all"), USMP_OK);
+	cr_assert_eq(th_total(v, o), 200);
+	cr_assert_eq(h.stop_calls, 0);
+	cr_assert_eq(h.progress_best, 200);
+	free(o);
+	th_free(p);
+	/* two_gaps cannot reach its bound (fixed buffers leave holes): all
+	 * four orders run, asking should_stop before each of the last three */
+	p = two_gaps(1);
+	v = th_view(p);
+	o = th_out(v);
+	cr_assert_eq(run("best_fit", v, &h, o, "all"), USMP_OK);
+	cr_assert_lt(v->lower_bound, th_total(v, o));
+	cr_assert_eq(h.stop_calls, 3);
+	free(o);
+	th_free(p);
+}
+
+Test(fit, order_all_reports_infeasible_naming_the_buffer)
+{
+	th_problem *p = th_new();
+	th_pool(p, "tiny", 100, 1);
+	th_buffer(p, "first", 60, 1, 0, 2);
+	th_buffer(p, "second", 60, 1, 1, 3);
+	const usmp_view *v = th_view(p);
+	th_host h;
+	usmp_placement *o = th_out(v);
+	cr_assert_eq(run("best_fit", v, &h, o, "all"), USMP_ERR_INFEASIBLE);
+	cr_assert(strstr(h.last_log, "fits in none") != NULL, "log: %s",
+	          h.last_log);
+	char why[256];
+	cr_assert(th_check(v, o, 1, why, sizeof why), "%s", why);
+	free(o);
+	th_free(p);
+}

@@ -365,3 +365,28 @@ Test(tvm, hill_climb_stopped_at_once_returns_greedy_by_size_plan)
 	free(g);
 	th_free(p);
 }
+
+Test(tvm, hill_climb_finds_a_plan_where_greedy_by_size_does_not_fit)
+{
+	/* A [0,2) 60, B [1,3) 50, C [2,4) 40 in a 110-byte pool: by size,
+	 * C lands above B at 110 and does not fit; the order A, C, B puts C
+	 * and A at 0 and B at 60. */
+	th_problem *p = th_new();
+	th_pool(p, "sram", 110, 1);
+	th_buffer(p, "A", 60, 1, 0, 2);
+	th_buffer(p, "B", 50, 1, 1, 3);
+	th_buffer(p, "C", 40, 1, 2, 4);
+	const usmp_view *v = th_view(p);
+	th_host h;
+	usmp_placement *o = th_out(v);
+	cr_assert_eq(run_greedy("greedy_by_size", v, &h, o), USMP_ERR_INFEASIBLE);
+	cr_assert(strstr(h.last_log, "\"C\"") != NULL, "log: %s", h.last_log);
+	free(o);
+	o = th_out(v);
+	cr_assert_eq(run_hill(v, &h, o, 1, 100), USMP_OK, "log: %s", h.last_log);
+	char why[256];
+	cr_assert(th_check(v, o, 0, why, sizeof why), "%s", why);
+	cr_assert_eq(th_total(v, o), 110);
+	free(o);
+	th_free(p);
+}
