@@ -181,3 +181,68 @@ Test(cli, missing_problem_file_exits_2)
 	cr_assert(strstr(out, "/nonexistent/problem.json"), "%s", out);
 	free(out);
 }
+
+Test(cli, select_names_the_algorithm_and_rule_per_target)
+{
+	char cmd[8192], *out = NULL;
+	const char *env = "USMP_PLUGIN_PATH= USMP_ALGORITHM='npu*=exact;*=first_fit'";
+	snprintf(cmd, sizeof cmd, "%s '%s' select npu0", env, test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "npu0: exact"), "%s", out);
+	cr_assert(strstr(out, "USMP_ALGORITHM rule \"npu*=exact\""), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s '%s' select cpu", env, test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "cpu: first_fit"), "%s", out);
+	cr_assert(strstr(out, "rule \"*=first_fit\""), "%s", out);
+	cr_assert(strstr(out, "order=size"), "knob values missing: %s", out);
+	free(out);
+	/* --algorithm overrides both rules. */
+	snprintf(cmd, sizeof cmd, "%s '%s' select npu0 --algorithm best_fit:order=area",
+	         env, test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "npu0: best_fit") && strstr(out, "--algorithm"), "%s",
+	          out);
+	cr_assert(strstr(out, "order=area"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' select cpu",
+	         test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "cpu: auto") && strstr(out, "default"), "%s", out);
+	free(out);
+}
+
+Test(cli, heterogeneous_board_plans_each_target_with_its_own_algorithm)
+{
+	char cmd[8192], *out = NULL;
+	char *plan = test_tmpfile(".json");
+	snprintf(cmd, sizeof cmd,
+	         "USMP_PLUGIN_PATH= USMP_ALGORITHM='ethos-u*=best_fit;*=first_fit' "
+	         "'%s' plan '%s/examples/board_m55_u55.json' -o '%s'",
+	         test_cli(), test_source_root(), plan);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "2 parts"), "%s", out);
+	cr_assert(strstr(out, "target ethos-u55, algorithm best_fit"), "%s", out);
+	cr_assert(strstr(out, "target cortex-m55, algorithm first_fit"), "%s", out);
+	free(out);
+	cr_assert_eq(usmp(&out, "verify '%s/examples/board_m55_u55.json' '%s'",
+	                  test_source_root(), plan), 0, "%s", out);
+	free(out);
+	cr_assert_eq(usmp(&out, "simulate '%s/examples/board_m55_u55.json' '%s'",
+	                  test_source_root(), plan), 0, "%s", out);
+	free(out);
+	free(plan);
+}
+
+Test(cli, simulate_replays_the_quick_start_plan)
+{
+	char *plan = test_tmpfile(".json"), *out = NULL;
+	cr_assert_eq(usmp(&out, "plan '%s/examples/mobilenet_v2.json' -o '%s'",
+	                  test_source_root(), plan), 0, "%s", out);
+	free(out);
+	cr_assert_eq(usmp(&out, "simulate '%s/examples/mobilenet_v2.json' '%s'",
+	                  test_source_root(), plan), 0, "%s", out);
+	cr_assert(strstr(out, "every byte intact"), "%s", out);
+	free(out);
+	free(plan);
+}

@@ -114,6 +114,48 @@ int cmd_list(int argc, char **argv)
 	return EXIT_DONE;
 }
 
+/* The value `params` ("k=v k=v") sets for knob `name`, or NULL. */
+static const char *set_value(const char *params, const char *name, size_t *len)
+{
+	size_t n = strlen(name);
+	for (const char *q = params; q && *q;) {
+		const char *end = strchr(q, ' ');
+		size_t tok = end ? (size_t)(end - q) : strlen(q);
+		if (tok > n && !strncmp(q, name, n) && q[n] == '=') {
+			*len = tok - n - 1;
+			return q + n + 1;
+		}
+		q = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Every knob of the algorithm with the value the selection gives it. */
+static void print_knobs(const usmp_registry *r, const char *algo,
+                        const char *params)
+{
+	uint32_t a;
+	usmp_algorithm_info ai = {.struct_size = sizeof ai};
+	if (usmp_registry_find_algorithm(r, algo, &a) ||
+	    usmp_registry_algorithm(r, a, &ai))
+		return;
+	if (!ai.param_count)
+		printf("  no knobs\n");
+	for (uint32_t k = 0; k < ai.param_count; k++) {
+		usmp_param_info ki = {.struct_size = sizeof ki};
+		if (usmp_registry_param(r, a, k, &ki))
+			continue;
+		size_t len = 0;
+		const char *v = set_value(params, ki.name, &len);
+		if (v)
+			printf("  %s=%.*s  (%s, set by the rule)\n", ki.name, (int)len,
+			       v, type_name(ki.type));
+		else
+			printf("  %s=%s  (%s, default)\n", ki.name, ki.default_value,
+			       type_name(ki.type));
+	}
+}
+
 int cmd_select(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -146,10 +188,9 @@ int cmd_select(int argc, char **argv)
 		usmp_registry_destroy(r);
 		return cli_exit_for(st);
 	}
-	printf("%s: %s%s%s%s\n  chosen by %s rule \"%s\"\n", argv[optind],
-	       sel.algorithm, *sel.params ? " (" : "", sel.params,
-	       *sel.params ? ")" : "", sel.source < 5 ? sources[sel.source] : "?",
-	       sel.rule);
+	printf("%s: %s\n  chosen by %s rule \"%s\"\n", argv[optind],
+	       sel.algorithm, sel.source < 5 ? sources[sel.source] : "?", sel.rule);
+	print_knobs(r, sel.algorithm, sel.params);
 	usmp_registry_destroy(r);
 	return EXIT_DONE;
 }
