@@ -123,6 +123,26 @@ class LibraryTest(unittest.TestCase):
         self.assertGreaterEqual(minor, 1)
 
 
+class LayoutTest(unittest.TestCase):
+    # The ctypes mirrors must match the C layout (LP64), as pinned by
+    # tests/test_layout.c; a drift would corrupt every call using them.
+    def test_ctypes_structs_match_the_c_layout(self):
+        import ctypes
+        from usmp import _lib
+        if ctypes.sizeof(ctypes.c_void_p) != 8:
+            self.skipTest("layout pinned for LP64")
+        sizes = {_lib.RegistryOptions: 16, _lib.PluginInfo: 48,
+                 _lib.AlgorithmInfo: 40, _lib.ParamInfo: 32,
+                 _lib.Selection: 32, _lib.PlanOptions: 56,
+                 _lib.PartInfo: 72}
+        for struct, size in sizes.items():
+            self.assertEqual(ctypes.sizeof(struct), size, struct.__name__)
+        self.assertEqual(_lib.PlanOptions.time_limit.offset, 40)
+        self.assertEqual(_lib.PlanOptions.cancel.offset, 48)
+        self.assertEqual(_lib.PartInfo.size.offset, 40)
+        self.assertEqual(_lib.PartInfo.time_ms.offset, 64)
+
+
 class ProblemTest(unittest.TestCase):
     def test_pools_and_buffers_are_indexed_in_insertion_order(self):
         p = usmp.Problem()
