@@ -27,7 +27,9 @@ typedef struct search {
 	uint64_t *total;  /* [nsect] size of the unplaced buffers alive there */
 	uint64_t *cut;    /* [nsect] unplaced buffers alive in s and s+1 */
 	uint64_t *off;    /* [n] offset of placed buffers (not trailed) */
-	uint32_t *rank;   /* [n] static preorder position */
+	uint64_t *rank;   /* [n] preorder position within the buffer's part */
+	uint64_t *dtot;   /* [n] scratch: largest current section total */
+	int heur;         /* preorder in use (index into the key table) */
 	uint64_t *low;    /* [nsect] scratch: lowest minoff alive there */
 	trail_rec *trail;
 	size_t ntrail, ctrail;
@@ -199,14 +201,39 @@ static int cmp_minoff(const void *ctx, uint32_t a, uint32_t b)
 }
 
 static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
-                   uint32_t count, uint64_t x, uint32_t lr);
+                   uint32_t count, uint64_t x, uint64_t lr);
+
+static int cmp_part(const void *ctx, uint32_t a, uint32_t b);
+
+/* Re-rank the buffers of a new part by the preorder, with the section
+ * totals as they are now (MiniMalloc re-sorts each part the same way). */
+static bool rerank(search *s, size_t list, uint32_t count)
+{
+	const usmp__exact_model *m = s->m;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t c = s->arena[list + i];
+		uint64_t t = 0;
+		for (uint32_t q = m->sl[c]; q < m->sr[c]; q++)
+			if (s->total[q] > t)
+				t = s->total[q];
+		s->dtot[c] = t;
+	}
+	size_t tmp = reserve(s, count);
+	if (tmp == SIZE_MAX)
+		return false;
+	usmp__exact_sort(s->arena + list, s->arena + tmp, count, cmp_part, s);
+	s->narena = tmp;
+	for (uint32_t i = 0; i < count; i++)
+		if (!set(s, &s->rank[s->arena[list + i]], i))
+			return false;
+	return true;
+}
 
 /* Solve the parts between the cut points cuts[ncut] (ascending) of the
  * range [lo, hi) one after the other; the list holds their buffers. Parts
  * are independent, so one that fails fails them all. */
 static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
-                 uint32_t ncut, size_t list, uint32_t count, uint64_t x,
-                 uint32_t lr)
+                 uint32_t ncut, size_t list, uint32_t count, uint64_t x)
 {
 	for (uint32_t p = 0; p <= ncut; p++) {
 		uint32_t a = p ? s->arena[cuts + p - 1] : lo;
@@ -220,7 +247,9 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
 			if (s->m->sl[c] >= a && s->m->sl[c] < b)
 				s->arena[sub + k++] = c;
 		}
-		int r = k ? descend(s, a, b, sub, k, x, lr) : USMP__EXACT_FOUND;
+		if (k && !rerank(s, sub, k))
+			return USMP__EXACT_NOMEM;
+		int r = k ? descend(s, a, b, sub, k, x, 0) : USMP__EXACT_FOUND;
 		s->narena = sub;
 		if (r != USMP__EXACT_FOUND)
 			return r;
@@ -232,7 +261,7 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
  * in list[count] (in preorder), the offset x of the last placement and the
  * rank bound lr (buffers at offset x must have rank >= lr). */
 static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
-                   uint32_t count, uint64_t x, uint32_t lr)
+                   uint32_t count, uint64_t x, uint64_t lr)
 {
 	const usmp__exact_model *m = s->m;
 	if (count == 0)
@@ -319,8 +348,7 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			if (ncut == 0)
 				r = descend(s, lo, hi, child, w, o, s->rank[c] + 1);
 			else
-				r = split(s, lo, hi, amark, ncut, child, w, o,
-				          s->rank[c] + 1);
+				r = split(s, lo, hi, amark, ncut, child, w, o);
 		}
 		if (r == USMP__EXACT_FOUND)
 			return r;
@@ -372,6 +400,30 @@ static int cmp_pre(const void *ctx, uint32_t a, uint32_t b)
 	return a < b ? -1 : a > b;
 }
 
+static int cmp_part(const void *ctx, uint32_t a, uint32_t b)
+{
+	const search *s = ctx;
+	const usmp__exact_model *m = s->m;
+	static const char keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
+	for (int i = 0; i < 3; i++) {
+		int r = 0;
+		switch (keys[s->heur][i]) {
+		case 'W':
+			r = cmp_u64_desc(m->width[a], m->width[b]);
+			break;
+		case 'T':
+			r = cmp_u64_desc(s->dtot[a], s->dtot[b]);
+			break;
+		default:
+			r = m->area[a] > m->area[b] ? -1 : m->area[a] < m->area[b];
+			break;
+		}
+		if (r)
+			return r;
+	}
+	return a < b ? -1 : a > b;
+}
+
 static void reset(search *s)
 {
 	const usmp__exact_model *m = s->m;
@@ -399,8 +451,6 @@ static int run(search *s, const uint32_t *order)
 {
 	const usmp__exact_model *m = s->m;
 	reset(s);
-	for (uint32_t i = 0; i < m->n; i++)
-		s->rank[order[i]] = i;
 	if (m->fixed_peak > s->cap ||
 	    !sections_fit(s, 0, m->nsect, 0, 0, 0))
 		return USMP__EXACT_INFEASIBLE;
@@ -418,7 +468,7 @@ static int run(search *s, const uint32_t *order)
 		}
 	}
 	uint32_t ncut = (uint32_t)(s->narena - cuts);
-	return split(s, 0, m->nsect, cuts, ncut, list, m->n, 0, 0);
+	return split(s, 0, m->nsect, cuts, ncut, list, m->n, 0);
 }
 
 int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
@@ -437,6 +487,7 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	    !(s.placed = h->alloc(h, (n ? n : 1) * sizeof *s.placed)) ||
 	    !(s.off = h->alloc(h, (n ? n : 1) * sizeof *s.off)) ||
 	    !(s.rank = h->alloc(h, (n ? n : 1) * sizeof *s.rank)) ||
+	    !(s.dtot = h->alloc(h, (n ? n : 1) * sizeof *s.dtot)) ||
 	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
 	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
 	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
@@ -458,6 +509,7 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
 		for (int k = 0; k < HEURISTICS; k++) {
 			s.budget = budget - used < limit ? budget - used : limit;
+			s.heur = k;
 			r = run(&s, orders + (size_t)k * n);
 			used += s.used > s.budget ? s.budget : s.used;
 			if (s.nomem)
@@ -471,7 +523,7 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 done:
 	if (r == USMP__EXACT_FOUND)
 		memcpy(off, s.off, n * sizeof *off);
-	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.floor, s.total,
+	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.dtot, s.floor, s.total,
 	                s.cut, s.low, s.trail, s.arena, s.wide, orders, tmp};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
