@@ -17,6 +17,9 @@
 #include <string.h>
 
 #define TVM_NONE UINT32_MAX
+/* hill_climb caches every buffer's neighbours when they fit in this many
+ * entries (4 bytes each); above it, it asks the host on every placement. */
+#define TVM_ADJ_MAX (UINT64_C(1) << 26)
 
 typedef struct tvm_key {
 	uint64_t size, degree;
@@ -38,6 +41,10 @@ typedef struct tvm_ctx {
 	uint32_t touched_count;
 	uint32_t fail; /* buffer that fit nowhere in the last greedy run */
 	usmp_placement *work;
+	/* Cached neighbour lists (hill_climb), NULL when not built. */
+	uint64_t *adj_start; /* [n + 1] */
+	uint32_t *adj;
+	uint64_t adj_fill, adj_cap;
 	/* Neighbour lists gathered for hill_climb perturbations. */
 	uint32_t *list;
 	size_t list_count, list_cap;
@@ -155,8 +162,10 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 static int tvm_visit_top(void *arg, uint32_t other)
 {
 	tvm_ctx *c = arg;
+	if (other >= c->n)
+		return 0;
 	const usmp_placement *pl = &c->work[other];
-	if (other >= c->n || pl->pool >= c->v->pool_count)
+	if (pl->pool >= c->v->pool_count)
 		return 0;
 	uint64_t end = tvm_sat_add(pl->offset, c->v->buffers[other].size);
 	if (!c->seen[pl->pool]) {
@@ -175,7 +184,12 @@ static int tvm_place(tvm_ctx *c, uint32_t b)
 	const usmp_view *v = c->v;
 	const usmp_buffer_rec *r = &v->buffers[b];
 	c->touched_count = 0;
-	c->h->for_each_neighbor(c->h, b, tvm_visit_top, c);
+	if (c->adj) {
+		for (uint64_t k = c->adj_start[b]; k < c->adj_start[b + 1]; k++)
+			tvm_visit_top(c, c->adj[k]);
+	} else {
+		c->h->for_each_neighbor(c->h, b, tvm_visit_top, c);
+	}
 	int rc = USMP_ERR_INFEASIBLE;
 	for (uint32_t i = 0; i < r->candidate_count; i++) {
 		uint32_t p = v->candidates[r->candidate_start + i];
@@ -198,8 +212,22 @@ static int tvm_place(tvm_ctx *c, uint32_t b)
 	return rc;
 }
 
-/* Place every buffer in c->order into c->work (fixed ones at their spot).
+/* Place the buffers c->order[start..] into c->work, above what is there.
  * USMP_ERR_INFEASIBLE leaves c->fail naming the buffer that did not fit. */
+static int tvm_greedy_from(tvm_ctx *c, uint32_t start)
+{
+	for (uint32_t i = start; i < c->count; i++) {
+		if ((i & 1023) == 1023 && c->h->should_stop(c->h))
+			return USMP_ERR_STOPPED;
+		if (tvm_place(c, c->order[i]) != USMP_OK) {
+			c->fail = c->order[i];
+			return USMP_ERR_INFEASIBLE;
+		}
+	}
+	return USMP_OK;
+}
+
+/* Place every buffer in c->order into c->work (fixed ones at their spot). */
 static int tvm_greedy(tvm_ctx *c)
 {
 	const usmp_view *v = c->v;
@@ -214,15 +242,21 @@ static int tvm_greedy(tvm_ctx *c)
 			c->work[b].offset = 0;
 		}
 	}
-	for (uint32_t i = 0; i < c->count; i++) {
-		if ((i & 1023) == 1023 && c->h->should_stop(c->h))
-			return USMP_ERR_STOPPED;
-		if (tvm_place(c, c->order[i]) != USMP_OK) {
-			c->fail = c->order[i];
-			return USMP_ERR_INFEASIBLE;
-		}
+	return tvm_greedy_from(c, 0);
+}
+
+/* Re-place from order position `start` on, keeping the placements of the
+ * positions before it from `base` (greedy is deterministic: a prefix of the
+ * order that did not change places the same way). */
+static int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
+                             uint32_t start)
+{
+	memcpy(c->work, base, (size_t)c->n * sizeof *c->work);
+	for (uint32_t i = start; i < c->count; i++) {
+		c->work[c->order[i]].pool = USMP_NO_POOL;
+		c->work[c->order[i]].offset = 0;
 	}
-	return USMP_OK;
+	return tvm_greedy_from(c, start);
 }
 
 static uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl,
@@ -290,6 +324,8 @@ static void tvm_finish(tvm_ctx *c)
 	tvm_free(c, c->seen);
 	tvm_free(c, c->touched);
 	tvm_free(c, c->list);
+	tvm_free(c, c->adj_start);
+	tvm_free(c, c->adj);
 }
 
 static int tvm_greedy_main(const usmp_view *v, const usmp_host *h,
@@ -373,7 +409,14 @@ static int tvm_earlier_neighbors(tvm_ctx *c, uint32_t b)
 	c->list_count = 0;
 	c->list_rc = USMP_OK;
 	c->list_before = c->pos[b];
-	c->h->for_each_neighbor(c->h, b, tvm_visit_list, c);
+	if (c->adj) {
+		for (uint64_t k = c->adj_start[b]; k < c->adj_start[b + 1] &&
+		                                   c->list_rc == USMP_OK;
+		     k++)
+			tvm_visit_list(c, c->adj[k]);
+	} else {
+		c->h->for_each_neighbor(c->h, b, tvm_visit_list, c);
+	}
 	return c->list_rc;
 }
 
@@ -447,6 +490,48 @@ static int tvm_perturb(tvm_ctx *c, const usmp_placement *cur,
 	return USMP_OK;
 }
 
+static int tvm_visit_adj(void *arg, uint32_t other)
+{
+	tvm_ctx *c = arg;
+	if (c->adj_fill >= c->adj_cap)
+		return 1; /* more neighbours than degrees said: give up */
+	c->adj[c->adj_fill++] = other;
+	return 0;
+}
+
+/* Cache every buffer's neighbours when the view's degrees say they fit;
+ * otherwise leave c->adj NULL (placements then ask the host). */
+static void tvm_adj_build(tvm_ctx *c)
+{
+	const usmp_view *v = c->v;
+	uint64_t total = 0;
+	if (!v->degree)
+		return;
+	for (uint32_t b = 0; b < c->n; b++) {
+		total += v->degree[b];
+		if (total > TVM_ADJ_MAX)
+			return;
+	}
+	c->adj_start = tvm_alloc(c, (size_t)c->n + 1, sizeof *c->adj_start);
+	c->adj = tvm_alloc(c, (size_t)total, sizeof *c->adj);
+	if (!c->adj_start || !c->adj)
+		goto drop;
+	c->adj_cap = total;
+	c->adj_fill = 0;
+	for (uint32_t b = 0; b < c->n; b++) {
+		c->adj_start[b] = c->adj_fill;
+		if (c->h->for_each_neighbor(c->h, b, tvm_visit_adj, c))
+			goto drop;
+	}
+	c->adj_start[c->n] = c->adj_fill;
+	return;
+drop:
+	tvm_free(c, c->adj_start);
+	tvm_free(c, c->adj);
+	c->adj_start = NULL;
+	c->adj = NULL;
+}
+
 static int hill_climb(const usmp_view *v, const usmp_host *h,
                       usmp_placement *out, uint64_t seed, uint32_t attempts)
 {
@@ -469,6 +554,7 @@ static int hill_climb(const usmp_view *v, const usmp_host *h,
 	}
 	if ((rc = tvm_sort(&c, 0)))
 		goto fail;
+	tvm_adj_build(&c);
 
 	/* Start: greedy_by_size. */
 	rc = tvm_greedy(&c);
@@ -498,7 +584,10 @@ static int hill_climb(const usmp_view *v, const usmp_host *h,
 		if (!found)
 			continue;
 		tvm_swap(&c, si, sj);
-		rc = tvm_greedy(&c);
+		/* positions before min(si, sj) are placed in cur: it is
+		 * complete, or (infeasible) the swap moves the failing buffer
+		 * earlier and everything before it was placed */
+		rc = tvm_greedy_resume(&c, cur, si < sj ? si : sj);
 		if (rc == USMP_ERR_STOPPED)
 			break;
 		if (rc != USMP_OK && rc != USMP_ERR_INFEASIBLE)
