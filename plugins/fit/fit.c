@@ -888,7 +888,8 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	uint64_t *hw = NULL;
 
 	if (!v || !h || !out || v->struct_size < sizeof(usmp_view) ||
-	    !h->alloc || !h->realloc || !h->free || !h->should_stop)
+	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
+	    !h->realloc || !h->free || !h->should_stop)
 		return USMP_ERR_INVALID;
 	int order = fit_parse_order(order_s);
 	if (order < 0) {

@@ -296,7 +296,8 @@ static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
 	c->v = v;
 	c->h = h;
 	c->algo = algo;
-	if (!v || !h || v->struct_size < sizeof(usmp_view) || !h->alloc ||
+	if (!v || !h || v->struct_size < sizeof(usmp_view) ||
+	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
 	    !h->realloc || !h->free || !h->should_stop || !h->for_each_neighbor)
 		return USMP_ERR_INVALID;
 	c->n = v->buffer_count;
