@@ -177,12 +177,74 @@ static void edge_term(const bitem *it, const bpair *pr, size_t np, uint32_t a,
 		best[it[a].group] = v;
 }
 
+/* Rule partners as a CSR with shares, and the charging order. */
+typedef struct rules {
+	uint64_t *start; /* partners of i: nb/sh[start[i]..start[i+1]) */
+	uint32_t *nb;
+	uint64_t *sh;
+	uint32_t *rank; /* position of i in (rule partners, index) order */
+} rules;
+
+static void rules_free(rules *r)
+{
+	free(r->start);
+	free(r->nb);
+	free(r->sh);
+	free(r->rank);
+}
+
+static int rules_build(rules *r, uint32_t n, const bpair *pr, size_t np)
+{
+	int rc = USMP_ERR_NOMEM;
+	size_t sz = n ? n : 1;
+	uint64_t *keys = NULL;
+	uint32_t *ids = NULL;
+	memset(r, 0, sizeof *r);
+	r->start = calloc(sz + 1, sizeof *r->start);
+	r->nb = malloc((np ? 2 * np : 1) * sizeof *r->nb);
+	r->sh = malloc((np ? 2 * np : 1) * sizeof *r->sh);
+	r->rank = malloc(sz * sizeof *r->rank);
+	keys = malloc(sz * sizeof *keys);
+	ids = malloc(sz * sizeof *ids);
+	if (!r->start || !r->nb || !r->sh || !r->rank || !keys || !ids)
+		goto fail;
+	for (size_t e = 0; e < np; e++) {
+		r->start[pr[e].a + 1]++;
+		r->start[pr[e].b + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		r->start[i + 1] += r->start[i];
+	uint64_t *cur = keys; /* borrowed as cursors */
+	memcpy(cur, r->start, (size_t)n * sizeof *cur);
+	for (size_t e = 0; e < np; e++) {
+		r->nb[cur[pr[e].a]] = pr[e].b;
+		r->sh[cur[pr[e].a]++] = pr[e].share;
+		r->nb[cur[pr[e].b]] = pr[e].a;
+		r->sh[cur[pr[e].b]++] = pr[e].share;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t deg = r->start[i + 1] - r->start[i];
+		keys[i] = (deg > UINT32_MAX ? UINT32_MAX : deg) << 32 | i;
+		ids[i] = i;
+	}
+	if ((rc = usmp__sort_pairs(keys, ids, n)) != USMP_OK)
+		goto fail;
+	for (uint32_t k = 0; k < n; k++)
+		r->rank[ids[k]] = k;
+	free(keys);
+	free(ids);
+	return USMP_OK;
+fail:
+	free(keys);
+	free(ids);
+	rules_free(r);
+	memset(r, 0, sizeof *r);
+	return rc;
+}
+
 typedef struct sweep {
 	const bitem *it;
-	uint64_t *rstart; /* rule partners of i: rnb/rsh[rstart[i]..rstart[i+1]) */
-	uint32_t *rnb;
-	uint64_t *rsh;
-	uint32_t *rank;
+	const rules *r;
 	wide *acc; /* sum of shares with alive earlier partners */
 	unsigned char *alive;
 	wide *net; /* per group: sum(size) - sum(charge) of alive buffers */
@@ -192,17 +254,18 @@ typedef struct sweep {
 static void sweep_enter(sweep *s, uint32_t j)
 {
 	const bitem *it = s->it;
+	const rules *r = s->r;
 	wide *net = &s->net[it[j].group];
 	wide acc = { 0, 0 };
-	for (uint64_t e = s->rstart[j]; e < s->rstart[j + 1]; e++) {
-		uint32_t i = s->rnb[e];
+	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
+		uint32_t i = r->nb[e];
 		if (!s->alive[i])
 			continue;
-		if (s->rank[i] < s->rank[j]) {
-			wide_add(&acc, s->rsh[e]);
+		if (r->rank[i] < r->rank[j]) {
+			wide_add(&acc, r->sh[e]);
 		} else {
 			uint64_t old = wide_min(s->acc[i], it[i].size);
-			wide_add(&s->acc[i], s->rsh[e]);
+			wide_add(&s->acc[i], r->sh[e]);
 			wide_sub(net, wide_min(s->acc[i], it[i].size) - old);
 		}
 	}
@@ -217,32 +280,29 @@ static void sweep_enter(sweep *s, uint32_t j)
 static void sweep_leave(sweep *s, uint32_t j)
 {
 	const bitem *it = s->it;
+	const rules *r = s->r;
 	wide *net = &s->net[it[j].group];
 	s->alive[j] = 0;
 	wide_sub(net, it[j].size - wide_min(s->acc[j], it[j].size));
-	for (uint64_t e = s->rstart[j]; e < s->rstart[j + 1]; e++) {
-		uint32_t i = s->rnb[e];
-		if (!s->alive[i] || s->rank[i] < s->rank[j])
+	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
+		uint32_t i = r->nb[e];
+		if (!s->alive[i] || r->rank[i] < r->rank[j])
 			continue;
 		uint64_t old = wide_min(s->acc[i], it[i].size);
-		wide_sub(&s->acc[i], s->rsh[e]);
+		wide_sub(&s->acc[i], r->sh[e]);
 		wide_add(net, old - wide_min(s->acc[i], it[i].size));
 	}
 }
 
 /* Raise best[g] to the sweep bound of each group g. */
-static int sweep_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
+static int sweep_run(const bitem *it, uint32_t n, const rules *r,
                      uint32_t groups, uint64_t *best)
 {
 	int rc = USMP_ERR_NOMEM;
-	sweep s = { .it = it, .best = best };
+	sweep s = { .it = it, .r = r, .best = best };
 	uint64_t *bk = NULL, *ek = NULL;
 	uint32_t *bv = NULL, *ev = NULL;
 	size_t sz = n ? n : 1;
-	s.rstart = calloc(sz + 1, sizeof *s.rstart);
-	s.rnb = malloc((np ? 2 * np : 1) * sizeof *s.rnb);
-	s.rsh = malloc((np ? 2 * np : 1) * sizeof *s.rsh);
-	s.rank = malloc(sz * sizeof *s.rank);
 	s.acc = calloc(sz, sizeof *s.acc);
 	s.alive = calloc(sz, 1);
 	s.net = calloc(groups ? groups : 1, sizeof *s.net);
@@ -250,35 +310,8 @@ static int sweep_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
 	ek = malloc(sz * sizeof *ek);
 	bv = malloc(sz * sizeof *bv);
 	ev = malloc(sz * sizeof *ev);
-	if (!s.rstart || !s.rnb || !s.rsh || !s.rank || !s.acc || !s.alive ||
-	    !s.net || !bk || !ek || !bv || !ev)
+	if (!s.acc || !s.alive || !s.net || !bk || !ek || !bv || !ev)
 		goto fail;
-	/* Rule partners as a CSR (pairs are sorted, so rows come out sorted). */
-	for (size_t e = 0; e < np; e++) {
-		s.rstart[pr[e].a + 1]++;
-		s.rstart[pr[e].b + 1]++;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		s.rstart[i + 1] += s.rstart[i];
-	uint64_t *cur = (uint64_t *)bk; /* borrowed as a cursor array */
-	memcpy(cur, s.rstart, (size_t)n * sizeof *cur);
-	for (size_t e = 0; e < np; e++) {
-		s.rnb[cur[pr[e].a]] = pr[e].b;
-		s.rsh[cur[pr[e].a]++] = pr[e].share;
-		s.rnb[cur[pr[e].b]] = pr[e].a;
-		s.rsh[cur[pr[e].b]++] = pr[e].share;
-	}
-	/* Order: (rule partners, index). */
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t deg = s.rstart[i + 1] - s.rstart[i];
-		bk[i] = (deg > UINT32_MAX ? UINT32_MAX : deg) << 32 | i;
-		bv[i] = i;
-	}
-	if ((rc = usmp__sort_pairs(bk, bv, n)) != USMP_OK)
-		goto fail;
-	for (uint32_t r = 0; r < n; r++)
-		s.rank[bv[r]] = r;
-	/* Events. */
 	uint32_t live = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (it[i].live) {
@@ -299,10 +332,6 @@ static int sweep_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
 	}
 	rc = USMP_OK;
 fail:
-	free(s.rstart);
-	free(s.rnb);
-	free(s.rsh);
-	free(s.rank);
 	free(s.acc);
 	free(s.alive);
 	free(s.net);
@@ -310,6 +339,185 @@ fail:
 	free(ek);
 	free(bv);
 	free(ev);
+	return rc;
+}
+
+/*
+ * Cliques of explicit edges. A problem given as a conflict graph (TVM hands
+ * over one) has no live ranges to sweep; any set of pairwise conflicting
+ * buffers is bounded like the buffers alive at one time (same argument).
+ * From each of the CLIQUE_STARTS largest buffers of a group with at least
+ * two edges, a greedy clique takes its neighbours largest first, keeping
+ * each that conflicts (edge or live range) with all taken so far; it scans
+ * at most CLIQUE_SCAN neighbours and takes at most CLIQUE_MAX buffers, so
+ * the pass costs O(n log n + edges log n) whatever the graph. Everything
+ * depends only on the group's own buffers, edges and rules, so a group's
+ * bound equals the bound of its view.
+ */
+enum { CLIQUE_STARTS = 16, CLIQUE_SCAN = 1024, CLIQUE_MAX = 64 };
+
+static bool edge_between(const uint64_t *cs, const uint32_t *ca, uint32_t a,
+                         uint32_t b)
+{
+	uint64_t lo = cs[a], hi = cs[a + 1];
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (ca[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < cs[a + 1] && ca[lo] == b;
+}
+
+static int clique_run(const bitem *it, uint32_t n, const uint64_t *cs,
+                      const uint32_t *ca, const rules *r, uint32_t groups,
+                      uint64_t *best)
+{
+	int rc = USMP_ERR_NOMEM;
+	uint64_t *keys = NULL, *ck = NULL;
+	uint32_t *ids = NULL, *cv = NULL, *stamp = NULL, *taken = NULL;
+	size_t *gfirst = NULL, *cur = NULL;
+	uint64_t maxdeg = 0;
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t d = cs[i + 1] - cs[i];
+		if (d > maxdeg)
+			maxdeg = d;
+	}
+	if (maxdeg < 2)
+		return USMP_OK;
+	stamp = calloc(n, sizeof *stamp); /* first: eligible starts, by 1 */
+	if (!stamp)
+		goto fail;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t same = 0; /* edges within the group: a view sees no others */
+		for (uint64_t e = cs[i]; e < cs[i + 1] && same < 2; e++)
+			same += it[ca[e]].group == it[i].group;
+		if (same >= 2) {
+			stamp[i] = 1;
+			m++;
+		}
+	}
+	if (m == 0) {
+		rc = USMP_OK;
+		goto fail;
+	}
+	keys = malloc((size_t)m * sizeof *keys);
+	ids = malloc((size_t)m * sizeof *ids);
+	ck = malloc((size_t)maxdeg * sizeof *ck);
+	cv = malloc((size_t)maxdeg * sizeof *cv);
+	taken = malloc(CLIQUE_MAX * sizeof *taken);
+	gfirst = calloc((size_t)groups + 1, sizeof *gfirst);
+	cur = malloc(((size_t)groups + 1) * sizeof *cur);
+	if (!keys || !ids || !ck || !cv || !stamp || !taken || !gfirst || !cur)
+		goto fail;
+	/* Starts: per group, the largest buffers with two edges or more, ties
+	 * by index (a stable sort by size, then a stable bucket pass by group). */
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (stamp[i]) {
+			keys[k] = ~it[i].size;
+			ids[k++] = i;
+		}
+	memset(stamp, 0, (size_t)n * sizeof *stamp);
+	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
+		goto fail;
+	rc = USMP_ERR_NOMEM;
+	for (uint32_t i = 0; i < m; i++)
+		gfirst[it[ids[i]].group + 1]++;
+	for (uint32_t g = 0; g < groups; g++)
+		gfirst[g + 1] += gfirst[g];
+	memcpy(cur, gfirst, ((size_t)groups + 1) * sizeof *cur);
+	uint32_t *starts = (uint32_t *)keys; /* keys are no longer needed */
+	for (uint32_t i = 0; i < m; i++)
+		starts[cur[it[ids[i]].group]++] = ids[i];
+	uint32_t mark = 0;
+	for (uint32_t g = 0; g < groups; g++) {
+		for (size_t si = gfirst[g];
+		     si < gfirst[g + 1] && si < gfirst[g] + CLIQUE_STARTS; si++) {
+			uint32_t v = starts[si];
+			uint32_t d = 0;
+			for (uint64_t e = cs[v]; e < cs[v + 1]; e++)
+				if (it[ca[e]].group == g) {
+					ck[d] = ~it[ca[e]].size;
+					cv[d++] = ca[e];
+				}
+			if ((rc = usmp__sort_pairs(ck, cv, d)) != USMP_OK)
+				goto fail;
+			uint32_t c = 0;
+			taken[c++] = v;
+			for (uint32_t i = 0; i < d && i < CLIQUE_SCAN && c < CLIQUE_MAX;
+			     i++) {
+				uint32_t u = cv[i];
+				bool all = true;
+				for (uint32_t t = 1; t < c && all; t++) {
+					uint32_t w = taken[t];
+					all = (it[u].live && it[w].live &&
+					       it[u].begin < it[w].end &&
+					       it[w].begin < it[u].end) ||
+					      edge_between(cs, ca, u, w);
+				}
+				if (all)
+					taken[c++] = u;
+			}
+			if (c < 3)
+				continue; /* pairs are counted edge by edge */
+			/* Sum less charges, in the charging order. */
+			if (++mark == 0) {
+				memset(stamp, 0, (size_t)n * sizeof *stamp);
+				mark = 1;
+			}
+			for (uint32_t t = 0; t < c; t++)
+				stamp[taken[t]] = mark;
+			wide net = { 0, 0 };
+			for (uint32_t t = 0; t < c; t++) {
+				uint32_t i = taken[t];
+				wide acc = { 0, 0 };
+				for (uint64_t e = r->start[i]; e < r->start[i + 1]; e++)
+					if (stamp[r->nb[e]] == mark &&
+					    r->rank[r->nb[e]] < r->rank[i])
+						wide_add(&acc, r->sh[e]);
+				wide_add(&net, it[i].size - wide_min(acc, it[i].size));
+			}
+			uint64_t val = wide_min(net, UINT64_MAX);
+			if (val > best[g])
+				best[g] = val;
+		}
+	}
+	rc = USMP_OK;
+fail:
+	free(keys);
+	free(ids);
+	free(ck);
+	free(cv);
+	free(stamp);
+	free(taken);
+	free(gfirst);
+	free(cur);
+	return rc;
+}
+
+/* Raise best[g] to every bound of group g but the largest buffer: edge
+ * pairs, cliques of edges, the sweep. cs/ca: the edges as a CSR, or NULL. */
+static int bound_all(const bitem *it, uint32_t n, const bpair *pr, size_t np,
+                     const uint64_t *cs, const uint32_t *ca, uint32_t groups,
+                     uint64_t *best)
+{
+	rules r;
+	int rc = rules_build(&r, n, pr, np);
+	if (rc != USMP_OK)
+		return rc;
+	if (cs) {
+		for (uint32_t a = 0; a < n; a++)
+			for (uint64_t e = cs[a]; e < cs[a + 1]; e++)
+				if (ca[e] > a && ca[e] < n)
+					edge_term(it, pr, np, a, ca[e], best);
+		rc = clique_run(it, n, cs, ca, &r, groups, best);
+	}
+	if (rc == USMP_OK)
+		rc = sweep_run(it, n, &r, groups, best);
+	rules_free(&r);
 	return rc;
 }
 
@@ -336,15 +544,10 @@ uint64_t usmp__lower_bound(const usmp_view *v)
 	if (make_pairs(it, n, v->overlaps, v->overlaps ? v->overlap_count : 0,
 	               &pr, &np) != USMP_OK)
 		goto fail;
-	if (v->conflict_start)
-		for (uint32_t a = 0; a < n; a++)
-			for (uint64_t e = v->conflict_start[a];
-			     e < v->conflict_start[a + 1]; e++)
-				if (v->conflict_adj[e] > a && v->conflict_adj[e] < n)
-					edge_term(it, pr, np, a, v->conflict_adj[e], &best);
-	uint64_t swept = 0;
-	if (sweep_run(it, n, pr, np, 1, &swept) == USMP_OK && swept > best)
-		best = swept;
+	/* Every value bound_all raises best to is a true bound, so even when
+	 * it runs out of memory half way the result stands. */
+	(void)bound_all(it, n, pr, np, v->conflict_start, v->conflict_adj, 1,
+	                &best);
 fail:
 	free(it);
 	free(pr);
@@ -382,7 +585,8 @@ int usmp__groups(usmp_problem *p)
 	bpair *pr = NULL;
 	size_t np = 0;
 	uint32_t *bgroup = NULL, *pgroup = NULL;
-	uint64_t *gbound = NULL;
+	uint64_t *gbound = NULL, *cs = NULL;
+	uint32_t *ca = NULL;
 	size_t P = p->pool_count, n = p->buffer_count;
 	if (P == 0 || P > UINT32_MAX || n > UINT32_MAX || P + n > UINT32_MAX)
 		return usmp__problem_fail(p, P == 0 ? USMP_ERR_INTERNAL
@@ -461,12 +665,19 @@ int usmp__groups(usmp_problem *p)
 			rc = usmp__problem_fail(p, rc, "groups: too many overlap rules");
 		goto fail;
 	}
-	for (size_t e = 0; e < p->edge_count; e++) {
-		uint32_t a = p->edges[e].a, b = p->edges[e].b;
-		if (a < n && b < n && a != b)
-			edge_term(it, pr, np, a, b, gbound);
+	if (p->edge_count) {
+		cs = malloc((n + 1) * sizeof *cs);
+		if (!cs)
+			goto fail;
+		if ((rc = usmp__csr_build(p->edges, p->edge_count, (uint32_t)n, cs,
+		                          &ca)) != USMP_OK) {
+			if (rc != USMP_ERR_NOMEM)
+				rc = usmp__problem_fail(p, rc, "groups: bad conflict edge");
+			goto fail;
+		}
 	}
-	if ((rc = sweep_run(it, (uint32_t)n, pr, np, groups, gbound)) != USMP_OK)
+	rc = bound_all(it, (uint32_t)n, pr, np, cs, ca, groups, gbound);
+	if (rc != USMP_OK)
 		goto fail;
 	free(p->buffer_group);
 	free(p->pool_group);
@@ -488,5 +699,7 @@ fail:
 	free(bgroup);
 	free(pgroup);
 	free(gbound);
+	free(cs);
+	free(ca);
 	return rc;
 }

@@ -90,6 +90,37 @@ Test(bound, explicit_edge_pair_counts_both)
 	usmp_problem_destroy(p);
 }
 
+Test(bound, clique_of_explicit_edges_counts_all_its_buffers)
+{
+	/* A conflict graph without live ranges (what TVM hands over): a, b, c,
+	 * d conflict pairwise, e only with a. No valid plan is below 100. */
+	usmp_problem *p = usmp_problem_create();
+	uint32_t id[5];
+	uint64_t size[5] = { 10, 20, 30, 40, 45 };
+	for (int i = 0; i < 5; i++)
+		id[i] = buf(p, size[i], 0, 0, 0);
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++)
+			cr_assert_eq(usmp_problem_add_conflict(p, id[i], id[j]), 0);
+	cr_assert_eq(usmp_problem_add_conflict(p, id[0], id[4]), 0);
+	cr_assert_eq(bound_of(p), 100);
+	cr_assert_eq(usmp_problem_group_bound(p, 0), 100);
+	/* a may sit inside b: 10 bytes less. */
+	cr_assert_eq(usmp_problem_add_overlap(p, id[0], id[1], 0), 0);
+	cr_assert_eq(bound_of(p), 90);
+	/* Live ranges count inside a clique too: three buffers alive together,
+	 * and a fourth without a range joined to each by an edge. */
+	usmp_problem_destroy(p);
+	p = usmp_problem_create();
+	for (int i = 0; i < 3; i++)
+		id[i] = buf(p, 10, 1, 0, 5);
+	id[3] = buf(p, 50, 0, 0, 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(usmp_problem_add_conflict(p, id[3], id[i]), 0);
+	cr_assert_eq(bound_of(p), 80);
+	usmp_problem_destroy(p);
+}
+
 Test(bound, in_place_rule_subtracts_the_share)
 {
 	usmp_problem *p = usmp_problem_create();
@@ -263,14 +294,15 @@ static void dfs(search *s, uint32_t i)
 	}
 }
 
-static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n)
+/* graph: no live ranges, dense explicit edges (a conflict graph). */
+static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n, int graph)
 {
 	memset(t, 0, sizeof *t);
 	t->n = (uint32_t)test_rand_range(rs, 1, max_n);
 	t->pools = (uint32_t)test_rand_range(rs, 1, 2);
 	for (uint32_t i = 0; i < t->n; i++) {
 		t->size[i] = test_rand_range(rs, 1, 5);
-		t->live[i] = test_rand(rs) % 6 != 0;
+		t->live[i] = !graph && test_rand(rs) % 6 != 0;
 		t->begin[i] = (int64_t)test_rand_range(rs, 0, 4);
 		t->end[i] = t->begin[i] + (int64_t)test_rand_range(rs, 1, 4);
 		t->cand[i][0] = t->cand[i][1] = -1;
@@ -281,7 +313,7 @@ static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n)
 		for (uint32_t b = 0; b < t->n; b++) {
 			if (a == b)
 				continue;
-			if (a < b && test_rand(rs) % 8 == 0)
+			if (a < b && test_rand(rs) % (graph ? 2 : 8) == 0)
 				t->edge[a][b] = t->edge[b][a] = 1;
 			if (test_rand(rs) % 3 == 0) {
 				t->has_rule[a][b] = 1;
@@ -317,7 +349,7 @@ Test(bound, never_above_the_optimum_of_tiny_problems_with_rules)
 	int tight = 0;
 	for (int round = 0; round < 300; round++) {
 		tiny t;
-		tiny_random(&t, &rs, 5);
+		tiny_random(&t, &rs, round % 3 ? 5 : 6, round % 3 == 0);
 		usmp_problem *p = tiny_problem(&t);
 		usmp__view_store s;
 		build_view(p, NULL, 0, &s);
