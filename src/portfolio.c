@@ -43,6 +43,7 @@ typedef struct run_state {
 	char *winner;
 	int first_error;
 	char *error_text;
+	int proved_infeasible; /* an exact member said no plan fits */
 } run_state;
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -87,6 +88,8 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw)
 	reset_trial(s->v, s->trial);
 	int st = usmp__invoke(s->r, a, &k, s->v, s->h, s->trial);
 	if (st) {
+		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
+			s->proved_infeasible = 1;
 		if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
 			s->first_error = st;
 			usmp__set_msg(&s->error_text, "%s: %s", a->name,
@@ -153,6 +156,11 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
 			       "plan this part (are the plugins installed?)");
 			st = USMP_ERR_UNSUPPORTED;
+		} else if (!s.proved_infeasible && h->should_stop(h)) {
+			/* Heuristics that did not fit prove nothing: out of time. */
+			h->log(h, USMP_LOG_ERROR, "auto: no member found a plan that "
+			       "fits before the time limit");
+			st = USMP_ERR_STOPPED;
 		} else {
 			if (s.error_text)
 				h->log(h, USMP_LOG_ERROR, s.error_text);

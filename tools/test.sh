@@ -1,9 +1,14 @@
 #!/bin/sh
-# test.sh — run every test suite: the Criterion suites in the normal build and
-# in an ASan+UBSan build, plus the script checks; end with "N passed, N failed".
+# test.sh — run every test: the meson suites (Criterion, ABI, headers,
+# examples) in the normal build and again in an ASan+UBSan build, then the
+# installed-tree checks (example host, out-of-tree plugin), the Python
+# binding and the ThreadSanitizer test. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 status=0
+logs=build/test-logs
+rm -rf "$logs"
+mkdir -p "$logs"
 
 meson test -C build --print-errorlogs --num-processes 2 || status=1
 
@@ -19,6 +24,23 @@ if [ "${USMP_SKIP_ASAN:-0}" != 1 ]; then
 		meson test -C build-asan --print-errorlogs --num-processes 2 || status=1
 fi
 
+# Script checks: each writes TAP (or unittest's summary) to a log that
+# tools/count_tests.py counts; the exit status is recorded in the log too.
+run() { # name, command...
+	name=$1
+	shift
+	echo "== $name: $*"
+	"$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	echo "# exit $rc" >>"$logs/$name.log"
+	tail -n 3 "$logs/$name.log" | sed 's/^/   /'
+	[ $rc = 0 ] || { status=1; grep -E "^not ok|FAIL|Error" "$logs/$name.log" | head -20; }
+}
+run host.tap sh examples/host/test.sh build
+run plugin.tap sh examples/plugin/test.sh build
+run python.unittest sh python/run_tests.sh build
+run threads.tap sh tests/threads/run.sh build
+
 python3 tools/count_tests.py build/meson-logs/testlog.json \
-	build-asan/meson-logs/testlog.json || status=1
+	build-asan/meson-logs/testlog.json "$logs"/*.log || status=1
 exit $status
