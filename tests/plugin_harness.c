@@ -208,6 +208,40 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Number of values in sorted x[0..n) below t. */
+static uint32_t lower_i64(const int64_t *x, uint32_t n, int64_t t)
+{
+	uint32_t l = 0, r = n;
+	while (l < r) {
+		uint32_t m = l + (r - l) / 2;
+		if (x[m] < t)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l;
+}
+
+struct th_event {
+	int64_t t;
+	int kind; /* 0 end, 1 begin: ends first at equal times */
+	uint64_t size;
+};
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct th_event *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->kind - y->kind;
+}
+
 static int conflict(const usmp_view *v, uint32_t a, uint32_t b)
 {
 	if (a == b)
@@ -296,35 +330,64 @@ const usmp_view *th_view(th_problem *p)
 	v->overlaps = p->rules;
 	v->overlap_count = p->rule_count;
 	v->target = "";
-	/* degrees, brute force */
+	/* degrees: live intersections by counting (sorted begins and ends),
+	 * plus edge neighbours that do not also overlap in time */
 	p->degree = xrealloc(NULL, (n ? n : 1) * sizeof *p->degree);
+	int64_t *begins = xrealloc(NULL, (n ? n : 1) * sizeof *begins);
+	int64_t *ends = xrealloc(NULL, (n ? n : 1) * sizeof *ends);
+	uint32_t live = 0;
+	for (uint32_t a = 0; a < n; a++)
+		if (p->buffers[a].flags & USMP_BUFFER_LIVE) {
+			begins[live] = p->buffers[a].begin;
+			ends[live++] = p->buffers[a].end;
+		}
+	qsort(begins, live, sizeof *begins, cmp_i64);
+	qsort(ends, live, sizeof *ends, cmp_i64);
 	for (uint32_t a = 0; a < n; a++) {
-		p->degree[a] = 0;
-		for (uint32_t b = 0; b < n; b++)
-			p->degree[a] += (uint64_t)conflict(v, a, b);
+		const usmp_buffer_rec *r = &p->buffers[a];
+		uint64_t d = 0;
+		if (r->flags & USMP_BUFFER_LIVE) {
+			uint32_t late = live - lower_i64(begins, live, r->end);
+			uint32_t early = lower_i64(ends, live, r->begin + 1);
+			d = live - late - early - 1;
+		}
+		for (uint64_t k = p->cstart[a]; k < p->cstart[a + 1]; k++)
+			d += !usmp_live_overlap(v, a, p->cadj[k]);
+		p->degree[a] = d;
 	}
 	v->degree = p->degree;
-	/* lower bound: largest total alive at a begin, largest buffer,
-	 * largest edge pair; only the largest buffer when rules exist */
+	/* lower bound: largest total alive at once (a sweep, ends before
+	 * begins at equal times), largest buffer, largest edge pair; only the
+	 * largest buffer when rules exist */
 	uint64_t lb = 0;
 	for (uint32_t a = 0; a < n; a++)
 		if (p->buffers[a].size > lb)
 			lb = p->buffers[a].size;
 	if (!p->rule_count) {
+		struct th_event *ev = xrealloc(NULL, (2 * (size_t)live + 1) * sizeof *ev);
+		size_t ne = 0;
 		for (uint32_t a = 0; a < n; a++) {
-			if (!(p->buffers[a].flags & USMP_BUFFER_LIVE))
+			const usmp_buffer_rec *r = &p->buffers[a];
+			if (!(r->flags & USMP_BUFFER_LIVE))
 				continue;
-			uint64_t sum = 0;
-			int64_t t = p->buffers[a].begin;
-			for (uint32_t b = 0; b < n; b++) {
-				const usmp_buffer_rec *r = &p->buffers[b];
-				if ((r->flags & USMP_BUFFER_LIVE) &&
-				    r->begin <= t && t < r->end)
-					sum += r->size;
-			}
+			ev[ne].t = r->begin;
+			ev[ne].kind = 1;
+			ev[ne++].size = r->size;
+			ev[ne].t = r->end;
+			ev[ne].kind = 0;
+			ev[ne++].size = r->size;
+		}
+		qsort(ev, ne, sizeof *ev, cmp_event);
+		uint64_t sum = 0;
+		for (size_t i = 0; i < ne; i++) {
+			if (ev[i].kind)
+				sum += ev[i].size;
+			else
+				sum -= ev[i].size;
 			if (sum > lb)
 				lb = sum;
 		}
+		free(ev);
 		for (size_t i = 0; i < p->edge_count; i++) {
 			uint64_t s = p->buffers[p->edges[i].a].size +
 			             p->buffers[p->edges[i].b].size;
@@ -332,6 +395,8 @@ const usmp_view *th_view(th_problem *p)
 				lb = s;
 		}
 	}
+	free(begins);
+	free(ends);
 	v->lower_bound = lb;
 	return v;
 }
@@ -620,6 +685,43 @@ th_problem *th_random(uint64_t *rng, const th_random_opts *o)
 			th_fixed(p, b, 0, at);
 			at += p->buffers[b].size;
 		}
+	}
+	th_view(p);
+	return p;
+}
+
+th_problem *th_scale(uint64_t *rng, uint32_t n)
+{
+	th_problem *p = th_new();
+	uint32_t sram = th_pool(p, "sram", 1u << 20, 16);
+	uint32_t dram = th_pool(p, "dram", USMP_UNBOUNDED, 1);
+	uint64_t fixed_at = 1ull << 40;
+	for (uint32_t i = 0; i < n; i++) {
+		char name[24];
+		snprintf(name, sizeof name, "t%u", i);
+		int64_t begin = (int64_t)(i / 2);
+		int64_t life = (int64_t)test_rand_range(rng, 1, 40);
+		uint64_t size = test_rand_range(rng, 1, 4096);
+		uint32_t b = th_buffer(p, name, size,
+		                       1ull << test_rand_range(rng, 0, 6), begin,
+		                       begin + life);
+		uint64_t pick = test_rand_range(rng, 0, 99);
+		if (pick < 10) {
+			th_candidates(p, b, 1, &dram);
+		} else if (pick < 12) {
+			th_fixed(p, b, dram, fixed_at);
+			fixed_at += 8192;
+		} else {
+			uint32_t c[] = { sram, dram };
+			th_candidates(p, b, 2, c);
+		}
+		if (i > 0 && test_rand_range(rng, 0, 3) == 0) {
+			int64_t s = (int64_t)size;
+			th_rule(p, i - 1, i,
+			        (int64_t)test_rand_range(rng, 0, 2 * (uint64_t)s) - s);
+		}
+		if (i > 100 && test_rand_range(rng, 0, 9) == 0)
+			th_edge(p, i, (uint32_t)(i - test_rand_range(rng, 1, 100)));
 	}
 	th_view(p);
 	return p;

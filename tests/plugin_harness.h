@@ -76,4 +76,10 @@ typedef struct th_random_opts {
 
 th_problem *th_random(uint64_t *rng, const th_random_opts *o);
 
+/* A large, realistic-looking problem: n buffers, two per time step, living
+ * 1..40 steps, an SRAM pool (1 MiB, 16-aligned) before DRAM, some DRAM-only
+ * and some fixed (in DRAM, far up), in-place rules between neighbours in
+ * time, a few explicit edges. */
+th_problem *th_scale(uint64_t *rng, uint32_t n);
+
 #endif

@@ -577,3 +577,32 @@ Test(fit, order_all_reports_infeasible_naming_the_buffer)
 	free(o);
 	th_free(p);
 }
+
+/* ---- scale: plans of a 20,000-buffer problem pass the core verifier ---- */
+
+#include "internal.h"
+
+Test(fit, large_plans_pass_the_core_verifier, .timeout = 300)
+{
+	uint64_t rng = 2024;
+	th_problem *p = th_scale(&rng, 20000);
+	const usmp_view *v = th_view(p);
+	const char *algos[] = { "first_fit", "best_fit" };
+	const char *orders[] = { "size", "lifetime", "area", "conflicts" };
+	for (int a = 0; a < 2; a++) {
+		for (int o = 0; o < 4; o++) {
+			th_host h;
+			usmp_placement *out = th_out(v);
+			int rc = run(algos[a], v, &h, out, orders[o]);
+			cr_assert_eq(rc, USMP_OK, "%s %s: %d (%s)", algos[a],
+			             orders[o], rc, h.last_log);
+			char *msg = NULL;
+			int vr = usmp__verify(v, out, &msg);
+			cr_assert_eq(vr, USMP_OK, "%s order=%s: %s", algos[a],
+			             orders[o], msg ? msg : "");
+			usmp__free_msg(&msg);
+			free(out);
+		}
+	}
+	th_free(p);
+}

@@ -390,3 +390,60 @@ Test(tvm, hill_climb_finds_a_plan_where_greedy_by_size_does_not_fit)
 	free(o);
 	th_free(p);
 }
+
+Test(tvm, harness_degrees_match_brute_force)
+{
+	/* the TVM orders use view->degree: make sure the harness's counting
+	 * agrees with the definition (live overlap or an edge, once) */
+	uint64_t rng = 3;
+	for (int r = 0; r < 50; r++) {
+		th_random_opts opt = { .buffers = 40, .pools = 1, .edges = 1 };
+		th_problem *p = th_random(&rng, &opt);
+		const usmp_view *v = th_view(p);
+		for (uint32_t a = 0; a < v->buffer_count; a++) {
+			uint64_t d = 0;
+			for (uint32_t b = 0; b < v->buffer_count; b++) {
+				if (a == b)
+					continue;
+				int edge = 0;
+				for (uint64_t k = v->conflict_start[a];
+				     k < v->conflict_start[a + 1]; k++)
+					edge |= v->conflict_adj[k] == b;
+				d += usmp_live_overlap(v, a, b) || edge;
+			}
+			cr_assert_eq(v->degree[a], d, "buffer %u: %llu vs %llu", a,
+			             (unsigned long long)v->degree[a],
+			             (unsigned long long)d);
+		}
+		th_free(p);
+	}
+}
+
+#include "internal.h"
+
+Test(tvm, large_plans_pass_the_core_verifier, .timeout = 300)
+{
+	uint64_t rng = 77;
+	th_problem *p = th_scale(&rng, 4000);
+	const usmp_view *v = th_view(p);
+	const char *algos[] = { "greedy_by_size", "greedy_by_conflicts",
+		                "hill_climb" };
+	uint64_t greedy_total = 0;
+	for (int a = 0; a < 3; a++) {
+		th_host h;
+		usmp_placement *out = th_out(v);
+		int rc = a < 2 ? run_greedy(algos[a], v, &h, out)
+		               : run_hill(v, &h, out, 9, 40);
+		cr_assert_eq(rc, USMP_OK, "%s: %d (%s)", algos[a], rc, h.last_log);
+		char *msg = NULL;
+		cr_assert_eq(usmp__verify(v, out, &msg), USMP_OK, "%s: %s",
+		             algos[a], msg ? msg : "");
+		usmp__free_msg(&msg);
+		if (a == 0)
+			greedy_total = th_total(v, out);
+		else if (a == 2)
+			cr_assert_leq(th_total(v, out), greedy_total);
+		free(out);
+	}
+	th_free(p);
+}
