@@ -206,19 +206,15 @@ int usmp__interval_index_build(usmp__interval_index *ix, const usmp_view *v)
 		ix->by_end[at] = ix->order[pos];
 		ix->be_end[at] = ix->end[pos];
 	}
-	free(keys);
-	free(list);
-	free(scratch);
-	free(node_of);
-	free(fill);
-	return USMP_OK;
+	rc = USMP_OK;
 fail:
 	free(keys);
 	free(list);
 	free(scratch);
 	free(node_of);
 	free(fill);
-	usmp__interval_index_finish(ix);
+	if (rc != USMP_OK)
+		usmp__interval_index_finish(ix);
 	return rc;
 }
 

@@ -417,6 +417,86 @@ Test(verify, agrees_with_all_pairs_brute_force)
 	cr_assert_geq(invalid, 300, "only %d invalid placements", invalid);
 }
 
+Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
+{
+	/* A stacked plan (always valid), then a few buffers moved: onto another
+	 * buffer, next to it, or where a rule partner allows. */
+	uint64_t rs = 32;
+	int valid = 0, invalid = 0;
+	for (int round = 0; round < 60; round++) {
+		usmp_problem *p = usmp_problem_create();
+		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 2);
+		for (uint32_t q = 0; q < pools; q++)
+			cr_assert_eq(usmp_problem_add_pool(p, q ? "q1" : "q0", USMP_UNBOUNDED,
+			                                   1, NULL), 0);
+		uint32_t n = (uint32_t)test_rand_range(&rs, 20, 250);
+		for (uint32_t i = 0; i < n; i++) {
+			char name[16];
+			snprintf(name, sizeof name, "b%u", i);
+			cr_assert_eq(usmp_problem_add_buffer(p, name,
+			                                     test_rand_range(&rs, 1, 64), 1,
+			                                     NULL), 0);
+			int64_t b = (int64_t)test_rand_range(&rs, 0, 60);
+			if (test_rand(&rs) % 10)
+				cr_assert_eq(usmp_problem_set_live(
+					             p, i, b, b + (int64_t)test_rand_range(&rs, 1, 8)), 0);
+		}
+		for (uint32_t e = 0; e < n; e++) {
+			uint32_t a = (uint32_t)test_rand_range(&rs, 0, n - 1);
+			uint32_t b = (uint32_t)test_rand_range(&rs, 0, n - 1);
+			if (a == b)
+				continue;
+			if (e % 3 == 0)
+				cr_assert_eq(usmp_problem_add_conflict(p, a, b), 0);
+			else if (round % 2)
+				usmp_problem_add_overlap(p, a, b,
+				                         (int64_t)test_rand_range(&rs, 0, 40) - 20);
+		}
+		fixture f = { .p = p };
+		fx_view(&f);
+		const usmp_view *v = &f.s.view;
+		usmp_placement *pl = calloc(n, sizeof *pl);
+		for (int trial = 0; trial < 20; trial++) {
+			uint64_t top[2] = { 0, 0 };
+			for (uint32_t i = 0; i < n; i++) {
+				pl[i].pool = (uint32_t)(test_rand(&rs) % pools);
+				pl[i].offset = top[pl[i].pool];
+				top[pl[i].pool] += v->buffers[i].size;
+			}
+			uint32_t moves = (uint32_t)test_rand_range(&rs, 0, 3);
+			for (uint32_t k = 0; k < moves; k++) {
+				uint32_t i = (uint32_t)test_rand_range(&rs, 0, n - 1);
+				uint32_t j = (uint32_t)test_rand_range(&rs, 0, n - 1);
+				pl[i].pool = pl[j].pool;
+				int64_t at = (int64_t)pl[j].offset;
+				switch (test_rand(&rs) % 4) {
+				case 0: at += (int64_t)v->buffers[j].size; break;
+				case 1: at += (int64_t)v->buffers[j].size - 1; break;
+				case 2: at -= (int64_t)test_rand_range(&rs, 0, 20); break;
+				default: at += (int64_t)test_rand_range(&rs, 0, 20); break;
+				}
+				pl[i].offset = at < 0 ? 0 : (uint64_t)at;
+			}
+			bool want = brute_valid(v, pl);
+			char *msg = NULL;
+			int rc = usmp__verify(v, pl, &msg);
+			cr_assert_eq(rc == USMP_OK, want,
+			             "round %d trial %d: verifier %s (%s), brute force %s",
+			             round, trial, rc == USMP_OK ? "accepts" : "rejects",
+			             msg ? msg : "", want ? "accepts" : "rejects");
+			usmp__free_msg(&msg);
+			if (want)
+				valid++;
+			else
+				invalid++;
+		}
+		free(pl);
+		fx_finish(&f);
+	}
+	cr_assert_geq(valid, 200, "only %d valid plans", valid);
+	cr_assert_geq(invalid, 200, "only %d invalid plans", invalid);
+}
+
 Test(verify, handles_many_buffers_in_one_sweep)
 {
 	/* 200,000 buffers in a staircase: each overlaps its neighbours in time
