@@ -7,6 +7,8 @@
 
 /* First node budget of a capacity probe; multiplied by 4 each round. */
 #define FIRST_BUDGET UINT64_C(20000)
+/* Undecided probes allowed per round before the budget grows. */
+#define MAX_LIMITED 3
 
 typedef struct driver {
 	const usmp_view *v;
@@ -81,24 +83,40 @@ static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
 /* Minimise the peak within [lo, limit]: probe capacities (the lower bound
  * first, then bisection of the open gap) with node budgets growing 4x per
  * round, so every probe is bounded and the best plan is always at hand.
+ * A probe that proves a capacity infeasible raises the proven bound.
  * Returns a usmp__exact_result for the whole run; *lo is the proven bound. */
 static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 {
-	uint64_t hi = d->have ? d->best_peak : limit + 1;
+	/* Only multiples of g can be optimal: keep lo, hi and probes on them. */
+	uint64_t g = d->m.gran;
+	*lo = (*lo + g - 1) / g * g;
+	limit = limit / g * g;
+	if (*lo > limit)
+		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
 	while (*lo < hi) {
-		uint64_t tlo = *lo, c = *lo;
+		uint64_t tlo = *lo, c = *lo, b = budget;
+		int limited = 0;
 		for (;;) {
-			int r = usmp__exact_solve(&d->m, c, budget, &d->clk,
-			                          d->trial);
+			uint64_t before = d->clk.nodes;
+			int r = usmp__exact_solve(&d->m, c, b, &d->clk, d->trial);
+			logmsg(d->h, USMP_LOG_DEBUG, "exact: probe %llu budget %llu:"
+			       " %llu nodes", (unsigned long long)c,
+			       (unsigned long long)b,
+			       (unsigned long long)(d->clk.nodes - before));
 			if (r == USMP__EXACT_FOUND) {
 				uint64_t p = plan_peak(&d->m, d->trial);
 				take(d, d->trial, p);
 				hi = p;
 			} else if (r == USMP__EXACT_INFEASIBLE) {
-				*lo = c + 1;
+				*lo = c + g;
 			} else if (r == USMP__EXACT_LIMIT) {
-				tlo = c + 1;
+				tlo = c + g;
+				/* A few undecided probes end the round: the
+				 * next one retries them with 4x the budget. */
+				if (++limited > MAX_LIMITED)
+					break;
 			} else {
 				return r;
 			}
@@ -108,7 +126,11 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 				tlo = *lo;
 			if (tlo >= hi)
 				break;
-			c = tlo + (hi - 1 - tlo) / 2;
+			/* Bisect the multiples of g in [tlo, hi). */
+			c = tlo + (hi - tlo) / g / 2 * g;
+			/* The lower bound gets the full budget (it is often
+			 * reached); each bisection probe an eighth of it. */
+			b = budget / 8 > FIRST_BUDGET ? budget / 8 : FIRST_BUDGET;
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}

@@ -29,6 +29,9 @@ typedef struct usmp__exact_model {
 	uint32_t *fx;
 	uint64_t fixed_peak; /* highest end of any fixed buffer */
 	uint64_t sect_max;   /* largest total size of free buffers in a section */
+	/* gcd of every size, alignment and fixed offset: the peak of any
+	 * canonical plan, hence the optimum, is a multiple of it. */
+	uint64_t gran;
 	/* Static preorder keys (MiniMalloc's W, A, T): lifetime width, area and
 	 * the largest section total a buffer lives through. */
 	uint64_t *width;

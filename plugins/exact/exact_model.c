@@ -51,6 +51,16 @@ static int cmp_i64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 static uint32_t find_time(const int64_t *t, uint32_t count, int64_t x)
 {
 	uint32_t lo = 0, hi = count;
@@ -264,6 +274,14 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 		m->area[k] = (double)m->width[k] * (double)b->size;
 		k++;
 	}
+
+	m->gran = 0;
+	for (uint32_t i = 0; i < n; i++)
+		m->gran = gcd64(gcd64(m->gran, m->size[i]), m->align[i]);
+	for (uint32_t f = 0; f < nfix; f++)
+		m->gran = gcd64(gcd64(m->gran, m->fix_off[f]), m->fix_end[f]);
+	if (m->gran == 0)
+		m->gran = 1;
 
 	/* Sections: elementary intervals between consecutive distinct times. */
 	uint32_t nt = 0;
