@@ -53,6 +53,12 @@ typedef struct fit_span {
 	uint32_t pool, buf;
 } fit_span;
 
+/* Where one index list lives in its array, and how much of it is used;
+ * one struct so a query touches one cache line per list header. */
+typedef struct fit_list {
+	uint64_t start, cnt;
+} fit_list;
+
 typedef struct fit_ctx {
 	const usmp_view *v;
 	const usmp_host *h;
@@ -66,15 +72,13 @@ typedef struct fit_ctx {
 	 * A live buffer covers leaves lo..hi: the begins inside its range.
 	 * Two live buffers conflict iff they share a leaf. Each node (leaf)
 	 * has room for every live buffer that will ever be stored there;
-	 * the ncnt[node] (scnt[leaf]) placed so far fill it from the start. */
+	 * the .cnt placed so far fill it from .start on. */
 	int64_t *times;
 	uint32_t tcount, tsize; /* tsize: power of two >= tcount */
 	uint32_t *lo, *hi;      /* [n] */
-	uint64_t *nstart;       /* [2 * tsize + 1] */
-	uint32_t *ncnt;         /* [2 * tsize] */
-	fit_span *narr;         /* [nstart[2 * tsize]] */
-	uint64_t *sstart;       /* [tcount + 1] buffers beginning at a leaf */
-	uint32_t *scnt;         /* [tcount] */
+	fit_list *nlist;        /* [2 * tsize] node lists in narr */
+	fit_span *narr;
+	fit_list *slist;        /* [tcount] buffers beginning at a leaf */
 	fit_span *sarr;         /* [live buffers] */
 	uint64_t *bits0, *bits1; /* leaves with a placed beginner, 2 levels */
 	size_t words0, words1;
@@ -311,20 +315,18 @@ static int fit_index_build(fit_ctx *c)
 		c->tsize *= 2;
 	}
 	size_t nodes = 2 * (size_t)c->tsize;
-	c->nstart = fit_alloc(c, nodes + 1, sizeof *c->nstart);
-	c->ncnt = fit_alloc(c, nodes, sizeof *c->ncnt);
-	c->sstart = fit_alloc(c, (size_t)u + 1, sizeof *c->sstart);
-	c->scnt = fit_alloc(c, u, sizeof *c->scnt);
+	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
+	c->slist = fit_alloc(c, u, sizeof *c->slist);
 	c->sarr = fit_alloc(c, live, sizeof *c->sarr);
 	c->words0 = (size_t)(u + 63) / 64;
 	c->words1 = (c->words0 + 63) / 64;
 	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
 	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
-	if (!c->nstart || !c->ncnt || !c->sstart || !c->scnt || !c->sarr ||
+	if (!c->nlist || !c->slist || !c->sarr ||
 	    !c->bits0 || !c->bits1)
 		return USMP_ERR_NOMEM;
-	memset(c->nstart, 0, (nodes + 1) * sizeof *c->nstart);
-	memset(c->sstart, 0, ((size_t)u + 1) * sizeof *c->sstart);
+	memset(c->nlist, 0, nodes * sizeof *c->nlist);
+	memset(c->slist, 0, (size_t)u * sizeof *c->slist);
 	uint32_t nd[70];
 	for (uint32_t b = 0; b < c->n; b++) {
 		if (!fit_live(v, b))
@@ -333,14 +335,28 @@ static int fit_index_build(fit_ctx *c)
 		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
 		unsigned k = fit_nodes(c, b, nd);
 		for (unsigned i = 0; i < k; i++)
-			c->nstart[nd[i] + 1]++;
-		c->sstart[c->lo[b] + 1]++;
+			c->nlist[nd[i]].start++; /* counts, for now */
+		c->slist[c->lo[b]].start++;
 	}
-	for (size_t i = 0; i < nodes; i++)
-		c->nstart[i + 1] += c->nstart[i];
-	for (uint32_t i = 0; i < u; i++)
-		c->sstart[i + 1] += c->sstart[i];
-	c->narr = fit_alloc(c, (size_t)c->nstart[nodes], sizeof *c->narr);
+	/* Lay the node lists out in in-order (node between its subtrees), so
+	 * the low nodes on a leaf's root path sit near each other in memory.
+	 * In-order rank r: depth H - ctz(r + 1), index (r + 1) >> (ctz + 1). */
+	unsigned H = (unsigned)__builtin_ctzll(c->tsize);
+	uint64_t at = 0;
+	for (uint64_t r = 0; r + 1 < nodes; r++) {
+		unsigned t = (unsigned)__builtin_ctzll(r + 1);
+		uint64_t node = (1ull << (H - t)) + ((r + 1) >> (t + 1));
+		uint64_t cnt = c->nlist[node].start;
+		c->nlist[node].start = at;
+		at += cnt;
+	}
+	uint64_t sat = 0;
+	for (uint32_t i = 0; i < u; i++) {
+		uint64_t cnt = c->slist[i].start;
+		c->slist[i].start = sat;
+		sat += cnt;
+	}
+	c->narr = fit_alloc(c, (size_t)at, sizeof *c->narr);
 	if (!c->narr)
 		return USMP_ERR_NOMEM;
 	return USMP_OK;
@@ -351,8 +367,10 @@ static void fit_index_reset(fit_ctx *c)
 {
 	if (!c->tcount)
 		return;
-	memset(c->ncnt, 0, 2 * (size_t)c->tsize * sizeof *c->ncnt);
-	memset(c->scnt, 0, (size_t)c->tcount * sizeof *c->scnt);
+	for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
+		c->nlist[i].cnt = 0;
+	for (uint32_t i = 0; i < c->tcount; i++)
+		c->slist[i].cnt = 0;
 	memset(c->bits0, 0, c->words0 * sizeof *c->bits0);
 	memset(c->bits1, 0, c->words1 * sizeof *c->bits1);
 }
@@ -363,9 +381,10 @@ static void fit_index_insert(fit_ctx *c, uint32_t b)
 	uint32_t nd[70];
 	unsigned k = fit_nodes(c, b, nd);
 	for (unsigned j = 0; j < k; j++)
-		c->narr[c->nstart[nd[j]] + c->ncnt[nd[j]]++] = c->place[b];
+		c->narr[c->nlist[nd[j]].start + c->nlist[nd[j]].cnt++] =
+			c->place[b];
 	uint32_t l = c->lo[b];
-	c->sarr[c->sstart[l] + c->scnt[l]++] = c->place[b];
+	c->sarr[c->slist[l].start + c->slist[l].cnt++] = c->place[b];
 	c->bits0[l >> 6] |= 1ull << (l & 63);
 	c->bits1[l >> 12] |= 1ull << ((l >> 6) & 63);
 }
@@ -551,14 +570,14 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 		uint32_t l = c->lo[b], r = c->hi[b];
 		for (uint64_t node = (uint64_t)l + c->tsize; node; node >>= 1)
 			if ((rc = fit_add_spans(c, size, p,
-			                        c->narr + c->nstart[node],
-			                        c->ncnt[node])))
+			                        c->narr + c->nlist[node].start,
+			                        (uint32_t)c->nlist[node].cnt)))
 				return rc;
 		for (uint32_t j = fit_next_start(c, l + 1, r); j != FIT_NONE;
 		     j = fit_next_start(c, j + 1, r))
 			if ((rc = fit_add_spans(c, size, p,
-			                        c->sarr + c->sstart[j],
-			                        c->scnt[j])))
+			                        c->sarr + c->slist[j].start,
+			                        (uint32_t)c->slist[j].cnt)))
 				return rc;
 	}
 	if (!v->conflict_start || !v->conflict_adj)
@@ -865,8 +884,8 @@ static void fit_log(const fit_ctx *c, int level, const char *msg)
 static void fit_release(fit_ctx *c)
 {
 	void *ptrs[] = {
-		c->work, c->place, c->times, c->lo, c->hi, c->nstart, c->ncnt,
-		c->narr, c->sstart, c->scnt, c->sarr, c->bits0, c->bits1,
+		c->work, c->place, c->times, c->lo, c->hi, c->nlist, c->narr,
+		c->slist, c->sarr, c->bits0, c->bits1,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
 		c->rstart, c->radj, c->ranges, c->keys
 	};
