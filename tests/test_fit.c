@@ -606,3 +606,17 @@ Test(fit, large_plans_pass_the_core_verifier, .timeout = 300)
 	}
 	th_free(p);
 }
+
+Test(fit, empty_live_range_is_invalid_not_a_crash)
+{
+	th_problem *p = th_new();
+	th_buffer(p, "ok", 8, 1, 5, 9);
+	th_buffer(p, "bad", 8, 1, 3, 3);
+	const usmp_view *v = th_view(p);
+	th_host h;
+	usmp_placement *o = th_out(v);
+	cr_assert_eq(run("first_fit", v, &h, o, "size"), USMP_ERR_INVALID);
+	cr_assert(strstr(h.last_log, "\"bad\"") != NULL, "log: %s", h.last_log);
+	free(o);
+	th_free(p);
+}

@@ -923,6 +923,17 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	c.n = v->buffer_count;
 	if (c.n == 0)
 		return USMP_OK;
+	for (uint32_t b = 0; b < c.n; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (fit_live(v, b) && r->end <= r->begin) {
+			char m[256];
+			snprintf(m, sizeof m,
+			         "%s: buffer \"%.64s\" has an empty live range",
+			         algo, r->name ? r->name : "?");
+			fit_log(&c, USMP_LOG_ERROR, m);
+			return USMP_ERR_INVALID;
+		}
+	}
 	size_t n = c.n;
 	c.work = fit_alloc(&c, n, sizeof *c.work);
 	c.place = fit_alloc(&c, n, sizeof *c.place);
