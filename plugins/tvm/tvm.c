@@ -599,8 +599,10 @@ static int hill_climb(const usmp_view *v, const usmp_host *h,
 		 * that falls with how much worse it is and as attempts pass. */
 		bool accept = t <= cur_total;
 		if (!accept && ok) {
-			uint64_t permille = 100 * (cur_total / 2) / (t / 2 + 1);
-			permille = permille * (attempts - a) / attempts;
+			double ratio = (double)cur_total / (double)t;
+			uint64_t permille = (uint64_t)(100.0 * ratio *
+			                               (double)(attempts - a) /
+			                               (double)attempts);
 			accept = tvm_rand_below(&rng, 1000) < permille;
 		}
 		if (!cur_ok && !ok)
