@@ -677,7 +677,7 @@ static const usmp_algorithm tvm_by_conflicts = {
 
 static const usmp_algorithm tvm_hill = {
 	.struct_size = sizeof(usmp_algorithm),
-	.caps = TVM_CAPS,
+	.caps = TVM_CAPS | USMP_CAP_ANYTIME,
 	.name = "hill_climb",
 	.summary = "TVM USMP hill climb: swaps in the greedy_by_size order, "
 	           "re-placed greedily, best plan kept",
