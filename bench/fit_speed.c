@@ -62,12 +62,17 @@ static double now(clockid_t id)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static const usmp_buffer_rec *g_bufs;
+typedef struct by_begin_key {
+	int64_t begin;
+	uint32_t idx;
+} by_begin_key;
+
 static int by_begin(const void *a, const void *b)
 {
-	int64_t x = g_bufs[*(const uint32_t *)a].begin,
-	        y = g_bufs[*(const uint32_t *)b].begin;
-	return (x > y) - (x < y);
+	const by_begin_key *x = a, *y = b;
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 int main(int argc, char **argv)
@@ -119,8 +124,17 @@ int main(int argc, char **argv)
 		ord[i] = i;
 	}
 	/* lower bound: largest live sum, by a sweep over begins */
-	g_bufs = b;
-	qsort(ord, n, sizeof *ord, by_begin);
+	by_begin_key *keys = malloc((n ? n : 1) * sizeof *keys);
+	if (!keys)
+		return 1;
+	for (uint32_t i = 0; i < n; i++) {
+		keys[i].begin = b[i].begin;
+		keys[i].idx = i;
+	}
+	qsort(keys, n, sizeof *keys, by_begin);
+	for (uint32_t i = 0; i < n; i++)
+		ord[i] = keys[i].idx;
+	free(keys);
 	uint32_t *act = malloc((n ? n : 1) * sizeof *act);
 	size_t na = 0;
 	uint64_t live = 0, lb = 0;
