@@ -45,6 +45,41 @@ static void reread(usmp_problem *p, writer_fn fn, int format, uint64_t cap)
 	free(text);
 }
 
+/* Strict UTF-8 (no overlongs, surrogates or code points past U+10FFFF). */
+static int utf8_ok(const unsigned char *s)
+{
+	while (*s) {
+		unsigned c = *s++, need, min;
+		uint32_t cp;
+		if (c < 0x80)
+			continue;
+		if ((c & 0xe0) == 0xc0)
+			need = 1, min = 0x80, cp = c & 0x1f;
+		else if ((c & 0xf0) == 0xe0)
+			need = 2, min = 0x800, cp = c & 0x0f;
+		else if ((c & 0xf8) == 0xf0)
+			need = 3, min = 0x10000, cp = c & 0x07;
+		else
+			return 0;
+		for (unsigned i = 0; i < need; i++) {
+			if ((*s & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (*s++ & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+	}
+	return 1;
+}
+
+static int names_utf8(const usmp_problem *p)
+{
+	for (uint32_t b = 0; b < usmp_problem_buffer_count(p); b++)
+		if (!utf8_ok((const unsigned char *)usmp_problem_buffer_name(p, b)))
+			return 0;
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* The first byte picks the capacity: unbounded, or a small one. */
@@ -70,7 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (usmp__problem_prepare(p) != USMP_OK)
 		goto out;
 	reread(p, usmp__csv_write_problem, USMP_FORMAT_CSV, cap);
-	reread(p, usmp__json_write_problem, USMP_FORMAT_JSON, cap);
+	/* Finding (tests/fuzz/README.md): the CSV reader takes ids that are not
+	 * UTF-8, which no JSON writer can write; skip that leg for them. */
+	if (names_utf8(p))
+		reread(p, usmp__json_write_problem, USMP_FORMAT_JSON, cap);
 out:
 	usmp_problem_destroy(p);
 	return 0;
