@@ -85,6 +85,28 @@ static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
  * round, so every probe is bounded and the best plan is always at hand.
  * A probe that proves a capacity infeasible raises the proven bound.
  * Returns a usmp__exact_result for the whole run; *lo is the proven bound. */
+/* One bounded probe: is there a plan of peak <= c? Updates the best plan,
+ * the proven bound lo and the upper end hi; returns the probe's result. */
+static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
+                 uint64_t *hi)
+{
+	if (usmp__exact_should_stop(&d->clk))
+		return USMP__EXACT_STOPPED;
+	uint64_t before = d->clk.nodes;
+	int r = usmp__exact_solve(&d->m, c, budget, &d->clk, d->trial);
+	logmsg(d->h, USMP_LOG_DEBUG, "exact: probe %llu budget %llu: %llu nodes",
+	       (unsigned long long)c, (unsigned long long)budget,
+	       (unsigned long long)(d->clk.nodes - before));
+	if (r == USMP__EXACT_FOUND) {
+		uint64_t p = plan_peak(&d->m, d->trial);
+		take(d, d->trial, p);
+		*hi = p;
+	} else if (r == USMP__EXACT_INFEASIBLE) {
+		*lo = c + d->m.gran;
+	}
+	return r;
+}
+
 static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 {
 	/* Only multiples of g can be optimal: keep lo, hi and probes on them. */
@@ -95,42 +117,34 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
 	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
+	/* Capacities in [lo, tlo) were undecided at the current budget. */
+	uint64_t tlo = *lo;
 	while (*lo < hi) {
-		uint64_t tlo = *lo, c = *lo, b = budget;
-		int limited = 0;
-		for (;;) {
-			uint64_t before = d->clk.nodes;
-			int r = usmp__exact_solve(&d->m, c, b, &d->clk, d->trial);
-			logmsg(d->h, USMP_LOG_DEBUG, "exact: probe %llu budget %llu:"
-			       " %llu nodes", (unsigned long long)c,
-			       (unsigned long long)b,
-			       (unsigned long long)(d->clk.nodes - before));
-			if (r == USMP__EXACT_FOUND) {
-				uint64_t p = plan_peak(&d->m, d->trial);
-				take(d, d->trial, p);
-				hi = p;
-			} else if (r == USMP__EXACT_INFEASIBLE) {
-				*lo = c + g;
-			} else if (r == USMP__EXACT_LIMIT) {
+		/* The lower bound first, with the full budget: it is often
+		 * the optimum. */
+		int r = probe(d, *lo, budget, lo, &hi);
+		if (r != USMP__EXACT_FOUND && r != USMP__EXACT_INFEASIBLE &&
+		    r != USMP__EXACT_LIMIT)
+			return r;
+		/* Then bisect the rest of the gap, an eighth of the budget
+		 * per probe; a few undecided probes end the round, and the
+		 * bisection resumes above them with 4x the budget. */
+		uint64_t b = budget / 8 > FIRST_BUDGET ? budget / 8 : FIRST_BUDGET;
+		for (int limited = 0; limited < MAX_LIMITED && *lo < hi;) {
+			uint64_t t = tlo > *lo + g ? tlo : *lo + g;
+			if (t >= hi) {
+				tlo = *lo; /* exhausted: restart from the bottom */
+				break;
+			}
+			uint64_t c = t + (hi - t) / g / 2 * g;
+			r = probe(d, c, b, lo, &hi);
+			if (r == USMP__EXACT_LIMIT) {
 				tlo = c + g;
-				/* A few undecided probes end the round: the
-				 * next one retries them with 4x the budget. */
-				if (++limited > MAX_LIMITED)
-					break;
-			} else {
+				limited++;
+			} else if (r != USMP__EXACT_FOUND &&
+			           r != USMP__EXACT_INFEASIBLE) {
 				return r;
 			}
-			if (*lo >= hi)
-				break;
-			if (tlo < *lo)
-				tlo = *lo;
-			if (tlo >= hi)
-				break;
-			/* Bisect the multiples of g in [tlo, hi). */
-			c = tlo + (hi - tlo) / g / 2 * g;
-			/* The lower bound gets the full budget (it is often
-			 * reached); each bisection probe an eighth of it. */
-			b = budget / 8 > FIRST_BUDGET ? budget / 8 : FIRST_BUDGET;
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}
@@ -185,7 +199,7 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		rc = USMP_ERR_INFEASIBLE;
 		goto fail;
 	}
-	uint64_t g = usmp__exact_greedy(m, d.trial);
+	uint64_t g = usmp__exact_greedy(m, d.trial, &d.clk);
 	if (g == UINT64_MAX)
 		goto fail;
 	if (g <= limit)
@@ -223,8 +237,7 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		goto fail;
 	}
 	write_plan(&d, out);
-	if (h->report_bound &&
-	    USMP_HAS_FIELD(h, usmp_host, report_bound)) {
+	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound) {
 		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
 		h->report_bound(h, b, !rules && b == d.best_peak);
 	}

@@ -84,7 +84,8 @@ static uint64_t choose(const greedy_ctx *g, uint32_t b, const uint32_t *iv,
 	return pick;
 }
 
-uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off)
+uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off,
+                            usmp__exact_clock *clk)
 {
 	const usmp_host *h = m->host;
 	uint32_t n = m->n;
@@ -120,6 +121,8 @@ uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off)
 			best = peak;
 			memcpy(best_off, off, (size_t)n * sizeof *off);
 		}
+		if (usmp__exact_should_stop(clk))
+			break;
 	}
 out:
 	if (order)

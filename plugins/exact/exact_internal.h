@@ -19,6 +19,8 @@ typedef struct usmp__exact_model {
 	uint64_t *align;   /* [n] max(buffer, pool) alignment */
 	uint32_t *sl, *sr; /* [n] section range [sl, sr) */
 	uint32_t nsect;    /* sections: elementary time intervals */
+	uint64_t *mem_start; /* [nsect+1] CSR: free buffers alive in each */
+	uint32_t *mem;
 	uint64_t *nb_start; /* [n+1] CSR of live-range conflicts among free */
 	uint32_t *nb;
 	uint32_t nfix;      /* fixed buffers */
@@ -57,8 +59,11 @@ void usmp__exact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
 
 /* Greedy plans (first-fit and best-fit over a few size/area/lifetime orders);
  * writes the best into off[n] and returns its peak (fixed buffers included),
- * or UINT64_MAX when out of memory. */
-uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *off);
+ * or UINT64_MAX when out of memory. Stops early (after one plan) when the
+ * clock says so. */
+struct usmp__exact_clock;
+uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *off,
+                            struct usmp__exact_clock *clk);
 
 /* Outcome of a bounded feasibility search. */
 enum usmp__exact_result {
@@ -70,12 +75,13 @@ enum usmp__exact_result {
 };
 
 /* Stop conditions shared by every search of one call. */
-typedef struct usmp__exact_clock {
+struct usmp__exact_clock {
 	const usmp_host *host;
 	double deadline;  /* monotonic seconds, 0 = none */
 	bool stopped;     /* sticky */
 	uint64_t nodes;   /* total search nodes of the call */
-} usmp__exact_clock;
+};
+typedef struct usmp__exact_clock usmp__exact_clock;
 
 double usmp__exact_now(void);
 bool usmp__exact_should_stop(usmp__exact_clock *c);

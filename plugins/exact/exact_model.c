@@ -99,7 +99,7 @@ void usmp__exact_model_free(usmp__exact_model *m)
 	const usmp_host *h = m->host;
 	if (!h)
 		return;
-	void *ptrs[] = {m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
+	void *ptrs[] = {m->mem_start, m->mem, m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
 	                m->nb, m->fix_off, m->fix_end, m->fix_id, m->fx_start,
 	                m->fx, m->width, m->area, m->total};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
@@ -306,6 +306,22 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 	for (uint32_t s = 0; s < m->nsect; s++)
 		if (sect_tot[s] > m->sect_max)
 			m->sect_max = sect_tot[s];
+	/* Members of each section, in buffer order. */
+	if (!(m->mem_start = xalloc(h, (size_t)m->nsect + 1, sizeof *m->mem_start)))
+		goto fail;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
+			m->mem_start[s + 1]++;
+	for (uint32_t s = 0; s < m->nsect; s++)
+		m->mem_start[s + 1] += m->mem_start[s];
+	if (!(m->mem = xalloc(h, m->mem_start[m->nsect], sizeof *m->mem)))
+		goto fail;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
+			m->mem[m->mem_start[s]++] = i;
+	for (uint32_t s = m->nsect; s > 0; s--)
+		m->mem_start[s] = m->mem_start[s - 1];
+	m->mem_start[0] = 0;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
 			if (sect_tot[s] > m->total[i])

@@ -30,7 +30,6 @@ typedef struct search {
 	uint64_t *rank;   /* [n] preorder position within the buffer's part */
 	uint64_t *dtot;   /* [n] scratch: largest current section total */
 	int heur;         /* preorder in use (index into the key table) */
-	uint64_t *low;    /* [nsect] scratch: lowest minoff alive there */
 	trail_rec *trail;
 	size_t ntrail, ctrail;
 	uint32_t *arena; /* stack of index lists, addressed by position */
@@ -166,29 +165,36 @@ static bool place(search *s, uint32_t b, uint64_t o, bool *hatless)
 }
 
 /* Section inference: every section of the part must hold its unplaced
- * buffers (list[count]) above its floor, the current offset x, and the
- * lowest offset any of them can take. */
+ * buffers (those of list[count] not placed) above its floor, the current
+ * offset x, and the lowest offset any of them can take. The last test only
+ * needs a look at a section's members when even the highest minimum offset
+ * of the part would not fit below it. */
 static bool sections_fit(const search *s, uint32_t lo, uint32_t hi, uint64_t x,
                          size_t list, uint32_t count)
 {
 	const usmp__exact_model *m = s->m;
-	uint64_t *low = s->low;
-	for (uint32_t q = lo; q < hi; q++)
-		low[q] = UINT64_MAX;
+	uint64_t top = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t c = s->arena[list + i];
-		if (s->placed[c])
-			continue;
-		uint64_t mo = s->minoff[c];
-		for (uint32_t q = m->sl[c]; q < m->sr[c]; q++)
-			if (mo < low[q])
-				low[q] = mo;
+		if (!s->placed[c] && s->minoff[c] > top)
+			top = s->minoff[c];
 	}
 	for (uint32_t q = lo; q < hi; q++) {
 		uint64_t f = s->floor[q] > x ? s->floor[q] : x;
-		if (low[q] != UINT64_MAX && low[q] > f)
-			f = low[q];
-		if (f + s->total[q] > s->cap)
+		uint64_t t = s->total[q];
+		if (f + t > s->cap)
+			return false;
+		if (t == 0 || s->cap - t >= top)
+			continue;
+		/* Some unplaced member must be able to start at or below
+		 * cap - t, or the section overflows. */
+		uint64_t thr = s->cap - t;
+		bool ok = false;
+		for (uint64_t k = m->mem_start[q]; k < m->mem_start[q + 1] && !ok; k++) {
+			uint32_t c = m->mem[k];
+			ok = !s->placed[c] && s->minoff[c] <= thr;
+		}
+		if (!ok)
 			return false;
 	}
 	return true;
@@ -491,7 +497,6 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
 	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
 	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
-	    !(s.low = h->alloc(h, ns * sizeof *s.low)) ||
 	    !(orders = h->alloc(h, (HEURISTICS * n + 1) * sizeof *orders)) ||
 	    !(tmp = h->alloc(h, (n ? n : 1) * sizeof *tmp)))
 		goto done;
@@ -524,7 +529,7 @@ done:
 	if (r == USMP__EXACT_FOUND)
 		memcpy(off, s.off, n * sizeof *off);
 	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.dtot, s.floor, s.total,
-	                s.cut, s.low, s.trail, s.arena, s.wide, orders, tmp};
+	                s.cut, s.trail, s.arena, s.wide, orders, tmp};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
