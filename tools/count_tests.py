@@ -29,9 +29,16 @@ def meson_log(path):
     passed = failed = 0
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if not line.strip():
+            line = line.strip().strip("\0")
+            if not line:
                 continue
-            t = json.loads(line)
+            try:
+                t = json.loads(line)
+            except ValueError:
+                print(f"{path}: unreadable record counted as a failure",
+                      file=sys.stderr)
+                failed += 1
+                continue
             good = t.get("result") in ("OK", "EXPECTEDFAIL", "SKIP")
             a, b = tap(t.get("stdout") or "")
             if a or b:
