@@ -39,7 +39,8 @@ typedef struct run_state {
 	const usmp_host *h;
 	usmp_placement *best; /* the caller's output array */
 	usmp_placement *trial;
-	uint64_t best_size;
+	uint64_t best_size; /* valid when have_best */
+	int have_best;
 	char *winner;
 	int first_error;
 	char *error_text;
@@ -107,7 +108,8 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw)
 	}
 	produced = 1;
 	uint64_t size = plan_size(s->v, s->trial, hw);
-	if (size < s->best_size) {
+	if (!s->have_best || size < s->best_size) {
+		s->have_best = 1;
 		s->best_size = size;
 		memcpy(s->best, s->trial, s->v->buffer_count * sizeof *s->best);
 		free(s->winner);
@@ -142,16 +144,17 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		if (ran && h->should_stop(h))
 			break;
 		ran += run_member(&s, &fast_members[i], hw);
-		if (s.best_size <= v->lower_bound)
+		if (s.have_best && s.best_size <= v->lower_bound)
 			break;
 	}
-	if (improve && s.best_size > v->lower_bound && !h->should_stop(h)) {
+	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
+	    !h->should_stop(h)) {
 		for (size_t i = 0;
 		     i < sizeof improving_members / sizeof *improving_members; i++)
 			if (run_member(&s, &improving_members[i], hw))
 				break;
 	}
-	if (s.best_size == UINT64_MAX) {
+	if (!s.have_best) {
 		if (!ran && !s.first_error) {
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
 			       "plan this part (are the plugins installed?)");

@@ -692,6 +692,22 @@ int usmp__problem_prepare(usmp_problem *p)
 				"candidate pools",
 				b->name, p->pools[b->fixed_pool].name);
 	}
+	/* An overlap rule describes one op streaming src into dst (DESIGN.md),
+	 * so when both have live ranges dst must be born at src's last read:
+	 * otherwise the verifier would accept an overlap no schedule allows. */
+	for (i = 0; i < p->overlap_count; i++) {
+		const usmp__buffer *s = &p->buffers[p->overlaps[i].src];
+		const usmp__buffer *d = &p->buffers[p->overlaps[i].dst];
+		if (!(s->flags & d->flags & USMP_BUFFER_LIVE) || d->begin == s->end - 1)
+			continue;
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"overlap rule \"%s\" -> \"%s\": \"%s\" must be produced by "
+			"the last reader of \"%s\" (it begins at step %lld; \"%s\" is "
+			"last read at step %lld)",
+			s->name, d->name, d->name, s->name, (long long)d->begin, s->name,
+			(long long)(s->end - 1));
+	}
 	before = p->error;
 	rc = usmp__groups(p);
 	if (rc) {

@@ -746,8 +746,7 @@ Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_not
  * capability, so it plans rule pairs as plain conflicts, and then reports
  * INFEASIBLE (exit 3) for a problem that first_fit plans in 152 bytes. An
  * algorithm that ignored the rules proved nothing about the real problem. */
-Test(properties, exact_without_overlap_rules_never_claims_infeasible,
-     .disabled = true)
+Test(properties, exact_without_overlap_rules_never_claims_infeasible)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(
@@ -769,8 +768,7 @@ Test(properties, exact_without_overlap_rules_never_claims_infeasible,
 /* Finding (src/portfolio.c): auto uses UINT64_MAX as "no plan yet", so a
  * valid plan whose pool ends exactly at 2^64 - 1 is dropped and auto reports
  * "no plan fits the pools" (exit 3) where first_fit plans it. */
-Test(properties, auto_keeps_a_valid_plan_ending_at_the_top_of_64_bits,
-     .disabled = true)
+Test(properties, auto_keeps_a_valid_plan_ending_at_the_top_of_64_bits)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(
@@ -790,14 +788,12 @@ Test(properties, auto_keeps_a_valid_plan_ending_at_the_top_of_64_bits,
 	usmp_registry_destroy(r);
 }
 
-/* Finding (src/verify.c vs src/simulate.c): the verifier accepts any overlap
- * whose offsets satisfy a rule; the simulator only streams dst over src when
- * dst begins while src is live, as src's last reader. Here dst "b0" is born
- * before src "b9": the verifier passes auto's plan, the replay finds b0
- * overwritten. Either the reader should refuse such rules or the verifier
- * should not honour them. */
-Test(properties, overlap_rules_off_schedule_verify_and_simulate_agree,
-     .disabled = true)
+/* Finding (src/verify.c vs src/simulate.c), fixed in src/problem.c: the
+ * verifier accepted any overlap whose offsets satisfy a rule, the simulator
+ * streams dst over src only when dst is born at src's last read. A rule
+ * whose schedule contradicts that (here dst "b0" is born before src "b9")
+ * is now refused as bad input, naming the rule, so the two always agree. */
+Test(properties, overlap_rules_off_schedule_are_refused_naming_the_rule)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(
@@ -806,10 +802,10 @@ Test(properties, overlap_rules_off_schedule_verify_and_simulate_agree,
 		"{\"name\": \"b9\", \"size\": 173, \"alignment\": 8, \"live\": [11, 17]}],"
 		" \"overlaps\": [{\"src\": \"b9\", \"dst\": \"b0\", \"max_lead\": -19}]}");
 	usmp_plan *plan = NULL;
-	cr_assert_eq(plan_with(r, p, "best_fit", &plan), USMP_OK);
-	int v = usmp_plan_verify(plan, p), sim = usmp_plan_simulate(plan, p);
-	cr_assert_eq(v, sim, "verify says %d, simulate says %d: %s", v, sim,
-	             usmp_plan_error(plan));
+	cr_assert_eq(plan_with(r, p, "best_fit", &plan), USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_plan_error(plan), "overlap rule \"b9\" -> \"b0\"") &&
+	          strstr(usmp_plan_error(plan), "last reader"), "%s",
+	          usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -819,8 +815,7 @@ Test(properties, overlap_rules_off_schedule_verify_and_simulate_agree,
  * every plan invalid; fit says INFEASIBLE naming them, but greedy_by_size,
  * greedy_by_conflicts and hill_climb return the clash and the host reports a
  * plugin failure (exit 4) instead. */
-Test(properties, clashing_fixed_buffers_are_infeasible_for_every_algorithm,
-     .disabled = true)
+Test(properties, clashing_fixed_buffers_are_infeasible_for_every_algorithm)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(
