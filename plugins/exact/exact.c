@@ -7,8 +7,8 @@
 
 /* First node budget of a capacity probe; multiplied by 4 each round. */
 #define FIRST_BUDGET UINT64_C(20000)
-/* Undecided probes allowed per round before the budget grows. */
-#define MAX_LIMITED 3
+/* Largest budget of the lower bound's head start. */
+#define HEAD_BUDGET (16 * FIRST_BUDGET)
 
 typedef struct driver {
 	const usmp_view *v;
@@ -117,34 +117,32 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
 	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
-	/* Capacities in [lo, tlo) were undecided at the current budget. */
-	uint64_t tlo = *lo;
-	while (*lo < hi) {
-		/* The lower bound first, with the full budget: it is often
-		 * the optimum. */
-		int r = probe(d, *lo, budget, lo, &hi);
+	int r;
+	/* Head start: the lower bound alone, with growing budgets. It is
+	 * often the optimum, and then the bisection below would be waste. */
+	for (; budget <= HEAD_BUDGET && *lo < hi; budget *= 4) {
+		r = probe(d, *lo, budget, lo, &hi);
 		if (r != USMP__EXACT_FOUND && r != USMP__EXACT_INFEASIBLE &&
 		    r != USMP__EXACT_LIMIT)
 			return r;
-		/* Then bisect the rest of the gap, an eighth of the budget
-		 * per probe; a few undecided probes end the round, and the
-		 * bisection resumes above them with 4x the budget. */
-		uint64_t b = budget / 8 > FIRST_BUDGET ? budget / 8 : FIRST_BUDGET;
-		for (int limited = 0; limited < MAX_LIMITED && *lo < hi;) {
-			uint64_t t = tlo > *lo + g ? tlo : *lo + g;
-			if (t >= hi) {
-				tlo = *lo; /* exhausted: restart from the bottom */
-				break;
-			}
-			uint64_t c = t + (hi - t) / g / 2 * g;
-			r = probe(d, c, b, lo, &hi);
-			if (r == USMP__EXACT_LIMIT) {
+	}
+	/* Then rounds: the lower bound, and bisection of [lo, hi) up to hi,
+	 * every probe with the round's budget; 4x the budget each round. */
+	while (*lo < hi) {
+		uint64_t tlo = *lo, c = *lo;
+		for (;;) {
+			r = probe(d, c, budget, lo, &hi);
+			if (r == USMP__EXACT_LIMIT)
 				tlo = c + g;
-				limited++;
-			} else if (r != USMP__EXACT_FOUND &&
-			           r != USMP__EXACT_INFEASIBLE) {
+			else if (r != USMP__EXACT_FOUND &&
+			         r != USMP__EXACT_INFEASIBLE)
 				return r;
-			}
+			if (tlo < *lo)
+				tlo = *lo;
+			if (tlo >= hi)
+				break;
+			/* Bisect the multiples of g in [tlo, hi). */
+			c = tlo + (hi - tlo) / g / 2 * g;
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}
