@@ -115,7 +115,7 @@ static exact_fn load_exact(void)
 typedef struct prob {
 	usmp_pool_rec pool[2];
 	usmp_buffer_rec buf[MAXB];
-	char names[MAXB][8];
+	char names[MAXB][16];
 	uint32_t cand[2];
 	uint64_t cstart[MAXB + 1];
 	uint32_t adj[2];

@@ -118,6 +118,24 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
 	int r;
+	/* A quick descent first, so that even a short call improves on the
+	 * greedy plan: bisection with small budgets, until two probes are
+	 * undecided. */
+	uint64_t qlo = *lo; /* undecided below it in the quick descent */
+	for (int limited = 0; limited < 2;) {
+		uint64_t t = qlo > *lo ? qlo : *lo;
+		if (t >= hi)
+			break;
+		uint64_t c = t + (hi - t) / g / 2 * g;
+		r = probe(d, c, FIRST_BUDGET / 4, lo, &hi);
+		if (r == USMP__EXACT_LIMIT) {
+			qlo = c + g;
+			limited++;
+		} else if (r != USMP__EXACT_FOUND &&
+		           r != USMP__EXACT_INFEASIBLE) {
+			return r;
+		}
+	}
 	/* Head start: the lower bound alone, with growing budgets. It is
 	 * often the optimum, and then the bisection below would be waste. */
 	for (; budget <= HEAD_BUDGET && *lo < hi; budget *= 4) {
