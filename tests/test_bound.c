@@ -39,6 +39,83 @@ static uint32_t buf(usmp_problem *p, uint64_t size, int live, int64_t begin,
 	return id;
 }
 
+/* A live range and what earlier overlap rules pin of it: a rule src -> dst
+ * pins src's end and dst's begin (dst is born at src's last read). */
+typedef struct span {
+	int64_t begin, end;
+	bool live, src, dst;
+} span;
+
+/* Retime a or b so that a rule a -> b matches the schedule, b.begin ==
+ * a.end - 1, moving only what no earlier rule pins; false when that cannot
+ * be done. Buffers without a live range take any rule. */
+static bool fit_rule(span *a, span *b)
+{
+	if (!a->live || !b->live || b->begin == a->end - 1)
+		return true;
+	if (!b->dst) {
+		int64_t len = b->end - b->begin;
+		if (!b->src) {
+			b->begin = a->end - 1;
+			b->end = b->begin + len;
+			return true;
+		}
+		if (a->end - 1 < b->end) {
+			b->begin = a->end - 1;
+			return true;
+		}
+	}
+	if (!a->src) {
+		int64_t len = a->end - a->begin;
+		if (!a->dst) {
+			a->end = b->begin + 1;
+			a->begin = a->end - len;
+			return true;
+		}
+		if (b->begin + 1 > a->begin) {
+			a->end = b->begin + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static span span_of(const usmp_problem *p, uint32_t b)
+{
+	const usmp__buffer *r = &p->buffers[b];
+	span s = { r->begin, r->end, (r->flags & USMP_BUFFER_LIVE) != 0, false,
+	           false };
+	for (size_t i = 0; i < p->overlap_count; i++) {
+		s.src |= p->overlaps[i].src == b;
+		s.dst |= p->overlaps[i].dst == b;
+	}
+	return s;
+}
+
+/* Add the rule a -> b after retiming a or b to a schedule that allows it;
+ * false (and no rule) when no retiming keeps the earlier rules valid. */
+static bool add_fitting_rule(usmp_problem *p, uint32_t a, uint32_t b,
+                             int64_t lead)
+{
+	span sa = span_of(p, a), sb = span_of(p, b);
+	if (!fit_rule(&sa, &sb))
+		return false;
+	if (sa.live)
+		cr_assert_eq(usmp_problem_set_live(p, a, sa.begin, sa.end), 0);
+	if (sb.live)
+		cr_assert_eq(usmp_problem_set_live(p, b, sb.begin, sb.end), 0);
+	return usmp_problem_add_overlap(p, a, b, lead) == USMP_OK;
+}
+
+/* Whether rule a -> b joins two buffers alive at the same time. */
+static bool rule_pair_live_together(const usmp_problem *p, uint32_t a,
+                                    uint32_t b)
+{
+	const usmp__buffer *x = &p->buffers[a], *y = &p->buffers[b];
+	return (x->flags & y->flags & USMP_BUFFER_LIVE) && x->begin < y->end &&
+	       y->begin < x->end;
+}
+
 Test(bound, empty_problem_is_zero)
 {
 	usmp_problem *p = usmp_problem_create();
@@ -158,15 +235,24 @@ Test(bound, negative_lead_shares_less)
 
 Test(bound, shared_source_is_charged_once_not_per_rule)
 {
-	/* X read in place by four outputs that conflict with each other: the
-	 * outputs alone need 40 bytes, whatever X shares. */
+	/* X read in place by four outputs, all born at X's last read (step 9)
+	 * and so conflicting with each other and with X: the outputs alone need
+	 * 40 bytes, whatever X shares with each. */
 	usmp_problem *p = usmp_problem_create();
 	uint32_t x = buf(p, 10, 1, 0, 10);
+	cr_assert_eq(bound_of(p), 10);
 	for (int i = 0; i < 4; i++) {
-		uint32_t d = buf(p, 10, 1, 1, 9);
+		uint32_t d = buf(p, 10, 1, 9, 12 + i);
 		cr_assert_eq(usmp_problem_add_overlap(p, x, d, 0), 0);
 	}
 	cr_assert_eq(bound_of(p), 40);
+	/* Without the rules all five are alive at step 9. */
+	usmp_problem_destroy(p);
+	p = usmp_problem_create();
+	buf(p, 10, 1, 0, 10);
+	for (int i = 0; i < 4; i++)
+		buf(p, 10, 1, 9, 12 + i);
+	cr_assert_eq(bound_of(p), 50);
 	usmp_problem_destroy(p);
 }
 
@@ -294,7 +380,19 @@ static void dfs(search *s, uint32_t i)
 	}
 }
 
-/* graph: no live ranges, dense explicit edges (a conflict graph). */
+static span tiny_span(const tiny *t, uint32_t b)
+{
+	span s = { t->begin[b], t->end[b], t->live[b] != 0, false, false };
+	for (uint32_t j = 0; j < t->n; j++) {
+		s.src |= t->has_rule[b][j] != 0;
+		s.dst |= t->has_rule[j][b] != 0;
+	}
+	return s;
+}
+
+/* graph: no live ranges, dense explicit edges (a conflict graph). Rules
+ * between live buffers come with a schedule that allows them (see
+ * fit_rule), so each such pair is alive together at the src's last read. */
 static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n, int graph)
 {
 	memset(t, 0, sizeof *t);
@@ -316,8 +414,16 @@ static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n, int graph)
 			if (a < b && test_rand(rs) % (graph ? 2 : 8) == 0)
 				t->edge[a][b] = t->edge[b][a] = 1;
 			if (test_rand(rs) % 3 == 0) {
+				span sa = tiny_span(t, a), sb = tiny_span(t, b);
+				int64_t lead = (int64_t)test_rand_range(rs, 0, 8) - 5;
+				if (!fit_rule(&sa, &sb))
+					continue;
+				t->begin[a] = sa.begin;
+				t->end[a] = sa.end;
+				t->begin[b] = sb.begin;
+				t->end[b] = sb.end;
 				t->has_rule[a][b] = 1;
-				t->lead[a][b] = (int64_t)test_rand_range(rs, 0, 8) - 5;
+				t->lead[a][b] = lead;
 			}
 		}
 }
@@ -346,11 +452,14 @@ static usmp_problem *tiny_problem(const tiny *t)
 Test(bound, never_above_the_optimum_of_tiny_problems_with_rules)
 {
 	uint64_t rs = 11;
-	int tight = 0;
+	int tight = 0, shared = 0;
 	for (int round = 0; round < 300; round++) {
 		tiny t;
 		tiny_random(&t, &rs, round % 3 ? 5 : 6, round % 3 == 0);
 		usmp_problem *p = tiny_problem(&t);
+		for (uint32_t a = 0; a < t.n; a++)
+			for (uint32_t b = 0; b < t.n; b++)
+				shared += t.has_rule[a][b] && tiny_conflict(&t, a, b);
 		usmp__view_store s;
 		build_view(p, NULL, 0, &s);
 		search se = { .t = &t, .best = UINT64_MAX, .span = 0 };
@@ -378,6 +487,8 @@ Test(bound, never_above_the_optimum_of_tiny_problems_with_rules)
 	}
 	/* The bound is no token gesture: it is tight on most tiny problems. */
 	cr_assert_geq(tight, 150, "tight on only %d of 300", tight);
+	/* And the rules were put to work: many join conflicting buffers. */
+	cr_assert_geq(shared, 450, "only %d rules join conflicting buffers", shared);
 }
 
 Test(bound, equals_max_live_sum_without_rules_or_edges)
@@ -419,6 +530,7 @@ Test(bound, equals_max_live_sum_without_rules_or_edges)
 Test(bound, never_above_a_first_fit_plan_with_rules)
 {
 	uint64_t rs = 13;
+	int shared = 0;
 	for (int round = 0; round < 200; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t n = (uint32_t)test_rand_range(&rs, 1, 40);
@@ -427,11 +539,13 @@ Test(bound, never_above_a_first_fit_plan_with_rules)
 			buf(p, test_rand_range(&rs, 1, 64), test_rand(&rs) % 8 != 0, b,
 			    b + (int64_t)test_rand_range(&rs, 1, 6));
 		}
+		/* A chain of streaming ops: i + 1 is born at i's last read. */
 		for (uint32_t i = 0; i + 1 < n; i++)
-			if (test_rand(&rs) % 2)
-				cr_assert_eq(usmp_problem_add_overlap(
-					             p, i, i + 1,
-					             (int64_t)test_rand_range(&rs, 0, 40) - 20), 0);
+			if (test_rand(&rs) % 2) {
+				cr_assert(add_fitting_rule(
+					p, i, i + 1, (int64_t)test_rand_range(&rs, 0, 40) - 20));
+				shared += rule_pair_live_together(p, i, i + 1);
+			}
 		for (uint32_t e = 0; e < n / 4; e++) {
 			uint32_t a = (uint32_t)test_rand_range(&rs, 0, n - 1);
 			uint32_t b = (uint32_t)test_rand_range(&rs, 0, n - 1);
@@ -500,6 +614,8 @@ Test(bound, never_above_a_first_fit_plan_with_rules)
 		usmp__view_finish(&s);
 		usmp_problem_destroy(p);
 	}
+	cr_assert_geq(shared, 1200, "only %d rules join buffers alive together",
+	              shared);
 }
 
 /* ---- groups --------------------------------------------------------------- */
@@ -547,6 +663,7 @@ Test(groups, buffers_sharing_no_pool_form_separate_groups)
 Test(groups, group_bound_equals_the_bound_of_the_group_view)
 {
 	uint64_t rs = 21;
+	int shared = 0;
 	for (int round = 0; round < 150; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 5);
@@ -571,9 +688,9 @@ Test(groups, group_bound_equals_the_bound_of_the_group_view)
 				continue;
 			if (e % 2)
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), 0);
-			else
-				usmp_problem_add_overlap(p, a, b,
-				                         (int64_t)test_rand_range(&rs, 0, 100) - 50);
+			else if (add_fitting_rule(p, a, b,
+			                          (int64_t)test_rand_range(&rs, 0, 100) - 50))
+				shared += rule_pair_live_together(p, a, b);
 		}
 		cr_assert_eq(usmp__problem_prepare(p), 0, "%s", usmp_problem_error(p));
 		uint32_t *ids = malloc((n ? n : 1) * sizeof *ids);
@@ -600,6 +717,8 @@ Test(groups, group_bound_equals_the_bound_of_the_group_view)
 		free(ids);
 		usmp_problem_destroy(p);
 	}
+	cr_assert_geq(shared, 800, "only %d rules join buffers alive together",
+	              shared);
 }
 
 Test(bound, matches_the_published_minimalloc_lower_bounds)

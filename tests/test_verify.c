@@ -57,6 +57,83 @@ static void expect_valid(fixture *f)
 	cr_assert_eq(fx_verify(f), USMP_OK, "rejected: %s", f->msg ? f->msg : "");
 }
 
+/* A live range and what earlier overlap rules pin of it: a rule src -> dst
+ * pins src's end and dst's begin (dst is born at src's last read). */
+typedef struct span {
+	int64_t begin, end;
+	bool live, src, dst;
+} span;
+
+/* Retime a or b so that a rule a -> b matches the schedule, b.begin ==
+ * a.end - 1, moving only what no earlier rule pins; false when that cannot
+ * be done. Buffers without a live range take any rule. */
+static bool fit_rule(span *a, span *b)
+{
+	if (!a->live || !b->live || b->begin == a->end - 1)
+		return true;
+	if (!b->dst) {
+		int64_t len = b->end - b->begin;
+		if (!b->src) {
+			b->begin = a->end - 1;
+			b->end = b->begin + len;
+			return true;
+		}
+		if (a->end - 1 < b->end) {
+			b->begin = a->end - 1;
+			return true;
+		}
+	}
+	if (!a->src) {
+		int64_t len = a->end - a->begin;
+		if (!a->dst) {
+			a->end = b->begin + 1;
+			a->begin = a->end - len;
+			return true;
+		}
+		if (b->begin + 1 > a->begin) {
+			a->end = b->begin + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static span span_of(const usmp_problem *p, uint32_t b)
+{
+	const usmp__buffer *r = &p->buffers[b];
+	span s = { r->begin, r->end, (r->flags & USMP_BUFFER_LIVE) != 0, false,
+	           false };
+	for (size_t i = 0; i < p->overlap_count; i++) {
+		s.src |= p->overlaps[i].src == b;
+		s.dst |= p->overlaps[i].dst == b;
+	}
+	return s;
+}
+
+/* Add the rule a -> b after retiming a or b to a schedule that allows it;
+ * false (and no rule) when no retiming keeps the earlier rules valid. */
+static bool add_fitting_rule(usmp_problem *p, uint32_t a, uint32_t b,
+                             int64_t lead)
+{
+	span sa = span_of(p, a), sb = span_of(p, b);
+	if (!fit_rule(&sa, &sb))
+		return false;
+	if (sa.live)
+		cr_assert_eq(usmp_problem_set_live(p, a, sa.begin, sa.end), 0);
+	if (sb.live)
+		cr_assert_eq(usmp_problem_set_live(p, b, sb.begin, sb.end), 0);
+	return usmp_problem_add_overlap(p, a, b, lead) == USMP_OK;
+}
+
+/* Whether rule a -> b joins two buffers alive at the same time. */
+static bool rule_pair_live_together(const usmp_problem *p, uint32_t a,
+                                    uint32_t b)
+{
+	const usmp__buffer *x = &p->buffers[a], *y = &p->buffers[b];
+	return (x->flags & y->flags & USMP_BUFFER_LIVE) && x->begin < y->end &&
+	       y->begin < x->end;
+}
+
 /* sram (limit 64, alignment 4) and dram (unbounded); a, b live together,
  * c alone later. */
 static void basic(fixture *f)
@@ -255,18 +332,39 @@ Test(verify, rule_applies_in_its_own_direction_only)
 {
 	fixture f;
 	rule_fixture(&f, 0);
-	/* in above out is what the rule allows; out above in is not, unless a
-	 * rule the other way says so. */
+	/* in above out is what the rule allows; out above in is not. */
 	fx_place(&f, 0, 0, 60);
 	fx_place(&f, 1, 0, 40);
 	expect_valid(&f);
 	fx_place(&f, 0, 0, 40);
 	fx_place(&f, 1, 0, 60);
-	expect_invalid(&f, "overlap");
-	usmp__view_finish(&f.s);
+	expect_invalid(&f, "rule needs offset(\"out\") 60 <= offset(\"in\") 40 + "
+	                   "max_lead 0");
+	fx_finish(&f);
+
+	/* Unless a rule the other way says so. A rule each way fits a schedule
+	 * only when each buffer is born at the other's last read: both alive
+	 * at one step alone. First the reverse rule by itself. */
+	memset(&f, 0, sizeof f);
+	f.p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_pool(f.p, "sram", USMP_UNBOUNDED, 1, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(f.p, "in", 100, 1, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(f.p, "out", 100, 1, NULL), 0);
+	cr_assert_eq(usmp_problem_set_live(f.p, 0, 4, 5), 0);
+	cr_assert_eq(usmp_problem_set_live(f.p, 1, 4, 5), 0);
 	cr_assert_eq(usmp_problem_add_overlap(f.p, 1, 0, 20), 0);
 	fx_view(&f);
+	fx_place(&f, 0, 0, 40);
+	fx_place(&f, 1, 0, 60);
 	expect_valid(&f); /* offset(in) 40 <= offset(out) 60 + 20 */
+	fx_place(&f, 0, 0, 81);
+	expect_invalid(&f, "rule needs offset(\"in\") 81 <= offset(\"out\") 60 + "
+	                   "max_lead 20");
+	/* in above out is what a rule in -> out would allow: add it. */
+	usmp__view_finish(&f.s);
+	cr_assert_eq(usmp_problem_add_overlap(f.p, 0, 1, 0), 0);
+	fx_view(&f);
+	expect_valid(&f); /* offset(out) 60 <= offset(in) 81 + 0 */
 	fx_finish(&f);
 }
 
@@ -288,11 +386,58 @@ Test(verify, rule_also_allows_an_explicit_edge_pair)
 	fx_finish(&f);
 }
 
+Test(verify, rule_with_contradicting_schedule_is_refused_as_input)
+{
+	/* "b1" begins while "b0" still has reads to come: no single streaming
+	 * op writes b1 over b0, so the rule is refused before any plan. */
+	usmp_problem *p = usmp_problem_create();
+	uint32_t b0, b1, io;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", USMP_UNBOUNDED, 1, NULL), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b0", 64, 1, &b0), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b1", 64, 1, &b1), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "io", 8, 1, &io), 0);
+	cr_assert_eq(usmp_problem_set_live(p, b0, 0, 10), 0);
+	cr_assert_eq(usmp_problem_set_live(p, b1, 1, 12), 0);
+	cr_assert_eq(usmp_problem_add_overlap(p, b0, b1, 0), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "overlap rule \"b0\" -> \"b1\": \"b1\" must be produced by "
+	                 "the last reader of \"b0\" (it begins at step 1; \"b0\" is "
+	                 "last read at step 9)");
+	cr_assert_eq(usmp_problem_group_bound(p, 0), 0);
+	cr_assert(strstr(usmp_problem_error(p), "overlap rule \"b0\" -> \"b1\""),
+	          "%s", usmp_problem_error(p));
+	/* Born one step after the last read is no better. */
+	cr_assert_eq(usmp_problem_set_live(p, b1, 10, 12), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert(strstr(usmp_problem_error(p), "it begins at step 10; \"b0\" is "
+	                                        "last read at step 9"),
+	          "%s", usmp_problem_error(p));
+	/* Born at the last read: accepted, and the pair shares in place. */
+	cr_assert_eq(usmp_problem_set_live(p, b1, 9, 12), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 1, "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_group_bound(p, 0), 64);
+	/* A rule to a buffer without a live range needs no schedule. */
+	cr_assert_eq(usmp_problem_add_overlap(p, io, b0, 0), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 1, "%s", usmp_problem_error(p));
+	/* A rule back from b1 to b0 contradicts it: b0 began long before. */
+	cr_assert_eq(usmp_problem_add_overlap(p, b1, b0, 0), 0);
+	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert(strstr(usmp_problem_error(p), "overlap rule \"b1\" -> \"b0\": "
+	                                        "\"b0\" must be produced by the "
+	                                        "last reader of \"b1\""),
+	          "%s", usmp_problem_error(p));
+	usmp_problem_destroy(p);
+}
+
 /* ---- against brute force -------------------------------------------------- */
 
-/* All pairs, straight from the definition. */
-static bool brute_valid(const usmp_view *v, const usmp_placement *pl)
+/* All pairs, straight from the definition. *by_rule tells whether some
+ * overlap was allowed only by a rule. */
+static bool brute_valid(const usmp_view *v, const usmp_placement *pl,
+                        bool *by_rule)
 {
+	*by_rule = false;
 	for (uint32_t b = 0; b < v->buffer_count; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (pl[b].pool >= v->pool_count)
@@ -332,6 +477,7 @@ static bool brute_valid(const usmp_view *v, const usmp_placement *pl)
 			}
 			if (!allowed)
 				return false;
+			*by_rule = true;
 		}
 	return true;
 }
@@ -339,7 +485,7 @@ static bool brute_valid(const usmp_view *v, const usmp_placement *pl)
 Test(verify, agrees_with_all_pairs_brute_force)
 {
 	uint64_t rs = 31;
-	int valid = 0, invalid = 0;
+	int valid = 0, invalid = 0, shared = 0, valid_by_rule = 0;
 	for (int round = 0; round < 150; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 3);
@@ -374,9 +520,10 @@ Test(verify, agrees_with_all_pairs_brute_force)
 				continue;
 			if (test_rand(&rs) % 3 == 0)
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), 0);
-			else if (round % 3) /* a third of the problems without rules */
-				usmp_problem_add_overlap(p, a, b,
-				                         (int64_t)test_rand_range(&rs, 0, 30) - 15);
+			else if (round % 3 && /* a third of the problems without rules */
+			         add_fitting_rule(p, a, b,
+			                          (int64_t)test_rand_range(&rs, 0, 30) - 15))
+				shared += rule_pair_live_together(p, a, b);
 		}
 		fixture f = { .p = p };
 		fx_view(&f);
@@ -395,7 +542,9 @@ Test(verify, agrees_with_all_pairs_brute_force)
 				if (test_rand(&rs) % 200 == 0)
 					pl[i].pool = (uint32_t)test_rand_range(&rs, 0, pools - 1);
 			}
-			bool want = brute_valid(v, pl);
+			bool by_rule;
+			bool want = brute_valid(v, pl, &by_rule);
+			valid_by_rule += want && by_rule;
 			char *msg = NULL;
 			int rc = usmp__verify(v, pl, &msg);
 			cr_assert_eq(rc == USMP_OK, want,
@@ -415,6 +564,11 @@ Test(verify, agrees_with_all_pairs_brute_force)
 	/* Both outcomes were exercised in earnest. */
 	cr_assert_geq(valid, 300, "only %d valid placements", valid);
 	cr_assert_geq(invalid, 300, "only %d invalid placements", invalid);
+	/* Rules joined buffers alive together and were needed by valid ones. */
+	cr_assert_geq(shared, 200, "only %d rules join buffers alive together",
+	              shared);
+	cr_assert_geq(valid_by_rule, 100, "only %d valid placements need a rule",
+	              valid_by_rule);
 }
 
 Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
@@ -422,7 +576,7 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 	/* A stacked plan (always valid), then a few buffers moved: onto another
 	 * buffer, next to it, or where a rule partner allows. */
 	uint64_t rs = 32;
-	int valid = 0, invalid = 0;
+	int valid = 0, invalid = 0, shared = 0, valid_by_rule = 0;
 	for (int round = 0; round < 60; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 2);
@@ -448,9 +602,10 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 				continue;
 			if (e % 3 == 0)
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), 0);
-			else if (round % 2)
-				usmp_problem_add_overlap(p, a, b,
-				                         (int64_t)test_rand_range(&rs, 0, 40) - 20);
+			else if (round % 2 &&
+			         add_fitting_rule(p, a, b,
+			                          (int64_t)test_rand_range(&rs, 0, 40) - 20))
+				shared += rule_pair_live_together(p, a, b);
 		}
 		fixture f = { .p = p };
 		fx_view(&f);
@@ -467,6 +622,19 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 			for (uint32_t k = 0; k < moves; k++) {
 				uint32_t i = (uint32_t)test_rand_range(&rs, 0, n - 1);
 				uint32_t j = (uint32_t)test_rand_range(&rs, 0, n - 1);
+				if (v->overlap_count && test_rand(&rs) % 2) {
+					/* A rule's dst onto its src, at the rule's limit or
+					 * one byte past it. */
+					const usmp_overlap_rec *o =
+						&v->overlaps[test_rand(&rs) % v->overlap_count];
+					i = o->dst;
+					j = o->src;
+					pl[i].pool = pl[j].pool;
+					int64_t at = (int64_t)pl[j].offset + o->max_lead +
+					             (int64_t)test_rand_range(&rs, 0, 1);
+					pl[i].offset = at < 0 ? 0 : (uint64_t)at;
+					continue;
+				}
 				pl[i].pool = pl[j].pool;
 				int64_t at = (int64_t)pl[j].offset;
 				switch (test_rand(&rs) % 4) {
@@ -477,7 +645,9 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 				}
 				pl[i].offset = at < 0 ? 0 : (uint64_t)at;
 			}
-			bool want = brute_valid(v, pl);
+			bool by_rule;
+			bool want = brute_valid(v, pl, &by_rule);
+			valid_by_rule += want && by_rule;
 			char *msg = NULL;
 			int rc = usmp__verify(v, pl, &msg);
 			cr_assert_eq(rc == USMP_OK, want,
@@ -495,6 +665,10 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 	}
 	cr_assert_geq(valid, 200, "only %d valid plans", valid);
 	cr_assert_geq(invalid, 200, "only %d invalid plans", invalid);
+	cr_assert_geq(shared, 1400, "only %d rules join buffers alive together",
+	              shared);
+	cr_assert_geq(valid_by_rule, 40, "only %d valid plans need a rule",
+	              valid_by_rule);
 }
 
 Test(verify, handles_many_buffers_in_one_sweep)
