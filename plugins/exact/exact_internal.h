@@ -18,6 +18,9 @@ typedef struct usmp__exact_model {
 	uint64_t *size;    /* [n] */
 	uint64_t *align;   /* [n] max(buffer, pool) alignment */
 	uint32_t *sl, *sr; /* [n] section range [sl, sr) */
+	/* [n] the previous buffer identical to this one (same size, alignment
+	 * and live range), or UINT32_MAX: twins are placed in index order. */
+	uint32_t *twin;
 	uint32_t nsect;    /* sections: elementary time intervals */
 	uint64_t *mem_start; /* [nsect+1] CSR: free buffers alive in each */
 	uint32_t *mem;

@@ -99,7 +99,7 @@ void usmp__exact_model_free(usmp__exact_model *m)
 	const usmp_host *h = m->host;
 	if (!h)
 		return;
-	void *ptrs[] = {m->mem_start, m->mem, m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
+	void *ptrs[] = {m->twin, m->mem_start, m->mem, m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
 	                m->nb, m->fix_off, m->fix_end, m->fix_id, m->fx_start,
 	                m->fx, m->width, m->area, m->total};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
@@ -331,6 +331,27 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 	for (uint32_t i = 0; i < n; i++)
 		order[i].t = m->sl[i];
 	qsort(order, n, sizeof *order, cmp_tkey);
+
+	/* Twins: among buffers starting together, the previous identical
+	 * one (the sort keeps index order within equal starts). */
+	if (!(m->twin = xalloc(h, n, sizeof *m->twin)))
+		goto fail;
+	for (uint32_t a = 0; a < n; a++) {
+		uint32_t x = order[a].idx;
+		const usmp_buffer_rec *bx = &v->buffers[m->id[x]];
+		m->twin[x] = UINT32_MAX;
+		for (uint32_t c = a; c-- > 0 && m->sl[order[c].idx] == m->sl[x];) {
+			uint32_t y = order[c].idx;
+			const usmp_buffer_rec *by = &v->buffers[m->id[y]];
+			if (m->sr[y] == m->sr[x] && m->size[y] == m->size[x] &&
+			    m->align[y] == m->align[x] &&
+			    (bx->flags & USMP_BUFFER_LIVE) ==
+			            (by->flags & USMP_BUFFER_LIVE)) {
+				m->twin[x] = y;
+				break;
+			}
+		}
+	}
 	uint64_t edges = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t a = 0; a < n; a++) {

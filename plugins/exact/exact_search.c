@@ -295,8 +295,12 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t c = s->arena[list + i];
 		uint64_t mo = s->minoff[c];
-		if (mo < min_top && (mo > x || (mo == x && s->rank[c] >= lr)))
-			s->arena[cand + k++] = c;
+		if (mo >= min_top || mo < x || (mo == x && s->rank[c] < lr))
+			continue;
+		/* Twins are interchangeable: the lower index goes first. */
+		if (m->twin[c] != UINT32_MAX && !s->placed[m->twin[c]])
+			continue;
+		s->arena[cand + k++] = c;
 	}
 	usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
 	                 s);
