@@ -103,6 +103,7 @@ static void expect_plan_error(int format, const char *data, size_t len,
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	unlink(path);
+	rmdir(dir);
 	free(path);
 	free(dir);
 }
@@ -278,6 +279,8 @@ Test(errors, three_buffers_near_2_63_bytes_saturate_the_bound)
 	cr_assert(strstr(out, "usmp: model.json: first_fit: no plan fits the pools: "
 	                      "first_fit: buffer \"c\" (9223372036854775807 bytes) "
 	                      "fits in none of its 1 candidate pool(s)"), "%s", out);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	test_run(cmd, NULL);
 	free(out);
 	free(dir);
 }
