@@ -377,47 +377,20 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 	return USMP__EXACT_INFEASIBLE;
 }
 
-/* Preorders (MiniMalloc's WAT, TAW, TWA): keys compared in turn, larger
- * first, ties by index. */
-typedef struct pre_ctx {
-	const usmp__exact_model *m;
-	int h;
-} pre_ctx;
+/* Preorders (MiniMalloc's WAT, TAW, TWA): lifetime Width, Area and the
+ * largest current section Total compared in turn, larger first, ties by
+ * index. Each part is sorted by one when it is created. */
+static const char preorder_keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
 
 static int cmp_u64_desc(uint64_t a, uint64_t b) { return a > b ? -1 : a < b; }
-
-static int cmp_pre(const void *ctx, uint32_t a, uint32_t b)
-{
-	const pre_ctx *p = ctx;
-	const usmp__exact_model *m = p->m;
-	static const char keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
-	for (int i = 0; i < 3; i++) {
-		int r = 0;
-		switch (keys[p->h][i]) {
-		case 'W':
-			r = cmp_u64_desc(m->width[a], m->width[b]);
-			break;
-		case 'T':
-			r = cmp_u64_desc(m->total[a], m->total[b]);
-			break;
-		default:
-			r = m->area[a] > m->area[b] ? -1 : m->area[a] < m->area[b];
-			break;
-		}
-		if (r)
-			return r;
-	}
-	return a < b ? -1 : a > b;
-}
 
 static int cmp_part(const void *ctx, uint32_t a, uint32_t b)
 {
 	const search *s = ctx;
 	const usmp__exact_model *m = s->m;
-	static const char keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
 	for (int i = 0; i < 3; i++) {
 		int r = 0;
-		switch (keys[s->heur][i]) {
+		switch (preorder_keys[s->heur][i]) {
 		case 'W':
 			r = cmp_u64_desc(m->width[a], m->width[b]);
 			break;
@@ -455,9 +428,8 @@ static void reset(search *s)
 	}
 }
 
-/* One complete search with the given preorder (order[n] lists buffers by
- * rank) and node budget. */
-static int run(search *s, const uint32_t *order)
+/* One complete search with preorder s->heur and budget s->budget. */
+static int run(search *s)
 {
 	const usmp__exact_model *m = s->m;
 	reset(s);
@@ -467,7 +439,8 @@ static int run(search *s, const uint32_t *order)
 	size_t list = reserve(s, m->n);
 	if (list == SIZE_MAX)
 		return USMP__EXACT_NOMEM;
-	memcpy(s->arena + list, order, m->n * sizeof *order);
+	for (uint32_t i = 0; i < m->n; i++)
+		s->arena[list + i] = i;
 	size_t cuts = s->narena;
 	for (uint32_t q = 0; q + 1 < m->nsect; q++) {
 		if (s->cut[q] == 0) {
@@ -491,7 +464,6 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	s.clk = clk;
 	s.cap = cap;
 	int r = USMP__EXACT_NOMEM;
-	uint32_t *orders = NULL, *tmp = NULL;
 	size_t n = m->n, ns = m->nsect ? m->nsect : 1;
 	if (!(s.minoff = h->alloc(h, (n ? n : 1) * sizeof *s.minoff)) ||
 	    !(s.placed = h->alloc(h, (n ? n : 1) * sizeof *s.placed)) ||
@@ -500,17 +472,8 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	    !(s.dtot = h->alloc(h, (n ? n : 1) * sizeof *s.dtot)) ||
 	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
 	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
-	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
-	    !(orders = h->alloc(h, (HEURISTICS * n + 1) * sizeof *orders)) ||
-	    !(tmp = h->alloc(h, (n ? n : 1) * sizeof *tmp)))
+	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)))
 		goto done;
-	for (int k = 0; k < HEURISTICS; k++) {
-		pre_ctx p = {m, k};
-		uint32_t *o = orders + (size_t)k * n;
-		for (uint32_t i = 0; i < n; i++)
-			o[i] = i;
-		usmp__exact_sort(o, tmp, (uint32_t)n, cmp_pre, &p);
-	}
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. */
 	uint64_t used = 0, limit = n > 64 ? n : 64;
@@ -519,7 +482,7 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 		for (int k = 0; k < HEURISTICS; k++) {
 			s.budget = budget - used < limit ? budget - used : limit;
 			s.heur = k;
-			r = run(&s, orders + (size_t)k * n);
+			r = run(&s);
 			used += s.used > s.budget ? s.budget : s.used;
 			if (s.nomem)
 				r = USMP__EXACT_NOMEM;
@@ -533,7 +496,7 @@ done:
 	if (r == USMP__EXACT_FOUND)
 		memcpy(off, s.off, n * sizeof *off);
 	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.dtot, s.floor, s.total,
-	                s.cut, s.trail, s.arena, s.wide, orders, tmp};
+	                s.cut, s.trail, s.arena, s.wide};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
