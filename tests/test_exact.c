@@ -612,3 +612,115 @@ Test(exact, empty_problem_is_optimal_at_zero)
 	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
 	cr_assert(t.reported && t.optimal && t.bound == 0);
 }
+
+/* ---- MiniMalloc benchmark files (Apache-2.0, ../shared/data/minimalloc) --- */
+
+typedef struct csv_prob {
+	usmp_pool_rec pool;
+	usmp_buffer_rec *buf;
+	uint64_t *cstart, *degree;
+	uint32_t cand;
+	usmp_view v;
+} csv_prob;
+
+static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/../shared/data/minimalloc/%s",
+	         test_source_root(), name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	memset(p, 0, sizeof *p);
+	uint32_t n = 0, cap = 1024;
+	p->buf = calloc(cap, sizeof *p->buf);
+	char line[256];
+	while (p->buf && n < cap && fgets(line, sizeof line, f)) {
+		long long lo, hi, size;
+		if (sscanf(line, "%*[^,],%lld,%lld,%lld", &lo, &hi, &size) != 3)
+			continue;
+		p->buf[n] = (usmp_buffer_rec){.name = "b", .size = (uint64_t)size,
+		                              .alignment = 1, .begin = lo,
+		                              .end = hi, .flags = USMP_BUFFER_LIVE,
+		                              .candidate_count = 1};
+		n++;
+	}
+	fclose(f);
+	p->cstart = calloc(n + 1, sizeof *p->cstart);
+	p->degree = calloc(n + 1, sizeof *p->degree);
+	p->pool = (usmp_pool_rec){"pool", size_limit, 1};
+	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
+	                   .buffer_count = n, .pools = &p->pool,
+	                   .buffers = p->buf, .candidates = &p->cand,
+	                   .conflict_start = p->cstart, .degree = p->degree,
+	                   .target = ""};
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = 0;
+		for (uint32_t j = 0; j < n; j++) {
+			if (i != j && usmp_live_overlap(&p->v, i, j))
+				p->degree[i]++;
+			if (p->buf[j].begin <= p->buf[i].begin &&
+			    p->buf[i].begin < p->buf[j].end)
+				s += p->buf[j].size;
+		}
+		if (s > p->v.lower_bound)
+			p->v.lower_bound = s;
+	}
+	return p->buf && p->cstart && p->degree && n > 0;
+}
+
+static uint64_t csv_check(const csv_prob *p, const usmp_placement *out)
+{
+	uint64_t peak = 0;
+	for (uint32_t i = 0; i < p->v.buffer_count; i++) {
+		if (out[i].pool != 0)
+			return UINT64_MAX;
+		uint64_t e = out[i].offset + p->buf[i].size;
+		peak = e > peak ? e : peak;
+		for (uint32_t j = i + 1; j < p->v.buffer_count; j++)
+			if (usmp_live_overlap(&p->v, i, j) &&
+			    out[i].offset < out[j].offset + p->buf[j].size &&
+			    out[j].offset < e)
+				return UINT64_MAX;
+	}
+	return peak;
+}
+
+static void csv_free(csv_prob *p)
+{
+	free(p->buf);
+	free(p->cstart);
+	free(p->degree);
+}
+
+Test(exact, minimalloc_K_fits_in_1048576)
+{
+	csv_prob p;
+	cr_assert(load_csv(&p, "K.1048576.csv", 1048576));
+	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
+	thost t;
+	host_init(&t, &p.v);
+	int rc = load_exact()(&p.v, &t.h, out, 0, 60, false);
+	cr_assert_eq(rc, USMP_OK);
+	uint64_t peak = csv_check(&p, out);
+	cr_assert_leq(peak, 1048576);
+	cr_assert_eq(t.live_allocs, 0);
+	free(out);
+	csv_free(&p);
+}
+
+Test(exact, minimalloc_C_is_optimal_at_its_lower_bound)
+{
+	csv_prob p;
+	cr_assert(load_csv(&p, "C.1048576.csv", USMP_UNBOUNDED));
+	cr_assert_eq(p.v.lower_bound, 1039360);
+	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
+	thost t;
+	host_init(&t, &p.v);
+	int rc = load_exact()(&p.v, &t.h, out, 0, 60, true);
+	cr_assert_eq(rc, USMP_OK);
+	cr_assert_eq(csv_check(&p, out), 1039360);
+	cr_assert(t.reported && t.optimal && t.bound == 1039360);
+	free(out);
+	csv_free(&p);
+}
