@@ -344,7 +344,7 @@ Test(view, subset_keeps_usable_pools_and_remaps_everything)
 	cr_assert_eq(usmp_problem_add_candidate(p, c, sram), 0);
 	cr_assert_eq(usmp_problem_set_fixed(p, c, sram, 64), 0);
 	cr_assert_eq(usmp_problem_set_live(p, a, 0, 4), 0);
-	cr_assert_eq(usmp_problem_set_live(p, b, 2, 6), 0);
+	cr_assert_eq(usmp_problem_set_live(p, b, 3, 6), 0); /* born at a's last read */
 	cr_assert_eq(usmp_problem_add_conflict(p, a, c), 0);
 	cr_assert_eq(usmp_problem_add_conflict(p, c, a), 0);
 	cr_assert_eq(usmp_problem_add_conflict(p, x, a), 0);
