@@ -27,6 +27,7 @@ typedef struct sim {
 	usmp_plan *plan;
 	unsigned char **mem;   /* [pool] */
 	uint64_t *checked;     /* [buffer] bytes 0..checked-1 are finished */
+	unsigned char *written; /* [buffer] already written by the replay */
 	uint32_t *by_begin;    /* live buffers sorted by begin */
 	uint32_t *by_end;      /* live buffers sorted by end */
 	uint32_t live_count;
@@ -137,6 +138,54 @@ static int write_buffer(sim *s, uint32_t d)
 	return USMP_OK;
 }
 
+/* True when buffer d is the dst of a rule whose src is in born[0..n) and
+ * not yet written: then d must wait for it. */
+static bool waits_for_source(const sim *s, uint32_t d, const uint32_t *born,
+                             uint32_t n)
+{
+	for (size_t i = 0; i < s->p->overlap_count; i++) {
+		const usmp_overlap_rec *r = &s->p->overlaps[i];
+		if (r->dst != d)
+			continue;
+		for (uint32_t k = 0; k < n; k++)
+			if (born[k] == r->src && !s->written[r->src])
+				return true;
+	}
+	return false;
+}
+
+/* Write the buffers born at one step: a rule's src before its dst (the op
+ * that streams into dst reads src, so src exists first); otherwise in
+ * index order. A cycle of rules within one step is written in index order. */
+static int write_step(sim *s, const uint32_t *born, uint32_t n)
+{
+	uint32_t done = 0;
+	while (done < n) {
+		uint32_t progress = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t b = born[k];
+			if (s->written[b] || waits_for_source(s, b, born, n))
+				continue;
+			int st = write_buffer(s, b);
+			if (st)
+				return st;
+			s->written[b] = 1;
+			done++, progress++;
+		}
+		for (uint32_t k = 0; !progress && k < n; k++) {
+			if (s->written[born[k]])
+				continue;
+			int st = write_buffer(s, born[k]);
+			if (st)
+				return st;
+			s->written[born[k]] = 1;
+			done++, progress++;
+			break;
+		}
+	}
+	return USMP_OK;
+}
+
 static void sim_finish(sim *s)
 {
 	if (s->mem)
@@ -144,6 +193,7 @@ static void sim_finish(sim *s)
 			free(s->mem[j]);
 	free(s->mem);
 	free(s->checked);
+	free(s->written);
 	free(s->by_begin);
 	free(s->by_end);
 }
@@ -180,9 +230,10 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 	size_t n = p->buffer_count;
 	s.mem = calloc(plan->pool_count ? plan->pool_count : 1, sizeof *s.mem);
 	s.checked = calloc(n ? n : 1, sizeof *s.checked);
+	s.written = calloc(n ? n : 1, 1);
 	s.by_begin = malloc((n ? n : 1) * sizeof *s.by_begin);
 	s.by_end = malloc((n ? n : 1) * sizeof *s.by_end);
-	if (!s.mem || !s.checked || !s.by_begin || !s.by_end)
+	if (!s.mem || !s.checked || !s.written || !s.by_begin || !s.by_end)
 		goto nomem;
 	for (uint32_t j = 0; j < plan->pool_count; j++) {
 		s.mem[j] = calloc(plan->pool_size[j] ? plan->pool_size[j] : 1, 1);
@@ -211,12 +262,12 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 			if (st)
 				goto out;
 		}
-		for (; bi < s.live_count && p->buffers[s.by_begin[bi]].begin == t;
-		     bi++) {
-			st = write_buffer(&s, s.by_begin[bi]);
-			if (st)
-				goto out;
-		}
+		uint32_t first = bi;
+		while (bi < s.live_count && p->buffers[s.by_begin[bi]].begin == t)
+			bi++;
+		st = write_step(&s, s.by_begin + first, bi - first);
+		if (st)
+			goto out;
 	}
 	st = USMP_OK;
 	plan->status = USMP_OK;

@@ -729,8 +729,7 @@ static int plan_with(usmp_registry *r, usmp_problem *p, const char *algo,
  * nothing (DESIGN.md), but exact treats it as alive throughout: it proves
  * "optimal" 349 bytes where first_fit plans 149, and "infeasible" problems
  * other algorithms plan. */
-Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_nothing,
-     .disabled = true)
+Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_nothing)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(
@@ -861,8 +860,7 @@ Test(properties, clashing_fixed_buffers_are_infeasible_for_every_algorithm)
  * lands on it: "buffer "src": byte 0 ... overwritten before its last use".
  * Either the replay writes a rule's src before its dst, or such rules need
  * src to begin before dst. */
-Test(properties, rule_whose_src_and_dst_begin_together_verifies_and_replays_alike,
-     .disabled = true)
+Test(properties, rule_whose_src_and_dst_begin_together_verifies_and_replays_alike)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = parse(

@@ -167,8 +167,9 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
 }
 
-static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize)
+static int exact_search(const usmp_view *v, const usmp_host *h,
+                        usmp_placement *out, uint64_t capacity,
+                        double time_limit, bool minimize)
 {
 	driver d;
 	memset(&d, 0, sizeof d);
@@ -264,6 +265,47 @@ fail:
 	if (d.trial)
 		h->free(h, d.trial);
 	usmp__exact_model_free(m);
+	return rc;
+}
+
+/* A buffer without a live range conflicts with nothing (DESIGN.md): give
+ * each one a private time step after every live range, so the search sees
+ * exactly that, then run the search on the copy. */
+static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                 uint64_t capacity, double time_limit, bool minimize)
+{
+	uint32_t rangeless = 0;
+	int64_t tmax = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (!(b->flags & USMP_BUFFER_LIVE))
+			rangeless++;
+		else if (b->end > tmax)
+			tmax = b->end;
+	}
+	if (!rangeless)
+		return exact_search(v, h, out, capacity, time_limit, minimize);
+	if (tmax > INT64_MAX - (int64_t)rangeless - 1) {
+		h->log(h, USMP_LOG_ERROR, "exact: live ranges end too close to "
+		       "INT64_MAX to give buffers without a range their own step");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	usmp_buffer_rec *copy = h->alloc(h, (size_t)v->buffer_count * sizeof *copy);
+	if (!copy)
+		return USMP_ERR_NOMEM;
+	int64_t slot = tmax;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		copy[i] = v->buffers[i];
+		if (!(copy[i].flags & USMP_BUFFER_LIVE)) {
+			copy[i].flags |= USMP_BUFFER_LIVE;
+			copy[i].begin = slot;
+			copy[i].end = ++slot;
+		}
+	}
+	usmp_view w = *v;
+	w.buffers = copy;
+	int rc = exact_search(&w, h, out, capacity, time_limit, minimize);
+	h->free(h, copy);
 	return rc;
 }
 
