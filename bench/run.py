@@ -371,6 +371,22 @@ def isolation_probe(runner, probs, quick):
 	return rows
 
 
+def overhead_probe(runner, probs):
+	"""`usmp bound` (read + lower bound, no planning) on the large workloads: the part of a
+	plan's wall time that is not the algorithm's."""
+	rows = []
+	for p in probs:
+		if p.family not in FAMILIES or p.tier < BIG:
+			continue
+		walls, rss = [], []
+		for _ in range(3 if p.tier < HUGE else 1):
+			rc, wall, kb, _ = runner.invoke([runner.usmp, "bound", p.path], 900)
+			walls.append(wall)
+			rss.append(kb or 0)
+		rows.append({"problem": p.name, "rc": rc, "wall_s": statistics.median(walls), "rss_kb": max(rss)})
+	return rows
+
+
 # ---------------------------------------------------------------- the report
 
 def ratio(r):
@@ -642,6 +658,23 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 					"yes" if r["wall_s"] < tgt else "**no** (algo %s)" % ("yes" if r["algo_ms"] / 1000 < tgt else "no"),
 					"yes" if (r["rss_kb"] or 0) < MIB else "**no**"))
 			w("")
+			bp = {r["problem"]: r for r in ctx.get("bound_probe", [])}
+			if bp:
+				w("Where the wall time goes: `usmp bound` alone (read the CSV, compute the bound; no plan) takes")
+				w("the time below; the rest of a plan's wall time beyond *algo* is the CLI's verification of the")
+				w("plan and writing the JSON.")
+				w("")
+				w("| workload | `usmp bound` wall | RSS MiB | %s wall | %s algo | rest (verify + write) |" % (g.name, g.name))
+				w("|---|---:|---:|---:|---:|---:|")
+				for p in big:
+					b = bp.get(p.name)
+					r = results[(p.name, g.name)]
+					if not b:
+						continue
+					w("| %s | %s | %s | %s | %s | %s |" % (p.name, fmt_time(b["wall_s"]), fmt_mib(b["rss_kb"]),
+						fmt_time(r["wall_s"]), fmt_time(r["algo_ms"] / 1000),
+						fmt_time(max(0.0, r["wall_s"] - b["wall_s"] - r["algo_ms"] / 1000))))
+				w("")
 			w("All heuristics at these sizes (wall / RSS MiB):")
 			w("")
 			w("| workload | " + " | ".join(a.name for a in cand) + " |")
@@ -919,6 +952,7 @@ def main():
 					time.perf_counter() - t0, p.name, al.name, fmt_ratio(r), fmt_time(r["wall_s"]),
 					fmt_mib(r["rss_kb"]), "; ".join(r.get("notes", []))), file=sys.stderr)
 		iso = [] if a.no_isolation_probe else isolation_probe(runner, probs, a.quick)
+		ctx["bound_probe"] = overhead_probe(runner, probs)
 		ctx["processes"] = runner.count
 	ctx["elapsed_s"] = time.perf_counter() - t0
 	ctx["end"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M UTC")
