@@ -88,8 +88,9 @@ class Problem:
 RSS_WRAPPER = r"""
 import resource, subprocess, sys
 p = subprocess.run(sys.argv[2:])
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
 with open(sys.argv[1], "w") as f:
-	f.write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+	f.write("%d %.2f %.2f\n" % (u.ru_maxrss, u.ru_utime, u.ru_stime))
 sys.exit(p.returncode if p.returncode >= 0 else 128 - p.returncode)
 """
 
@@ -102,12 +103,13 @@ class Runner:
 		self.count = 0
 
 	def invoke(self, argv, timeout):
-		"""Run argv; return (rc, wall seconds, max RSS KiB or None, stderr text)."""
+		"""Run argv; return (rc, wall seconds, max RSS KiB or None, stderr text);
+		self.cpu holds the run's user+system CPU seconds (None if unknown)."""
 		rssf = os.path.join(self.tmp, "rss.txt")
 		if os.path.exists(rssf):
 			os.unlink(rssf)
 		if self.time_bin:
-			full = [self.time_bin, "-f", "%M", "-o", rssf] + argv
+			full = [self.time_bin, "-f", "%M %U %S", "-o", rssf] + argv
 		else:
 			full = [sys.executable, "-c", RSS_WRAPPER, rssf] + argv
 		self.count += 1
@@ -121,13 +123,22 @@ class Runner:
 			os.killpg(p.pid, signal.SIGKILL)
 			_, err = p.communicate()
 			rc = "timeout"
+		except BaseException:
+			# interrupted (Ctrl-C, SIGTERM): take the usmp process down with us
+			os.killpg(p.pid, signal.SIGKILL)
+			p.wait()
+			raise
 		wall = time.perf_counter() - t0
 		rss = None
+		self.cpu = None
 		try:
 			with open(rssf) as f:
-				nums = [l.strip() for l in f if l.strip().isdigit()]
-			rss = int(nums[-1]) if nums else None
-		except OSError:
+				rows = [l.split() for l in f]
+			rows = [r for r in rows if len(r) == 3 and r[0].isdigit()]
+			if rows:
+				rss = int(rows[-1][0])
+				self.cpu = float(rows[-1][1]) + float(rows[-1][2])
+		except (OSError, ValueError):
 			pass
 		# /usr/bin/time reports a non-zero exit and signals on stderr
 		if self.time_bin and rc != "timeout":
@@ -180,7 +191,7 @@ def measure(runner, prob, algo, capacity, time_limit, verify, isolate=False, rep
 		if os.path.exists(plan_path):
 			os.unlink(plan_path)
 		rc, wall, rss, err = runner.invoke(argv, timeout)
-		run = {"rc": rc, "wall_s": wall, "rss_kb": rss}
+		run = {"rc": rc, "wall_s": wall, "rss_kb": rss, "cpu_s": runner.cpu}
 		if rc == 0:
 			try:
 				d = read_plan(plan_path)
@@ -214,6 +225,8 @@ def measure(runner, prob, algo, capacity, time_limit, verify, isolate=False, rep
 	res["walls"] = [round(r["wall_s"], 4) for r in runs]
 	res["rc"] = runs[0]["rc"] if not ok else 0
 	res["wall_s"] = statistics.median(r["wall_s"] for r in runs)
+	cpus = [r["cpu_s"] for r in runs if r["cpu_s"] is not None]
+	res["cpu_s"] = statistics.median(cpus) if cpus else None
 	rs = [r["rss_kb"] for r in runs if r["rss_kb"] is not None]
 	res["rss_kb"] = max(rs) if rs else None
 	if ok:
@@ -521,8 +534,10 @@ def headlines(probs, algos, results):
 	for an in ("first_fit", "best_fit"):
 		rows = [(p, R(p, an)) for p in big if ratio(R(p, an))]
 		if rows:
-			out.append("**%s** at scale (wall / algorithm / RSS): %s." % (an, "; ".join(
-				"%s %s / %s / %s MiB%s" % (p.name, fmt_time(r["wall_s"]), fmt_time(r["algo_ms"] / 1000),
+			out.append("**%s** at scale (wall / CPU / algorithm / RSS): %s." % (an, "; ".join(
+				"%s %s / %s / %s / %s MiB%s" % (p.name, fmt_time(r["wall_s"]),
+					fmt_time(r["cpu_s"]) if r.get("cpu_s") is not None else "?",
+					fmt_time(r["algo_ms"] / 1000),
 					fmt_mib(r["rss_kb"]),
 					"" if r["wall_s"] < (1.0 if p.tier < HUGE else 10.0) else " (**over target**)")
 				for p, r in rows)))
@@ -591,7 +606,8 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("process (MiniMalloc problems with `--capacity 1048576`). **ratio** = plan size / lower bound (sum")
 	w("over the problem's parts), ✓ = the plan is proven optimal. **wall** = elapsed time of the whole")
 	w("process (parse, bound, plan, verify, write JSON): median of 3 runs when the first takes under 5 s,")
-	w("else 1 run. **algo** = the algorithm's own time as the plan reports it (`time_ms`). **RSS** = peak")
+	w("else 1 run. **CPU** = user + system CPU seconds of that process (10 ms resolution; steadier than wall")
+	w("on a loaded machine). **algo** = the algorithm's own time as the plan reports it (`time_ms`). **RSS** = peak")
 	w("resident memory of the usmp process. Every first plan was checked again with `usmp verify`.")
 	w("")
 	w("* † — the heuristic found no plan within 1 MiB (exit 3); the ratio is that of its plan without")
@@ -648,13 +664,14 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 			  " 1M < 10 s, peak memory < 1 GiB (wall = the whole usmp process; algo = the algorithm alone)."
 			  % (len(big), ", ".join(a.name for a in good), best_g, g.name))
 			w("")
-			w("| workload | buffers | ratio | wall | algo | RSS MiB | target met (wall / RSS) |")
-			w("|---|---:|---:|---:|---:|---:|---|")
+			w("| workload | buffers | ratio | wall | CPU | algo | RSS MiB | target met (wall / RSS) |")
+			w("|---|---:|---:|---:|---:|---:|---:|---|")
 			for p in big:
 				r = results[(p.name, g.name)]
 				tgt = 1.0 if p.tier < HUGE else 10.0
-				w("| %s | %d | %s | %s | %s | %s | %s / %s |" % (p.name, p.buffers, fmt_ratio(r),
-					fmt_time(r["wall_s"]), fmt_time(r["algo_ms"] / 1000), fmt_mib(r["rss_kb"]),
+				w("| %s | %d | %s | %s | %s | %s | %s | %s / %s |" % (p.name, p.buffers, fmt_ratio(r),
+					fmt_time(r["wall_s"]), "%.2f s" % r["cpu_s"] if r.get("cpu_s") is not None else "",
+					fmt_time(r["algo_ms"] / 1000), fmt_mib(r["rss_kb"]),
 					"yes" if r["wall_s"] < tgt else "**no** (algo %s)" % ("yes" if r["algo_ms"] / 1000 < tgt else "no"),
 					"yes" if (r["rss_kb"] or 0) < MIB else "**no**"))
 			w("")
@@ -833,15 +850,15 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 		w("")
 	w("## Every run: ratio, wall time, algorithm time, peak memory")
 	w("")
-	w("| problem | algorithm | ratio | size (B) | wall | algo | RSS MiB | runs | notes |")
-	w("|---|---|---:|---:|---:|---:|---:|---:|---|")
+	w("| problem | algorithm | ratio | size (B) | wall | CPU | algo | RSS MiB | runs | notes |")
+	w("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
 	for p in probs:
 		for a in algos:
 			r = results.get((p.name, a.name))
 			if not r:
 				continue
 			if "skip" in r:
-				w("| %s | %s | – | | | | | | %s |" % (p.name, a.name, r["skip"]))
+				w("| %s | %s | – | | | | | | | %s |" % (p.name, a.name, r["skip"]))
 				continue
 			notes = [re.sub(r"no plan within (\d+) bytes \((?!exit).*?\); ratio",
 					r"no plan within \1 bytes (exit 3); ratio", n) for n in r.get("notes", [])]
@@ -853,8 +870,9 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 				notes.append("sizes over the runs: %s" % ", ".join(map(str, r["size_varies"])))
 			if r.get("proven") and r.get("lb") and r["proven"] > r["lb"]:
 				notes.append("proven bound %d" % r["proven"])
-			w("| %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (p.name, a.name, fmt_ratio(r),
+			w("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (p.name, a.name, fmt_ratio(r),
 				r.get("size", ""), fmt_time(r["wall_s"]),
+				"%.2f s" % r["cpu_s"] if r.get("cpu_s") is not None else "",
 				fmt_time(r["algo_ms"] / 1000) if r.get("algo_ms") is not None else "",
 				fmt_mib(r["rss_kb"]), r["runs"], "; ".join(n.replace("|", "/") for n in notes if n)))
 	w("")
@@ -865,6 +883,7 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 # ---------------------------------------------------------------- main
 
 def main():
+	signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 	ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 	ap.add_argument("--build", help="meson build dir (default: build-bench, else build)")
 	ap.add_argument("--quick", action="store_true",
@@ -930,7 +949,7 @@ def main():
 	       "dirty": "",
 	       "build": os.path.relpath(build, ROOT), "buildinfo": build_info(build),
 	       "machine": machine(), "load_start": " / ".join("%.2f" % x for x in os.getloadavg()),
-	       "rss_tool": "`/usr/bin/time -f %M` (max RSS of the usmp process, KiB)" if time_bin else
+	       "rss_tool": "`/usr/bin/time -f '%M %U %S'` (max RSS of the usmp process, CPU time)" if time_bin else
 			   "getrusage(RUSAGE_CHILDREN).ru_maxrss in a wrapper process per run",
 	       "gen": gen}
 	st = git("status", "--porcelain", "--", "src", "plugins", "include", strip=False).strip("\n")
