@@ -67,6 +67,8 @@ static usmp_problem *make_problem(uint64_t seed, char *err, size_t errlen)
 	uint64_t s = seed;
 	uint32_t sram, dram, tcm, n, id;
 	int rc = USMP_ERR_NOMEM;
+	int64_t *ends = NULL;
+	unsigned char *in_rule = NULL;
 
 	if (!p)
 		goto fail;
@@ -78,6 +80,12 @@ static usmp_problem *make_problem(uint64_t seed, char *err, size_t errlen)
 	    (rc = usmp_problem_add_pool(p, "tcm", USMP_UNBOUNDED, 8, &tcm)) ||
 	    (rc = usmp_problem_add_pool_target(p, tcm, "cortex-m55")))
 		goto fail;
+	ends = calloc(n ? n : 1, sizeof *ends);
+	in_rule = calloc(n ? n : 1, 1);
+	if (!ends || !in_rule) {
+		rc = USMP_ERR_NOMEM;
+		goto fail;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		char name[32];
 		int npu = next(&s) % 10 < 7;
@@ -89,7 +97,7 @@ static usmp_problem *make_problem(uint64_t seed, char *err, size_t errlen)
 		                                  UINT64_C(1) << (next(&s) % 6),
 		                                  &id)) ||
 		    (rc = usmp_problem_set_live(p, id, begin,
-		                                begin + 1 + (int64_t)(next(&s) % 12))))
+		                                ends[id] = begin + 1 + (int64_t)(next(&s) % 12))))
 			goto fail;
 		if (npu) {
 			if ((rc = usmp_problem_add_candidate(p, id, sram)) ||
@@ -107,18 +115,34 @@ static usmp_problem *make_problem(uint64_t seed, char *err, size_t errlen)
 		const char *nb = usmp_problem_buffer_name(p, b);
 		if (a == b || na[0] != nb[0])
 			continue;
-		if (k % 2)
+		if (k % 2) {
 			rc = usmp_problem_add_conflict(p, a, b);
-		else
+		} else {
+			/* A rule is one op streaming a into b: b is born at a's
+			 * last read. Each buffer takes part in one rule at most,
+			 * so moving b's range never breaks an earlier rule. */
+			if (in_rule[a] || in_rule[b])
+				continue;
+			in_rule[a] = in_rule[b] = 1;
+			int64_t len = 1 + (int64_t)(next(&s) % 12);
+			if ((rc = usmp_problem_set_live(p, b, ends[a] - 1,
+			                                ends[a] - 1 + len)))
+				goto fail;
+			ends[b] = ends[a] - 1 + len;
 			rc = usmp_problem_add_overlap(p, a, b,
 			                              -(int64_t)(next(&s) % 256));
+		}
 		if (rc == USMP_ERR_INVALID)
 			continue; /* a duplicate rule: fine, skip it */
 		if (rc)
 			goto fail;
 	}
+	free(ends);
+	free(in_rule);
 	return p;
 fail:
+	free(ends);
+	free(in_rule);
 	snprintf(err, errlen, "problem %" PRIu64 ": %s: %s", seed,
 	         usmp_status_name(rc), p ? usmp_problem_error(p) : "no memory");
 	usmp_problem_destroy(p);
