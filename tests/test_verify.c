@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "rule_schedule.h"
 #include "support.h"
 
 typedef struct fixture {
@@ -55,83 +56,6 @@ static void expect_invalid(fixture *f, const char *needle)
 static void expect_valid(fixture *f)
 {
 	cr_assert_eq(fx_verify(f), USMP_OK, "rejected: %s", f->msg ? f->msg : "");
-}
-
-/* A live range and what earlier overlap rules pin of it: a rule src -> dst
- * pins src's end and dst's begin (dst is born at src's last read). */
-typedef struct span {
-	int64_t begin, end;
-	bool live, src, dst;
-} span;
-
-/* Retime a or b so that a rule a -> b matches the schedule, b.begin ==
- * a.end - 1, moving only what no earlier rule pins; false when that cannot
- * be done. Buffers without a live range take any rule. */
-static bool fit_rule(span *a, span *b)
-{
-	if (!a->live || !b->live || b->begin == a->end - 1)
-		return true;
-	if (!b->dst) {
-		int64_t len = b->end - b->begin;
-		if (!b->src) {
-			b->begin = a->end - 1;
-			b->end = b->begin + len;
-			return true;
-		}
-		if (a->end - 1 < b->end) {
-			b->begin = a->end - 1;
-			return true;
-		}
-	}
-	if (!a->src) {
-		int64_t len = a->end - a->begin;
-		if (!a->dst) {
-			a->end = b->begin + 1;
-			a->begin = a->end - len;
-			return true;
-		}
-		if (b->begin + 1 > a->begin) {
-			a->end = b->begin + 1;
-			return true;
-		}
-	}
-	return false;
-}
-
-static span span_of(const usmp_problem *p, uint32_t b)
-{
-	const usmp__buffer *r = &p->buffers[b];
-	span s = { r->begin, r->end, (r->flags & USMP_BUFFER_LIVE) != 0, false,
-	           false };
-	for (size_t i = 0; i < p->overlap_count; i++) {
-		s.src |= p->overlaps[i].src == b;
-		s.dst |= p->overlaps[i].dst == b;
-	}
-	return s;
-}
-
-/* Add the rule a -> b after retiming a or b to a schedule that allows it;
- * false (and no rule) when no retiming keeps the earlier rules valid. */
-static bool add_fitting_rule(usmp_problem *p, uint32_t a, uint32_t b,
-                             int64_t lead)
-{
-	span sa = span_of(p, a), sb = span_of(p, b);
-	if (!fit_rule(&sa, &sb))
-		return false;
-	if (sa.live)
-		cr_assert_eq(usmp_problem_set_live(p, a, sa.begin, sa.end), 0);
-	if (sb.live)
-		cr_assert_eq(usmp_problem_set_live(p, b, sb.begin, sb.end), 0);
-	return usmp_problem_add_overlap(p, a, b, lead) == USMP_OK;
-}
-
-/* Whether rule a -> b joins two buffers alive at the same time. */
-static bool rule_pair_live_together(const usmp_problem *p, uint32_t a,
-                                    uint32_t b)
-{
-	const usmp__buffer *x = &p->buffers[a], *y = &p->buffers[b];
-	return (x->flags & y->flags & USMP_BUFFER_LIVE) && x->begin < y->end &&
-	       y->begin < x->end;
 }
 
 /* sram (limit 64, alignment 4) and dram (unbounded); a, b live together,
