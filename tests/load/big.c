@@ -43,6 +43,7 @@ int main(int argc, char **argv)
 	                       .flags = USMP_PLAN_NO_ISOLATE, .algorithm = algo};
 	usmp_plan *plan = NULL;
 	t0 = now_s();
+	double c0 = cpu_s();
 	int rc = usmp_plan_compute(r, p, &o, &plan);
 	double t_plan = now_s() - t0;
 	long planned = proc_kib("VmHWM");
@@ -50,10 +51,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", algo, usmp_plan_error(plan));
 		return 1;
 	}
+	double c_plan = cpu_s() - c0;
+	t0 = now_s();
+	c0 = cpu_s();
+	if (usmp_plan_verify(plan, p) != USMP_OK) {
+		fprintf(stderr, "verify: %s\n", usmp_plan_error(plan));
+		return 1;
+	}
+	double t_verify = now_s() - t0, c_verify = cpu_s() - c0;
 	uint64_t size = usmp_plan_pool_size(plan, 0);
-	printf("%s n=%u: build %.2f s, bound %.2f s, plan+verify %.2f s; "
+	printf("%s n=%u: build %.2f s, bound %.2f s, plan (with its verify) "
+	       "%.2f s wall %.2f s cpu, verify again %.2f s wall %.2f s cpu; "
 	       "size %llu, bound %llu, ratio %.4f\n", algo, n, t_build, t_bound,
-	       t_plan, (unsigned long long)size, (unsigned long long)bound,
+	       t_plan, c_plan, t_verify, c_verify, (unsigned long long)size,
+	       (unsigned long long)bound,
 	       bound ? (double)size / (double)bound : 0.0);
 	printf("peak KiB: start %ld, registry %ld, problem %ld, bound %ld, plan "
 	       "%ld; problem %.1f B/buffer, peak %.1f B/buffer\n",
