@@ -1302,3 +1302,15 @@ Test(errors, cli_select_without_target_prints_usage)
 {
 	expect_cli_error(NULL, NULL, 0, "select", "usmp: usage: usmp select TARGET [-a ALGO]");
 }
+
+/* Conflict or overlap rules naming unknown buffers */
+Test(errors, json_overlap_rule_off_schedule_is_refused)
+{
+	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [4,"
+		" 6]}, {\"name\": \"b\", \"size\": 4, \"live\": [2, 5]}], \"overlaps\": [{\"src\": \"a\","
+		" \"dst\": \"b\", \"max_lead\": 0}]}";
+	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
+	                     "overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
+	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
+	                 "usmp: overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
+}

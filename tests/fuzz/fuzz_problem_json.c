@@ -39,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(usmp_problem_buffer_count(p) == 0);
 		goto out;
 	}
+	/* Cross-record checks (fixed pools, rule schedules) run when the
+	 * problem is first prepared: a refusal there needs a message too. */
+	if (usmp__problem_prepare(p) != USMP_OK) {
+		FUZZ_CHECK(*usmp_problem_error(p) != '\0');
+		goto out;
+	}
 	uint32_t groups = usmp_problem_group_count(p);
 	for (uint32_t g = 0; g < groups; g++)
 		(void)usmp_problem_group_bound(p, g);
