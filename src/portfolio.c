@@ -29,6 +29,7 @@ static const struct member {
 /* Improving members: given what time remains when no fast member reached
  * the bound. The first that accepts the part is used. */
 static const struct member improving_members[] = {
+	{"exact", "minimize=false"}, /* only while no plan fits yet */
 	{"exact", NULL},
 	{"hill_climb", NULL},
 };
@@ -74,7 +75,8 @@ static void reset_trial(const usmp_view *v, usmp_placement *pl)
 
 /* Run one member; keep its plan when valid and better. Returns 1 when the
  * member ran and produced a plan, 0 when skipped or failed. */
-static int run_member(run_state *s, const struct member *m, uint64_t *hw)
+static int run_member(run_state *s, const struct member *m, uint64_t *hw,
+                      const usmp_host *host)
 {
 	const usmp__algo *a = usmp__registry_algo(s->r, m->algorithm);
 	char *msg = NULL;
@@ -87,7 +89,7 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw)
 	if (m->knob && usmp__knobs_set(&k, a->name, m->knob, &msg))
 		goto out; /* the plugin lacks the knob: an older version; skip */
 	reset_trial(s->v, s->trial);
-	int st = usmp__invoke(s->r, a, &k, s->v, s->h, s->trial);
+	int st = usmp__invoke(s->r, a, &k, s->v, host, s->trial);
 	if (st) {
 		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
 			s->proved_infeasible = 1;
@@ -126,6 +128,15 @@ out:
 	return produced;
 }
 
+/* should_stop for the heuristics while no plan exists: only a cancel stops
+ * them, so the first plan arrives even when it arrives late (a plan late
+ * beats no plan; a million buffers take seconds even for first fit). */
+static bool only_cancel(const usmp_host *h)
+{
+	const usmp__host_ctx *c = h->host_data;
+	return c->cancel && *c->cancel;
+}
+
 static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const usmp__knobs *k, char **who)
 {
@@ -139,20 +150,33 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		st = USMP_ERR_NOMEM;
 		goto out;
 	}
+	usmp_host patient = *h;
+	patient.should_stop = only_cancel;
 	int ran = 0;
 	for (size_t i = 0; i < sizeof fast_members / sizeof *fast_members; i++) {
 		if (ran && h->should_stop(h))
 			break;
-		ran += run_member(&s, &fast_members[i], hw);
+		if (!s.have_best && only_cancel(h))
+			break;
+		ran += run_member(&s, &fast_members[i], hw,
+		                  s.have_best ? h : &patient);
 		if (s.have_best && s.best_size <= v->lower_bound)
 			break;
 	}
 	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
 	    !h->should_stop(h)) {
 		for (size_t i = 0;
-		     i < sizeof improving_members / sizeof *improving_members; i++)
-			if (run_member(&s, &improving_members[i], hw))
+		     i < sizeof improving_members / sizeof *improving_members; i++) {
+			const struct member *m = &improving_members[i];
+			bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
+			if (feasibility && s.have_best)
+				continue;
+			int got = run_member(&s, m, hw, h);
+			if (got && !feasibility)
 				break;
+			if (h->should_stop(h))
+				break;
+		}
 	}
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {
