@@ -339,7 +339,27 @@ static int get_align(cctx *c, uint64_t *out)
 	             "alignment: expected a power of two, got %s", got);
 }
 
-/* The id column as a NUL-terminated copy in buf (n bytes), or an error. */
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when invalid
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (!len || len > n || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/* The id column as a NUL-terminated copy in buf (n bytes), or an error.
+ * Ids must be UTF-8 without control characters: every writer (JSON, CSV)
+ * can then write them back, so a problem that reads also plans and writes. */
 static int get_id(cctx *c, char *buf, size_t n)
 {
 	field f = c->fields[COL_ID];
@@ -348,6 +368,17 @@ static int get_id(cctx *c, char *buf, size_t n)
 	if (f.n >= n)
 		return cfail(c, USMP_ERR_INVALID, c->line, "id: longer than %zu "
 		             "bytes", n - 1);
+	const unsigned char *u = (const unsigned char *)f.s;
+	for (size_t i = 0; i < f.n;) {
+		if (u[i] < 0x20 || u[i] == 0x7f)
+			return cfail(c, USMP_ERR_INVALID, c->line, "id: control "
+			             "character 0x%02x at byte %zu", u[i], i + 1);
+		size_t k = utf8_seq(u + i, f.n - i);
+		if (!k)
+			return cfail(c, USMP_ERR_INVALID, c->line, "id: not valid "
+			             "UTF-8 at byte %zu", i + 1);
+		i += k;
+	}
 	memcpy(buf, f.s, f.n);
 	buf[f.n] = '\0';
 	return USMP_OK;
