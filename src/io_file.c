@@ -107,30 +107,55 @@ fail:
 	return USMP_ERR_IO;
 }
 
-/* Open `path` for writing ("-" = stdout). */
-static FILE *open_out(const char *path, char **msg)
+/* An output being written. Standard output is written through a memory
+ * stream and copied out only on success, so a writer failing half-way never
+ * leaves a complete-looking partial document on stdout. */
+typedef struct out_file {
+	FILE *f;
+	int to_stdout;
+	char *mem;
+	size_t mem_len;
+} out_file;
+
+/* Open `path` for writing ("-" = stdout); 0, or -1 with *msg. */
+static int open_out(out_file *o, const char *path, char **msg)
 {
-	if (strcmp(path, "-") == 0)
-		return stdout;
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		usmp__set_msg(msg, "%s: cannot open for writing: %s", path,
-		              strerror(errno));
-	return f;
+	memset(o, 0, sizeof *o);
+	if (strcmp(path, "-") == 0) {
+		o->to_stdout = 1;
+		o->f = open_memstream(&o->mem, &o->mem_len);
+	} else {
+		o->f = fopen(path, "wb");
+	}
+	if (!o->f) {
+		usmp__set_msg(msg, "%s: cannot open for writing: %s",
+		              display_name(path, 1), strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
-/* Flush and close what open_out gave; USMP_OK or USMP_ERR_IO with *msg. */
-static int close_out(FILE *f, const char *path, char **msg)
+/* Flush and close what open_out gave (copying to stdout when `ok`);
+ * USMP_OK or USMP_ERR_IO with *msg. */
+static int close_out(out_file *o, const char *path, int ok, char **msg)
 {
 	int bad = 0, err = 0;
-	if (fflush(f) != 0 || ferror(f)) {
+	if (fflush(o->f) != 0 || ferror(o->f)) {
 		bad = 1;
 		err = errno;
 	}
-	if (f != stdout && fclose(f) != 0 && !bad) {
+	if (fclose(o->f) != 0 && !bad) {
 		bad = 1;
 		err = errno;
 	}
+	if (o->to_stdout && ok && !bad &&
+	    (fwrite(o->mem, 1, o->mem_len, stdout) != o->mem_len ||
+	     fflush(stdout) != 0)) {
+		bad = 1;
+		err = errno;
+	}
+	free(o->mem);
+	o->mem = NULL;
 	if (bad) {
 		usmp__set_msg(msg, "%s: write failed: %s", display_name(path, 1),
 		              err ? strerror(err) : "I/O error");
@@ -164,9 +189,22 @@ int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
 		                          "empty", name);
 	if (!data)
 		data = "";
-	if (resolve_format(format, name) == USMP_FORMAT_CSV)
-		return usmp__csv_read_problem(p, data, len, name, capacity);
-	return usmp__json_read_problem(p, data, len, name);
+	int rc = resolve_format(format, name) == USMP_FORMAT_CSV
+	                 ? usmp__csv_read_problem(p, data, len, name, capacity)
+	                 : usmp__json_read_problem(p, data, len, name);
+	if (rc)
+		return rc;
+	/* Checks across records (an overlap rule's schedule, a fixed pool
+	 * among the candidates) belong to prepare: run them now, so a bad
+	 * file is refused while its name is known. */
+	rc = usmp__problem_prepare(p);
+	if (rc) {
+		char *why = usmp__strdup(usmp_problem_error(p));
+		usmp__problem_clear(p);
+		usmp__problem_fail(p, rc, "%s: %s", name, why ? why : "invalid");
+		free(why);
+	}
+	return rc;
 }
 
 int usmp_problem_read(usmp_problem *p, const char *path, int format,
@@ -203,7 +241,7 @@ done:
 int usmp_problem_write(usmp_problem *p, const char *path, int format)
 {
 	char *msg = NULL;
-	FILE *f = NULL;
+	out_file o;
 	int rc;
 
 	if (!p)
@@ -218,19 +256,18 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 	if (rc != USMP_OK)
 		return rc;
 	format = resolve_format(format, path);
-	f = open_out(path, &msg);
-	if (!f) {
+	if (open_out(&o, path, &msg)) {
 		rc = usmp__problem_fail(p, USMP_ERR_IO, "%s", msg);
 		goto done;
 	}
 	if (format == USMP_FORMAT_CSV)
-		rc = usmp__csv_write_problem(p, f);
+		rc = usmp__csv_write_problem(p, o.f);
 	else
-		rc = usmp__json_write_problem(p, f);
-	int crc = close_out(f, path, &msg);
+		rc = usmp__json_write_problem(p, o.f);
+	int crc = close_out(&o, path, rc == USMP_OK, &msg);
 	if (rc == USMP_OK && crc != USMP_OK)
 		rc = usmp__problem_fail(p, crc, "%s", msg);
-	if (rc != USMP_OK && f != stdout)
+	if (rc != USMP_OK && !o.to_stdout)
 		remove(path); /* never leave half a file behind */
 done:
 	usmp__free_msg(&msg);
@@ -290,7 +327,7 @@ static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
                            int (*fn)(usmp_plan *, usmp_problem *, FILE *))
 {
 	char *msg = NULL;
-	FILE *f;
+	out_file o;
 	int rc;
 
 	if (!plan)
@@ -310,16 +347,15 @@ static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
 		                       "for this problem (%zu buffers, %zu pools)",
 		                       plan->buffer_count, plan->pool_count,
 		                       p->buffer_count, p->pool_count);
-	f = open_out(path, &msg);
-	if (!f) {
+	if (open_out(&o, path, &msg)) {
 		rc = usmp__plan_fail(plan, USMP_ERR_IO, "%s", msg);
 		goto done;
 	}
-	rc = fn(plan, p, f);
-	int crc = close_out(f, path, &msg);
+	rc = fn(plan, p, o.f);
+	int crc = close_out(&o, path, rc == USMP_OK, &msg);
 	if (rc == USMP_OK && crc != USMP_OK)
 		rc = usmp__plan_fail(plan, crc, "%s", msg);
-	if (rc != USMP_OK && f != stdout)
+	if (rc != USMP_OK && !o.to_stdout)
 		remove(path);
 done:
 	usmp__free_msg(&msg);

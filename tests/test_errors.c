@@ -659,7 +659,7 @@ Test(errors, json_fixed_pool_not_a_candidate_is_refused)
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
 	                     "buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
+	                 "usmp: model.json: buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -1312,5 +1312,5 @@ Test(errors, json_overlap_rule_off_schedule_is_refused)
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
 	                     "overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
+	                 "usmp: model.json: overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
 }

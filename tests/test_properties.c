@@ -807,20 +807,21 @@ Test(properties, auto_keeps_a_valid_plan_ending_at_the_top_of_64_bits)
  * is now refused as bad input, naming the rule, so the two always agree. */
 Test(properties, overlap_rules_off_schedule_are_refused_naming_the_rule)
 {
-	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	static const char json[] =
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"pool0\"}], \"buffers\": ["
 		"{\"name\": \"b0\", \"size\": 197, \"live\": [7, 13]},"
 		"{\"name\": \"b9\", \"size\": 173, \"alignment\": 8, \"live\": [11, 17]}],"
-		" \"overlaps\": [{\"src\": \"b9\", \"dst\": \"b0\", \"max_lead\": -19}]}");
-	usmp_plan *plan = NULL;
-	cr_assert_eq(plan_with(r, p, "best_fit", &plan), USMP_ERR_INVALID);
-	cr_assert(strstr(usmp_plan_error(plan), "overlap rule \"b9\" -> \"b0\"") &&
-	          strstr(usmp_plan_error(plan), "last reader"), "%s",
-	          usmp_plan_error(plan));
-	usmp_plan_destroy(plan);
+		" \"overlaps\": [{\"src\": \"b9\", \"dst\": \"b0\", \"max_lead\": -19}]}";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "finding.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	const char *e = usmp_problem_error(p);
+	cr_assert(strstr(e, "finding.json: overlap rule \"b9\" -> \"b0\"") &&
+	          strstr(e, "last reader"), "%s", e);
+	cr_assert_eq(usmp_problem_buffer_count(p), 0, "a refused file leaves "
+	             "the problem empty");
 	usmp_problem_destroy(p);
-	usmp_registry_destroy(r);
 }
 
 /* Finding (plugins/tvm): two fixed buffers that conflict and overlap make
