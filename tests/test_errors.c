@@ -162,13 +162,14 @@ static char *huge_json(size_t n, size_t *len)
 	size_t cap = 64 + n * 80;
 	char *text = malloc(cap);
 	cr_assert_not_null(text);
-	size_t at = (size_t)sprintf(text, "{\"usmp\": 1, \"buffers\": [\n");
+	size_t at = (size_t)snprintf(text, cap, "{\"usmp\": 1, \"buffers\": [\n");
 	for (size_t i = 0; i < n; i++)
-		at += (size_t)sprintf(text + at, "%s{\"name\": \"t%zu\", \"size\": %zu, "
+		at += (size_t)snprintf(text + at, cap - at,
+		                      "%s{\"name\": \"t%zu\", \"size\": %zu, "
 		                      "\"live\": [%zu, %zu]}\n",
 		                      i ? "," : "", i, i + 1 == n ? (size_t)0 : 64 + i % 7,
 		                      i, i + 3);
-	at += (size_t)sprintf(text + at, "]}\n");
+	at += (size_t)snprintf(text + at, cap - at, "]}\n");
 	*len = at;
 	return text;
 }
