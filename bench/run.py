@@ -826,6 +826,13 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 				issues.append("%s × %s: plan size differs between runs: %s" % (p.name, a.name, r["size_varies"]))
 	for pn, why in worse:
 		issues.append("%s: **auto worse than a member**: %s" % (pn, why))
+	for p in probs:
+		ra, re_ = results.get((p.name, "auto"), {}), results.get((p.name, "exact"), {})
+		if (ratio(ra) and ratio(re_) and not ra.get("no_fit") and ra["size"] > re_["size"]
+		    and (ra.get("time_limit") or 1) >= (re_.get("time_limit") or 0)):
+			issues.append("%s: auto (%d B) larger than exact alone (%d B) with the same or a shorter time limit"
+				      " (%g s vs %g s)"
+				      % (p.name, ra["size"], re_["size"], ra.get("time_limit") or 1, re_.get("time_limit") or 0))
 	if issues:
 		for s in issues:
 			w("* " + s)
