@@ -407,6 +407,9 @@ struct usmp_plan {
 usmp_plan *usmp__plan_alloc(usmp_problem *p);
 int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
+/* Prepare p and check the plan is shaped for it (buffer and pool counts);
+ * USMP_OK, or the failure recorded on the plan. */
+int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
 /* USMP_ERR_UNSUPPORTED (message in *msg when msg is not NULL) when the view

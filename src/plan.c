@@ -125,10 +125,8 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 	return USMP_OK;
 }
 
-int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
+int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p)
 {
-	if (!plan || !p)
-		return USMP_ERR_INVALID;
 	int st = usmp__problem_prepare(p);
 	if (st)
 		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
@@ -139,6 +137,16 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 		                       "problem %zu and %zu",
 		                       plan->buffer_count, plan->pool_count,
 		                       p->buffer_count, p->pool_count);
+	return USMP_OK;
+}
+
+int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
+{
+	if (!plan || !p)
+		return USMP_ERR_INVALID;
+	int st = usmp__plan_fits_problem(plan, p);
+	if (st)
+		return st;
 	usmp__view_store vs;
 	char *msg = NULL;
 	st = usmp__view_build(p, NULL, 0, &vs, &msg);

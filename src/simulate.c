@@ -205,13 +205,9 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 		return USMP_ERR_INVALID;
 	/* The replay is a check of its own: it does not ask the verifier, it
 	 * needs only every buffer placed in a pool of the problem. */
-	int st = usmp__problem_prepare(p);
+	int st = usmp__plan_fits_problem(plan, p);
 	if (st)
-		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
-	if (plan->buffer_count != p->buffer_count ||
-	    plan->pool_count != p->pool_count)
-		return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
-		                       "the plan does not match the problem");
+		return st;
 	for (uint32_t i = 0; i < plan->buffer_count; i++)
 		if (plan->placements[i].pool >= plan->pool_count)
 			return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
