@@ -34,19 +34,19 @@ fi
 mnv2="$root/examples/mobilenet_v2.json"
 board="$root/examples/board_m55_u55.json"
 small="$root/../shared/data/minimalloc/input.12.csv"
-vg 0 ""plan mobilenet_v2 with auto, plan and SVG" plan "$mnv2" --no-isolate -o "$tmp/m.json" --svg "$tmp/m.svg"
-vg 0 ""verify the mobilenet_v2 plan" verify "$mnv2" "$tmp/m.json"
-vg 0 ""simulate the mobilenet_v2 plan" simulate "$mnv2" "$tmp/m.json"
-vg 0 ""plan the M55+U55 board (two parts)" plan "$board" --no-isolate -o "$tmp/b.json"
-vg 3 ""plan the board with TVM's greedy_by_size" plan "$board" -a greedy_by_size --no-isolate -o "$tmp/g.json"
-vg 0 ""plan the board with hill_climb" plan "$board" -a hill_climb -p attempts=20 --no-isolate -o /dev/null
-vg 0 ""bound of the board" bound "$board"
-vg 0 ""list -v" list -v
-vg 0 ""select with a rule" select npu0 -a best_fit:order=area
+vg 0 "plan mobilenet_v2 with auto, plan and SVG" plan "$mnv2" --no-isolate -o "$tmp/m.json" --svg "$tmp/m.svg"
+vg 0 "verify the mobilenet_v2 plan" verify "$mnv2" "$tmp/m.json"
+vg 0 "simulate the mobilenet_v2 plan" simulate "$mnv2" "$tmp/m.json"
+vg 0 "plan the M55+U55 board (two parts)" plan "$board" --no-isolate -o "$tmp/b.json"
+vg 3 "TVM's greedy_by_size finds no fit on the board (it fills no gaps): exit 3, cleanly" plan "$board" -a greedy_by_size --no-isolate -o "$tmp/g.json"
+vg 0 "plan the board with hill_climb" plan "$board" -a hill_climb -p attempts=20 --no-isolate -o /dev/null
+vg 0 "bound of the board" bound "$board"
+vg 0 "list -v" list -v
+vg 0 "select with a rule" select npu0 -a best_fit:order=area
 if [ -f "$small" ]; then
-	vg 0 ""plan MiniMalloc input.12.csv with exact, CSV out" plan "$small" -a exact --capacity 12 --no-isolate --format csv -o "$tmp/s.csv"
-	vg 0 ""plan input.12.csv isolated (the parent)" plan "$small" --isolate -o /dev/null
+	vg 0 "plan MiniMalloc input.12.csv with exact, CSV out" plan "$small" -a exact --capacity 12 --no-isolate --format csv -o "$tmp/s.csv"
+	vg 0 "plan input.12.csv isolated (the parent)" plan "$small" --isolate -o /dev/null
 fi
-vg 2 ""a malformed problem is refused cleanly" plan "$root/README.md"
+vg 2 "a malformed problem is refused cleanly" plan "$root/README.md"
 echo "1..$n"
 exit $fail
