@@ -2,7 +2,7 @@
 # test.sh — run every test: the meson suites (Criterion, ABI, headers,
 # examples) in the normal build and again in an ASan+UBSan build, then the
 # installed-tree checks (example host, out-of-tree plugin), the Python
-# binding and the ThreadSanitizer test. Ends with "N passed, N failed".
+# binding, the ThreadSanitizer test and the CLI under valgrind. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 status=0
@@ -40,6 +40,7 @@ run host.tap sh examples/host/test.sh build
 run plugin.tap sh examples/plugin/test.sh build
 run python.unittest sh python/run_tests.sh build
 run threads.tap sh tests/threads/run.sh build
+run valgrind.tap sh tests/valgrind.sh build
 
 python3 tools/count_tests.py build/meson-logs/testlog.json \
 	build-asan/meson-logs/testlog.json "$logs"/*.log || status=1
