@@ -272,6 +272,32 @@ static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
 	return USMP_OK;
 }
 
+/* What adding a pool or a buffer shares: normalise and check the alignment
+ * (0 means 1), room for one more record of `elem` bytes in *arr, the name
+ * copied and indexed under the new record's index `count`. The caller fills
+ * the record at index `count` and increments its count. */
+static int new_record(usmp_problem *p, const char *kind, usmp__strmap *names,
+                      const char *name, uint64_t *alignment, void **arr,
+                      size_t *cap, size_t count, size_t elem, char **copy)
+{
+	if (*alignment == 0)
+		*alignment = 1;
+	if (!is_pow2(*alignment))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"%s \"%s\": alignment %llu is not a power of two", kind, name,
+			(unsigned long long)*alignment);
+	if (count >= UINT32_MAX)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s \"%s\": too many %ss", kind, name, kind);
+	if (usmp__grow(arr, cap, count + 1, elem) ||
+	    !(*copy = copy_name(p, name)) ||
+	    usmp__strmap_put(names, *copy, (uint32_t)count))
+		return usmp__problem_fail(p, USMP_ERR_NOMEM,
+		                          "%s \"%s\": out of memory", kind, name);
+	return USMP_OK;
+}
+
 /* ---- pools --------------------------------------------------------------- */
 
 int usmp_problem_add_pool(usmp_problem *p, const char *name,
@@ -290,24 +316,11 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "pool \"%s\": size_limit must be positive",
 		                          name);
-	if (alignment == 0)
-		alignment = 1;
-	if (!is_pow2(alignment))
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"pool \"%s\": alignment %llu is not a power of two", name,
-			(unsigned long long)alignment);
-	if (p->pool_count >= UINT32_MAX)
-		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "pool \"%s\": too many pools", name);
-	if (usmp__grow((void **)&p->pools, &p->pool_cap, p->pool_count + 1,
-	               sizeof(*p->pools)))
-		goto nomem;
-	copy = copy_name(p, name);
-	if (!copy)
-		goto nomem;
-	if (usmp__strmap_put(&p->pool_names, copy, (uint32_t)p->pool_count))
-		goto nomem;
+	rc = new_record(p, "pool", &p->pool_names, name, &alignment,
+	                (void **)&p->pools, &p->pool_cap, p->pool_count,
+	                sizeof(*p->pools), &copy);
+	if (rc)
+		return rc;
 	pool = &p->pools[p->pool_count];
 	pool->name = copy;
 	pool->size_limit = size_limit;
@@ -319,9 +332,6 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 	p->pool_count++;
 	usmp__problem_changed(p);
 	return USMP_OK;
-nomem:
-	return usmp__problem_fail(p, USMP_ERR_NOMEM,
-	                          "pool \"%s\": out of memory", name);
 }
 
 int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
@@ -381,24 +391,11 @@ int usmp_problem_add_buffer(usmp_problem *p, const char *name, uint64_t size,
 	if (size == 0)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "buffer \"%s\": size must be positive", name);
-	if (alignment == 0)
-		alignment = 1;
-	if (!is_pow2(alignment))
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"buffer \"%s\": alignment %llu is not a power of two", name,
-			(unsigned long long)alignment);
-	if (p->buffer_count >= UINT32_MAX)
-		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "buffer \"%s\": too many buffers", name);
-	if (usmp__grow((void **)&p->buffers, &p->buffer_cap, p->buffer_count + 1,
-	               sizeof(*p->buffers)))
-		goto nomem;
-	copy = copy_name(p, name);
-	if (!copy)
-		goto nomem;
-	if (usmp__strmap_put(&p->buffer_names, copy, (uint32_t)p->buffer_count))
-		goto nomem;
+	rc = new_record(p, "buffer", &p->buffer_names, name, &alignment,
+	                (void **)&p->buffers, &p->buffer_cap, p->buffer_count,
+	                sizeof(*p->buffers), &copy);
+	if (rc)
+		return rc;
 	b = &p->buffers[p->buffer_count];
 	memset(b, 0, sizeof(*b));
 	b->name = copy;
@@ -410,9 +407,6 @@ int usmp_problem_add_buffer(usmp_problem *p, const char *name, uint64_t size,
 	p->buffer_count++;
 	usmp__problem_changed(p);
 	return USMP_OK;
-nomem:
-	return usmp__problem_fail(p, USMP_ERR_NOMEM,
-	                          "buffer \"%s\": out of memory", name);
 }
 
 int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
