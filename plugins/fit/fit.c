@@ -6,9 +6,12 @@
  * buffer it conflicts with, in the first candidate pool where it fits.
  * Placed buffers with live ranges sit in an index over time (a segment tree
  * over the distinct begin times for "alive at my begin" plus per-time lists
- * of "begins inside my range"), so a placement costs O(log n + k log k) for
- * k placed conflicting buffers, never a scan of every placed buffer.
- * Overlap rules turn into a smaller forbidden range of start offsets.
+ * of "begins inside my range", laid end to end so a range of times is one
+ * stretch of memory), so a placement reads only the k placed buffers it
+ * conflicts with, never a scan of every placed buffer. Their forbidden
+ * ranges are put in order of start by a bucket sort (O(k) for the usual
+ * spread of offsets) before the gap scan. Overlap rules turn into a smaller
+ * forbidden range of start offsets.
  */
 #include <usmp/plugin.h>
 
@@ -82,6 +85,8 @@ typedef struct fit_ctx {
 	fit_span *sarr;         /* [live buffers] */
 	uint64_t *bits0, *bits1; /* leaves with a placed beginner, 2 levels */
 	size_t words0, words1;
+	uint32_t *fen;           /* [tcount + 1] Fenwick tree: placed per leaf */
+	uint64_t slive;          /* slots in sarr (live buffers) */
 	uint32_t *seq; /* placement order of one run: fixed ones first */
 
 	/* Rule partners of the buffer being placed. */
@@ -98,7 +103,14 @@ typedef struct fit_ctx {
 	/* Forbidden start ranges of the current placement. */
 	fit_range *ranges;
 	size_t range_count;
+	uint64_t amin, amax; /* lowest and highest start among the ranges */
 	size_t range_cap;
+
+	/* Bucket sort of the ranges: counts per bucket, the sorted copy. */
+	uint32_t *bucket;
+	size_t bucket_cap;
+	fit_range *sorted;
+	size_t sorted_cap;
 
 	fit_key *keys;
 	char msg[512];
@@ -249,6 +261,138 @@ static void fit_sort_ranges(fit_range *r, size_t n, int depth)
 	}
 }
 
+/* The gap scan of one placement over forbidden ranges in order of start:
+ * every start offset below s is forbidden or already scanned. */
+typedef struct fit_scan {
+	uint64_t size, align, limit;
+	int best_fit;
+	bool found, stop;
+	uint64_t s, best_x, best_len;
+} fit_scan;
+
+/* Scan the next ranges r[0..n) (sorted, none starting before earlier
+ * ones); sets st->stop when the answer is known (first fit found, or the
+ * gaps left are past the limit). */
+static void fit_scan_run(fit_scan *st, const fit_range *r, size_t n)
+{
+	uint64_t s = st->s;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].a > s) {
+			bool ok = true;
+			uint64_t cx = usmp_align_up(s, st->align, &ok);
+			if (!ok) {
+				st->stop = true;
+				break;
+			}
+			if (cx < r[i].a) {
+				uint64_t endx = cx + st->size;
+				if (endx < cx || endx > st->limit) {
+					st->stop = true; /* higher gaps fit no better */
+					break;
+				}
+				uint64_t len = r[i].a - s;
+				if (!st->best_fit) {
+					st->best_x = cx;
+					st->found = true;
+					st->stop = true;
+					break;
+				}
+				if (len < st->best_len) {
+					st->best_len = len;
+					st->best_x = cx;
+					st->found = true;
+				}
+			}
+		}
+		if (r[i].b > s)
+			s = r[i].b;
+	}
+	st->s = s;
+}
+
+/* Sort a large bucket: they are large mostly because many ranges share
+ * the lowest start (0, or one offset reused over time), so those go to
+ * the front in one pass and only the rest is sorted. */
+static void fit_sort_skewed(fit_range *r, size_t n)
+{
+	if (n < 2)
+		return;
+	uint64_t lo = r[0].a;
+	for (size_t i = 1; i < n; i++)
+		if (r[i].a < lo)
+			lo = r[i].a;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].a == lo) {
+			fit_range t = r[i];
+			r[i] = r[k];
+			r[k++] = t;
+		}
+	}
+	if (n - k > 1)
+		fit_sort_ranges(r + k, n - k, 64);
+}
+
+/* Scan r[0..n) in order of start without a comparison sort of all of
+ * it: one counting pass puts the ranges into about n buckets by the high
+ * bits of (start - lowest start), then each bucket is sorted (they are
+ * small) and scanned in turn, and first fit stops at its gap. */
+static int fit_scan_sorted(fit_ctx *c, fit_scan *st, fit_range *r, size_t n)
+{
+	if (n <= 32) {
+		fit_sort_ranges(r, n, 64);
+		fit_scan_run(st, r, n);
+		return USMP_OK;
+	}
+	uint64_t lo = c->amin, hi = c->amax;
+	unsigned shift = 0;
+	while (((hi - lo) >> shift) >= n)
+		shift++;
+	size_t nb = (size_t)((hi - lo) >> shift) + 1;
+	int rc;
+	if ((rc = fit_grow(c, (void **)&c->bucket, &c->bucket_cap, nb + 1,
+	                   sizeof *c->bucket)) ||
+	    (rc = fit_grow(c, (void **)&c->sorted, &c->sorted_cap, n,
+	                   sizeof *c->sorted)))
+		return rc;
+	uint32_t *cnt = c->bucket;
+	memset(cnt, 0, (nb + 1) * sizeof *cnt);
+	for (size_t i = 0; i < n; i++)
+		cnt[((r[i].a - lo) >> shift) + 1]++;
+	for (size_t i = 1; i <= nb; i++)
+		cnt[i] += cnt[i - 1];
+	fit_range *out = c->sorted;
+	for (size_t i = 0; i < n; i++)
+		out[cnt[(r[i].a - lo) >> shift]++] = r[i];
+	/* now cnt[i] is the end of bucket i; sort the buckets and scan them
+	 * in batches */
+	size_t from = 0, scanned = 0;
+	for (size_t i = 0; i < nb; i++) {
+		size_t to = cnt[i];
+		if (to - from > 16) {
+			fit_sort_skewed(out + from, to - from);
+		} else {
+			for (size_t j = from + 1; j < to; j++) {
+				fit_range t = out[j];
+				size_t q = j;
+				while (q > from && out[q - 1].a > t.a) {
+					out[q] = out[q - 1];
+					q--;
+				}
+				out[q] = t;
+			}
+		}
+		from = to;
+		if (to - scanned >= 256 || i + 1 == nb) {
+			fit_scan_run(st, out + scanned, to - scanned);
+			scanned = to;
+			if (st->stop)
+				break;
+		}
+	}
+	return USMP_OK;
+}
+
 static bool fit_live(const usmp_view *v, uint32_t b)
 {
 	return (v->buffers[b].flags & USMP_BUFFER_LIVE) != 0;
@@ -322,8 +466,10 @@ static int fit_index_build(fit_ctx *c)
 	c->words1 = (c->words0 + 63) / 64;
 	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
 	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
+	c->fen = fit_alloc(c, (size_t)u + 1, sizeof *c->fen);
+	c->slive = live;
 	if (!c->nlist || !c->slist || !c->sarr ||
-	    !c->bits0 || !c->bits1)
+	    !c->bits0 || !c->bits1 || !c->fen)
 		return USMP_ERR_NOMEM;
 	memset(c->nlist, 0, nodes * sizeof *c->nlist);
 	memset(c->slist, 0, (size_t)u * sizeof *c->slist);
@@ -373,6 +519,24 @@ static void fit_index_reset(fit_ctx *c)
 		c->slist[i].cnt = 0;
 	memset(c->bits0, 0, c->words0 * sizeof *c->bits0);
 	memset(c->bits1, 0, c->words1 * sizeof *c->bits1);
+	memset(c->fen, 0, ((size_t)c->tcount + 1) * sizeof *c->fen);
+	/* every slot of sarr empty: a span no placement collides with, in
+	 * no pool */
+	for (uint64_t i = 0; i < c->slive; i++) {
+		c->sarr[i].off = 0;
+		c->sarr[i].end = 0;
+		c->sarr[i].pool = USMP_NO_POOL;
+		c->sarr[i].buf = 0;
+	}
+}
+
+/* Number of placed live buffers that begin at leaves [0, j). */
+static uint64_t fit_placed_before(const fit_ctx *c, uint32_t j)
+{
+	uint64_t t = 0;
+	for (; j > 0; j &= j - 1)
+		t += c->fen[j];
+	return t;
 }
 
 /* Record placed live buffer b (its span is c->place[b]) in its lists. */
@@ -387,6 +551,8 @@ static void fit_index_insert(fit_ctx *c, uint32_t b)
 	c->sarr[c->slist[l].start + c->slist[l].cnt++] = c->place[b];
 	c->bits0[l >> 6] |= 1ull << (l & 63);
 	c->bits1[l >> 12] |= 1ull << ((l >> 6) & 63);
+	for (uint32_t j = l + 1; j <= c->tcount; j += j & (0u - j))
+		c->fen[j]++;
 }
 
 /* Smallest leaf in [j, r] where a placed buffer begins, or FIT_NONE. */
@@ -534,6 +700,7 @@ static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
 			return rc;
 	}
 	fit_range *r = c->ranges + c->range_count;
+	uint64_t lo = c->amin, hi = c->amax;
 	if (!c->radj && c->v->pool_count == 1) {
 		/* the common case, kept tight: one pool, no rules */
 		for (uint32_t i = 0; i < count; i++) {
@@ -541,16 +708,25 @@ static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
 			                                  : 0;
 			r->a = a;
 			r->b = sp[i].end;
-			r += a < sp[i].end;
+			if (a < sp[i].end) {
+				lo = a < lo ? a : lo;
+				hi = a > hi ? a : hi;
+				r++;
+			}
 		}
 	} else {
 		for (uint32_t i = 0; i < count; i++) {
 			if (sp[i].pool != pool)
 				continue;
-			if (fit_forbidden(c, size, &sp[i], &r->a, &r->b))
+			if (fit_forbidden(c, size, &sp[i], &r->a, &r->b)) {
+				lo = r->a < lo ? r->a : lo;
+				hi = r->a > hi ? r->a : hi;
 				r++;
+			}
 		}
 	}
+	c->amin = lo;
+	c->amax = hi;
 	c->range_count = (size_t)(r - c->ranges);
 	return USMP_OK;
 }
@@ -566,6 +742,8 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 	uint64_t size = v->buffers[b].size;
 	int rc;
 	c->range_count = 0;
+	c->amin = UINT64_MAX;
+	c->amax = 0;
 	if (fit_live(v, b) && c->tcount) {
 		uint32_t l = c->lo[b], r = c->hi[b];
 		for (uint64_t node = (uint64_t)l + c->tsize; node; node >>= 1)
@@ -573,12 +751,30 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 			                        c->narr + c->nlist[node].start,
 			                        (uint32_t)c->nlist[node].cnt)))
 				return rc;
-		for (uint32_t j = fit_next_start(c, l + 1, r); j != FIT_NONE;
-		     j = fit_next_start(c, j + 1, r))
-			if ((rc = fit_add_spans(c, size, p,
-			                        c->sarr + c->slist[j].start,
-			                        (uint32_t)c->slist[j].cnt)))
-				return rc;
+		/* The beginners of leaves l+1..r fill one stretch of sarr,
+		 * with empty slots for those not placed yet: read it in one
+		 * go unless it is mostly empty, else visit the leaves that
+		 * have a placed beginner. */
+		if (l < r) {
+			uint64_t from = c->slist[l + 1].start;
+			uint64_t to = r + 1 < c->tcount ? c->slist[r + 1].start
+			                                : c->slive;
+			uint64_t placed = fit_placed_before(c, r + 1) -
+			                  fit_placed_before(c, l + 1);
+			if (placed * 8 >= to - from) {
+				if ((rc = fit_add_spans(c, size, p, c->sarr + from,
+				                        (uint32_t)(to - from))))
+					return rc;
+			} else {
+				for (uint32_t j = fit_next_start(c, l + 1, r);
+				     j != FIT_NONE; j = fit_next_start(c, j + 1, r))
+					if ((rc = fit_add_spans(
+						     c, size, p,
+						     c->sarr + c->slist[j].start,
+						     (uint32_t)c->slist[j].cnt)))
+						return rc;
+			}
+		}
 	}
 	if (!v->conflict_start || !v->conflict_adj)
 		return USMP_OK;
@@ -610,47 +806,20 @@ static int fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, bool *found_out,
 	if (rc)
 		return rc;
 	size_t k = c->range_count;
-	fit_sort_ranges(c->ranges, k, 64);
 
-	bool found = false;
-	uint64_t best_x = 0, best_len = UINT64_MAX;
-	uint64_t s = 0; /* every start below s is forbidden (or scanned) */
-	for (size_t i = 0; i < k; i++) {
-		const fit_range *r = &c->ranges[i];
-		if (r->a > s) {
-			bool ok = true;
-			uint64_t cx = usmp_align_up(s, align, &ok);
-			if (!ok)
-				break;
-			if (cx < r->a) {
-				uint64_t endx = cx + size;
-				if (endx < cx || endx > limit)
-					break; /* higher gaps fit no better */
-				uint64_t len = r->a - s;
-				if (!c->best_fit) {
-					*x = cx;
-					*found_out = true;
-					return USMP_OK;
-				}
-				if (len < best_len) {
-					best_len = len;
-					best_x = cx;
-					found = true;
-				}
-			}
-		}
-		if (r->b > s)
-			s = r->b;
-	}
-	if (found) {
-		*x = best_x;
+	fit_scan st = { .size = size, .align = align, .limit = limit,
+	                .best_fit = c->best_fit, .best_len = UINT64_MAX };
+	if ((rc = fit_scan_sorted(c, &st, c->ranges, k)))
+		return rc;
+	if (st.found) {
+		*x = st.best_x;
 		*found_out = true;
 		return USMP_OK;
 	}
-	/* The open space above everything (when the loop broke early, s is
+	/* The open space above everything (when the scan stopped early, s is
 	 * below the gap that already exceeded the limit, so this fails too). */
 	bool ok = true;
-	uint64_t cx = usmp_align_up(s, align, &ok);
+	uint64_t cx = usmp_align_up(st.s, align, &ok);
 	uint64_t endx = cx + size;
 	if (ok && endx >= cx && endx <= limit) {
 		*x = cx;
@@ -885,9 +1054,9 @@ static void fit_release(fit_ctx *c)
 {
 	void *ptrs[] = {
 		c->work, c->place, c->times, c->lo, c->hi, c->nlist, c->narr,
-		c->slist, c->sarr, c->bits0, c->bits1,
+		c->slist, c->sarr, c->bits0, c->bits1, c->fen,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
-		c->rstart, c->radj, c->ranges, c->keys
+		c->rstart, c->radj, c->ranges, c->keys, c->bucket, c->sorted
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
