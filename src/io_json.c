@@ -725,6 +725,122 @@ static void emit(jwriter *w, const char *lead, json_t *rec)
 	json_decref(rec);
 }
 
+/* The buffers array of a plan is most of its text (a million records for
+ * a million buffers), so its records are printed directly through one
+ * buffer, as the same text jansson prints for them, without a json_t each. */
+typedef struct jout {
+	FILE *f;
+	size_t n;
+	char buf[1 << 16];
+} jout;
+
+static void jout_flush(jout *o)
+{
+	if (o->n && fwrite(o->buf, 1, o->n, o->f) != o->n)
+		(void)0; /* the stream's error flag is checked on close */
+	o->n = 0;
+}
+
+static void jout_put(jout *o, const char *s, size_t len)
+{
+	if (len > sizeof o->buf - o->n) {
+		jout_flush(o);
+		if (len > sizeof o->buf) {
+			(void)fwrite(s, 1, len, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, len);
+	o->n += len;
+}
+
+#define JOUT_LIT(o, s) jout_put((o), (s), sizeof(s) - 1)
+
+static void jout_u64(jout *o, uint64_t x)
+{
+	char d[24];
+	size_t k = sizeof d;
+	do {
+		d[--k] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	jout_put(o, d + k, sizeof d - k);
+}
+
+/* The JSON text of string s: ASCII that needs no escape as it is, anything
+ * else as jansson renders it (*own is then malloc'd text to free). NULL
+ * with *status set when s is not valid UTF-8 or memory runs out. */
+static const char *jtext(const char *s, size_t *len, char **own, int *status)
+{
+	size_t n = 0;
+	*own = NULL;
+	for (;; n++) {
+		unsigned char ch = (unsigned char)s[n];
+		if (!ch) {
+			*len = n;
+			return s;
+		}
+		if (ch < 0x20 || ch >= 0x80 || ch == '"' || ch == '\\')
+			break;
+	}
+	json_t *v = json_string(s);
+	if (!v) {
+		*status = USMP_ERR_INVALID;
+		return NULL;
+	}
+	*own = json_dumps(v, JSON_ENCODE_ANY);
+	json_decref(v);
+	if (!*own) {
+		*status = USMP_ERR_NOMEM;
+		return NULL;
+	}
+	/* without its quotes, as the plain case */
+	*len = strlen(*own) - 2;
+	return *own + 1;
+}
+
+/* One {"name": ..., "pool": ..., "offset": ...} record after `lead`. */
+static void plan_buffer_record(jwriter *w, jout *o, const char *lead,
+                               const char *name, const char *pool,
+                               uint64_t offset)
+{
+	size_t nl = 0, pl = 0;
+	char *nown = NULL, *pown = NULL;
+	int st = 0;
+	const char *nt = jtext(name ? name : "", &nl, &nown, &st);
+	if (!nt) {
+		if (st == USMP_ERR_INVALID)
+			wfail(w, st, "a buffer name is not valid UTF-8");
+		else
+			wfail(w, st, "out of memory writing JSON");
+		goto done;
+	}
+	const char *pt = jtext(pool ? pool : "", &pl, &pown, &st);
+	if (!pt) {
+		if (st == USMP_ERR_INVALID)
+			wfail(w, st, "a pool name is not valid UTF-8");
+		else
+			wfail(w, st, "out of memory writing JSON");
+		goto done;
+	}
+	if (offset > (uint64_t)INT64_MAX) {
+		wfail(w, USMP_ERR_INVALID, "offset: %" PRIu64 " is too large for "
+		      "the JSON format", offset);
+		goto done;
+	}
+	jout_put(o, lead, strlen(lead));
+	JOUT_LIT(o, "{\"name\": \"");
+	jout_put(o, nt, nl);
+	JOUT_LIT(o, "\", \"pool\": \"");
+	jout_put(o, pt, pl);
+	JOUT_LIT(o, "\", \"offset\": ");
+	jout_u64(o, offset);
+	JOUT_LIT(o, "}");
+done:
+	free(nown);
+	free(pown);
+}
+
 static int edge_cmp(const void *x, const void *y)
 {
 	const usmp__edge *a = x, *b = y;
@@ -938,6 +1054,7 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	jwriter w = {.f = f, .p = p, .plan = plan, .status = 0};
 	json_t *head = NULL;
 	char *algo = NULL;
+	jout *out = NULL;
 	int optimal = plan->part_count > 0;
 	uint32_t i;
 
@@ -985,16 +1102,20 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		emit(&w, i ? ",\n  " : "\n  ", rec);
 	}
 	fputs("],\n \"buffers\": [", f);
-	for (i = 0; i < plan->buffer_count && !w.status; i++) {
-		json_t *rec = json_object();
-		const usmp_placement *pl = &plan->placements[i];
-		jset(&w, rec, "name", jstr(&w, p->buffers[i].name,
-		                           "a buffer name"));
-		jset(&w, rec, "pool", jstr(&w, p->pools[pl->pool].name,
-		                           "a pool name"));
-		jset(&w, rec, "offset", jint(&w, pl->offset, "offset"));
-		emit(&w, i ? ",\n  " : "\n  ", rec);
+	out = malloc(sizeof *out);
+	if (!out) {
+		wfail(&w, USMP_ERR_NOMEM, "out of memory writing JSON");
+		goto done;
 	}
+	out->f = f;
+	out->n = 0;
+	for (i = 0; i < plan->buffer_count && !w.status; i++) {
+		const usmp_placement *pl = &plan->placements[i];
+		plan_buffer_record(&w, out, i ? ",\n  " : "\n  ",
+		                   p->buffers[i].name, p->pools[pl->pool].name,
+		                   pl->offset);
+	}
+	jout_flush(out);
 	fputs("]", f);
 	if (plan->part_count) {
 		fputs(",\n \"parts\": [", f);
@@ -1007,6 +1128,7 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 done:
 	json_decref(head);
 	free(algo);
+	free(out);
 	return w.status;
 }
 

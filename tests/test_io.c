@@ -1,6 +1,7 @@
 /* test_io.c — the file formats: JSON and CSV problems and plans round-trip
  * field for field, malformed input is refused naming the place, SVG is sane. */
 #include <criterion/criterion.h>
+#include <jansson.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -749,6 +750,68 @@ Test(io, plan_writer_refuses_incomplete_plans)
 	cr_assert(strstr(usmp_plan_error(plan), "\"relu1.out\" has no "
 	                 "placement"), "%s", usmp_plan_error(plan));
 	cr_assert_null(fopen(path, "r"), "no half-written file is left");
+	free(path);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+}
+
+/* The plan writer prints buffer records itself; they must be the text
+ * jansson prints for the same record, whatever the names hold. */
+Test(io, json_plan_buffer_records_are_the_text_jansson_prints)
+{
+	static const char *const names[] = {
+		"plain", "quote\"in", "back\\slash", "tab\there", "nl\nx",
+		"\x01" "ctl\x1f", "del\x7f", "caf\xc3\xa9",
+		"\xe6\x97\xa5\xe6\x9c\xac", "emoji\xf0\x9f\x98\x80", "/slash/",
+	};
+	size_t count = sizeof names / sizeof names[0];
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_not_null(p);
+	uint32_t pool;
+	cr_assert_eq(usmp_problem_add_pool(p, "p\"\xc3\xa9l", USMP_UNBOUNDED, 0,
+	                                   &pool), USMP_OK);
+	for (size_t i = 0; i < count; i++)
+		cr_assert_eq(usmp_problem_add_buffer(p, names[i], 8 + i, 0, NULL),
+		             USMP_OK, "%s", usmp_problem_error(p));
+	usmp_plan *plan = stacked_plan(p);
+	plan->placements[3].offset = (uint64_t)INT64_MAX - 64;
+	char *path = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	char *text = test_read_file(path);
+	for (size_t i = 0; i < count; i++) {
+		json_t *rec = json_object();
+		json_object_set_new(rec, "name", json_string(names[i]));
+		json_object_set_new(rec, "pool", json_string("p\"\xc3\xa9l"));
+		json_object_set_new(rec, "offset", json_integer(
+			(json_int_t)plan->placements[i].offset));
+		char *want = json_dumps(rec, JSON_REAL_PRECISION(9));
+		cr_assert_not_null(want);
+		cr_assert(strstr(text, want), "record %zu: %s not in\n%s", i,
+		          want, text);
+		free(want);
+		json_decref(rec);
+	}
+	cr_assert_eq(count_of(text, "{\"name\": "), count + 1, "%s", text);
+	free(text);
+	remove(path);
+	free(path);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+}
+
+Test(io, json_plan_writer_refuses_names_that_are_not_utf8)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_not_null(p);
+	cr_assert_eq(usmp_problem_add_buffer(p, "ok", 8, 0, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "bad\xff", 8, 0, NULL), USMP_OK);
+	usmp_plan *plan = stacked_plan(p);
+	char *path = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_plan_error(plan), "a buffer name is not valid "
+	                 "UTF-8"), "%s", usmp_plan_error(plan));
 	free(path);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
