@@ -152,6 +152,10 @@ typedef struct usmp__view_store {
  * prepared. Computes CSR, degrees and the lower bound. */
 int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
                      usmp__view_store *out, char **msg);
+/* The whole-problem view as a verifier needs it: without degrees (all 0)
+ * and lower bound (0), which cost as much as the check at scale. */
+int usmp__view_build_to_check(usmp_problem *p, usmp__view_store *out,
+                              char **msg);
 void usmp__view_finish(usmp__view_store *s);
 
 /* ---- interval_index.c: live-range queries without all-pairs ------------- */

@@ -149,7 +149,7 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 		return st;
 	usmp__view_store vs;
 	char *msg = NULL;
-	st = usmp__view_build(p, NULL, 0, &vs, &msg);
+	st = usmp__view_build_to_check(p, &vs, &msg);
 	if (st) {
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
 		usmp__free_msg(&msg);
