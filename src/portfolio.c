@@ -28,12 +28,22 @@ static const struct member {
 };
 
 /* Improving members: given what time remains when no fast member reached
- * the bound. The first that accepts the part is used. */
+ * the bound. The first that accepts the part is used. exact_window starts
+ * from the best plan so far (warm=true: auto puts it in the output array)
+ * and takes parts of WINDOW_FIRST buffers or more, which the whole-problem
+ * exact search rarely improves within a time limit (or refuses: > 10,000). */
 static const struct member improving_members[] = {
 	{"exact", "minimize=false"}, /* only while no plan fits yet */
+	{"exact_window", "warm=true"}, /* only with a plan, large parts */
 	{"exact", NULL},
 	{"hill_climb", NULL},
 };
+#define WINDOW_FIRST 1000u
+
+static bool is_warm(const struct member *m)
+{
+	return m->knob && !strcmp(m->knob, "warm=true");
+}
 
 typedef struct run_state {
 	usmp_registry *r;
@@ -89,7 +99,10 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw,
 		return 0;
 	if (m->knob && usmp__knobs_set(&k, a->name, m->knob, &msg))
 		goto out; /* the plugin lacks the knob: an older version; skip */
-	reset_trial(s->v, s->trial);
+	if (is_warm(m) && s->have_best)
+		memcpy(s->trial, s->best, s->v->buffer_count * sizeof *s->trial);
+	else
+		reset_trial(s->v, s->trial);
 	int st = usmp__invoke(s->r, a, &k, s->v, host, s->trial);
 	if (st) {
 		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
@@ -153,9 +166,16 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	}
 	usmp_host patient = *h;
 	patient.should_stop = only_cancel;
+	/* A large part goes to exact_window as soon as it has a plan: the
+	 * other orders cost as much as the first and gain less. */
+	const usmp__algo *wa = usmp__registry_algo(r, "exact_window");
+	bool window_next = improve && v->buffer_count >= WINDOW_FIRST && wa &&
+	                   !wa->builtin && !usmp__check_caps(wa, v, NULL);
 	int ran = 0;
 	for (size_t i = 0; i < sizeof fast_members / sizeof *fast_members; i++) {
 		if (ran && h->should_stop(h))
+			break;
+		if (s.have_best && window_next)
 			break;
 		if (!s.have_best && only_cancel(h))
 			break;
@@ -171,6 +191,9 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 			const struct member *m = &improving_members[i];
 			bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
 			if (feasibility && s.have_best)
+				continue;
+			if (is_warm(m) && (!s.have_best ||
+			                   v->buffer_count < WINDOW_FIRST))
 				continue;
 			int got = run_member(&s, m, hw, h);
 			if (got && !feasibility)

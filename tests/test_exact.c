@@ -360,7 +360,7 @@ Test(exact, descriptor_names_one_exact_algorithm)
 	cr_assert_not_null(p);
 	cr_assert_str_eq(p->name, "exact");
 	cr_assert_eq(p->abi_major, USMP_ABI_MAJOR);
-	cr_assert_eq(p->algorithm_count, 1);
+	cr_assert_eq(p->algorithm_count, 2); /* exact, exact_window */
 	const usmp_algorithm *a = p->algorithms[0];
 	cr_assert_str_eq(a->name, "exact");
 	cr_assert_str_eq(a->params,

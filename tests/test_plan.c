@@ -192,6 +192,36 @@ Test(plan, auto_reaches_the_bound_and_names_its_winner)
 	usmp_registry_destroy(r);
 }
 
+/* 1500 buffers (copies of five where first fit by size needs 10 bytes and
+ * 8 suffice): auto hands its first plan to exact_window, which reaches 8. */
+Test(plan, auto_improves_a_large_part_with_exact_window)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	static const int64_t t[5][3] = {
+		{3, 4, 7}, {4, 0, 2}, {4, 2, 3}, {2, 3, 6}, {4, 1, 4}};
+	char name[32];
+	for (int c = 0; c < 300; c++)
+		for (int k = 0; k < 5; k++) {
+			snprintf(name, sizeof name, "c%dk%d", c, k);
+			add(p, name, (uint64_t)t[k][0], t[k][1] + 8 * c,
+			    t[k][2] + 8 * c);
+		}
+	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert_str_eq(pi.algorithm, "auto/exact_window:warm=true");
+	cr_assert_eq(pi.lower_bound, 8);
+	cr_assert_eq(pi.size, 8);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
 Test(plan, options_from_an_older_smaller_struct_are_accepted)
 {
 	usmp_registry *r = registry();

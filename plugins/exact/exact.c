@@ -324,14 +324,32 @@ static const usmp_algorithm exact_algorithm = {
 		"minimize: true = minimise the peak, false = any plan within capacity",
 };
 
-static const usmp_algorithm *const exact_algorithms[] = {&exact_algorithm};
+static const usmp_algorithm exact_window_algorithm = {
+	.struct_size = sizeof(usmp_algorithm),
+	.caps = USMP_CAP_FIXED_OFFSETS | USMP_CAP_DETERMINISTIC |
+	        USMP_CAP_ANYTIME,
+	.name = "exact_window",
+	.summary = "improves a plan by re-placing time windows of it with the "
+	           "exact search (single pool, live ranges, any size), anytime",
+	.params = "window:u32=32 time_limit:f64=0 warm:bool=false",
+	.fn = (usmp_algorithm_fn)usmp__exact_window,
+	.param_help =
+		"window: buffers re-placed together at first (2..4096); grows "
+		"on failure\n"
+		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"warm: true = start from the plan the caller put in the output "
+		"array (auto does), else from a first fit by size",
+};
+
+static const usmp_algorithm *const exact_algorithms[] = {
+	&exact_algorithm, &exact_window_algorithm};
 
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
 	USMP_PLUGIN_HEADER,
 	.name = "exact",
 	.version = "1.0",
 	.license = "Apache-2.0",
-	.algorithm_count = 1,
+	.algorithm_count = 2,
 	.reserved = 0,
 	.algorithms = exact_algorithms,
 };

@@ -94,4 +94,10 @@ bool usmp__exact_should_stop(usmp__exact_clock *c);
 int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
                       uint64_t budget, usmp__exact_clock *clk, uint64_t *off);
 
+/* The "exact_window" algorithm (exact_window.c): re-places time windows of
+ * a plan with the search above, for problems too large for it whole. */
+int usmp__exact_window(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, uint32_t window,
+                       double time_limit, bool warm);
+
 #endif

@@ -1,0 +1,803 @@
+/* exact_window.c — large-neighbourhood search for problems too big for the
+ * exact search: re-place small time windows of the best plan with it. */
+#include "exact_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* How it works. Start from a plan (the caller's, with warm=true, else a
+ * first fit by decreasing size). Pick a target peak T below the plan's peak.
+ * Walk the buffers in time order; for each one still ending above T, take
+ * the buffers whose live ranges meet a time window around it (at most
+ * `window` of them) and re-place them with the exact search within [0, T),
+ * every other buffer that meets them in time fixed where it is (clipped at
+ * T: above T nothing may go anyway). A window that succeeds is applied at
+ * once, so the plan stays valid and its peak never rises. When every buffer
+ * is below T, T falls (a quarter of the way to the lower bound); when a
+ * buffer cannot be brought down with any window and node budget of the
+ * current levels, T rises. When the gap closes (to 1/1024 of the peak), one
+ * more level of larger windows and budgets is allowed and it starts over,
+ * until the lower bound, the deadline or the last level. Results of
+ * windows are memoised by their shape (relative times, sizes, neighbours'
+ * offsets), so repeated structure (layers, a stream of inputs) is solved
+ * once. Everything is counted in search nodes, so the same input and the
+ * same finished search give the same plan. */
+
+#define BLK 32u               /* buffers per block of the time index */
+#define FIRST_BUDGET 2000u    /* nodes of a window at the first level */
+#define MAX_LEVEL 5u          /* windows up to window << MAX_LEVEL/2 */
+#define CACHE_WORDS (UINT64_C(1) << 23) /* memo keys and results, 64 MiB */
+
+typedef struct u32vec {
+	uint32_t *p;
+	size_t n, cap;
+} u32vec;
+
+typedef struct memo_entry {
+	uint64_t hash;
+	uint64_t at;  /* key position in words */
+	uint32_t len; /* key length in words */
+	uint32_t result;
+	uint64_t sol; /* position of the offsets of a FOUND result */
+} memo_entry;
+
+typedef struct win {
+	const usmp_view *v;
+	const usmp_host *h;
+	usmp__exact_clock clk;
+	uint32_t n;
+	uint32_t nr;      /* buffers with a live range */
+	uint32_t *ord;    /* [nr] them, by (begin, index) */
+	int64_t *obeg;    /* [nr] their begins */
+	int64_t *bend;    /* [nr / BLK + 1] latest end per block of ord */
+	uint64_t maxlen;  /* longest live range */
+	uint64_t *off;    /* [n] the current plan */
+	uint64_t *al;     /* [n] alignment in the pool */
+	uint32_t *where;  /* [n] scratch: position in the window + 1, or 0 */
+	uint64_t gran;
+	uint64_t peak;
+	u32vec fr, fx, tmp;
+	/* The sub-problem handed to the exact model. */
+	usmp_buffer_rec *sb;
+	size_t sbcap;
+	uint64_t *soff;
+	uint32_t cand0;
+	usmp_pool_rec pool;
+	/* Memo: open addressing over entries, keys and offsets in words. */
+	memo_entry *tab;
+	uint32_t tabcap, tabused;
+	uint64_t *words;
+	uint64_t nwords, capwords;
+	uint64_t *key;
+	size_t keycap;
+	uint64_t hits, solves;
+	double t_start;
+} win;
+
+static void logmsg(const usmp_host *h, int level, const char *fmt,
+                   unsigned long long a, unsigned long long b,
+                   unsigned long long c, unsigned long long d)
+{
+	char msg[256];
+	snprintf(msg, sizeof msg, fmt, a, b, c, d);
+	h->log(h, level, msg);
+}
+
+static bool push(const usmp_host *h, u32vec *v, uint32_t x)
+{
+	if (v->n == v->cap) {
+		size_t nc = v->cap ? 2 * v->cap : 256;
+		uint32_t *p = h->realloc(h, v->p, nc * sizeof *p);
+		if (!p)
+			return false;
+		v->p = p;
+		v->cap = nc;
+	}
+	v->p[v->n++] = x;
+	return true;
+}
+
+static bool has_range(const usmp_view *v, uint32_t i)
+{
+	return v->buffers[i].flags & USMP_BUFFER_LIVE;
+}
+
+static bool is_fixed(const usmp_view *v, uint32_t i)
+{
+	return v->buffers[i].flags & USMP_BUFFER_FIXED;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The first position in ord whose begin is >= t. */
+static size_t first_pos(const win *w, int64_t t)
+{
+	size_t lo = 0, hi = w->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->obeg[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Append to out every buffer with a live range meeting [a, b), in ord
+ * order, stopping once out holds more than limit. Returns false when out
+ * of memory. */
+static bool collect(win *w, int64_t a, int64_t b, u32vec *out, size_t limit)
+{
+	const usmp_buffer_rec *bu = w->v->buffers;
+	uint64_t ua = (uint64_t)a - (uint64_t)INT64_MIN;
+	int64_t from = ua < w->maxlen ? INT64_MIN
+	                              : (int64_t)((uint64_t)a - w->maxlen);
+	size_t hi = first_pos(w, b);
+	for (size_t i = first_pos(w, from); i < hi && out->n <= limit;) {
+		if (i % BLK == 0 && w->bend[i / BLK] <= a) {
+			i += BLK;
+			continue;
+		}
+		uint32_t x = w->ord[i++];
+		if (bu[x].end > a && !push(w->h, out, x))
+			return false;
+	}
+	return true;
+}
+
+static uint64_t top_of(const win *w, uint32_t i)
+{
+	return w->off[i] + w->v->buffers[i].size;
+}
+
+static void refresh_peak(win *w)
+{
+	uint64_t p = 0;
+	for (uint32_t i = 0; i < w->n; i++)
+		if (top_of(w, i) > p)
+			p = top_of(w, i);
+	w->peak = p;
+}
+
+static int cmp_off(const void *ctx, uint32_t a, uint32_t b)
+{
+	const win *w = ctx;
+	return w->off[a] < w->off[b] ? -1 : w->off[a] > w->off[b];
+}
+
+static int cmp_size_desc(const void *ctx, uint32_t a, uint32_t b)
+{
+	const win *w = ctx;
+	const usmp_buffer_rec *x = &w->v->buffers[a], *y = &w->v->buffers[b];
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_begin(const void *ctx, uint32_t a, uint32_t b)
+{
+	const win *w = ctx;
+	const usmp_buffer_rec *x = &w->v->buffers[a], *y = &w->v->buffers[b];
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The start plan when the caller gave none: first fit by decreasing size
+ * (ties by begin, then index) against the placed buffers met in time. A
+ * buffer without a live range meets nothing and goes to offset 0. */
+static int first_fit(win *w)
+{
+	const usmp_view *v = w->v;
+	const usmp_host *h = w->h;
+	uint32_t *order = h->alloc(h, ((size_t)w->n + 1) * sizeof *order);
+	uint32_t *tmp = h->alloc(h, ((size_t)w->n + 1) * sizeof *tmp);
+	uint8_t *done = h->alloc(h, (size_t)w->n + 1);
+	int rc = USMP_ERR_NOMEM;
+	if (!order || !tmp || !done)
+		goto out;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < w->n; i++) {
+		done[i] = is_fixed(v, i);
+		if (is_fixed(v, i))
+			w->off[i] = v->buffers[i].fixed_offset;
+		else if (!has_range(v, i))
+			w->off[i] = 0;
+		else
+			order[k++] = i;
+	}
+	usmp__exact_sort(order, tmp, k, cmp_size_desc, w);
+	for (uint32_t j = 0; j < k; j++) {
+		if ((j & 1023) == 1023 && h->should_stop(h)) {
+			rc = USMP_ERR_STOPPED;
+			goto out;
+		}
+		uint32_t b = order[j];
+		const usmp_buffer_rec *r = &v->buffers[b];
+		w->tmp.n = 0;
+		if (!collect(w, r->begin, r->end, &w->tmp, SIZE_MAX))
+			goto out;
+		uint32_t cnt = 0;
+		for (size_t i = 0; i < w->tmp.n; i++)
+			if (done[w->tmp.p[i]])
+				w->tmp.p[cnt++] = w->tmp.p[i];
+		usmp__exact_sort(w->tmp.p, tmp, cnt, cmp_off, w);
+		uint64_t a = w->al[b], o = 0;
+		for (uint32_t i = 0; i < cnt; i++) {
+			uint32_t c = w->tmp.p[i];
+			uint64_t oa = (o + a - 1) & ~(a - 1);
+			if (w->off[c] >= oa + r->size)
+				break;
+			if (top_of(w, c) > o)
+				o = top_of(w, c);
+		}
+		w->off[b] = (o + a - 1) & ~(a - 1);
+		done[b] = 1;
+	}
+	rc = USMP_OK;
+out:
+	if (order)
+		h->free(h, order);
+	if (tmp)
+		h->free(h, tmp);
+	if (done)
+		h->free(h, done);
+	return rc;
+}
+
+/* ---- the memo ------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+	return h * UINT64_C(0xff51afd7ed558ccd);
+}
+
+static bool key_room(win *w, size_t need)
+{
+	if (need <= w->keycap)
+		return true;
+	size_t nc = w->keycap ? w->keycap : 1024;
+	while (nc < need)
+		nc *= 2;
+	uint64_t *k = w->h->realloc(w->h, w->key, nc * sizeof *k);
+	if (!k)
+		return false;
+	w->key = k;
+	w->keycap = nc;
+	return true;
+}
+
+static memo_entry *memo_find(win *w, uint64_t hash, size_t len)
+{
+	if (!w->tabcap)
+		return NULL;
+	for (uint32_t i = (uint32_t)hash & (w->tabcap - 1);;
+	     i = (i + 1) & (w->tabcap - 1)) {
+		memo_entry *e = &w->tab[i];
+		if (!e->len)
+			return NULL;
+		if (e->hash == hash && e->len == len &&
+		    !memcmp(w->words + e->at, w->key, len * sizeof *w->key))
+			return e;
+	}
+}
+
+/* Remember a result; silently skipped when the memo is full. */
+static void memo_put(win *w, uint64_t hash, size_t len, uint32_t result,
+                     const uint64_t *sol, uint32_t nsol)
+{
+	if (len > UINT32_MAX / 2 || w->nwords + len + nsol > CACHE_WORDS)
+		return;
+	if (2 * (w->tabused + 1) > w->tabcap) {
+		uint32_t nc = w->tabcap ? 2 * w->tabcap : 4096;
+		memo_entry *t = w->h->alloc(w->h, (size_t)nc * sizeof *t);
+		if (!t)
+			return;
+		memset(t, 0, (size_t)nc * sizeof *t);
+		for (uint32_t i = 0; i < w->tabcap; i++) {
+			if (!w->tab[i].len)
+				continue;
+			uint32_t j = (uint32_t)w->tab[i].hash & (nc - 1);
+			while (t[j].len)
+				j = (j + 1) & (nc - 1);
+			t[j] = w->tab[i];
+		}
+		if (w->tab)
+			w->h->free(w->h, w->tab);
+		w->tab = t;
+		w->tabcap = nc;
+	}
+	if (w->nwords + len + nsol > w->capwords) {
+		uint64_t nc = w->capwords ? w->capwords : 65536;
+		while (nc < w->nwords + len + nsol)
+			nc *= 2;
+		uint64_t *p = w->h->realloc(w->h, w->words, (size_t)nc * sizeof *p);
+		if (!p)
+			return;
+		w->words = p;
+		w->capwords = nc;
+	}
+	uint32_t i = (uint32_t)hash & (w->tabcap - 1);
+	while (w->tab[i].len)
+		i = (i + 1) & (w->tabcap - 1);
+	memo_entry *e = &w->tab[i];
+	e->hash = hash;
+	e->len = (uint32_t)len;
+	e->at = w->nwords;
+	e->result = result;
+	memcpy(w->words + w->nwords, w->key, len * sizeof *w->key);
+	w->nwords += len;
+	e->sol = w->nwords;
+	if (nsol)
+		memcpy(w->words + w->nwords, sol, nsol * sizeof *sol);
+	w->nwords += nsol;
+	w->tabused++;
+}
+
+/* ---- one window ------------------------------------------------------------ */
+
+static bool sub_room(win *w, size_t need)
+{
+	if (need <= w->sbcap)
+		return true;
+	size_t nc = w->sbcap ? w->sbcap : 256;
+	while (nc < need)
+		nc *= 2;
+	usmp_buffer_rec *b = w->h->realloc(w->h, w->sb, nc * sizeof *b);
+	if (!b)
+		return false;
+	w->sb = b;
+	uint64_t *o = w->h->realloc(w->h, w->soff, nc * sizeof *o);
+	if (!o)
+		return false;
+	w->soff = o;
+	w->sbcap = nc;
+	return true;
+}
+
+/* Choose the free buffers around buffer x: every non-fixed buffer meeting
+ * [begin - pad, end + pad) for the widest pad that keeps them within
+ * limit; when even pad 0 gives more, the limit highest ones alive with x. */
+static int choose(win *w, uint32_t x, uint32_t limit)
+{
+	const usmp_view *v = w->v;
+	const usmp_buffer_rec *r = &v->buffers[x];
+	uint64_t lo = 0, hi = (uint64_t)1 << 62;
+	/* Largest pad with at most limit free buffers, by bisection. */
+	while (lo < hi) {
+		uint64_t pad = lo + (hi - lo + 1) / 2;
+		int64_t a = (uint64_t)r->begin - (uint64_t)INT64_MIN < pad
+		                    ? INT64_MIN
+		                    : (int64_t)((uint64_t)r->begin - pad);
+		int64_t b = (uint64_t)INT64_MAX - (uint64_t)r->end < pad
+		                    ? INT64_MAX
+		                    : (int64_t)((uint64_t)r->end + pad);
+		w->tmp.n = 0;
+		if (!collect(w, a, b, &w->tmp, 4 * (size_t)limit + BLK))
+			return USMP__EXACT_NOMEM;
+		size_t cnt = 0;
+		for (size_t i = 0; i < w->tmp.n && cnt <= limit; i++)
+			cnt += !is_fixed(v, w->tmp.p[i]);
+		if (cnt <= limit && w->tmp.n <= 4 * (size_t)limit + BLK)
+			lo = pad;
+		else
+			hi = pad - 1;
+	}
+	int64_t a = (uint64_t)r->begin - (uint64_t)INT64_MIN < lo
+	                    ? INT64_MIN : (int64_t)((uint64_t)r->begin - lo);
+	int64_t b = (uint64_t)INT64_MAX - (uint64_t)r->end < lo
+	                    ? INT64_MAX : (int64_t)((uint64_t)r->end + lo);
+	w->tmp.n = 0;
+	if (!collect(w, a, b, &w->tmp, SIZE_MAX))
+		return USMP__EXACT_NOMEM;
+	w->fr.n = 0;
+	for (size_t i = 0; i < w->tmp.n; i++)
+		if (!is_fixed(v, w->tmp.p[i]) && !push(w->h, &w->fr, w->tmp.p[i]))
+			return USMP__EXACT_NOMEM;
+	if (w->fr.n > limit) {
+		/* Keep the highest (ties: earlier in time), then time order. */
+		uint32_t *t = w->h->alloc(w->h, w->fr.n * sizeof *t);
+		if (!t)
+			return USMP__EXACT_NOMEM;
+		for (size_t i = 0; i < w->fr.n; i++) /* x, then top desc */
+			for (size_t j = i; j > 0 && w->fr.p[j - 1] != x &&
+			                   (w->fr.p[j] == x ||
+			                    top_of(w, w->fr.p[j]) >
+			                            top_of(w, w->fr.p[j - 1]));
+			     j--) {
+				uint32_t s = w->fr.p[j];
+				w->fr.p[j] = w->fr.p[j - 1];
+				w->fr.p[j - 1] = s;
+			}
+		w->fr.n = limit;
+		usmp__exact_sort(w->fr.p, t, (uint32_t)w->fr.n, cmp_begin, w);
+		w->h->free(w->h, t);
+	}
+	return USMP__EXACT_FOUND;
+}
+
+/* Re-place the free buffers of the window (w->fr) within [0, cap) around
+ * the others met in time, with a node budget. On FOUND the plan is
+ * updated. Returns a usmp__exact_result. */
+static int solve_window(win *w, uint64_t cap, uint64_t budget)
+{
+	const usmp_view *v = w->v;
+	const usmp_host *h = w->h;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+	for (size_t i = 0; i < w->fr.n; i++) {
+		const usmp_buffer_rec *r = &v->buffers[w->fr.p[i]];
+		t0 = r->begin < t0 ? r->begin : t0;
+		t1 = r->end > t1 ? r->end : t1;
+		w->where[w->fr.p[i]] = (uint32_t)i + 1;
+	}
+	w->tmp.n = 0;
+	w->fx.n = 0;
+	int res = USMP__EXACT_NOMEM;
+	if (!collect(w, t0, t1, &w->tmp, SIZE_MAX))
+		goto out;
+	for (size_t i = 0; i < w->tmp.n; i++) {
+		uint32_t c = w->tmp.p[i];
+		if (!w->where[c] && w->off[c] < cap && !push(h, &w->fx, c))
+			goto out;
+	}
+	size_t nf = w->fr.n, nx = w->fx.n, len = 4 + 4 * (nf + nx);
+	if (!sub_room(w, nf + nx) || !key_room(w, len))
+		goto out;
+	/* The key: shape of the window relative to its first begin. */
+	uint64_t *k = w->key, hash = 0;
+	k[0] = cap;
+	k[1] = budget;
+	k[2] = nf;
+	k[3] = nx;
+	for (size_t i = 0; i < nf + nx; i++) {
+		uint32_t c = i < nf ? w->fr.p[i] : w->fx.p[i - nf];
+		const usmp_buffer_rec *r = &v->buffers[c];
+		uint64_t *q = k + 4 + 4 * i;
+		q[0] = (uint64_t)r->begin - (uint64_t)t0;
+		q[1] = (uint64_t)r->end - (uint64_t)t0;
+		q[2] = i < nf ? r->size : (top_of(w, c) < cap ? top_of(w, c) : cap);
+		q[3] = i < nf ? w->al[c] : w->off[c];
+	}
+	for (size_t i = 0; i < len; i++)
+		hash = mix(hash, k[i]);
+	memo_entry *e = memo_find(w, hash, len);
+	if (e) {
+		w->hits++;
+		res = (int)e->result;
+		if (res == USMP__EXACT_FOUND)
+			for (size_t i = 0; i < nf; i++)
+				w->off[w->fr.p[i]] = w->words[e->sol + i];
+		goto out;
+	}
+	/* The sub-problem: free buffers first, then the fixed ones clipped
+	 * at cap (nothing free may go above it). */
+	for (size_t i = 0; i < nf + nx; i++) {
+		uint32_t c = i < nf ? w->fr.p[i] : w->fx.p[i - nf];
+		usmp_buffer_rec *s = &w->sb[i];
+		*s = v->buffers[c];
+		s->name = "window";
+		s->candidate_count = 1;
+		s->candidate_start = 0;
+		s->alignment = w->al[c];
+		s->flags = USMP_BUFFER_LIVE;
+		if (i >= nf) {
+			s->flags |= USMP_BUFFER_FIXED;
+			s->fixed_pool = 0;
+			s->fixed_offset = w->off[c];
+			s->size = k[4 + 4 * i + 2] - w->off[c];
+		}
+	}
+	w->pool.size_limit = cap;
+	usmp_view sv = *v;
+	sv.struct_size = sizeof sv;
+	sv.pool_count = 1;
+	sv.pools = &w->pool;
+	sv.buffer_count = (uint32_t)(nf + nx);
+	sv.buffers = w->sb;
+	sv.candidates = &w->cand0;
+	sv.conflict_start = NULL;
+	sv.conflict_adj = NULL;
+	sv.degree = NULL;
+	sv.overlaps = NULL;
+	sv.overlap_count = 0;
+	usmp__exact_model m;
+	if (usmp__exact_model_build(&m, &sv, h) != USMP_OK) {
+		res = USMP__EXACT_NOMEM;
+		goto out;
+	}
+	w->solves++;
+	res = usmp__exact_solve(&m, cap, budget, &w->clk, w->soff);
+	if (res == USMP__EXACT_FOUND) /* m.id: the sub-view index, < nf */
+		for (uint32_t i = 0; i < m.n; i++)
+			w->off[w->fr.p[m.id[i]]] = w->soff[i];
+	usmp__exact_model_free(&m);
+	if (res == USMP__EXACT_FOUND) {
+		for (size_t i = 0; i < nf; i++)
+			w->soff[i] = w->off[w->fr.p[i]];
+		memo_put(w, hash, len, (uint32_t)res, w->soff, (uint32_t)nf);
+	} else if (res == USMP__EXACT_INFEASIBLE || res == USMP__EXACT_LIMIT) {
+		memo_put(w, hash, len, (uint32_t)res, NULL, 0);
+	}
+out:
+	for (size_t i = 0; i < w->fr.n; i++)
+		w->where[w->fr.p[i]] = 0;
+	return res;
+}
+
+/* ---- the search ------------------------------------------------------------ */
+
+/* Bring every buffer under cap, windows of up to `window << (l / 2)`
+ * buffers and FIRST_BUDGET << (2 * l) nodes at levels l = 0..maxlev.
+ * Returns FOUND when the whole plan is under cap, LIMIT when some buffer
+ * could not be brought down, STOPPED or NOMEM. */
+static int repair(win *w, uint64_t cap, uint32_t window, uint32_t maxlev)
+{
+	const usmp_view *v = w->v;
+	for (uint32_t i = 0; i < w->nr; i++) {
+		uint32_t x = w->ord[i];
+		if (is_fixed(v, x) || top_of(w, x) <= cap)
+			continue;
+		int r = USMP__EXACT_LIMIT;
+		for (uint32_t l = 0; l <= maxlev && r != USMP__EXACT_FOUND; l++) {
+			if (usmp__exact_should_stop(&w->clk))
+				return USMP__EXACT_STOPPED;
+			uint64_t lim = (uint64_t)window << (l / 2);
+			r = choose(w, x, lim > 4096 ? 4096 : (uint32_t)lim);
+			if (r == USMP__EXACT_NOMEM)
+				return r;
+			r = solve_window(w, cap, (uint64_t)FIRST_BUDGET << (2 * l));
+			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+				return r;
+			if (top_of(w, x) > cap) /* x was not in the window */
+				r = USMP__EXACT_LIMIT;
+		}
+		if (r != USMP__EXACT_FOUND)
+			return USMP__EXACT_LIMIT;
+	}
+	/* Buffers without a live range sit at 0 and meet nothing. */
+	for (uint32_t i = 0; i < w->n; i++)
+		if (!has_range(v, i) && top_of(w, i) > cap)
+			return USMP__EXACT_LIMIT;
+	return USMP__EXACT_FOUND;
+}
+
+static void report(win *w, uint64_t before)
+{
+	refresh_peak(w);
+	if (w->peak < before && w->h->progress)
+		w->h->progress(w->h, w->peak);
+}
+
+/* Search of the target between the lower bound and the peak (a quarter of
+ * the way down each time: small steps succeed more often); then again with
+ * larger windows, until the bound, the deadline or the last level. */
+static int improve(win *w, uint64_t lb, uint32_t window)
+{
+	uint64_t g = w->gran;
+	for (uint32_t maxlev = 1; maxlev <= MAX_LEVEL; maxlev++) {
+		uint64_t lo = (lb + g - 1) / g * g;
+		/* Targets closer than 1/1024 to the peak are not worth it. */
+		while (lo < w->peak && w->peak - lo > w->peak / 1024) {
+			uint64_t hi = w->peak;
+			uint64_t c = lo + (hi - 1 - lo) / g / 4 * g;
+			uint64_t before = w->peak;
+			int r = repair(w, c, window, maxlev);
+			report(w, before);
+			logmsg(w->h, USMP_LOG_DEBUG, "exact_window: level %llu, "
+			       "target %llu: peak %llu after %llu ms", maxlev,
+			       (unsigned long long)c, (unsigned long long)w->peak,
+			       (unsigned long long)((usmp__exact_now() -
+			                             w->t_start) * 1000));
+			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+				return r;
+			if (r != USMP__EXACT_FOUND)
+				lo = c + g;
+		}
+		if (w->peak <= lb)
+			break;
+	}
+	return USMP__EXACT_FOUND;
+}
+
+/* Scope: one pool, no explicit conflicts, one candidate pool, alignments
+ * and sizes the exact model takes. */
+static int check(const usmp_view *v, const usmp_host *h)
+{
+	if (v->pool_count != 1) {
+		h->log(h, USMP_LOG_ERROR, "exact_window: only single-pool "
+		       "problems are supported");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	if (v->buffer_count && v->conflict_start &&
+	    v->conflict_start[v->buffer_count] > 0) {
+		h->log(h, USMP_LOG_ERROR, "exact_window: explicit conflict edges "
+		       "are not supported");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	uint64_t pa = v->pools[0].alignment;
+	if (pa == 0 || (pa & (pa - 1)) || pa > (UINT64_C(1) << 40)) {
+		h->log(h, USMP_LOG_ERROR, "exact_window: unsupported pool "
+		       "alignment");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		uint64_t a = b->alignment;
+		if (b->candidate_count > 1 || a == 0 || (a & (a - 1)) ||
+		    a > (UINT64_C(1) << 40) || b->size == 0 ||
+		    b->size >= USMP__EXACT_MAXVAL / 4 ||
+		    ((b->flags & USMP_BUFFER_FIXED) &&
+		     (b->fixed_pool != 0 ||
+		      b->fixed_offset >= USMP__EXACT_MAXVAL / 4))) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "exact_window: buffer '%s' is "
+			         "beyond its scope (several candidate pools, "
+			         "alignment, size or fixed offset)", b->name);
+			h->log(h, USMP_LOG_ERROR, msg);
+			return USMP_ERR_UNSUPPORTED;
+		}
+		if ((b->flags & USMP_BUFFER_LIVE) && b->end <= b->begin) {
+			h->log(h, USMP_LOG_ERROR, "exact_window: empty live range");
+			return USMP_ERR_INVALID;
+		}
+	}
+	return USMP_OK;
+}
+
+/* Take the caller's plan when warm and every buffer has one in pool 0 that
+ * keeps fixed buffers in place and offsets in range. */
+static bool take_warm(win *w, const usmp_placement *out)
+{
+	const usmp_view *v = w->v;
+	for (uint32_t i = 0; i < w->n; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (out[i].pool != 0 || out[i].offset >= USMP__EXACT_MAXVAL / 4 ||
+		    (out[i].offset & (w->al[i] - 1)) ||
+		    ((b->flags & USMP_BUFFER_FIXED) &&
+		     out[i].offset != b->fixed_offset))
+			return false;
+	}
+	for (uint32_t i = 0; i < w->n; i++)
+		w->off[i] = out[i].offset;
+	return true;
+}
+
+static int setup(win *w)
+{
+	const usmp_view *v = w->v;
+	const usmp_host *h = w->h;
+	size_t n = w->n ? w->n : 1;
+	if (!(w->off = h->alloc(h, n * sizeof *w->off)) ||
+	    !(w->al = h->alloc(h, n * sizeof *w->al)) ||
+	    !(w->where = h->alloc(h, n * sizeof *w->where)) ||
+	    !(w->ord = h->alloc(h, n * sizeof *w->ord)) ||
+	    !(w->obeg = h->alloc(h, n * sizeof *w->obeg)) ||
+	    !(w->bend = h->alloc(h, (n / BLK + 1) * sizeof *w->bend)))
+		return USMP_ERR_NOMEM;
+	memset(w->where, 0, n * sizeof *w->where);
+	w->gran = 0;
+	for (uint32_t i = 0; i < w->n; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		w->al[i] = usmp_buffer_alignment(v, i, 0);
+		w->gran = gcd64(gcd64(w->gran, b->size), w->al[i]);
+		if (b->flags & USMP_BUFFER_FIXED)
+			w->gran = gcd64(w->gran, b->fixed_offset);
+		if (!has_range(v, i))
+			continue;
+		w->ord[w->nr++] = i;
+		uint64_t len = (uint64_t)b->end - (uint64_t)b->begin;
+		if (len > w->maxlen)
+			w->maxlen = len;
+	}
+	if (!w->gran)
+		w->gran = 1;
+	/* obeg doubles as the sort's scratch before it holds the begins. */
+	usmp__exact_sort(w->ord, (uint32_t *)w->obeg, w->nr, cmp_begin, w);
+	for (uint32_t i = 0; i < w->nr; i++) {
+		const usmp_buffer_rec *b = &v->buffers[w->ord[i]];
+		w->obeg[i] = b->begin;
+		if (i % BLK == 0 || b->end > w->bend[i / BLK])
+			w->bend[i / BLK] = b->end;
+	}
+	w->pool = v->pools[0];
+	w->cand0 = 0;
+	return USMP_OK;
+}
+
+static void teardown(win *w)
+{
+	const usmp_host *h = w->h;
+	void *ptrs[] = {w->off, w->al, w->where, w->ord, w->obeg, w->bend,
+	                w->fr.p, w->fx.p, w->tmp.p, w->sb, w->soff, w->tab,
+	                w->words, w->key};
+	for (size_t i = 0; i < sizeof ptrs / sizeof *ptrs; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
+}
+
+int usmp__exact_window(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, uint32_t window,
+                       double time_limit, bool warm)
+{
+	win w;
+	memset(&w, 0, sizeof w);
+	w.v = v;
+	w.h = h;
+	w.n = v->buffer_count;
+	w.clk.host = h;
+	w.t_start = usmp__exact_now();
+	if (time_limit < 0 || time_limit != time_limit) {
+		h->log(h, USMP_LOG_ERROR, "exact_window: time_limit must be >= 0");
+		return USMP_ERR_INVALID;
+	}
+	if (window < 2 || window > 4096) {
+		h->log(h, USMP_LOG_ERROR, "exact_window: window must be in "
+		       "2..4096");
+		return USMP_ERR_INVALID;
+	}
+	if (time_limit > 0)
+		w.clk.deadline = usmp__exact_now() + time_limit;
+	int rc = check(v, h);
+	if (rc)
+		return rc;
+	rc = setup(&w);
+	if (rc)
+		goto out;
+	bool warmed = warm && take_warm(&w, out);
+	if (!warmed && (rc = first_fit(&w)) != USMP_OK)
+		goto out;
+	refresh_peak(&w);
+	uint64_t start = w.peak;
+	if (h->progress)
+		h->progress(h, start);
+	/* Fixed buffers stay: the peak is at least the highest of them. */
+	uint64_t lb = v->lower_bound;
+	for (uint32_t i = 0; i < w.n; i++)
+		if (is_fixed(v, i) && top_of(&w, i) > lb)
+			lb = top_of(&w, i);
+	uint64_t limit = v->pools[0].size_limit;
+	int r = USMP__EXACT_FOUND;
+	if (w.peak > limit) {
+		/* Bring the plan within the pool first; fail if it will not go. */
+		for (uint32_t lev = 1; lev <= MAX_LEVEL && w.peak > limit; lev++) {
+			r = repair(&w, limit / w.gran * w.gran, window, lev);
+			report(&w, start);
+			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+				break;
+		}
+		if (w.peak > limit) {
+			rc = r == USMP__EXACT_NOMEM ? USMP_ERR_NOMEM
+			     : r == USMP__EXACT_STOPPED ? USMP_ERR_STOPPED
+			                                : USMP_ERR_INFEASIBLE;
+			h->log(h, USMP_LOG_ERROR, "exact_window: no plan within "
+			       "the pool's size limit found");
+			goto out;
+		}
+	}
+	if (w.peak > lb)
+		r = improve(&w, lb, window);
+	if (r == USMP__EXACT_NOMEM)
+		h->log(h, USMP_LOG_WARN, "exact_window: out of memory; "
+		       "returning the best plan so far");
+	logmsg(h, USMP_LOG_INFO, "exact_window: peak %llu (start %llu), %llu "
+	       "windows solved, %llu from the memo", (unsigned long long)w.peak,
+	       (unsigned long long)start, (unsigned long long)w.solves,
+	       (unsigned long long)w.hits);
+	for (uint32_t i = 0; i < w.n; i++)
+		out[i] = (usmp_placement){0, 0, w.off[i]};
+	rc = USMP_OK;
+out:
+	teardown(&w);
+	return rc;
+}
