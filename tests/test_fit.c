@@ -511,6 +511,117 @@ Test(fit, rule_heavy_random_problems_are_valid)
 	}
 }
 
+/* A plain first/best fit in size order (all placed conflicting buffers,
+ * qsort, scan), one pool, no limit: what the plugin's index and bucket
+ * sort must reproduce offset for offset. */
+typedef struct ref_range {
+	uint64_t a, b;
+} ref_range;
+
+static int ref_cmp_range(const void *x, const void *y)
+{
+	const ref_range *p = x, *q = y;
+	return (p->a > q->a) - (p->a < q->a);
+}
+
+static const usmp_view *ref_view;
+
+static int ref_cmp_order(const void *x, const void *y)
+{
+	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
+	uint64_t si = ref_view->buffers[i].size, sj = ref_view->buffers[j].size;
+	if (si != sj)
+		return si > sj ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+static void ref_fit(const usmp_view *v, int best, uint64_t *off)
+{
+	uint32_t n = v->buffer_count;
+	uint32_t *ord = malloc(n * sizeof *ord), *placed = malloc(n * sizeof *placed);
+	ref_range *r = malloc(n * sizeof *r);
+	cr_assert(ord && placed && r);
+	for (uint32_t i = 0; i < n; i++)
+		ord[i] = i;
+	ref_view = v;
+	qsort(ord, n, sizeof *ord, ref_cmp_order);
+	for (uint32_t t = 0; t < n; t++) {
+		const usmp_buffer_rec *b = &v->buffers[ord[t]];
+		size_t k = 0;
+		for (uint32_t u = 0; u < t; u++) {
+			const usmp_buffer_rec *o = &v->buffers[placed[u]];
+			if (!(b->begin < o->end && o->begin < b->end))
+				continue;
+			uint64_t oo = off[placed[u]];
+			r[k].a = oo + 1 > b->size ? oo + 1 - b->size : 0;
+			r[k].b = oo + o->size;
+			k++;
+		}
+		qsort(r, k, sizeof *r, ref_cmp_range);
+		uint64_t al = b->alignment, s = 0, x = UINT64_MAX, len = UINT64_MAX;
+		for (size_t i = 0; i < k; i++) {
+			uint64_t cx = (s + al - 1) / al * al;
+			if (r[i].a > s && cx < r[i].a) {
+				if (!best) {
+					x = cx;
+					break;
+				}
+				if (r[i].a - s < len) {
+					len = r[i].a - s;
+					x = cx;
+				}
+			}
+			if (r[i].b > s)
+				s = r[i].b;
+		}
+		off[ord[t]] = x != UINT64_MAX ? x : (s + al - 1) / al * al;
+		placed[t] = ord[t];
+	}
+	free(ord);
+	free(placed);
+	free(r);
+}
+
+Test(fit, dense_problems_get_the_offsets_of_a_plain_first_and_best_fit)
+{
+	/* hundreds alive at once, sizes from a few values (many equal starts)
+	 * or spread, some aligned: the bucket sort's big and small buckets */
+	uint64_t rng = 7;
+	static const uint64_t sizes[] = { 16, 4096, 4096, 65536, 1572864 };
+	for (int round = 0; round < 12; round++) {
+		th_problem *p = th_new();
+		uint32_t n = (uint32_t)test_rand_range(&rng, 200, 700);
+		for (uint32_t i = 0; i < n; i++) {
+			char name[16];
+			snprintf(name, sizeof name, "b%u", i);
+			uint64_t size = round % 3 == 0
+				? test_rand_range(&rng, 1, 1u << 20)
+				: sizes[test_rand_range(&rng, 0, 4)];
+			uint64_t align = round % 2 ? 1u << test_rand_range(&rng, 0, 6) : 1;
+			int64_t begin = (int64_t)test_rand_range(&rng, 0, 300);
+			int64_t life = (int64_t)test_rand_range(&rng, 1, i % 5 ? 30 : 250);
+			th_buffer(p, name, size, align, begin, begin + life);
+		}
+		const usmp_view *v = th_view(p);
+		uint64_t *want = malloc(n * sizeof *want);
+		cr_assert_not_null(want);
+		for (int best = 0; best < 2; best++) {
+			ref_fit(v, best, want);
+			usmp_placement *o = plan_ok(best ? "best_fit" : "first_fit", v,
+			                            "size");
+			for (uint32_t i = 0; i < n; i++)
+				cr_assert_eq(o[i].offset, want[i],
+				             "round %d %s: buffer %u at %llu, plain %llu",
+				             round, best ? "best_fit" : "first_fit", i,
+				             (unsigned long long)o[i].offset,
+				             (unsigned long long)want[i]);
+			free(o);
+		}
+		free(want);
+		th_free(p);
+	}
+}
+
 Test(fit, stops_when_asked)
 {
 	th_problem *p = th_new();
