@@ -53,8 +53,13 @@ typedef struct fit_key {
  * sequence instead of chasing buffer ids. */
 typedef struct fit_span {
 	uint64_t off, end;
-	uint32_t pool, buf;
 } fit_span;
+
+/* Whose span it is, in a parallel array: read only when there are several
+ * pools or overlap rules, so the one-pool case reads 16 bytes a span. */
+typedef struct fit_who {
+	uint32_t pool, buf;
+} fit_who;
 
 /* Where one index list lives in its array, and how much of it is used;
  * one struct so a query touches one cache line per list header. */
@@ -70,6 +75,7 @@ typedef struct fit_ctx {
 	uint32_t n;
 	usmp_placement *work;
 	fit_span *place; /* [n] valid for placed buffers */
+	fit_who *owner;  /* [n] pool (USMP_NO_POOL until placed) and index */
 
 	/* Time index over the distinct begin values of live buffers (leaves).
 	 * A live buffer covers leaves lo..hi: the begins inside its range.
@@ -81,8 +87,10 @@ typedef struct fit_ctx {
 	uint32_t *lo, *hi;      /* [n] */
 	fit_list *nlist;        /* [2 * tsize] node lists in narr */
 	fit_span *narr;
+	fit_who *nwho;          /* beside narr */
 	fit_list *slist;        /* [tcount] buffers beginning at a leaf */
 	fit_span *sarr;         /* [live buffers] */
+	fit_who *swho;          /* beside sarr */
 	uint64_t *bits0, *bits1; /* leaves with a placed beginner, 2 levels */
 	size_t words0, words1;
 	uint32_t *fen;           /* [tcount + 1] Fenwick tree: placed per leaf */
@@ -112,7 +120,7 @@ typedef struct fit_ctx {
 	fit_range *sorted;
 	size_t sorted_cap;
 
-	fit_key *keys;
+	fit_key *keys, *ktmp;
 	char msg[512];
 } fit_ctx;
 
@@ -173,21 +181,45 @@ static uint64_t fit_mag(int64_t s)
 	return s >= 0 ? (uint64_t)s : (uint64_t)(-(s + 1)) + 1;
 }
 
-static int fit_cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
+/* LSD radix sorts with 11-bit digits (a digit equal for every key is
+ * skipped): stable, O(n) for the million-buffer problems. */
+#define FIT_RADIX_BITS 11
+#define FIT_RADIX_SIZE (1u << FIT_RADIX_BITS)
 
-static int fit_cmp_key(const void *a, const void *b)
-{
-	const fit_key *x = a, *y = b;
-	if (x->k1 != y->k1)
-		return x->k1 > y->k1 ? -1 : 1;
-	if (x->k2 != y->k2)
-		return x->k2 > y->k2 ? -1 : 1;
-	return (x->idx > y->idx) - (x->idx < y->idx);
-}
+/* Stable sort of key[0..n) by the 64-bit value get(key[i]), ascending,
+ * through tmp[0..n); the result ends in key. */
+#define FIT_RADIX_SORT(type, key, tmp, n, get)                                 \
+	do {                                                                   \
+		uint32_t cnt_[FIT_RADIX_SIZE];                                 \
+		type *src_ = (key), *dst_ = (tmp);                             \
+		for (unsigned sh_ = 0; sh_ < 64; sh_ += FIT_RADIX_BITS) {      \
+			memset(cnt_, 0, sizeof cnt_);                          \
+			for (size_t i_ = 0; i_ < (n); i_++)                    \
+				cnt_[(get(src_[i_]) >> sh_) &                  \
+				     (FIT_RADIX_SIZE - 1)]++;                  \
+			if (cnt_[(get(src_[0]) >> sh_) &                       \
+			         (FIT_RADIX_SIZE - 1)] == (n))                 \
+				continue;                                      \
+			uint32_t sum_ = 0;                                     \
+			for (unsigned d_ = 0; d_ < FIT_RADIX_SIZE; d_++) {     \
+				uint32_t t_ = cnt_[d_];                        \
+				cnt_[d_] = sum_;                               \
+				sum_ += t_;                                    \
+			}                                                      \
+			for (size_t i_ = 0; i_ < (n); i_++)                    \
+				dst_[cnt_[(get(src_[i_]) >> sh_) &             \
+				          (FIT_RADIX_SIZE - 1)]++] = src_[i_];  \
+			type *sw_ = src_;                                      \
+			src_ = dst_;                                           \
+			dst_ = sw_;                                            \
+		}                                                              \
+		if (src_ != (key))                                             \
+			memcpy((key), src_, (n) * sizeof *(key));              \
+	} while (0)
+
+#define FIT_TIME_KEY(t) ((uint64_t)(t) ^ (1ull << 63))
+#define FIT_KEY_K1(k) (~(k).k1)
+#define FIT_KEY_K2(k) (~(k).k2)
 
 /* Sort ranges by start (the scan needs only that): insertion sort for
  * short runs, quicksort above, heapsort when quicksort degenerates. */
@@ -444,7 +476,14 @@ static int fit_index_build(fit_ctx *c)
 	for (uint32_t b = 0; b < c->n; b++)
 		if (fit_live(v, b))
 			c->times[live++] = v->buffers[b].begin;
-	qsort(c->times, live, sizeof *c->times, fit_cmp_i64);
+	if (live) {
+		int64_t *tmp = fit_alloc(c, live, sizeof *tmp);
+		if (!tmp)
+			return USMP_ERR_NOMEM;
+		FIT_RADIX_SORT(int64_t, c->times, tmp, (size_t)live,
+		               FIT_TIME_KEY);
+		fit_free(c, tmp);
+	}
 	uint32_t u = 0;
 	for (uint32_t i = 0; i < live; i++)
 		if (u == 0 || c->times[u - 1] != c->times[i])
@@ -462,13 +501,14 @@ static int fit_index_build(fit_ctx *c)
 	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
 	c->slist = fit_alloc(c, u, sizeof *c->slist);
 	c->sarr = fit_alloc(c, live, sizeof *c->sarr);
+	c->swho = fit_alloc(c, live, sizeof *c->swho);
 	c->words0 = (size_t)(u + 63) / 64;
 	c->words1 = (c->words0 + 63) / 64;
 	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
 	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
 	c->fen = fit_alloc(c, (size_t)u + 1, sizeof *c->fen);
 	c->slive = live;
-	if (!c->nlist || !c->slist || !c->sarr ||
+	if (!c->nlist || !c->slist || !c->sarr || !c->swho ||
 	    !c->bits0 || !c->bits1 || !c->fen)
 		return USMP_ERR_NOMEM;
 	memset(c->nlist, 0, nodes * sizeof *c->nlist);
@@ -503,7 +543,8 @@ static int fit_index_build(fit_ctx *c)
 		sat += cnt;
 	}
 	c->narr = fit_alloc(c, (size_t)at, sizeof *c->narr);
-	if (!c->narr)
+	c->nwho = fit_alloc(c, (size_t)at, sizeof *c->nwho);
+	if (!c->narr || !c->nwho)
 		return USMP_ERR_NOMEM;
 	return USMP_OK;
 }
@@ -525,8 +566,8 @@ static void fit_index_reset(fit_ctx *c)
 	for (uint64_t i = 0; i < c->slive; i++) {
 		c->sarr[i].off = 0;
 		c->sarr[i].end = 0;
-		c->sarr[i].pool = USMP_NO_POOL;
-		c->sarr[i].buf = 0;
+		c->swho[i].pool = USMP_NO_POOL;
+		c->swho[i].buf = 0;
 	}
 }
 
@@ -544,11 +585,15 @@ static void fit_index_insert(fit_ctx *c, uint32_t b)
 {
 	uint32_t nd[70];
 	unsigned k = fit_nodes(c, b, nd);
-	for (unsigned j = 0; j < k; j++)
-		c->narr[c->nlist[nd[j]].start + c->nlist[nd[j]].cnt++] =
-			c->place[b];
+	for (unsigned j = 0; j < k; j++) {
+		uint64_t at = c->nlist[nd[j]].start + c->nlist[nd[j]].cnt++;
+		c->narr[at] = c->place[b];
+		c->nwho[at] = c->owner[b];
+	}
 	uint32_t l = c->lo[b];
-	c->sarr[c->slist[l].start + c->slist[l].cnt++] = c->place[b];
+	uint64_t sat = c->slist[l].start + c->slist[l].cnt++;
+	c->sarr[sat] = c->place[b];
+	c->swho[sat] = c->owner[b];
 	c->bits0[l >> 6] |= 1ull << (l & 63);
 	c->bits1[l >> 12] |= 1ull << ((l >> 6) & 63);
 	for (uint32_t j = l + 1; j <= c->tcount; j += j & (0u - j))
@@ -649,12 +694,11 @@ static void fit_rules_mark(fit_ctx *c, uint32_t b)
  * (src new, dst sp, L): off <= x + L, i.e. x >= off - L, is allowed.
  * Returns false when nothing is forbidden. */
 static bool fit_forbidden(const fit_ctx *c, uint64_t s, const fit_span *sp,
-                          uint64_t *pa, uint64_t *pb)
+                          uint32_t o, uint64_t *pa, uint64_t *pb)
 {
 	uint64_t oo = sp->off;
 	uint64_t a = oo + 1 > s ? oo + 1 - s : 0;
 	uint64_t e = sp->end;
-	uint32_t o = sp->buf;
 	if (c->radj && c->rule_stamp[o] == c->qid) {
 		uint8_t f = c->rule_flags[o];
 		if (f & FIT_RULE_FWD) {
@@ -691,7 +735,8 @@ static bool fit_forbidden(const fit_ctx *c, uint64_t s, const fit_span *sp,
 }
 
 static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
-                         const fit_span *sp, uint32_t count)
+                         const fit_span *sp, const fit_who *who,
+                         uint32_t count)
 {
 	if (c->range_count + count > c->range_cap) {
 		int rc = fit_grow(c, (void **)&c->ranges, &c->range_cap,
@@ -716,9 +761,10 @@ static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
 		}
 	} else {
 		for (uint32_t i = 0; i < count; i++) {
-			if (sp[i].pool != pool)
+			if (who[i].pool != pool)
 				continue;
-			if (fit_forbidden(c, size, &sp[i], &r->a, &r->b)) {
+			if (fit_forbidden(c, size, &sp[i], who[i].buf, &r->a,
+			                  &r->b)) {
 				lo = r->a < lo ? r->a : lo;
 				hi = r->a > hi ? r->a : hi;
 				r++;
@@ -749,6 +795,7 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 		for (uint64_t node = (uint64_t)l + c->tsize; node; node >>= 1)
 			if ((rc = fit_add_spans(c, size, p,
 			                        c->narr + c->nlist[node].start,
+			                        c->nwho + c->nlist[node].start,
 			                        (uint32_t)c->nlist[node].cnt)))
 				return rc;
 		/* The beginners of leaves l+1..r fill one stretch of sarr,
@@ -763,6 +810,7 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 			                  fit_placed_before(c, l + 1);
 			if (placed * 8 >= to - from) {
 				if ((rc = fit_add_spans(c, size, p, c->sarr + from,
+				                        c->swho + from,
 				                        (uint32_t)(to - from))))
 					return rc;
 			} else {
@@ -771,6 +819,7 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 					if ((rc = fit_add_spans(
 						     c, size, p,
 						     c->sarr + c->slist[j].start,
+						     c->swho + c->slist[j].start,
 						     (uint32_t)c->slist[j].cnt)))
 						return rc;
 			}
@@ -781,10 +830,11 @@ static int fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 	for (uint64_t k = v->conflict_start[b]; k < v->conflict_start[b + 1];
 	     k++) {
 		uint32_t o = v->conflict_adj[k];
-		if (o == b || o >= c->n || c->place[o].pool != p ||
+		if (o == b || o >= c->n || c->owner[o].pool != p ||
 		    usmp_live_overlap(v, b, o))
 			continue;
-		if ((rc = fit_add_spans(c, size, p, &c->place[o], 1)))
+		if ((rc = fit_add_spans(c, size, p, &c->place[o], &c->owner[o],
+		                        1)))
 			return rc;
 	}
 	return USMP_OK;
@@ -833,8 +883,8 @@ static void fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->work[b].pool = p;
 	c->work[b].reserved = 0;
 	c->work[b].offset = x;
-	c->place[b].pool = p;
-	c->place[b].buf = b;
+	c->owner[b].pool = p;
+	c->owner[b].buf = b;
 	c->place[b].off = x;
 	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
 	if (c->tcount && fit_live(c->v, b))
@@ -906,9 +956,9 @@ static void fit_fixed_clash(fit_ctx *c, uint32_t i)
 	for (uint32_t j = 0; j < i; j++) {
 		uint32_t o = c->seq[j];
 		uint64_t a, e;
-		if (c->place[o].pool != r->fixed_pool ||
+		if (c->owner[o].pool != r->fixed_pool ||
 		    !(usmp_live_overlap(v, b, o) || fit_edge(v, b, o)) ||
-		    !fit_forbidden(c, r->size, &c->place[o], &a, &e) ||
+		    !fit_forbidden(c, r->size, &c->place[o], o, &a, &e) ||
 		    r->fixed_offset < a || r->fixed_offset >= e)
 			continue;
 		other = v->buffers[o].name ? v->buffers[o].name : "?";
@@ -980,7 +1030,14 @@ static void fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 		c->keys[k].idx = b;
 		k++;
 	}
-	qsort(c->keys, k, sizeof *c->keys, fit_cmp_key);
+	/* k1 desc, then size desc, then index (the keys are in index order,
+	 * and each pass is stable) */
+	if (k) {
+		if (order != FIT_ORDER_SIZE)
+			FIT_RADIX_SORT(fit_key, c->keys, c->ktmp, (size_t)k,
+			               FIT_KEY_K2);
+		FIT_RADIX_SORT(fit_key, c->keys, c->ktmp, (size_t)k, FIT_KEY_K1);
+	}
 	for (uint32_t i = 0; i < k; i++)
 		c->seq[f + i] = c->keys[i].idx;
 	*nfixed = f;
@@ -1012,7 +1069,7 @@ static int fit_run(fit_ctx *c, int order)
 		c->work[b].pool = USMP_NO_POOL;
 		c->work[b].reserved = 0;
 		c->work[b].offset = 0;
-		c->place[b].pool = USMP_NO_POOL;
+		c->owner[b].pool = USMP_NO_POOL;
 	}
 	uint32_t nfixed;
 	fit_make_seq(c, order, &nfixed);
@@ -1053,10 +1110,12 @@ static void fit_log(const fit_ctx *c, int level, const char *msg)
 static void fit_release(fit_ctx *c)
 {
 	void *ptrs[] = {
-		c->work, c->place, c->times, c->lo, c->hi, c->nlist, c->narr,
-		c->slist, c->sarr, c->bits0, c->bits1, c->fen,
+		c->work, c->place, c->owner, c->times, c->lo, c->hi, c->nlist,
+		c->narr, c->nwho, c->slist, c->sarr, c->swho, c->bits0, c->bits1,
+		c->fen,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
-		c->rstart, c->radj, c->ranges, c->keys, c->bucket, c->sorted
+		c->rstart, c->radj, c->ranges, c->keys, c->ktmp, c->bucket,
+		c->sorted
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
@@ -1106,14 +1165,16 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	size_t n = c.n;
 	c.work = fit_alloc(&c, n, sizeof *c.work);
 	c.place = fit_alloc(&c, n, sizeof *c.place);
+	c.owner = fit_alloc(&c, n, sizeof *c.owner);
 	c.times = fit_alloc(&c, n, sizeof *c.times);
 	c.lo = fit_alloc(&c, n, sizeof *c.lo);
 	c.hi = fit_alloc(&c, n, sizeof *c.hi);
 	c.seq = fit_alloc(&c, n, sizeof *c.seq);
 	c.keys = fit_alloc(&c, n, sizeof *c.keys);
+	c.ktmp = fit_alloc(&c, n, sizeof *c.ktmp);
 	hw = fit_alloc(&c, v->pool_count, sizeof *hw);
-	if (!c.work || !c.place || !c.times || !c.lo || !c.hi || !c.seq ||
-	    !c.keys || !hw)
+	if (!c.work || !c.place || !c.owner || !c.times || !c.lo || !c.hi || !c.seq ||
+	    !c.keys || !c.ktmp || !hw)
 		goto nomem;
 	if (v->overlap_count) {
 		c.rule_stamp = fit_alloc(&c, n, sizeof *c.rule_stamp);
