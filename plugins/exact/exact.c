@@ -102,16 +102,27 @@ static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
 		take(d, d->trial, p);
 		*hi = p;
 	} else if (r == USMP__EXACT_INFEASIBLE) {
-		*lo = c + d->m.gran;
+		*lo = usmp__exact_reach_up(&d->m, c + d->m.gran);
 	}
 	return r;
+}
+
+/* A capacity worth probing in [tlo, hi): a peak some plan could have (a
+ * sum of sizes), near the middle; hi when there is none. */
+static uint64_t middle(const driver *d, uint64_t tlo, uint64_t hi)
+{
+	uint64_t g = d->m.gran;
+	uint64_t c = usmp__exact_reach_down(&d->m, tlo + (hi - tlo) / g / 2 * g);
+	if (c < tlo)
+		c = usmp__exact_reach_up(&d->m, tlo);
+	return c < hi ? c : hi;
 }
 
 static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 {
 	/* Only multiples of g can be optimal: keep lo, hi and probes on them. */
 	uint64_t g = d->m.gran;
-	*lo = (*lo + g - 1) / g * g;
+	*lo = usmp__exact_reach_up(&d->m, (*lo + g - 1) / g * g);
 	limit = limit / g * g;
 	if (*lo > limit)
 		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
@@ -126,7 +137,9 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		uint64_t t = qlo > *lo ? qlo : *lo;
 		if (t >= hi)
 			break;
-		uint64_t c = t + (hi - t) / g / 2 * g;
+		uint64_t c = middle(d, t, hi);
+		if (c >= hi)
+			break;
 		r = probe(d, c, FIRST_BUDGET / 4, lo, &hi);
 		if (r == USMP__EXACT_LIMIT) {
 			qlo = c + g;
@@ -159,8 +172,10 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 				tlo = *lo;
 			if (tlo >= hi)
 				break;
-			/* Bisect the multiples of g in [tlo, hi). */
-			c = tlo + (hi - tlo) / g / 2 * g;
+			/* Bisect the possible peaks in [tlo, hi). */
+			c = middle(d, tlo, hi);
+			if (c >= hi)
+				break;
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}

@@ -9,6 +9,22 @@
  * two model quantities never overflow a uint64_t. */
 #define USMP__EXACT_MAXVAL (UINT64_C(1) << 62)
 
+/* Parts of the search proven infeasible at a capacity (exact_search.c):
+ * kept with the model so that every search of one call shares them. */
+typedef struct usmp__exact_memo_ent {
+	uint64_t hash; /* 0 = empty slot */
+	uint64_t cap;
+	size_t at;     /* its (buffer, lowest offset) pairs: keys[at..] */
+	uint32_t len, a, b; /* pairs, section range [a, b) */
+} usmp__exact_memo_ent;
+
+typedef struct usmp__exact_memo {
+	usmp__exact_memo_ent *memo; /* open addressing, cmemo slots (2^k) */
+	size_t nmemo, cmemo;
+	uint64_t *keys;
+	size_t nkeys, ckeys;
+} usmp__exact_memo;
+
 /* The interval problem the search works on. "Free" buffers are those the
  * search places; fixed buffers are obstacles at their imposed offsets. */
 typedef struct usmp__exact_model {
@@ -42,6 +58,16 @@ typedef struct usmp__exact_model {
 	uint64_t *width;
 	double *area;
 	uint64_t *total;
+	/* Every canonical plan's peak is the total size of a chain of buffers,
+	 * so only such sums can be optimal: bit i of reach says whether i *
+	 * gran is one (sums of distinct buffers' sizes), for i < reach_bits.
+	 * NULL when not computed (alignment above gran, fixed buffers, or
+	 * too large); every value then counts as reachable. */
+	uint64_t *reach;
+	uint64_t reach_bits;
+	/* Mutable through the const model: what the searches learn. NULL
+	 * when it could not be allocated (the searches then learn nothing). */
+	usmp__exact_memo *memo;
 } usmp__exact_model;
 
 /* Build the model from a single-pool interval view. Returns a usmp_status
@@ -53,6 +79,11 @@ void usmp__exact_model_free(usmp__exact_model *m);
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
  * it conflicts with. Never exceeds USMP__EXACT_MAXVAL by much. */
 uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o);
+
+/* The largest reachable peak <= c, and the smallest >= c (c itself when
+ * it is beyond what the model knows). */
+uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c);
+uint64_t usmp__exact_reach_up(const usmp__exact_model *m, uint64_t c);
 
 /* Stable sort of idx[count] by cmp(ctx, a, b) < 0 first; tmp holds count
  * entries. Deterministic; used for preorders and candidate lists. */

@@ -99,7 +99,14 @@ void usmp__exact_model_free(usmp__exact_model *m)
 	const usmp_host *h = m->host;
 	if (!h)
 		return;
-	void *ptrs[] = {m->twin, m->mem_start, m->mem, m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
+	if (m->memo) {
+		if (m->memo->memo)
+			h->free(h, m->memo->memo);
+		if (m->memo->keys)
+			h->free(h, m->memo->keys);
+		h->free(h, m->memo);
+	}
+	void *ptrs[] = {m->reach, m->twin, m->mem_start, m->mem, m->id, m->size, m->align, m->sl, m->sr, m->nb_start,
 	                m->nb, m->fix_off, m->fix_end, m->fix_id, m->fx_start,
 	                m->fx, m->width, m->area, m->total};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
@@ -186,6 +193,70 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 		}
 	}
 	return USMP_OK;
+}
+
+/* Subset sums of the sizes (in units of gran) below min(limit, 4 x the
+ * fullest section): a bitset shifted and or-ed once per buffer. Skipped
+ * (reach stays NULL) when alignment rounds offsets or fixed buffers offer
+ * other resting points, or when it would cost too much. */
+static void reach_build(usmp__exact_model *m, uint64_t limit)
+{
+	const usmp_host *h = m->host;
+	if (m->nfix || m->n == 0)
+		return;
+	for (uint32_t i = 0; i < m->n; i++)
+		if (m->align[i] > m->gran)
+			return;
+	uint64_t top = m->sect_max > UINT64_MAX / 4 ? limit : 4 * m->sect_max;
+	if (limit < top)
+		top = limit;
+	uint64_t bits = top / m->gran + 1;
+	uint64_t words = (bits + 63) / 64;
+	if (bits > (UINT64_C(1) << 25) || words * m->n > (UINT64_C(1) << 27))
+		return;
+	uint64_t *r = xalloc(h, (size_t)words, sizeof *r);
+	if (!r)
+		return;
+	r[0] = 1;
+	uint64_t hi = 1; /* bits below hi may be set */
+	for (uint32_t i = 0; i < m->n; i++) {
+		uint64_t sh = m->size[i] / m->gran;
+		if (sh >= bits)
+			continue;
+		uint64_t ws = sh / 64, bs = sh % 64;
+		uint64_t nhi = hi + sh < bits ? hi + sh : bits;
+		for (uint64_t w = (nhi + 63) / 64; w-- > ws;) {
+			uint64_t v = r[w - ws] << bs;
+			if (bs && w - ws > 0)
+				v |= r[w - ws - 1] >> (64 - bs);
+			r[w] |= v;
+		}
+		hi = nhi;
+	}
+	if (bits % 64)
+		r[words - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
+	m->reach = r;
+	m->reach_bits = bits;
+}
+
+uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c)
+{
+	if (!m->reach || c / m->gran >= m->reach_bits)
+		return c;
+	for (uint64_t i = c / m->gran + 1; i-- > 0;)
+		if (m->reach[i / 64] >> (i % 64) & 1)
+			return i * m->gran;
+	return 0;
+}
+
+uint64_t usmp__exact_reach_up(const usmp__exact_model *m, uint64_t c)
+{
+	if (!m->reach)
+		return c;
+	for (uint64_t i = (c + m->gran - 1) / m->gran; i < m->reach_bits; i++)
+		if (m->reach[i / 64] >> (i % 64) & 1)
+			return i * m->gran;
+	return c > m->reach_bits * m->gran ? c : m->reach_bits * m->gran;
 }
 
 static void live_range(const usmp_view *v, uint32_t i, int64_t tmin,
@@ -428,6 +499,9 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 			m->fx_start[0] = 0;
 		}
 	}
+	reach_build(m, v->pools[0].size_limit);
+	/* Optional: without it the search only forgets what it learnt. */
+	m->memo = xalloc(h, 1, sizeof *m->memo);
 	rc = USMP_OK;
 	h->free(h, order);
 	h->free(h, times);

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <time.h>
 
-enum { HEURISTICS = 3 };
+enum { HEURISTICS = 3, SHUFFLES = 3 };
+/* The memo of infeasible parts stops growing at this many key words. */
+#define MEMO_WORDS (UINT64_C(1) << 22)
 
 /* One undo record: the address of a state word and its previous value. */
 typedef struct trail_rec {
@@ -30,12 +32,14 @@ typedef struct search {
 	uint64_t *rank;   /* [n] preorder position within the buffer's part */
 	uint64_t *dtot;   /* [n] scratch: largest current section total */
 	int heur;         /* preorder in use (index into the key table) */
+	uint64_t seed;    /* 0, or the seed of a shuffled preorder */
 	trail_rec *trail;
 	size_t ntrail, ctrail;
 	uint32_t *arena; /* stack of index lists, addressed by position */
 	size_t narena, carena;
 	uint64_t *wide; /* stack of per-node section maxima, same discipline */
 	size_t nwide, cwide;
+	usmp__exact_memo *memo; /* the model's memo of infeasible parts */
 } search;
 
 double usmp__exact_now(void)
@@ -235,6 +239,101 @@ static bool rerank(search *s, size_t list, uint32_t count)
 	return true;
 }
 
+static uint64_t mix(uint64_t z);
+
+/* Hash of a part: the capacity, its range and its (buffer, lowest offset)
+ * pairs, summed so that their order does not matter. Never 0. */
+static uint64_t part_hash(const search *s, uint32_t a, uint32_t b, size_t sub,
+                          uint32_t k)
+{
+	uint64_t h = mix(mix(s->cap) ^ ((uint64_t)a << 32) ^ b);
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t c = s->arena[sub + i];
+		h += mix(mix(c) ^ s->minoff[c]);
+	}
+	return h ? h : 1;
+}
+
+/* Whether the part (a, b, sub[k]) is a remembered infeasible one. */
+static bool memo_has(const search *s, uint64_t h, uint32_t a, uint32_t b,
+                     uint32_t k)
+{
+	const usmp__exact_model *m = s->m;
+	const usmp__exact_memo *mm = s->memo;
+	if (!mm->cmemo)
+		return false;
+	for (size_t i = h & (mm->cmemo - 1);; i = (i + 1) & (mm->cmemo - 1)) {
+		const usmp__exact_memo_ent *e = &mm->memo[i];
+		if (!e->hash)
+			return false;
+		if (e->hash != h || e->len != k || e->a != a || e->b != b ||
+		    e->cap != s->cap)
+			continue;
+		/* Same size, and every stored buffer is an unplaced one of
+		 * this part at the same lowest offset: the same part. */
+		bool same = true;
+		for (uint32_t j = 0; j < k && same; j++) {
+			uint64_t c = mm->keys[e->at + 2 * j];
+			same = !s->placed[c] && m->sl[c] >= a && m->sl[c] < b &&
+			       s->minoff[c] == mm->keys[e->at + 2 * j + 1];
+		}
+		if (same)
+			return true;
+	}
+}
+
+/* Remember an infeasible part; silently does nothing when the memo is full
+ * or memory is short (the memo only saves work). */
+static void memo_add(search *s, uint64_t h, uint32_t a, uint32_t b, size_t sub,
+                     uint32_t k)
+{
+	const usmp_host *host = s->m->host;
+	usmp__exact_memo *mm = s->memo;
+	if (mm->nkeys + 2 * (size_t)k > MEMO_WORDS)
+		return;
+	if (2 * (mm->nmemo + 1) > mm->cmemo) {
+		size_t nc = mm->cmemo ? 2 * mm->cmemo : 1024;
+		usmp__exact_memo_ent *t = host->alloc(host, nc * sizeof *t);
+		if (!t)
+			return;
+		memset(t, 0, nc * sizeof *t);
+		for (size_t i = 0; i < mm->cmemo; i++) {
+			if (!mm->memo[i].hash)
+				continue;
+			size_t j = mm->memo[i].hash & (nc - 1);
+			while (t[j].hash)
+				j = (j + 1) & (nc - 1);
+			t[j] = mm->memo[i];
+		}
+		if (mm->memo)
+			host->free(host, mm->memo);
+		mm->memo = t;
+		mm->cmemo = nc;
+	}
+	if (mm->nkeys + 2 * (size_t)k > mm->ckeys) {
+		size_t nc = mm->ckeys ? mm->ckeys : 4096;
+		while (nc < mm->nkeys + 2 * (size_t)k)
+			nc *= 2;
+		uint64_t *t = host->realloc(host, mm->keys, nc * sizeof *t);
+		if (!t)
+			return;
+		mm->keys = t;
+		mm->ckeys = nc;
+	}
+	size_t i = h & (mm->cmemo - 1);
+	while (mm->memo[i].hash)
+		i = (i + 1) & (mm->cmemo - 1);
+	mm->memo[i] = (usmp__exact_memo_ent){.hash = h, .cap = s->cap,
+	                                     .at = mm->nkeys, .len = k,
+	                                     .a = a, .b = b};
+	for (uint32_t j = 0; j < k; j++) {
+		uint32_t c = s->arena[sub + j];
+		mm->keys[mm->nkeys++] = c;
+		mm->keys[mm->nkeys++] = s->minoff[c];
+	}
+	mm->nmemo++;
+}
+
 /* Solve the parts between the cut points cuts[ncut] (ascending) of the
  * range [lo, hi) one after the other; the list holds their buffers. Parts
  * are independent, so one that fails fails them all. */
@@ -253,9 +352,19 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
 			if (s->m->sl[c] >= a && s->m->sl[c] < b)
 				s->arena[sub + k++] = c;
 		}
+		/* Each part starts afresh at offset 0: its buffers need only
+		 * clear what is placed (their lowest offsets), so the part is
+		 * searched whole, whatever order other parts were placed in. */
+		uint64_t h = k > 1 && s->memo ? part_hash(s, a, b, sub, k) : 0;
+		if (h && memo_has(s, h, a, b, k)) {
+			s->narena = sub;
+			return USMP__EXACT_INFEASIBLE;
+		}
 		if (k && !rerank(s, sub, k))
 			return USMP__EXACT_NOMEM;
-		int r = k ? descend(s, a, b, sub, k, x, 0) : USMP__EXACT_FOUND;
+		int r = k ? descend(s, a, b, sub, k, 0, 0) : USMP__EXACT_FOUND;
+		if (r == USMP__EXACT_INFEASIBLE && h)
+			memo_add(s, h, a, b, sub, k);
 		s->narena = sub;
 		if (r != USMP__EXACT_FOUND)
 			return r;
@@ -287,6 +396,16 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			return USMP__EXACT_INFEASIBLE;
 		if (top < min_top)
 			min_top = top;
+		if (s->minoff[c] < x || (s->minoff[c] == x && s->rank[c] < lr)) {
+			bool ok = false;
+			for (uint64_t e = m->nb_start[c]; e < m->nb_start[c + 1] && !ok; e++) {
+				uint32_t d = m->nb[e];
+				uint64_t od = s->minoff[d] > x ? s->minoff[d] : x;
+				ok = !s->placed[d] && od + m->size[d] + m->size[c] <= s->cap;
+			}
+			if (!ok)
+				return USMP__EXACT_INFEASIBLE;
+		}
 	}
 	size_t cand = reserve(s, 2 * (size_t)count);
 	if (cand == SIZE_MAX)
@@ -382,12 +501,26 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
  * index. Each part is sorted by one when it is created. */
 static const char preorder_keys[HEURISTICS][4] = {"WAT", "TAW", "TWA"};
 
+/* A bijective 64-bit mixer (splitmix64's finaliser) for shuffled ranks. */
+static uint64_t mix(uint64_t z)
+{
+	z += UINT64_C(0x9e3779b97f4a7c15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
 static int cmp_u64_desc(uint64_t a, uint64_t b) { return a > b ? -1 : a < b; }
 
 static int cmp_part(const void *ctx, uint32_t a, uint32_t b)
 {
 	const search *s = ctx;
 	const usmp__exact_model *m = s->m;
+	if (s->seed) {
+		uint64_t ha = mix(s->seed ^ a), hb = mix(s->seed ^ b);
+		if (ha != hb)
+			return ha < hb ? -1 : 1;
+	}
 	for (int i = 0; i < 3; i++) {
 		int r = 0;
 		switch (preorder_keys[s->heur][i]) {
@@ -462,7 +595,10 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	memset(&s, 0, sizeof s);
 	s.m = m;
 	s.clk = clk;
-	s.cap = cap;
+	/* Peaks are sums of chains of sizes: the largest such sum within the
+	 * capacity is as good a capacity, and a tighter one. */
+	s.cap = usmp__exact_reach_down(m, cap);
+	s.memo = m->memo;
 	int r = USMP__EXACT_NOMEM;
 	size_t n = m->n, ns = m->nsect ? m->nsect : 1;
 	if (!(s.minoff = h->alloc(h, (n ? n : 1) * sizeof *s.minoff)) ||
@@ -476,12 +612,14 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. */
-	uint64_t used = 0, limit = n > 64 ? n : 64;
+	uint64_t used = 0, limit = n > 64 ? n : 64, round_seed = 0;
 	for (;;) {
 		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
-		for (int k = 0; k < HEURISTICS; k++) {
-			s.budget = budget - used < limit ? budget - used : limit;
-			s.heur = k;
+		for (int k = 0; k < HEURISTICS + SHUFFLES; k++) {
+			uint64_t lim = k < HEURISTICS ? limit : limit / 4;
+			s.budget = budget - used < lim ? budget - used : lim;
+			s.heur = k < HEURISTICS ? k : 0;
+			s.seed = k < HEURISTICS ? 0 : ++round_seed;
 			r = run(&s);
 			used += s.used > s.budget ? s.budget : s.used;
 			if (s.nomem)
