@@ -9,15 +9,15 @@
  * first fit by decreasing size). Pick a target peak T below the plan's peak.
  * Walk the buffers in time order; for each one still ending above T, take
  * the buffers whose live ranges meet a time window around it (at most
- * `window` of them) and re-place them with the exact search within [0, T),
+ * `window` of them; centred on it, then reaching back, then ahead) and
+ * re-place them with the exact search within [0, T),
  * every other buffer that meets them in time fixed where it is (clipped at
  * T: above T nothing may go anyway). A window that succeeds is applied at
  * once, so the plan stays valid and its peak never rises. When every buffer
- * is below T, T falls (a quarter of the way to the lower bound); when a
- * buffer cannot be brought down with any window and node budget of the
- * current levels, T rises. When the gap closes (to 1/1024 of the peak), one
- * more level of larger windows and budgets is allowed and it starts over,
- * until the lower bound, the deadline or the last level. Results of
+ * is below T, T falls (a bold step, else the smallest one); when even the
+ * smallest step fails with every window and node budget of the current
+ * levels, one more level of larger windows and budgets is allowed, until
+ * the lower bound, the deadline or the last level. Results of
  * windows are memoised by their shape (relative times, sizes, neighbours'
  * offsets), so repeated structure (layers, a stream of inputs) is solved
  * once. Everything is counted in search nodes, so the same input and the
@@ -369,35 +369,47 @@ static bool sub_room(win *w, size_t need)
 /* Choose the free buffers around buffer x: every non-fixed buffer meeting
  * [begin - pad, end + pad) for the widest pad that keeps them within
  * limit; when even pad 0 gives more, the limit highest ones alive with x. */
-static int choose(win *w, uint32_t x, uint32_t limit)
+/* The time span [*a, *b) around r: pad on both sides (side 0), or twice
+ * pad before (side -1) or after (side 1) it, saturating. */
+static void span(const usmp_buffer_rec *r, uint64_t pad, int side, int64_t *a,
+                 int64_t *b)
+{
+	uint64_t before = side < 0 ? 2 * pad : side > 0 ? 0 : pad;
+	uint64_t after = side > 0 ? 2 * pad : side < 0 ? 0 : pad;
+	*a = (uint64_t)r->begin - (uint64_t)INT64_MIN < before
+	             ? INT64_MIN : (int64_t)((uint64_t)r->begin - before);
+	*b = (uint64_t)INT64_MAX - (uint64_t)r->end < after
+	             ? INT64_MAX : (int64_t)((uint64_t)r->end + after);
+}
+
+static int choose(win *w, uint32_t x, uint32_t limit, int side)
 {
 	const usmp_view *v = w->v;
 	const usmp_buffer_rec *r = &v->buffers[x];
-	uint64_t lo = 0, hi = (uint64_t)1 << 62;
-	/* Largest pad with at most limit free buffers, by bisection. */
+	uint64_t lo = 0, hi = (uint64_t)1 << 61;
+	bool grow = true;
+	int64_t a, b;
+	/* Largest pad with at most limit free buffers: doubling until too
+	 * many, then bisection (a few collects when windows are short). */
 	while (lo < hi) {
-		uint64_t pad = lo + (hi - lo + 1) / 2;
-		int64_t a = (uint64_t)r->begin - (uint64_t)INT64_MIN < pad
-		                    ? INT64_MIN
-		                    : (int64_t)((uint64_t)r->begin - pad);
-		int64_t b = (uint64_t)INT64_MAX - (uint64_t)r->end < pad
-		                    ? INT64_MAX
-		                    : (int64_t)((uint64_t)r->end + pad);
+		uint64_t pad = grow ? (lo ? 2 * lo : 1) : lo + (hi - lo + 1) / 2;
+		if (pad > hi)
+			pad = hi;
+		span(r, pad, side, &a, &b);
 		w->tmp.n = 0;
 		if (!collect(w, a, b, &w->tmp, 4 * (size_t)limit + BLK))
 			return USMP__EXACT_NOMEM;
 		size_t cnt = 0;
 		for (size_t i = 0; i < w->tmp.n && cnt <= limit; i++)
 			cnt += !is_fixed(v, w->tmp.p[i]);
-		if (cnt <= limit && w->tmp.n <= 4 * (size_t)limit + BLK)
+		if (cnt <= limit && w->tmp.n <= 4 * (size_t)limit + BLK) {
 			lo = pad;
-		else
+		} else {
 			hi = pad - 1;
+			grow = false;
+		}
 	}
-	int64_t a = (uint64_t)r->begin - (uint64_t)INT64_MIN < lo
-	                    ? INT64_MIN : (int64_t)((uint64_t)r->begin - lo);
-	int64_t b = (uint64_t)INT64_MAX - (uint64_t)r->end < lo
-	                    ? INT64_MAX : (int64_t)((uint64_t)r->end + lo);
+	span(r, lo, side, &a, &b);
 	w->tmp.n = 0;
 	if (!collect(w, a, b, &w->tmp, SIZE_MAX))
 		return USMP__EXACT_NOMEM;
@@ -553,14 +565,21 @@ static int repair(win *w, uint64_t cap, uint32_t window, uint32_t maxlev)
 			if (usmp__exact_should_stop(&w->clk))
 				return USMP__EXACT_STOPPED;
 			uint64_t lim = (uint64_t)window << (l / 2);
-			r = choose(w, x, lim > 4096 ? 4096 : (uint32_t)lim);
-			if (r == USMP__EXACT_NOMEM)
-				return r;
-			r = solve_window(w, cap, (uint64_t)FIRST_BUDGET << (2 * l));
-			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
-				return r;
-			if (top_of(w, x) > cap) /* x was not in the window */
-				r = USMP__EXACT_LIMIT;
+			/* Centred on x, then reaching back, then ahead. */
+			for (int side = 0; side < 3 && r != USMP__EXACT_FOUND;
+			     side++) {
+				r = choose(w, x, lim > 4096 ? 4096 : (uint32_t)lim,
+				           side == 2 ? 1 : -side);
+				if (r == USMP__EXACT_NOMEM)
+					return r;
+				r = solve_window(w, cap,
+				                 (uint64_t)FIRST_BUDGET << (2 * l));
+				if (r == USMP__EXACT_NOMEM ||
+				    r == USMP__EXACT_STOPPED)
+					return r;
+				if (top_of(w, x) > cap) /* x not in the window */
+					r = USMP__EXACT_LIMIT;
+			}
 		}
 		if (r != USMP__EXACT_FOUND)
 			return USMP__EXACT_LIMIT;
@@ -579,33 +598,46 @@ static void report(win *w, uint64_t before)
 		w->h->progress(w->h, w->peak);
 }
 
-/* Search of the target between the lower bound and the peak (a quarter of
- * the way down each time: small steps succeed more often); then again with
- * larger windows, until the bound, the deadline or the last level. */
+static int attempt(win *w, uint64_t c, uint32_t window, uint32_t maxlev)
+{
+	uint64_t before = w->peak;
+	int r = repair(w, c, window, maxlev);
+	report(w, before);
+	logmsg(w->h, USMP_LOG_DEBUG, "exact_window: level %llu, target %llu: "
+	       "peak %llu after %llu ms", maxlev, (unsigned long long)c,
+	       (unsigned long long)w->peak,
+	       (unsigned long long)((usmp__exact_now() - w->t_start) * 1000));
+	return r;
+}
+
+/* Targets at each level: a bold one, a quarter of the way from the peak to
+ * the lowest target not failed yet, then the smallest step (peak - gran:
+ * every buffer at the peak a little lower). When the smallest step fails,
+ * the next level. Peaks are multiples of gran: so are sizes, alignments and
+ * fixed offsets, hence every offset a placement chooses. */
 static int improve(win *w, uint64_t lb, uint32_t window)
 {
 	uint64_t g = w->gran;
-	for (uint32_t maxlev = 1; maxlev <= MAX_LEVEL; maxlev++) {
-		uint64_t lo = (lb + g - 1) / g * g;
-		/* Targets closer than 1/1024 to the peak are not worth it. */
-		while (lo < w->peak && w->peak - lo > w->peak / 1024) {
-			uint64_t hi = w->peak;
-			uint64_t c = lo + (hi - 1 - lo) / g / 4 * g;
-			uint64_t before = w->peak;
-			int r = repair(w, c, window, maxlev);
-			report(w, before);
-			logmsg(w->h, USMP_LOG_DEBUG, "exact_window: level %llu, "
-			       "target %llu: peak %llu after %llu ms", maxlev,
-			       (unsigned long long)c, (unsigned long long)w->peak,
-			       (unsigned long long)((usmp__exact_now() -
-			                             w->t_start) * 1000));
+	lb = (lb + g - 1) / g * g;
+	for (uint32_t lev = 1; lev <= MAX_LEVEL && w->peak > lb; lev++) {
+		uint64_t lo = lb;
+		while (w->peak > lb) {
+			uint64_t c = lo + (w->peak - 1 - lo) / g / 4 * g;
+			int r;
+			if (lo < w->peak && c + g < w->peak) {
+				r = attempt(w, c, window, lev);
+				if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+					return r;
+				if (r == USMP__EXACT_FOUND)
+					continue;
+				lo = c + g;
+			}
+			r = attempt(w, w->peak - g, window, lev);
 			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
 				return r;
 			if (r != USMP__EXACT_FOUND)
-				lo = c + g;
+				break;
 		}
-		if (w->peak <= lb)
-			break;
 	}
 	return USMP__EXACT_FOUND;
 }
