@@ -733,3 +733,169 @@ Test(exact, minimalloc_C_is_optimal_at_its_lower_bound)
 	free(out);
 	csv_free(&p);
 }
+
+/* ---- structured problems ----------------------------------------------- */
+
+/* A problem from rows {begin, end, size in units}, sizes times unit. */
+static void rows_prob(csv_prob *p, const int64_t (*rows)[3], uint32_t n,
+                      uint64_t unit)
+{
+	memset(p, 0, sizeof *p);
+	p->buf = calloc(n, sizeof *p->buf);
+	p->cstart = calloc(n + 1, sizeof *p->cstart);
+	p->degree = calloc(n + 1, sizeof *p->degree);
+	cr_assert(p->buf && p->cstart && p->degree);
+	for (uint32_t i = 0; i < n; i++)
+		p->buf[i] = (usmp_buffer_rec){.name = "b",
+		                              .size = (uint64_t)rows[i][2] * unit,
+		                              .alignment = 1, .begin = rows[i][0],
+		                              .end = rows[i][1],
+		                              .flags = USMP_BUFFER_LIVE,
+		                              .candidate_count = 1};
+	p->pool = (usmp_pool_rec){"pool", USMP_UNBOUNDED, 1};
+	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
+	                   .buffer_count = n, .pools = &p->pool,
+	                   .buffers = p->buf, .candidates = &p->cand,
+	                   .conflict_start = p->cstart, .degree = p->degree,
+	                   .target = ""};
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = 0;
+		for (uint32_t j = 0; j < n; j++) {
+			if (i != j && usmp_live_overlap(&p->v, i, j))
+				p->degree[i]++;
+			if (p->buf[j].begin <= p->buf[i].begin &&
+			    p->buf[i].begin < p->buf[j].end)
+				s += p->buf[j].size;
+		}
+		if (s > p->v.lower_bound)
+			p->v.lower_bound = s;
+	}
+}
+
+/* Nine buffers whose fullest step holds 7 units but that need 8: every
+ * step is packed tight, and the one-step buffers cannot all find their
+ * room (found by a random search over tight problems, checked by brute
+ * force). The plugin must prove 8, above the max-load bound. */
+static const int64_t gap_rows[][3] = {
+	{2, 5, 1}, {0, 1, 2}, {1, 4, 1}, {1, 2, 3}, {0, 3, 3},
+	{0, 1, 2}, {2, 3, 2}, {3, 4, 5}, {4, 5, 6},
+};
+
+Test(exact, optimum_above_the_max_load_bound_is_proven)
+{
+	csv_prob p;
+	uint32_t n = sizeof gap_rows / sizeof gap_rows[0];
+	rows_prob(&p, gap_rows, n, 1);
+	cr_assert_eq(p.v.lower_bound, 7);
+	usmp_placement out[sizeof gap_rows / sizeof gap_rows[0]];
+	thost t;
+	host_init(&t, &p.v);
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(csv_check(&p, out), 8);
+	cr_assert(t.reported && t.optimal && t.bound == 8,
+	          "bound %llu optimal %d", (unsigned long long)t.bound, t.optimal);
+	/* And nothing fits in the bound itself. */
+	host_init(&t, &p.v);
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, 7, 0, false),
+	             USMP_ERR_INFEASIBLE);
+	cr_assert_eq(t.live_allocs, 0);
+	csv_free(&p);
+}
+
+/* Steps [100, 170) of the generated CNN workload (bench/workloads/gen.py
+ * --sizes 1k --families cnn), live ranges clipped to the window and moved
+ * to start at 0, sizes in units of 256 bytes: 96 buffers, at most 10 alive
+ * at once, bound 3763200. The plain canonical search stalled on it above
+ * 4014080 (its first choice at offset 0 led into a huge failing subtree);
+ * restarts with shuffled preorders and the memo of failed parts reach the
+ * bound. */
+static const int64_t cnn_rows[][3] = {
+	{0, 12, 784}, {2, 6, 196}, {5, 9, 196}, {5, 6, 1764}, {8, 12, 784},
+	{11, 27, 784}, {14, 19, 392}, {18, 23, 98}, {18, 19, 882}, {22, 31, 392},
+	{26, 31, 392}, {26, 27, 196}, {30, 47, 392}, {34, 39, 98}, {38, 43, 98},
+	{38, 39, 882}, {42, 47, 392}, {46, 63, 392}, {50, 55, 98}, {54, 59, 98},
+	{54, 55, 882}, {58, 63, 392}, {62, 67, 392}, {66, 70, 8}, {0, 7, 1568},
+	{0, 1, 784}, {0, 4, 196}, {0, 1, 1764}, {3, 10, 784}, {6, 10, 784},
+	{6, 7, 392}, {9, 24, 784}, {12, 16, 196}, {15, 20, 196}, {15, 16, 1764},
+	{19, 24, 784}, {23, 40, 784}, {27, 32, 196}, {31, 36, 196}, {31, 32, 1764},
+	{35, 40, 784}, {39, 56, 784}, {43, 48, 196}, {47, 52, 196}, {47, 48, 1764},
+	{51, 56, 784}, {55, 70, 784}, {59, 64, 196}, {63, 68, 196}, {63, 64, 1764},
+	{67, 70, 784}, {0, 2, 3136}, {0, 2, 3136}, {1, 14, 3136}, {4, 8, 1568},
+	{7, 11, 392}, {7, 8, 3528}, {10, 17, 1568}, {13, 17, 1568}, {13, 14, 784},
+	{16, 33, 1568}, {20, 25, 392}, {24, 29, 392}, {24, 25, 3528},
+	{28, 33, 1568}, {32, 49, 1568}, {36, 41, 392}, {40, 45, 392},
+	{40, 41, 3528}, {44, 49, 1568}, {48, 65, 1568}, {52, 57, 392},
+	{56, 61, 392}, {56, 57, 3528}, {60, 65, 1568}, {64, 70, 1568},
+	{68, 70, 784}, {17, 18, 588}, {17, 22, 3136}, {17, 18, 7203}, {21, 38, 784},
+	{25, 30, 784}, {29, 34, 784}, {29, 30, 7056}, {33, 42, 3136},
+	{37, 42, 3136}, {41, 58, 3136}, {45, 50, 784}, {49, 54, 784},
+	{49, 50, 7056}, {53, 58, 3136}, {57, 70, 3136}, {61, 66, 784},
+	{65, 70, 784}, {65, 66, 7056}, {69, 70, 3136}
+};
+
+static void cnn_window_plan(usmp_placement *out, uint64_t capacity,
+                            bool minimize, uint64_t *peak, bool *optimal)
+{
+	csv_prob p;
+	rows_prob(&p, cnn_rows, sizeof cnn_rows / sizeof cnn_rows[0], 256);
+	cr_assert_eq(p.v.lower_bound, 3763200);
+	thost t;
+	host_init(&t, &p.v);
+	/* The limit only turns a stall into a failure; it takes well under a
+	 * second. */
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, capacity, 120, minimize),
+	             USMP_OK);
+	*peak = csv_check(&p, out);
+	*optimal = t.reported && t.optimal && t.bound == *peak;
+	cr_assert_eq(t.live_allocs, 0);
+	csv_free(&p);
+}
+
+Test(exact, cnn_window_reaches_its_max_load_bound)
+{
+	enum { N = sizeof cnn_rows / sizeof cnn_rows[0] };
+	usmp_placement out[N];
+	uint64_t peak;
+	bool optimal;
+	cnn_window_plan(out, 0, true, &peak, &optimal);
+	cr_assert_eq(peak, 3763200, "peak %llu", (unsigned long long)peak);
+	cr_assert(optimal);
+	/* Feasibility mode at the bound finds a valid plan too. */
+	cnn_window_plan(out, 3763200, false, &peak, &optimal);
+	cr_assert_leq(peak, 3763200);
+}
+
+Test(exact, same_problem_gives_the_same_plan)
+{
+	enum { N = sizeof cnn_rows / sizeof cnn_rows[0] };
+	usmp_placement a[N], b[N];
+	uint64_t pa, pb;
+	bool oa, ob;
+	for (int mode = 0; mode < 2; mode++) {
+		uint64_t cap = mode ? 3763200 : 0;
+		cnn_window_plan(a, cap, !mode, &pa, &oa);
+		cnn_window_plan(b, cap, !mode, &pb, &ob);
+		cr_assert_neq(pa, UINT64_MAX);
+		cr_assert_eq(pa, pb);
+		for (uint32_t i = 0; i < N; i++)
+			cr_assert_eq(a[i].offset, b[i].offset, "mode %d buffer %u",
+			             mode, i);
+	}
+	/* Random problems with restarts and memo hits: same plan twice. */
+	uint64_t rng = 31337;
+	for (int iter = 0; iter < 200; iter++) {
+		prob p;
+		random_prob(&p, &rng, (uint32_t)test_rand_range(&rng, 8, 14),
+		            iter % 2 == 0, false);
+		usmp_placement x[MAXB], y[MAXB];
+		thost t;
+		int r1 = run_exact(&p, &t, x, 0, 0, true);
+		int r2 = run_exact(&p, &t, y, 0, 0, true);
+		cr_assert_eq(r1, r2);
+		if (r1 != USMP_OK)
+			continue;
+		cr_assert_neq(check_plan(&p, x), UINT64_MAX, "iter %d", iter);
+		for (uint32_t i = 0; i < p.v.buffer_count; i++)
+			cr_assert_eq(x[i].offset, y[i].offset, "iter %d", iter);
+	}
+}
