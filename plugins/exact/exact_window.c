@@ -14,7 +14,7 @@
  * every other buffer that meets them in time fixed where it is (clipped at
  * T: above T nothing may go anyway). A window that succeeds is applied at
  * once, so the plan stays valid and its peak never rises. When every buffer
- * is below T, T falls (a bold step, else the smallest one); when even the
+ * is below T, T falls (one bold step, then smallest ones); when even the
  * smallest step fails with every window and node budget of the current
  * levels, one more level of larger windows and budgets is allowed, until
  * the lower bound, the deadline or the last level. Results of
@@ -610,21 +610,25 @@ static int attempt(win *w, uint64_t c, uint32_t window, uint32_t maxlev)
 	return r;
 }
 
-/* Targets at each level: a bold one, a quarter of the way from the peak to
- * the lowest target not failed yet, then the smallest step (peak - gran:
- * every buffer at the peak a little lower). When the smallest step fails,
- * the next level. Peaks are multiples of gran: so are sizes, alignments and
- * fixed offsets, hence every offset a placement chooses. */
+/* Targets at each level: once a bold one, a quarter of the way from the
+ * lower bound to the peak, then smallest steps (peak - gran: every buffer
+ * at the peak a little lower) while they succeed; then the next level.
+ * Failed bold steps are the costly part (a pass that fails escalates every
+ * window up to the level), so there is one per level. Peaks are multiples
+ * of gran: so are sizes, alignments and fixed offsets, hence every offset
+ * a placement chooses. */
 static int improve(win *w, uint64_t lb, uint32_t window)
 {
 	uint64_t g = w->gran;
 	lb = (lb + g - 1) / g * g;
 	for (uint32_t lev = 1; lev <= MAX_LEVEL && w->peak > lb; lev++) {
 		uint64_t lo = lb;
+		bool bold = true;
 		while (w->peak > lb) {
 			uint64_t c = lo + (w->peak - 1 - lo) / g / 4 * g;
 			int r;
-			if (lo < w->peak && c + g < w->peak) {
+			if (bold && c + g < w->peak) {
+				bold = false;
 				r = attempt(w, c, window, lev);
 				if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
 					return r;
