@@ -6,7 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { HEURISTICS = 3, SHUFFLES = 3 };
+/* Preorders of the round robin, and shuffled runs per round. */
+enum { HEURISTICS = 3, SHUFFLES = 8 };
 /* The memo of infeasible parts stops growing at this many key words. */
 #define MEMO_WORDS (UINT64_C(1) << 22)
 
@@ -241,20 +242,21 @@ static bool rerank(search *s, size_t list, uint32_t count)
 
 static uint64_t mix(uint64_t z);
 
-/* Hash of a part: the capacity, its range and its (buffer, lowest offset)
- * pairs, summed so that their order does not matter. Never 0. */
+/* Hash of a part: its range and its buffers, summed so that their order
+ * does not matter. Never 0. */
 static uint64_t part_hash(const search *s, uint32_t a, uint32_t b, size_t sub,
                           uint32_t k)
 {
-	uint64_t h = mix(mix(s->cap) ^ ((uint64_t)a << 32) ^ b);
-	for (uint32_t i = 0; i < k; i++) {
-		uint32_t c = s->arena[sub + i];
-		h += mix(mix(c) ^ s->minoff[c]);
-	}
+	uint64_t h = mix(((uint64_t)a << 32) ^ b);
+	for (uint32_t i = 0; i < k; i++)
+		h += mix(s->arena[sub + i]);
 	return h ? h : 1;
 }
 
-/* Whether the part (a, b, sub[k]) is a remembered infeasible one. */
+/* Whether the part (a, b, sub[k]) is known infeasible: a remembered part
+ * with the same buffers failed at a capacity at least this one with lowest
+ * offsets no higher than these (raising lowest offsets or lowering the
+ * capacity only removes plans). */
 static bool memo_has(const search *s, uint64_t h, uint32_t a, uint32_t b,
                      uint32_t k)
 {
@@ -267,17 +269,18 @@ static bool memo_has(const search *s, uint64_t h, uint32_t a, uint32_t b,
 		if (!e->hash)
 			return false;
 		if (e->hash != h || e->len != k || e->a != a || e->b != b ||
-		    e->cap != s->cap)
+		    e->cap < s->cap)
 			continue;
 		/* Same size, and every stored buffer is an unplaced one of
-		 * this part at the same lowest offset: the same part. */
-		bool same = true;
-		for (uint32_t j = 0; j < k && same; j++) {
+		 * this part whose lowest offset is at least the stored one:
+		 * the same buffers, no freer than then. */
+		bool worse = true;
+		for (uint32_t j = 0; j < k && worse; j++) {
 			uint64_t c = mm->keys[e->at + 2 * j];
-			same = !s->placed[c] && m->sl[c] >= a && m->sl[c] < b &&
-			       s->minoff[c] == mm->keys[e->at + 2 * j + 1];
+			worse = !s->placed[c] && m->sl[c] >= a && m->sl[c] < b &&
+			        s->minoff[c] >= mm->keys[e->at + 2 * j + 1];
 		}
-		if (same)
+		if (worse)
 			return true;
 	}
 }
@@ -396,6 +399,10 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			return USMP__EXACT_INFEASIBLE;
 		if (top < min_top)
 			min_top = top;
+		/* A buffer that can no longer go at its lowest offset (below
+		 * x, or at x out of rank order) must land on a conflicting
+		 * buffer placed later: without one that fits under the
+		 * capacity with it on top, this node is dead. */
 		if (s->minoff[c] < x || (s->minoff[c] == x && s->rank[c] < lr)) {
 			bool ok = false;
 			for (uint64_t e = m->nb_start[c]; e < m->nb_start[c + 1] && !ok; e++) {
@@ -611,12 +618,18 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)))
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
-	 * MiniMalloc does: a complete run of any of them decides. */
+	 * MiniMalloc does: a complete run of any of them decides. Each round
+	 * then makes SHUFFLES short runs (an eighth of the limit) with the
+	 * buffers ranked by a seeded hash: a first choice that leads into a
+	 * huge failing subtree traps every run of a fixed preorder, and the
+	 * shuffled runs escape it (seeds follow the round, so the search
+	 * stays deterministic). Parts proven infeasible by any run stay in
+	 * the model's memo for the later ones. */
 	uint64_t used = 0, limit = n > 64 ? n : 64, round_seed = 0;
 	for (;;) {
 		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
 		for (int k = 0; k < HEURISTICS + SHUFFLES; k++) {
-			uint64_t lim = k < HEURISTICS ? limit : limit / 4;
+			uint64_t lim = k < HEURISTICS ? limit : limit / 8;
 			s.budget = budget - used < lim ? budget - used : lim;
 			s.heur = k < HEURISTICS ? k : 0;
 			s.seed = k < HEURISTICS ? 0 : ++round_seed;
