@@ -27,13 +27,6 @@ static void insertion_sort(uint64_t *keys, uint32_t *vals, size_t n)
 	}
 }
 
-/* LSD radix sort, 11-bit digits (6 passes cover 64 bits; a pass whose
- * digit is the same for every key is skipped, so 21-bit times take 2 and
- * 30-bit offsets 3). Stable. */
-#define RADIX_BITS 11
-#define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
-
 int usmp__sort_pairs(uint64_t *keys, uint32_t *vals, size_t n)
 {
 	if (n < 48) {
@@ -43,42 +36,35 @@ int usmp__sort_pairs(uint64_t *keys, uint32_t *vals, size_t n)
 	int rc = USMP_ERR_NOMEM;
 	uint64_t *k2 = NULL;
 	uint32_t *v2 = NULL;
-	size_t(*cnt)[RADIX_SIZE] = NULL;
+	size_t(*cnt)[256] = NULL;
 	if (n > SIZE_MAX / sizeof *k2)
 		goto fail;
 	k2 = malloc(n * sizeof *k2);
-	cnt = calloc(RADIX_PASSES, sizeof *cnt);
+	cnt = calloc(8, sizeof *cnt);
 	if (!k2 || !cnt)
 		goto fail;
 	if (vals && !(v2 = malloc(n * sizeof *v2)))
 		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k = keys[i];
-		for (unsigned d = 0; d < RADIX_PASSES; d++)
-			cnt[d][(k >> (RADIX_BITS * d)) & (RADIX_SIZE - 1)]++;
-	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned d = 0; d < 8; d++)
+			cnt[d][(keys[i] >> (8 * d)) & 255]++;
 	uint64_t *sk = keys, *dk = k2;
 	uint32_t *sv = vals, *dv = v2;
-	for (unsigned d = 0; d < RADIX_PASSES; d++) {
+	for (unsigned d = 0; d < 8; d++) {
 		size_t *c = cnt[d];
-		unsigned sh = RADIX_BITS * d;
-		if (c[(keys[0] >> sh) & (RADIX_SIZE - 1)] == n)
+		if (c[(keys[0] >> (8 * d)) & 255] == n)
 			continue; /* every key has the same digit here */
 		size_t sum = 0;
-		for (unsigned b = 0; b < RADIX_SIZE; b++) {
+		for (unsigned b = 0; b < 256; b++) {
 			size_t t = c[b];
 			c[b] = sum;
 			sum += t;
 		}
-		if (vals) {
-			for (size_t i = 0; i < n; i++) {
-				size_t at = c[(sk[i] >> sh) & (RADIX_SIZE - 1)]++;
-				dk[at] = sk[i];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = c[(sk[i] >> (8 * d)) & 255]++;
+			dk[at] = sk[i];
+			if (vals)
 				dv[at] = sv[i];
-			}
-		} else {
-			for (size_t i = 0; i < n; i++)
-				dk[c[(sk[i] >> sh) & (RADIX_SIZE - 1)]++] = sk[i];
 		}
 		uint64_t *tk = sk;
 		sk = dk;
