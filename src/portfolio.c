@@ -31,7 +31,8 @@ static const struct member {
  * the bound. The first that accepts the part is used. exact_window starts
  * from the best plan so far (warm=true: auto puts it in the output array)
  * and takes parts of WINDOW_FIRST buffers or more, which the whole-problem
- * exact search rarely improves within a time limit (or refuses: > 10,000). */
+ * exact search rarely improves within a time limit (or refuses: > 10,000);
+ * when it stops early above the bound, exact may use the time left. */
 static const struct member improving_members[] = {
 	{"exact", "minimize=false"}, /* only while no plan fits yet */
 	{"exact_window", "warm=true"}, /* only with a plan, large parts */
@@ -186,6 +187,7 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	}
 	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
 	    !h->should_stop(h)) {
+		bool windowed = false;
 		for (size_t i = 0;
 		     i < sizeof improving_members / sizeof *improving_members; i++) {
 			const struct member *m = &improving_members[i];
@@ -195,10 +197,16 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 			if (is_warm(m) && (!s.have_best ||
 			                   v->buffer_count < WINDOW_FIRST))
 				continue;
+			if (windowed && strcmp(m->algorithm, "exact"))
+				continue;
 			int got = run_member(&s, m, hw, h);
-			if (got && !feasibility)
+			if (h->should_stop(h) || s.best_size <= v->lower_bound)
 				break;
-			if (h->should_stop(h))
+			/* exact_window gave up early: the rest goes to exact,
+			 * when it takes the part (never hill_climb). */
+			if (got && is_warm(m))
+				windowed = true;
+			else if (got && !feasibility)
 				break;
 		}
 	}

@@ -222,6 +222,37 @@ Test(plan, auto_improves_a_large_part_with_exact_window)
 	usmp_registry_destroy(r);
 }
 
+/* 1200 buffers in pairs of 3 bytes aligned to 4: every plan needs 7 bytes,
+ * the bound says 6. exact_window cannot improve the first plan and gives
+ * up early; exact then gets the time left and proves 7 optimal. */
+Test(plan, auto_lets_exact_prove_what_exact_window_cannot_improve)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = usmp_problem_create();
+	char name[32];
+	for (int c = 0; c < 600; c++)
+		for (int k = 0; k < 2; k++) {
+			uint32_t id;
+			snprintf(name, sizeof name, "c%dk%d", c, k);
+			cr_assert_eq(usmp_problem_add_buffer(p, name, 3, 4, &id),
+			             USMP_OK);
+			cr_assert_eq(usmp_problem_set_live(p, id, 2 * c, 2 * c + 1),
+			             USMP_OK);
+		}
+	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert_eq(pi.lower_bound, 6);
+	cr_assert_eq(pi.size, 7);
+	cr_assert(pi.optimal, "%s did not prove 7 optimal", pi.algorithm);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
 Test(plan, options_from_an_older_smaller_struct_are_accepted)
 {
 	usmp_registry *r = registry();
