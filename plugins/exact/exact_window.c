@@ -523,6 +523,7 @@ static int solve_window(win *w, uint64_t cap, uint64_t budget)
 	sv.degree = NULL;
 	sv.overlaps = NULL;
 	sv.overlap_count = 0;
+	sv.lower_bound = 0; /* the whole problem's: not this window's */
 	usmp__exact_model m;
 	if (usmp__exact_model_build(&m, &sv, h) != USMP_OK) {
 		res = USMP__EXACT_NOMEM;
