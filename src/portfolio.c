@@ -29,17 +29,64 @@ static const struct member {
 
 /* Improving members: given what time remains when no fast member reached
  * the bound. The first that accepts the part is used. exact_window starts
- * from the best plan so far (warm=true: auto puts it in the output array)
- * and takes parts of WINDOW_FIRST buffers or more, which the whole-problem
- * exact search rarely improves within a time limit (or refuses: > 10,000);
- * when it stops early above the bound, exact may use the time left. */
+ * from the best plan so far (warm=true: auto puts it in the output array).
+ * It goes before exact on parts with a piece of WINDOW_FIRST buffers or
+ * more (a piece: buffers between two times no live range crosses), which
+ * the whole-problem exact search rarely improves within a time limit (or
+ * refuses: > 10,000 buffers); when it stops early above the bound, exact may
+ * use the time left. Parts of many small pieces go to exact first (it
+ * solves pieces apart), and to exact_window only when exact refuses. */
 static const struct member improving_members[] = {
 	{"exact", "minimize=false"}, /* only while no plan fits yet */
-	{"exact_window", "warm=true"}, /* only with a plan, large parts */
+	{"exact_window", "warm=true"}, /* large pieces: before exact */
 	{"exact", NULL},
+	{"exact_window", "warm=true"}, /* small pieces: if exact refused */
 	{"hill_climb", NULL},
 };
 #define WINDOW_FIRST 1000u
+/* Above this many buffers the pieces are not measured (exact refuses). */
+#define PIECES_MAX 100000u
+
+typedef struct span64 {
+	int64_t b, e;
+} span64;
+
+static int cmp_span(const void *pa, const void *pb)
+{
+	const span64 *a = pa, *b = pb;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* True when some piece of the part holds WINDOW_FIRST buffers or more
+ * (buffers without a live range meet nothing and count for no piece); also
+ * true above PIECES_MAX buffers, and when out of memory. */
+static bool large_piece(const usmp_view *v)
+{
+	if (v->buffer_count < WINDOW_FIRST)
+		return false;
+	if (v->buffer_count > PIECES_MAX)
+		return true;
+	span64 *sp = malloc(v->buffer_count * sizeof *sp);
+	if (!sp)
+		return true;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		if (v->buffers[i].flags & USMP_BUFFER_LIVE)
+			sp[n++] = (span64){v->buffers[i].begin, v->buffers[i].end};
+	qsort(sp, n, sizeof *sp, cmp_span);
+	uint32_t piece = 0, largest = 0;
+	int64_t end = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (piece && sp[i].b >= end)
+			piece = 0;
+		if (!piece || sp[i].e > end)
+			end = sp[i].e;
+		if (++piece > largest)
+			largest = piece;
+	}
+	free(sp);
+	return largest >= WINDOW_FIRST;
+}
 
 static bool is_warm(const struct member *m)
 {
@@ -170,13 +217,13 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	/* A large part goes to exact_window as soon as it has a plan: the
 	 * other orders cost as much as the first and gain less. */
 	const usmp__algo *wa = usmp__registry_algo(r, "exact_window");
-	bool window_next = improve && v->buffer_count >= WINDOW_FIRST && wa &&
-	                   !wa->builtin && !usmp__check_caps(wa, v, NULL);
+	bool window_first = improve && wa && !wa->builtin &&
+	                    !usmp__check_caps(wa, v, NULL) && large_piece(v);
 	int ran = 0;
 	for (size_t i = 0; i < sizeof fast_members / sizeof *fast_members; i++) {
 		if (ran && h->should_stop(h))
 			break;
-		if (s.have_best && window_next)
+		if (s.have_best && window_first)
 			break;
 		if (!s.have_best && only_cancel(h))
 			break;
@@ -194,7 +241,10 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 			bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
 			if (feasibility && s.have_best)
 				continue;
+			/* exact_window: before exact (i == 1) on a large piece,
+			 * after it on parts of 1,000 buffers or more else. */
 			if (is_warm(m) && (!s.have_best ||
+			                   (i == 1) != window_first ||
 			                   v->buffer_count < WINDOW_FIRST))
 				continue;
 			if (windowed && strcmp(m->algorithm, "exact"))
