@@ -60,11 +60,12 @@ typedef struct usmp__exact_model {
 	uint64_t *total;
 	/* Every canonical plan's peak is the total size of a chain of buffers,
 	 * so only such sums can be optimal: bit i of reach says whether i *
-	 * gran is one (sums of distinct buffers' sizes), for i < reach_bits.
-	 * NULL when not computed (alignment above gran, fixed buffers, or
-	 * too large); every value then counts as reachable. */
+	 * reach_unit (the gcd of the sizes) is one (sums of distinct buffers'
+	 * sizes), for i < reach_bits. NULL when not computed (an alignment
+	 * that does not divide reach_unit, fixed buffers, or too large); every
+	 * value then counts as reachable. */
 	uint64_t *reach;
-	uint64_t reach_bits;
+	uint64_t reach_bits, reach_unit;
 	/* Mutable through the const model: what the searches learn. NULL
 	 * when it could not be allocated (the searches then learn nothing). */
 	usmp__exact_memo *memo;

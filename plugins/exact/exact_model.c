@@ -195,24 +195,27 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 	return USMP_OK;
 }
 
-/* Subset sums of the sizes (in units of gran) below min(limit, 4 x the
- * fullest section): a bitset shifted and or-ed once per buffer. Skipped
- * (reach stays NULL) when alignment rounds offsets or fixed buffers offer
- * other resting points, or when it would cost too much. */
+/* Subset sums of the sizes (in units of their gcd) below min(limit, 2 x
+ * the fullest section): a bitset shifted and or-ed once per buffer. Skipped
+ * (reach stays NULL) when alignment could round an offset up or fixed
+ * buffers offer other resting points, or when it would cost too much. */
 static void reach_build(usmp__exact_model *m, uint64_t limit)
 {
 	const usmp_host *h = m->host;
 	if (m->nfix || m->n == 0)
 		return;
+	uint64_t u = 0;
 	for (uint32_t i = 0; i < m->n; i++)
-		if (m->align[i] > m->gran)
+		u = gcd64(u, m->size[i]);
+	for (uint32_t i = 0; i < m->n; i++)
+		if (u % m->align[i])
 			return;
-	uint64_t top = m->sect_max > UINT64_MAX / 4 ? limit : 4 * m->sect_max;
+	uint64_t top = m->sect_max > UINT64_MAX / 4 ? limit : 2 * m->sect_max;
 	if (limit < top)
 		top = limit;
-	uint64_t bits = top / m->gran + 1;
+	uint64_t bits = top / u + 1;
 	uint64_t words = (bits + 63) / 64;
-	if (bits > (UINT64_C(1) << 25) || words * m->n > (UINT64_C(1) << 27))
+	if (bits > (UINT64_C(1) << 24) || words * m->n > (UINT64_C(1) << 22))
 		return;
 	uint64_t *r = xalloc(h, (size_t)words, sizeof *r);
 	if (!r)
@@ -220,11 +223,12 @@ static void reach_build(usmp__exact_model *m, uint64_t limit)
 	r[0] = 1;
 	uint64_t hi = 1; /* bits below hi may be set */
 	for (uint32_t i = 0; i < m->n; i++) {
-		uint64_t sh = m->size[i] / m->gran;
+		uint64_t sh = m->size[i] / u;
 		if (sh >= bits)
 			continue;
 		uint64_t ws = sh / 64, bs = sh % 64;
 		uint64_t nhi = hi + sh < bits ? hi + sh : bits;
+		/* Downwards, so every word read is still the old one. */
 		for (uint64_t w = (nhi + 63) / 64; w-- > ws;) {
 			uint64_t v = r[w - ws] << bs;
 			if (bs && w - ws > 0)
@@ -237,26 +241,57 @@ static void reach_build(usmp__exact_model *m, uint64_t limit)
 		r[words - 1] &= (UINT64_C(1) << (bits % 64)) - 1;
 	m->reach = r;
 	m->reach_bits = bits;
+	m->reach_unit = u;
+}
+
+/* Highest set bit of reach at or below i, or UINT64_MAX. */
+static uint64_t reach_prev(const usmp__exact_model *m, uint64_t i)
+{
+	uint64_t w = i / 64, word = m->reach[w];
+	if (i % 64 != 63)
+		word &= (UINT64_C(2) << (i % 64)) - 1;
+	for (;;) {
+		if (word)
+			return w * 64 + 63 - (uint64_t)__builtin_clzll(word);
+		if (w == 0)
+			return UINT64_MAX;
+		word = m->reach[--w];
+	}
+}
+
+/* Lowest set bit of reach at or above i, or UINT64_MAX. */
+static uint64_t reach_next(const usmp__exact_model *m, uint64_t i)
+{
+	uint64_t words = (m->reach_bits + 63) / 64;
+	if (i >= m->reach_bits)
+		return UINT64_MAX;
+	uint64_t w = i / 64, word = m->reach[w] & (~UINT64_C(0) << (i % 64));
+	for (;;) {
+		if (word)
+			return w * 64 + (uint64_t)__builtin_ctzll(word);
+		if (++w >= words)
+			return UINT64_MAX;
+		word = m->reach[w];
+	}
 }
 
 uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c)
 {
-	if (!m->reach || c / m->gran >= m->reach_bits)
+	if (!m->reach || c / m->reach_unit >= m->reach_bits)
 		return c;
-	for (uint64_t i = c / m->gran + 1; i-- > 0;)
-		if (m->reach[i / 64] >> (i % 64) & 1)
-			return i * m->gran;
-	return 0;
+	uint64_t i = reach_prev(m, c / m->reach_unit);
+	return i == UINT64_MAX ? 0 : i * m->reach_unit;
 }
 
 uint64_t usmp__exact_reach_up(const usmp__exact_model *m, uint64_t c)
 {
 	if (!m->reach)
 		return c;
-	for (uint64_t i = (c + m->gran - 1) / m->gran; i < m->reach_bits; i++)
-		if (m->reach[i / 64] >> (i % 64) & 1)
-			return i * m->gran;
-	return c > m->reach_bits * m->gran ? c : m->reach_bits * m->gran;
+	uint64_t u = m->reach_unit, end = m->reach_bits * u;
+	if (c >= end)
+		return c;
+	uint64_t i = reach_next(m, (c + u - 1) / u);
+	return i == UINT64_MAX ? end : i * u;
 }
 
 static void live_range(const usmp_view *v, uint32_t i, int64_t tmin,

@@ -8,8 +8,10 @@
 
 /* Preorders of the round robin, and shuffled runs per round. */
 enum { HEURISTICS = 3, SHUFFLES = 8 };
-/* The memo of infeasible parts stops growing at this many key words. */
-#define MEMO_WORDS (UINT64_C(1) << 22)
+/* The memo of infeasible parts stops growing at this many key words or
+ * entries (at most 16 MiB of keys and 20 MiB of table). */
+#define MEMO_WORDS (UINT64_C(1) << 21)
+#define MEMO_ENTRIES (UINT64_C(1) << 18)
 
 /* One undo record: the address of a state word and its previous value. */
 typedef struct trail_rec {
@@ -292,7 +294,7 @@ static void memo_add(search *s, uint64_t h, uint32_t a, uint32_t b, size_t sub,
 {
 	const usmp_host *host = s->m->host;
 	usmp__exact_memo *mm = s->memo;
-	if (mm->nkeys + 2 * (size_t)k > MEMO_WORDS)
+	if (mm->nkeys + 2 * (size_t)k > MEMO_WORDS || mm->nmemo >= MEMO_ENTRIES)
 		return;
 	if (2 * (mm->nmemo + 1) > mm->cmemo) {
 		size_t nc = mm->cmemo ? 2 * mm->cmemo : 1024;
@@ -341,7 +343,7 @@ static void memo_add(search *s, uint64_t h, uint32_t a, uint32_t b, size_t sub,
  * range [lo, hi) one after the other; the list holds their buffers. Parts
  * are independent, so one that fails fails them all. */
 static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
-                 uint32_t ncut, size_t list, uint32_t count, uint64_t x)
+                 uint32_t ncut, size_t list, uint32_t count)
 {
 	for (uint32_t p = 0; p <= ncut; p++) {
 		uint32_t a = p ? s->arena[cuts + p - 1] : lo;
@@ -428,7 +430,7 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			continue;
 		s->arena[cand + k++] = c;
 	}
-	usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
+usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
 	                 s);
 	/* Prefix and suffix maxima of the sections' unplaced totals, so a
 	 * candidate's effect outside its own range is checked in O(1). */
@@ -484,7 +486,7 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			if (ncut == 0)
 				r = descend(s, lo, hi, child, w, o, s->rank[c] + 1);
 			else
-				r = split(s, lo, hi, amark, ncut, child, w, o);
+				r = split(s, lo, hi, amark, ncut, child, w);
 		}
 		if (r == USMP__EXACT_FOUND)
 			return r;
@@ -591,7 +593,7 @@ static int run(search *s)
 		}
 	}
 	uint32_t ncut = (uint32_t)(s->narena - cuts);
-	return split(s, 0, m->nsect, cuts, ncut, list, m->n, 0);
+	return split(s, 0, m->nsect, cuts, ncut, list, m->n);
 }
 
 int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
@@ -619,16 +621,18 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. Each round
-	 * then makes SHUFFLES short runs (an eighth of the limit) with the
-	 * buffers ranked by a seeded hash: a first choice that leads into a
-	 * huge failing subtree traps every run of a fixed preorder, and the
-	 * shuffled runs escape it (seeds follow the round, so the search
-	 * stays deterministic). Parts proven infeasible by any run stay in
-	 * the model's memo for the later ones. */
+	 * then makes SHUFFLES short runs (an eighth of the limit, once that
+	 * is at least the buffer count) with the buffers ranked by a seeded
+	 * hash: a first choice that leads into a huge failing subtree traps
+	 * every run of a fixed preorder, and the shuffled runs escape it
+	 * (seeds follow the round, so the search stays deterministic). Parts
+	 * proven infeasible by any run stay in the model's memo. */
 	uint64_t used = 0, limit = n > 64 ? n : 64, round_seed = 0;
+	const uint64_t floor_nodes = limit;
 	for (;;) {
 		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
-		for (int k = 0; k < HEURISTICS + SHUFFLES; k++) {
+		int runs = HEURISTICS + (limit / 8 >= floor_nodes ? SHUFFLES : 0);
+		for (int k = 0; k < runs; k++) {
 			uint64_t lim = k < HEURISTICS ? limit : limit / 8;
 			s.budget = budget - used < lim ? budget - used : lim;
 			s.heur = k < HEURISTICS ? k : 0;
