@@ -6,8 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Preorders of the round robin, and shuffled runs per round. */
-enum { HEURISTICS = 3, SHUFFLES = 8 };
+/* Preorders of the round robin, shuffled runs per round and the fraction
+ * of the round's limit each gets (small: MiniMalloc's problems are solved
+ * by the preorders, and every node the shuffles take delays them). */
+enum { HEURISTICS = 3, SHUFFLES = 16, SHUFFLE_SHARE = 32 };
 /* The memo of infeasible parts stops growing at this many key words or
  * entries (at most 16 MiB of keys and 20 MiB of table). */
 #define MEMO_WORDS (UINT64_C(1) << 21)
@@ -621,8 +623,8 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. Each round
-	 * then makes SHUFFLES short runs (an eighth of the limit, once that
-	 * is at least the buffer count) with the buffers ranked by a seeded
+	 * then makes SHUFFLES short runs (1/SHUFFLE_SHARE of the limit, once
+	 * that is at least the buffer count) with the buffers ranked by a seeded
 	 * hash: a first choice that leads into a huge failing subtree traps
 	 * every run of a fixed preorder, and the shuffled runs escape it
 	 * (seeds follow the round, so the search stays deterministic). Parts
@@ -631,9 +633,10 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	const uint64_t floor_nodes = limit;
 	for (;;) {
 		limit = limit > UINT64_MAX / 4 ? UINT64_MAX / 2 : limit * 2;
-		int runs = HEURISTICS + (limit / 8 >= floor_nodes ? SHUFFLES : 0);
+		int runs = HEURISTICS +
+		           (limit / SHUFFLE_SHARE >= floor_nodes ? SHUFFLES : 0);
 		for (int k = 0; k < runs; k++) {
-			uint64_t lim = k < HEURISTICS ? limit : limit / 8;
+			uint64_t lim = k < HEURISTICS ? limit : limit / SHUFFLE_SHARE;
 			s.budget = budget - used < lim ? budget - used : lim;
 			s.heur = k < HEURISTICS ? k : 0;
 			s.seed = k < HEURISTICS ? 0 : ++round_seed;
