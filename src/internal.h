@@ -349,6 +349,9 @@ typedef struct usmp__builtin {
 } usmp__builtin;
 extern const usmp__builtin usmp__builtins[];
 extern const uint32_t usmp__builtin_count;
+/* The most auto may stretch its default time limit by on a part of n
+ * buffers, in seconds (portfolio.c); plan.c widens its hang guard by it. */
+double usmp__auto_stretch_max(uint32_t n);
 
 /* ---- host.c: the services table handed to algorithms ------------------- */
 
@@ -357,6 +360,7 @@ typedef struct usmp__host_ctx {
 	const usmp_view *view;
 	usmp__interval_index index;
 	double deadline; /* usmp__now() value, 0 = none */
+	int default_limit; /* the deadline is auto's default, not the caller's */
 	const volatile int *cancel;
 	uint64_t best_size;    /* from progress(), UINT64_MAX when none */
 	uint64_t proven_bound; /* from report_bound() */

@@ -199,10 +199,36 @@ static bool only_cancel(const usmp_host *h)
 	return c->cancel && *c->cancel;
 }
 
+double usmp__auto_stretch_max(uint32_t n)
+{
+	return 1.0 + 8e-6 * n;
+}
+
+/* Under the default limit (the caller set none), a part whose first plan
+ * alone took longer than the limit (a million buffers take seconds) would
+ * get no search at all, however much it could gain. Such a part with a large
+ * piece gives exact_window as long again as the first plan took (at most
+ * usmp__auto_stretch_max): the default means "a good plan soon", and one
+ * window pass costs less than the first plan did. A limit the caller set is
+ * never stretched. Returns the deadline to restore afterwards. */
+static double stretch_default_limit(const usmp_host *h, const usmp_view *v,
+                                    double t_start)
+{
+	usmp__host_ctx *c = h->host_data;
+	double old = c->deadline, now = usmp__now();
+	if (!c->default_limit || old <= 0 || now < old)
+		return old;
+	double grace = now - t_start;
+	double cap = usmp__auto_stretch_max(v->buffer_count);
+	c->deadline = now + (grace < cap ? grace : cap);
+	return old;
+}
+
 static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const usmp__knobs *k, char **who)
 {
 	bool improve = k && k->sig && k->sig->count ? k->values[0].b : true;
+	double t_start = usmp__now();
 	run_state s = {.r = r, .v = v, .h = h, .best = out,
 	               .best_size = UINT64_MAX};
 	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
@@ -232,6 +258,10 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		if (s.have_best && s.best_size <= v->lower_bound)
 			break;
 	}
+	double deadline = ((usmp__host_ctx *)h->host_data)->deadline;
+	if (improve && window_first && s.have_best &&
+	    s.best_size > v->lower_bound && !only_cancel(h))
+		deadline = stretch_default_limit(h, v, t_start);
 	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
 	    !h->should_stop(h)) {
 		bool windowed = false;
@@ -260,6 +290,7 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 				break;
 		}
 	}
+	((usmp__host_ctx *)h->host_data)->deadline = deadline;
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "

@@ -194,11 +194,9 @@ Test(plan, auto_reaches_the_bound_and_names_its_winner)
 
 /* 1799 buffers: 300 copies of five where first fit by size needs 10 bytes
  * and 8 suffice, each linked to the next by a 1-byte buffer (one piece, no
- * time that no buffer crosses): auto hands its first plan to exact_window,
- * which reaches 8. */
-Test(plan, auto_improves_a_large_part_with_exact_window)
+ * time that no buffer crosses). */
+static usmp_problem *linked_copies(void)
 {
-	usmp_registry *r = registry();
 	usmp_problem *p = usmp_problem_create();
 	static const int64_t t[5][3] = {
 		{3, 4, 7}, {4, 0, 2}, {4, 2, 3}, {2, 3, 6}, {4, 1, 4}};
@@ -213,6 +211,14 @@ Test(plan, auto_improves_a_large_part_with_exact_window)
 		snprintf(name, sizeof name, "link%d", c);
 		add(p, name, 1, 8 * c + 6, 8 * c + 9);
 	}
+	return p;
+}
+
+/* auto hands its first plan to exact_window, which reaches 8. */
+Test(plan, auto_improves_a_large_part_with_exact_window)
+{
+	usmp_registry *r = registry();
+	usmp_problem *p = linked_copies();
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
@@ -222,6 +228,55 @@ Test(plan, auto_improves_a_large_part_with_exact_window)
 	cr_assert_str_eq(pi.algorithm, "auto/exact_window:warm=true");
 	cr_assert_eq(pi.lower_bound, 8);
 	cr_assert_eq(pi.size, 8);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* A registry whose first_fit (the slow_first_fit fixture) takes 1.2 s, past
+ * auto's default limit of 1 s, and whose exact_window is the real one. */
+static usmp_registry *slow_first_registry(void)
+{
+	static char path[8192];
+	snprintf(path, sizeof path, "%s/slow_first_fit.so:%s/plugins/exact.so",
+	         test_fixture_plugindir(), test_build_root());
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = path,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s",
+	             usmp_registry_diagnostic(r, 0));
+	return r;
+}
+
+/* Under the default limit, a first plan that arrives late still gets a
+ * window pass (as long again as it took, at most 1 s + 8 us per buffer);
+ * a limit the caller set is not stretched: the late first plan stands. */
+Test(plan, auto_stretches_only_its_default_limit_after_a_late_first_plan)
+{
+	usmp_registry *r = slow_first_registry();
+	usmp_problem *p = linked_copies();
+	usmp_plan *plan = NULL;
+	usmp_part_info pi = {.struct_size = sizeof pi};
+
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert_str_eq(pi.algorithm, "auto/exact_window:warm=true");
+	cr_assert_eq(pi.size, 8);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_plan_destroy(plan);
+
+	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1.0};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_part(plan, 0, &pi);
+	cr_assert_str_eq(pi.algorithm, "auto/first_fit:order=size");
+	cr_assert_gt(pi.size, 8); /* the stacked plan: no search ran */
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

@@ -275,14 +275,16 @@ Test(registry_load, whole_fixture_directory_loads_sorted_and_keeps_going)
 	usmp_registry *r = load_path(test_fixture_plugindir());
 	/* Sorted by file name: bad_entries bad_signature crash duplicate echo
 	 * good_v1_0 good_v1_1 hang invalid_plan leak newer_minor not_a_plugin
-	 * scribble short_struct v2_only. duplicate comes before good_v1_1, so
-	 * good_v1_1's fx_good is the one skipped. (crash, hang, leak and
-	 * scribble load fine: they misbehave only when called.) */
+	 * scribble short_struct slow_first_fit v2_only. duplicate comes before
+	 * good_v1_1, so good_v1_1's fx_good is the one skipped. (crash, hang,
+	 * leak, scribble and slow_first_fit load fine: they misbehave only when
+	 * called.) */
 	const char *want[] = {"bad_entries", "bad_signature", "crash",
 	                      "duplicate", "echo", "good_v1_0", "good_v1_1",
-	                      "hang", "invalid_plan", "leak", "scribble"};
-	cr_assert_eq(usmp_registry_plugin_count(r), 11);
-	for (uint32_t i = 0; i < 11; i++) {
+	                      "hang", "invalid_plan", "leak", "scribble",
+	                      "slow_first_fit"};
+	cr_assert_eq(usmp_registry_plugin_count(r), 12);
+	for (uint32_t i = 0; i < 12; i++) {
 		usmp_plugin_info p = {.struct_size = sizeof p};
 		cr_assert_eq(usmp_registry_plugin(r, i, &p), USMP_OK);
 		cr_assert_str_eq(p.name, want[i]);

@@ -298,7 +298,8 @@ typedef struct usmp_plan_options {
 	 * -t); NULL = none. Parts whose pools name targets use their own. */
 	const char *target;
 	/* Wall-clock budget for the whole call in seconds; 0 = default (1 s for
-	 * auto, none for others). */
+	 * auto, stretched on parts whose first plan alone takes longer, see
+	 * docs/algorithms.md; none for others). A value set here is kept. */
 	double time_limit;
 	/* When non-NULL and set to non-zero by another thread, the call stops
 	 * as soon as the algorithm checks should_stop(). */

@@ -1,11 +1,13 @@
 /* fixture.c — the test fixture plugins, one source built many times: each
  * -DFX_<KIND> flag makes one .so (a good plugin per ABI revision, or one
  * broken in exactly one documented way). See tests/plugins/meson.build. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, for slow_first_fit */
 #include <usmp/plugin.h>
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- algorithms shared by the fixtures ----------------------------------- */
 
@@ -332,6 +334,29 @@ static const usmp_algorithm fx_leak_algo = {
 static const usmp_algorithm *const algos[] = {&fx_leak_algo};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "leak"
+#endif
+
+#if defined(FX_SLOW_FIRST_FIT)
+/* Stands in for first_fit (the name auto tries first, with its order knob):
+ * sleeps 1.2 s, longer than auto's default limit, then stacks the buffers,
+ * a valid plan far above the bound. */
+static int fx_slow(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                   const char *order)
+{
+	(void)order;
+	struct timespec ts = {1, 200000000L};
+	while (nanosleep(&ts, &ts) != 0)
+		;
+	return stack_plan(v, h, out);
+}
+static const usmp_algorithm fx_slow_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "first_fit",
+	"sleeps 1.2 s, then stacks every buffer", "order:str=size",
+	FN(fx_slow), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_slow_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "slow_first_fit"
 #endif
 
 /* ---- the descriptor ------------------------------------------------------ */
