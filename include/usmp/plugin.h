@@ -114,7 +114,9 @@ typedef struct usmp_view {
 
 /* Where a buffer goes. Frozen within major 1. On entry the host sets every
  * entry to { USMP_NO_POOL, 0, 0 }, except that fixed buffers already hold
- * their imposed placement. On USMP_OK every entry must name a candidate pool
+ * their imposed placement; one exception: when auto runs an algorithm with
+ * the knob warm=true (one it declares), out holds auto's best verified plan
+ * so far, a starting point. On USMP_OK every entry must name a candidate pool
  * and an offset; the host verifies the plan before anyone sees it. */
 typedef struct usmp_placement {
 	uint32_t pool;     /* pool index, or USMP_NO_POOL */
