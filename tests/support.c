@@ -2,6 +2,9 @@
  * Kept free of Criterion so any test program can use it. */
 #include "support.h"
 
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,4 +136,23 @@ uint64_t test_rand(uint64_t *s)
 uint64_t test_rand_range(uint64_t *s, uint64_t lo, uint64_t hi)
 {
 	return lo + test_rand(s) % (hi - lo + 1);
+}
+
+usmp_registry *test_registry(const char *plugin_path)
+{
+	char dir[4096];
+	if (!plugin_path) {
+		snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
+		plugin_path = dir;
+	}
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = plugin_path,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s: %s", plugin_path,
+	             usmp_registry_diagnostic(r, 0));
+	return r;
 }

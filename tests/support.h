@@ -18,6 +18,13 @@ char *test_write_tmp(const char *suffix, const char *text);
 /* Read a whole file (caller frees); NULL when unreadable. */
 char *test_read_file(const char *path);
 
+/* A registry that loads only `plugin_path` (colon-separated directories or
+ * .so files; NULL = the build tree's plugins/), without USMP_PLUGIN_PATH or
+ * the default directories. Fails the test when it cannot be created or a
+ * plugin does not load. Caller destroys it. */
+struct usmp_registry;
+struct usmp_registry *test_registry(const char *plugin_path);
+
 /* Run a shell command; returns its exit status (or -1), and, when `out` is
  * not NULL, its combined stdout+stderr (caller frees). */
 int test_run(const char *cmd, char **out);

@@ -211,16 +211,9 @@ Test(errors, csv_huge_file_names_the_bad_line_at_its_end)
 
 static usmp_registry *registry(void)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = dir};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry(NULL);
 	cr_assert_geq(usmp_registry_algorithm_count(r), 7,
-	              "plugins missing from %s", dir);
+	              "plugins missing from %s/plugins", test_build_root());
 	return r;
 }
 

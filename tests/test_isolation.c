@@ -24,16 +24,7 @@ static char path[4096];
 static usmp_registry *fixture(const char *name)
 {
 	snprintf(path, sizeof path, "%s/%s.so", test_fixture_plugindir(), name);
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s",
-	             usmp_registry_diagnostic(r, 0));
-	return r;
+	return test_registry(path);
 }
 
 static usmp_problem *small_problem(void)
@@ -125,15 +116,7 @@ Test(isolation, invalid_plan_is_refused_naming_the_violation)
 
 Test(isolation, isolated_and_in_process_plans_are_identical)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
-	usmp_registry_options ro = {
-		.struct_size = sizeof ro,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = dir,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&ro, &r), USMP_OK);
+	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = small_problem();
 	usmp_plan *a = NULL, *b = NULL;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit",

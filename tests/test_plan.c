@@ -9,20 +9,10 @@
 
 #include "support.h"
 
-static char plugindir[4096];
-
 /* A registry that sees only the build tree's real plugins. */
 static usmp_registry *registry(void)
 {
-	snprintf(plugindir, sizeof plugindir, "%s/plugins", test_build_root());
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = plugindir,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	return r;
+	return test_registry(NULL);
 }
 
 static uint32_t add(usmp_problem *p, const char *name, uint64_t size,
@@ -238,19 +228,10 @@ Test(plan, auto_improves_a_large_part_with_exact_window)
  * auto's default limit of 1 s, and whose exact_window is the real one. */
 static usmp_registry *slow_first_registry(void)
 {
-	static char path[8192];
+	char path[8192];
 	snprintf(path, sizeof path, "%s/slow_first_fit.so:%s/plugins/exact.so",
 	         test_fixture_plugindir(), test_build_root());
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s",
-	             usmp_registry_diagnostic(r, 0));
-	return r;
+	return test_registry(path);
 }
 
 /* Under the default limit, a first plan that arrives late still gets a

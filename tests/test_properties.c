@@ -325,15 +325,7 @@ static uint64_t env_u64(const char *name, uint64_t fallback, int *random)
 
 static usmp_registry *registry(void)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = dir};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	return r;
+	return test_registry(NULL);
 }
 
 /* Names of the registry's algorithms; every one listed in the task must be there. */
