@@ -615,7 +615,10 @@ static int attempt(win *w, uint64_t c, uint32_t window, uint32_t maxlev)
  * lower bound to the peak, then smallest steps (peak - gran: every buffer
  * at the peak a little lower) while they succeed; then the next level.
  * Failed bold steps are the costly part (a pass that fails escalates every
- * window up to the level), so there is one per level. Peaks are multiples
+ * window up to the level), so there is one per level; from level 2 on, one
+ * that fails sends the search to the next level at once (the small steps
+ * below a failed bold target tend to fail slowly too; the next level's
+ * bold one often succeeds). Peaks are multiples
  * of gran: so are sizes, alignments and fixed offsets, hence every offset
  * a placement chooses. */
 static int improve(win *w, uint64_t lb, uint32_t window)
@@ -636,6 +639,8 @@ static int improve(win *w, uint64_t lb, uint32_t window)
 				if (r == USMP__EXACT_FOUND)
 					continue;
 				lo = c + g;
+				if (lev > 1 && lev < MAX_LEVEL)
+					break; /* next level's bold step first */
 			}
 			r = attempt(w, w->peak - g, window, lev);
 			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
