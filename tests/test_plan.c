@@ -182,19 +182,15 @@ Test(plan, auto_reaches_the_bound_and_names_its_winner)
 	usmp_registry_destroy(r);
 }
 
-/* 2099 buffers: 300 copies of six {size, begin, end}, each linked to the
- * next by a 1-byte buffer (one piece, no time that no buffer crosses). The
- * lower bound is 11 and 11 fit; no fast member (first_fit or best_fit in any
- * order, TVM's greedies) gets below 12. */
-#define LINKED_BOUND 11
-static usmp_problem *linked_copies(void)
+/* 300 copies of `kinds` buffers {size, begin, end} (times within 0..7),
+ * each copy linked to the next by a 1-byte buffer: one piece, no time that
+ * no buffer crosses. */
+static usmp_problem *linked_copies(const int64_t (*t)[3], int kinds)
 {
 	usmp_problem *p = usmp_problem_create();
-	static const int64_t t[6][3] = {{1, 2, 7}, {1, 0, 4}, {1, 5, 7},
-	                                {4, 0, 5}, {5, 0, 4}, {5, 4, 6}};
 	char name[32];
 	for (int c = 0; c < 300; c++)
-		for (int k = 0; k < 6; k++) {
+		for (int k = 0; k < kinds; k++) {
 			snprintf(name, sizeof name, "c%dk%d", c, k);
 			add(p, name, (uint64_t)t[k][0], t[k][1] + 8 * c,
 			    t[k][2] + 8 * c);
@@ -206,11 +202,21 @@ static usmp_problem *linked_copies(void)
 	return p;
 }
 
+/* 2099 buffers whose lower bound, 11, fits; no fast member (first_fit or
+ * best_fit in any order, TVM's greedies) gets below 12. */
+#define LINKED_BOUND 11
+static usmp_problem *no_order_solves(void)
+{
+	static const int64_t t[6][3] = {{1, 2, 7}, {1, 0, 4}, {1, 5, 7},
+	                                {4, 0, 5}, {5, 0, 4}, {5, 4, 6}};
+	return linked_copies(t, 6);
+}
+
 /* auto hands its best fast plan to exact_window, which reaches the bound. */
 Test(plan, auto_improves_a_large_part_with_exact_window)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = linked_copies();
+	usmp_problem *p = no_order_solves();
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
@@ -233,20 +239,9 @@ Test(plan, auto_improves_a_large_part_with_exact_window)
 Test(plan, auto_runs_the_other_orders_first_when_they_are_cheap)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = usmp_problem_create();
 	static const int64_t t[5][3] = {
 		{3, 4, 7}, {4, 0, 2}, {4, 2, 3}, {2, 3, 6}, {4, 1, 4}};
-	char name[32];
-	for (int c = 0; c < 300; c++)
-		for (int k = 0; k < 5; k++) {
-			snprintf(name, sizeof name, "c%dk%d", c, k);
-			add(p, name, (uint64_t)t[k][0], t[k][1] + 8 * c,
-			    t[k][2] + 8 * c);
-		}
-	for (int c = 0; c + 1 < 300; c++) {
-		snprintf(name, sizeof name, "link%d", c);
-		add(p, name, 1, 8 * c + 6, 8 * c + 9);
-	}
+	usmp_problem *p = linked_copies(t, 5);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
@@ -277,7 +272,7 @@ static usmp_registry *slow_first_registry(void)
 Test(plan, auto_stretches_only_its_default_limit_after_a_late_first_plan)
 {
 	usmp_registry *r = slow_first_registry();
-	usmp_problem *p = linked_copies();
+	usmp_problem *p = no_order_solves();
 	usmp_plan *plan = NULL;
 	usmp_part_info pi = {.struct_size = sizeof pi};
 
