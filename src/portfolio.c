@@ -210,18 +210,17 @@ double usmp__auto_stretch_max(uint32_t n)
  * piece gives exact_window as long again as the first plan took (at most
  * usmp__auto_stretch_max): the default means "a good plan soon", and one
  * window pass costs less than the first plan did. A limit the caller set is
- * never stretched. Returns the deadline to restore afterwards. */
-static double stretch_default_limit(const usmp_host *h, const usmp_view *v,
+ * never stretched. The caller restores the deadline afterwards. */
+static void stretch_default_limit(const usmp_host *h, const usmp_view *v,
                                     double t_start)
 {
 	usmp__host_ctx *c = h->host_data;
-	double old = c->deadline, now = usmp__now();
-	if (!c->default_limit || old <= 0 || now < old)
-		return old;
+	double now = usmp__now();
+	if (!c->default_limit || c->deadline <= 0 || now < c->deadline)
+		return;
 	double grace = now - t_start;
 	double cap = usmp__auto_stretch_max(v->buffer_count);
 	c->deadline = now + (grace < cap ? grace : cap);
-	return old;
 }
 
 /* On a part that goes to exact_window, the other fast members run first
@@ -270,20 +269,21 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		if (s.have_best && window_first &&
 		    !orders_are_cheap(h, first_cost, nfast - i))
 			break;
-		double t_member = usmp__now();
 		if (!s.have_best && only_cancel(h))
 			break;
+		double t_member = usmp__now();
 		ran += run_member(&s, &fast_members[i], hw,
 		                  s.have_best ? h : &patient);
-		if (!first_cost)
+		if (!first_cost && s.have_best) /* the member that made it */
 			first_cost = usmp__now() - t_member;
 		if (s.have_best && s.best_size <= v->lower_bound)
 			break;
 	}
-	double deadline = ((usmp__host_ctx *)h->host_data)->deadline;
+	usmp__host_ctx *hc = h->host_data;
+	double deadline = hc->deadline;
 	if (improve && window_first && s.have_best &&
 	    s.best_size > v->lower_bound && !only_cancel(h))
-		deadline = stretch_default_limit(h, v, t_start);
+		stretch_default_limit(h, v, t_start);
 	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
 	    !h->should_stop(h)) {
 		bool windowed = false;
@@ -312,7 +312,7 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 				break;
 		}
 	}
-	((usmp__host_ctx *)h->host_data)->deadline = deadline;
+	hc->deadline = deadline;
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
