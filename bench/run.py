@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # bench/run.py — the benchmark: every usmp algorithm on the MiniMalloc suite, the generated
-# workloads and examples/*.json, through the `usmp` command; writes docs/performance.md.
+# workloads, the XLA traces and examples/*.json, through the `usmp` command; writes docs/performance.md.
 """Run every usmp algorithm on every benchmark problem and write docs/performance.md.
 
     python3 bench/run.py                    # full run (~20 min on 2 cores)
-    python3 bench/run.py --quick            # MiniMalloc + 1k/10k workloads, no exact on D/J
+    python3 bench/run.py --quick            # MiniMalloc + 1k/10k workloads + XLA B, no exact on D/J
     python3 bench/run.py --build build-bench --sizes 1k,10k,100k
 
 Each run is one `usmp plan` process: wall time measured around it, peak memory as the
@@ -14,6 +14,7 @@ first plan of every cell checked again with `usmp verify`. See bench/README.md.
 """
 import argparse
 import datetime
+import gzip
 import json
 import math
 import os
@@ -28,13 +29,19 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared", "data", "minimalloc"))
+MINIMALLOC = os.path.join(ROOT, "tests", "data", "minimalloc")
+XLA = os.path.join(ROOT, "bench", "data", "xla")
 WORKLOADS = os.path.join(ROOT, "bench", "workloads")
 MIB = 1048576
 
-# Lower bounds published with the MiniMalloc suite (../shared/README.md).
+# Lower bounds published with the MiniMalloc suite (tests/data/minimalloc/README.md).
 MINIMALLOC_LB = {c: 1048576 for c in "ABEFGHIK"}
 MINIMALLOC_LB.update({"C": 1039360, "D": 986112, "J": 989184})
+# Lower bounds of the XLA traces as `usmp bound` measured them (bench/data/xla/README.md).
+XLA_LB = {"A": 3420932592, "B": 170672020, "C": 155119143720, "D": 206658604596,
+	  "L": 1826499476, "P": 760875497822, "Q": 261151341664, "R": 438396888492}
+XLA_QUICK = "B"           # the XLA traces --quick runs
+XLA_HILL_CLIMB_MAX = 10000  # hill_climb is skipped on XLA traces with more buffers
 # Lower bounds stated in examples/README.md (sum over the problem's parts).
 EXAMPLE_LB = {"mobilenet_v2": 1509744, "board_m55_u55": 1505280 + 1383080}
 
@@ -71,11 +78,12 @@ def algorithms():
 
 class Problem:
 	def __init__(self, name, family, path, buffers, lb_expected, capacity=None,
-		     exact_limit=10.0, auto_retry=10.0, tier=None):
+		     exact_limit=10.0, auto_retry=10.0, tier=None, source=None):
 		self.name = name
 		self.tier = tier or buffers    # nominal size (the workload's 1k..1m tag)
 		self.family = family
-		self.path = path
+		self.path = path               # the file usmp reads
+		self.source = source or path   # the file in the repository it comes from
 		self.buffers = buffers
 		self.lb_expected = lb_expected
 		self.capacity = capacity
@@ -248,6 +256,8 @@ def skip_reason(prob, algo, quick):
 	n = prob.tier
 	if algo.name in ("hill_climb", "exact") and n >= BIG:
 		return "skipped at >= 100k buffers"
+	if algo.name == "hill_climb" and prob.family == "xla" and prob.buffers > XLA_HILL_CLIMB_MAX:
+		return "skipped on XLA traces over 10k buffers"
 	if n >= HUGE and algo.group == "fit" and algo.order != "size":
 		return "skipped at 1M buffers (time budget)"
 	if algo.name == "exact" and quick and prob.exact_limit >= 60:
@@ -285,9 +295,9 @@ def run_cell(runner, prob, algo, verify):
 def minimalloc_problems(quick):
 	out = []
 	for c in "ABCDEFGHIJK":
-		path = os.path.join(SHARED, "%s.1048576.csv" % c)
-		if not os.path.exists(path):
-			continue
+		path = os.path.join(MINIMALLOC, "%s.1048576.csv" % c)
+		if not os.path.isfile(path):
+			sys.exit("%s: missing (the MiniMalloc suite is part of the repository)" % path)
 		with open(path) as f:
 			n = sum(1 for _ in f) - 1
 		lim = 60.0 if c in "DJ" else 10.0
@@ -296,6 +306,37 @@ def minimalloc_problems(quick):
 		out.append(Problem(c, "minimalloc", path, n, MINIMALLOC_LB[c], capacity=MIB,
 				   exact_limit=lim, auto_retry=3.0 if quick else lim))
 	return out
+
+
+def xla_problems(tmp, quick):
+	"""The XLA traces, unpacked from bench/data/xla/*.csv.gz into tmp (never the source tree)."""
+	out = []
+	os.makedirs(os.path.join(tmp, "xla"), exist_ok=True)
+	for c in sorted(XLA_LB):
+		if quick and c not in XLA_QUICK:
+			continue
+		src = os.path.join(XLA, "%s.csv.gz" % c)
+		if not os.path.isfile(src):
+			sys.exit("%s: missing (the XLA traces are part of the repository)" % src)
+		path = os.path.join(tmp, "xla", "%s.csv" % c)
+		n = -1
+		with gzip.open(src, "rb") as f, open(path, "wb") as g:
+			for line in f:
+				g.write(line)
+				n += 1
+		out.append(Problem("xla_" + c, "xla", path, n, XLA_LB[c], auto_retry=10.0, source=src,
+				   exact_limit=3.0 if quick else 10.0))
+	return out
+
+
+def raw_problem(p):
+	"""A problem as the raw results record it: its file named relative to the repository
+	(an XLA trace by its .csv.gz, not the temporary file the run read)."""
+	d = dict(vars(p))
+	src = d.pop("source")
+	rel = os.path.relpath(src, ROOT)
+	d["path"] = src if rel.startswith("..") else rel
+	return d
 
 
 def workload_problems(sizes, families, gen_log, quick, rules):
@@ -622,6 +663,10 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("  order=size; `:all` tries the four orders and keeps the smallest plan.")
 	w("* Plugins are run in process (`--no-isolate`, as for an installed plugin); the cost of the default")
 	w("  isolation of build-tree plugins is measured separately below.")
+	if "xla" in fams:
+		w("* XLA traces (`bench/data/xla/*.csv.gz`, unpacked into a temporary directory; lower bounds as")
+		w("  recorded in its README): no capacity; hill_climb is skipped on those over 10,000 buffers, and")
+		w("  exact refuses them (n/a).")
 	w("")
 
 	# ---- summary
@@ -894,10 +939,10 @@ def main():
 	ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 	ap.add_argument("--build", help="meson build dir (default: build-bench, else build)")
 	ap.add_argument("--quick", action="store_true",
-			help="MiniMalloc suite + 1k/10k workloads, no exact on D/J (~2 min)")
+			help="MiniMalloc suite + 1k/10k workloads + XLA trace B, no exact on D/J (~2 min)")
 	ap.add_argument("--sizes", help="workload sizes, e.g. 1k,10k (default 1k,10k,100k,1m)")
 	ap.add_argument("--families", default=",".join(FAMILIES))
-	ap.add_argument("--only", help="comma-separated problem names to run (e.g. A,D,cnn_1k)")
+	ap.add_argument("--only", help="comma-separated problem names to run (e.g. A,D,cnn_1k,xla_B)")
 	ap.add_argument("--out", help="the report (default docs/performance.md; with --quick "
 			"bench/results/quick.md, so a quick check never replaces the recorded run)")
 	ap.add_argument("--raw", help="raw results as JSON (default bench/results/latest.json, "
@@ -943,10 +988,20 @@ def main():
 	if time_bin and subprocess.run([time_bin, "-f", "%M", "true"], capture_output=True).returncode != 0:
 		time_bin = None
 	gen = []
-	probs = minimalloc_problems(a.quick) + workload_problems(sizes, families, gen, a.quick,
-									  not a.quick and not a.no_rules) + example_problems()
-	if a.only:
-		keep = set(a.only.split(","))
+	keep = set(a.only.split(",")) if a.only else None
+	# unpacked XLA traces and the plans go to a temporary directory, never the source tree
+	tmpdir = tempfile.TemporaryDirectory(prefix="usmp-bench-")
+	tmp = tmpdir.name
+	probs = minimalloc_problems(a.quick)
+	wl_names = {"%s_%s%s" % (f, s, r) for f in families for s in sizes for r in ("", "+rules")}
+	if keep is None or keep & wl_names:
+		# (--only without any workload name does not generate the workloads)
+		probs += workload_problems(sizes, families, gen, a.quick, not a.quick and not a.no_rules)
+	probs += xla_problems(tmp, a.quick) + example_problems()
+	if keep is not None:
+		unknown = keep - {p.name for p in probs}
+		if unknown:
+			sys.exit("--only: no problem named %s" % ", ".join(sorted(unknown)))
 		probs = [p for p in probs if p.name in keep]
 	algos = algorithms()
 
@@ -964,7 +1019,7 @@ def main():
 		ctx["dirty"] = " + uncommitted changes in %s" % ", ".join(sorted({l[3:] for l in st.splitlines()}))
 	t0 = time.perf_counter()
 	results = {}
-	with tempfile.TemporaryDirectory(prefix="usmp-bench-") as tmp:
+	with tmpdir:
 		runner = Runner(usmp, tmp, time_bin)
 		for p in probs:
 			for al in algos:
@@ -988,7 +1043,7 @@ def main():
 		os.makedirs(os.path.dirname(a.raw), exist_ok=True)
 		with open(a.raw, "w") as f:
 			json.dump({"context": ctx, "isolation": iso,
-				   "problems": [vars(p) for p in probs],
+				   "problems": [raw_problem(p) for p in probs],
 				   "results": [dict(problem=k[0], algorithm=k[1], **v) for k, v in results.items()]},
 				  f, indent=1, default=str)
 	print("wrote %s (%.1f min)" % (a.out, ctx["elapsed_s"] / 60), file=sys.stderr)

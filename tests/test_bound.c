@@ -657,7 +657,7 @@ Test(bound, matches_the_published_minimalloc_lower_bounds)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char path[4096];
-		snprintf(path, sizeof path, "%s/../shared/data/minimalloc/%s.1048576.csv",
+		snprintf(path, sizeof path, "%s/tests/data/minimalloc/%s.1048576.csv",
 		         test_source_root(), cases[i].name);
 		usmp_problem *p = usmp_problem_create();
 		cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_CSV, 1048576), 0,

@@ -23,7 +23,7 @@ static int usmp(char **out, const char *fmt, ...)
 static char *shared_data(const char *name)
 {
 	char *path = malloc(4096);
-	snprintf(path, 4096, "%s/../shared/data/minimalloc/%s", test_source_root(),
+	snprintf(path, 4096, "%s/tests/data/minimalloc/%s", test_source_root(),
 	         name);
 	return path;
 }

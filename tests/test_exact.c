@@ -622,7 +622,7 @@ Test(exact, empty_problem_is_optimal_at_zero)
 	cr_assert(t.reported && t.optimal && t.bound == 0);
 }
 
-/* ---- MiniMalloc benchmark files (Apache-2.0, ../shared/data/minimalloc) --- */
+/* ---- MiniMalloc benchmark files (Apache-2.0, tests/data/minimalloc) -- */
 
 typedef struct csv_prob {
 	usmp_pool_rec pool;
@@ -635,7 +635,7 @@ typedef struct csv_prob {
 static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
 {
 	char path[4096];
-	snprintf(path, sizeof path, "%s/../shared/data/minimalloc/%s",
+	snprintf(path, sizeof path, "%s/tests/data/minimalloc/%s",
 	         test_source_root(), name);
 	FILE *f = fopen(path, "r");
 	if (!f)

@@ -458,7 +458,7 @@ Test(io, csv_problem_round_trip_keeps_every_field)
 Test(io, csv_reads_a_minimalloc_benchmark)
 {
 	char path[4096];
-	snprintf(path, sizeof path, "%s/../shared/data/minimalloc/A.1048576.csv",
+	snprintf(path, sizeof path, "%s/tests/data/minimalloc/A.1048576.csv",
 	         test_source_root());
 	char *text = test_read_file(path);
 	cr_assert_not_null(text, "cannot read %s", path);

@@ -33,7 +33,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 mnv2="$root/examples/mobilenet_v2.json"
 board="$root/examples/board_m55_u55.json"
-small="$root/../shared/data/minimalloc/input.12.csv"
+small="$root/tests/data/minimalloc/input.12.csv"
 vg 0 "plan mobilenet_v2 with auto, plan and SVG" plan "$mnv2" --no-isolate -o "$tmp/m.json" --svg "$tmp/m.svg"
 vg 0 "verify the mobilenet_v2 plan" verify "$mnv2" "$tmp/m.json"
 vg 0 "simulate the mobilenet_v2 plan" simulate "$mnv2" "$tmp/m.json"
@@ -43,10 +43,8 @@ vg 0 "plan the board with hill_climb" plan "$board" -a hill_climb -p attempts=20
 vg 0 "bound of the board" bound "$board"
 vg 0 "list -v" list -v
 vg 0 "select with a rule" select npu0 -a best_fit:order=area
-if [ -f "$small" ]; then
-	vg 0 "plan MiniMalloc input.12.csv with exact, CSV out" plan "$small" -a exact --capacity 12 --no-isolate --format csv -o "$tmp/s.csv"
-	vg 0 "plan input.12.csv isolated (the parent)" plan "$small" --isolate -o /dev/null
-fi
+vg 0 "plan MiniMalloc input.12.csv with exact, CSV out" plan "$small" -a exact --capacity 12 --no-isolate --format csv -o "$tmp/s.csv"
+vg 0 "plan input.12.csv isolated (the parent)" plan "$small" --isolate -o /dev/null
 vg 2 "a malformed problem is refused cleanly" plan "$root/README.md"
 echo "1..$n"
 exit $fail

@@ -17,7 +17,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "examples"))
 import usmp  # noqa: E402
 import tvm_hook  # noqa: E402
 
-EXAMPLES = os.path.join(HERE, "..", "..", "examples")
+# The repository's top (USMP_SOURCE_ROOT when set, as the meson tests set it).
+SOURCE_ROOT = os.environ.get("USMP_SOURCE_ROOT") or os.path.join(HERE, "..", "..")
+EXAMPLES = os.path.join(SOURCE_ROOT, "examples")
+MINIMALLOC = os.path.join(SOURCE_ROOT, "tests", "data", "minimalloc")
 
 
 # ---- an independent verifier ----------------------------------------------
@@ -173,8 +176,7 @@ class ProblemTest(unittest.TestCase):
 
     def test_read_parses_a_json_problem_file(self):
         path = os.path.join(EXAMPLES, "mobilenet_v2.json")
-        if not os.path.exists(path):
-            self.skipTest("examples/mobilenet_v2.json not generated")
+        self.assertTrue(os.path.isfile(path), "%s is missing" % path)
         p = usmp.Problem.read(path)
         self.assertGreater(p.buffer_count, 10)
         self.assertGreater(p.lower_bounds()[0], 0)
@@ -387,8 +389,7 @@ class PlanTest(unittest.TestCase):
 
     def test_mobilenet_example_plans_near_its_bound(self):
         path = os.path.join(EXAMPLES, "mobilenet_v2.json")
-        if not os.path.exists(path):
-            self.skipTest("examples/mobilenet_v2.json not generated")
+        self.assertTrue(os.path.isfile(path), "%s is missing" % path)
         p = usmp.Problem.read(path)
         plan = usmp.plan(p, algorithm="best_fit:order=all")
         plan.verify()
@@ -398,12 +399,10 @@ class PlanTest(unittest.TestCase):
 
 
 class CancelTest(unittest.TestCase):
-    CSV = os.path.join(HERE, "..", "..", "..", "shared", "data", "minimalloc",
-                       "A.1048576.csv")
+    CSV = os.path.join(MINIMALLOC, "A.1048576.csv")
 
     def test_cancel_set_before_planning_stops_exact_search(self):
-        if not os.path.exists(self.CSV):
-            self.skipTest("../shared/data/minimalloc not present")
+        self.assertTrue(os.path.isfile(self.CSV), "%s is missing" % self.CSV)
         p = usmp.Problem.read(self.CSV, capacity=1048576)
         flag = usmp.Cancel()
         flag.set()
