@@ -3,7 +3,7 @@
 # workloads, the XLA traces and examples/*.json, through the `usmp` command; writes docs/performance.md.
 """Run every usmp algorithm on every benchmark problem and write docs/performance.md.
 
-    python3 bench/run.py                    # full run (~20 min on 2 cores)
+    python3 bench/run.py                    # full run (~20 min on 2 cores, plus the XLA traces)
     python3 bench/run.py --quick            # MiniMalloc + 1k/10k workloads + XLA B, no exact on D/J
     python3 bench/run.py --build build-bench --sizes 1k,10k,100k
 
