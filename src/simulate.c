@@ -3,9 +3,10 @@
  *
  * It is a second, operational check next to the verifier (verify.c): where
  * the verifier reasons about intervals, this replays the schedule byte by
- * byte, including the streaming writes that overlap rules permit (DESIGN.md:
- * before `dst` byte j is written, the op is finished with `src` bytes
- * 0 .. j + max_lead). Buffers without a live range are not replayed. */
+ * byte, including the streaming writes that overlap rules permit
+ * (docs/design.md, "Overlap rules": before `dst` byte j is written, the op
+ * is finished with `src` bytes 0 .. j + max_lead). Buffers without a live
+ * range are not replayed. */
 #include "internal.h"
 
 #include <stdlib.h>

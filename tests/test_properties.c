@@ -719,9 +719,9 @@ static int plan_with(usmp_registry *r, usmp_problem *p, const char *algo,
 }
 
 /* Finding (plugins/exact): a buffer without a live range conflicts with
- * nothing (DESIGN.md), but exact treats it as alive throughout: it proves
- * "optimal" 349 bytes where first_fit plans 149, and "infeasible" problems
- * other algorithms plan. */
+ * nothing (docs/design.md, "Conflicts"), but exact treats it as alive
+ * throughout: it proves "optimal" 349 bytes where first_fit plans 149, and
+ * "infeasible" problems other algorithms plan. */
 Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_nothing)
 {
 	usmp_registry *r = registry();

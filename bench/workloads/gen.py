@@ -33,7 +33,7 @@ input dies there).  Both have one unbounded pool and alignment 1, so they
 describe the same problem apart from the rules.  out/manifest.json records,
 per workload, the buffer count, steps and the lower bound (largest total
 size alive at once) computed here; with rules, also the bound less what the
-rules could share, as DESIGN.md defines it.
+rules could share, as docs/design.md ("Lower bound") defines it.
 
 Deterministic: the same arguments give the same bytes.  Stdlib only.
 """

@@ -167,7 +167,7 @@ class Graph:
         return out
 
     def problem(self, pools=None, conflicts=None):
-        """The usmp problem as a dict in the JSON format of DESIGN.md."""
+        """The usmp problem as a dict in the JSON format (docs/formats.md)."""
         p = {"usmp": 1}
         if pools:
             p["pools"] = pools
@@ -242,7 +242,7 @@ def _rule_share(ssrc, sdst, lead):
 
 def problem_lower_bounds(problem):
     """Per group: the largest total size alive at once (plain), the same
-    less what overlap rules alive then could share (as DESIGN.md says), the
+    less what overlap rules alive then could share (docs/design.md, "Lower bound"), the
     pools of the group and the buffer count.  Returns a list of dicts."""
     bufs = problem["buffers"]
     gid, gpools = _groups(problem)

@@ -283,7 +283,8 @@ fail:
 	return rc;
 }
 
-/* A buffer without a live range conflicts with nothing (DESIGN.md): give
+/* A buffer without a live range conflicts with nothing but its explicit
+ * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,

@@ -5,7 +5,7 @@
 
 #include <usmp/usmp.h>
 
-/* Exit statuses of the command (DESIGN.md, "The command"). */
+/* Exit statuses of the command (docs/design.md, "Exit status"). */
 enum cli_exit {
 	EXIT_DONE = 0,
 	EXIT_OTHER = 1,      /* anything else (also: verify found the plan invalid) */
