@@ -15,6 +15,8 @@
 
 static pthread_once_t plugindir_once = PTHREAD_ONCE_INIT;
 static char plugindir[PATH_MAX];
+static struct stat plugindir_st; /* valid when plugindir_exists */
+static bool plugindir_exists;
 
 /* The file holding this code, symlinks resolved. Statically linked, that is
  * the executable, whose dli_fname is its argv[0] (not always a path), so it
@@ -49,6 +51,8 @@ static void resolve_plugindir(void)
 	             USMP_PLUGIN_SUBDIR);
 	if (n < 0 || (size_t)n >= sizeof plugindir)
 		plugindir[0] = '\0';
+	else
+		plugindir_exists = stat(plugindir, &plugindir_st) == 0;
 out:
 	free(obj);
 }
@@ -62,13 +66,12 @@ const char *usmp__plugindir(void)
 
 bool usmp__in_plugindir(const char *path)
 {
-	const char *dir = usmp__plugindir();
 	const char *slash = path ? strrchr(path, '/') : NULL;
 	char *parent = NULL;
-	struct stat a, b;
+	struct stat st;
 	bool yes = false;
 
-	if (!dir || !path)
+	if (!usmp__plugindir() || !plugindir_exists || !path)
 		goto out;
 	if (!slash)
 		parent = strdup(".");
@@ -76,8 +79,8 @@ bool usmp__in_plugindir(const char *path)
 		parent = strndup(path, slash == path ? 1 : (size_t)(slash - path));
 	if (!parent)
 		goto out;
-	yes = stat(parent, &a) == 0 && stat(dir, &b) == 0 &&
-	      a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	yes = stat(parent, &st) == 0 && st.st_dev == plugindir_st.st_dev &&
+	      st.st_ino == plugindir_st.st_ino;
 out:
 	free(parent);
 	return yes;

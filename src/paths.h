@@ -7,8 +7,8 @@
 
 /* The shipped plugin directory: USMP_PLUGIN_SUBDIR ("usmp-1") in the
  * directory of the file that holds libusmp (the shared library, or the
- * executable that links it statically), symlinks resolved. Worked out once
- * per process; NULL when it cannot be. */
+ * executable that links it statically), symlinks resolved. Worked out, and
+ * its device and inode read, once per process; NULL when it cannot be. */
 const char *usmp__plugindir(void);
 
 /* True when the file `path` lies directly in the shipped plugin directory,
