@@ -32,6 +32,13 @@ if meson compile -C "$tmp/mbuild" >"$tmp/compile.log" 2>&1
 then pass "the consumer and usmp compile"
 else fail "the consumer and usmp compile"; diag "$tmp/compile.log"; finish
 fi
+sub=$tmp/mbuild/subprojects/usmp
+if [ -e "$sub/src/libusmp.so.1" ] && [ ! -e "$sub/src/libusmp_internal.a" ] &&
+   [ ! -e "$sub/bench" ] && [ ! -e "$sub/abi" ]
+then pass "the subproject builds libusmp, not the tests' static copy, benchmarks or ABI check"
+else fail "the subproject builds libusmp, not the tests' static copy, benchmarks or ABI check"
+	ls -R "$sub" | diag
+fi
 if "$tmp/mbuild/consumer" >"$tmp/out" 2>&1
 then pass "the consumer runs from its build tree"
 else fail "the consumer runs from its build tree"; diag "$tmp/out"; finish
