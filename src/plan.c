@@ -2,7 +2,7 @@
  * independent parts, run each part's selected algorithm, verify, merge. */
 #include "internal.h"
 
-#include "config.h"
+#include "paths.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,16 +223,15 @@ static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
 	return total;
 }
 
-/* A plugin found outside the installed plugin directory runs in a child
- * process unless the caller says otherwise; so does "auto" when any of its
- * possible members comes from such a plugin. */
+/* A plugin found outside the shipped plugin directory (paths.c) runs in a
+ * child process unless the caller says otherwise; so does "auto" when any of
+ * its possible members comes from such a plugin. */
 static bool untrusted_plugin(const usmp_registry *r, uint32_t plugin)
 {
 	usmp_plugin_info info = {.struct_size = sizeof info};
 	if (usmp_registry_plugin(r, plugin, &info))
 		return true;
-	size_t n = strlen(USMP_PLUGINDIR);
-	return strncmp(info.path, USMP_PLUGINDIR, n) || info.path[n] != '/';
+	return !usmp__in_plugindir(info.path);
 }
 
 static bool want_isolation(const usmp_registry *r, const usmp__algo *a,

@@ -1,6 +1,7 @@
 /* registry.c — finding, loading and checking algorithm plugins (dlopen, ABI
  * and descriptor checks, diagnostics), the built-ins, and the registry queries. */
 #include "registry_private.h"
+#include "paths.h"
 
 #include "config.h"
 
@@ -524,47 +525,6 @@ static int load_path_list(usmp_registry *r, seen_files *seen, const char *list)
 	return USMP_OK;
 }
 
-/* True when this copy of libusmp runs from the build tree: the object that
- * holds this function lives in USMP_BUILD_LIBDIR, or it is the executable
- * itself (the static library the tests link). The executable is recognised
- * by its link map, not its name: a re-exec'ed test worker may report an
- * argv[0] that is no path at all. */
-static bool running_from_build_tree(void)
-{
-	union {
-		int (*fn)(const usmp_registry_options *, usmp_registry **);
-		void *p;
-	} self = {.fn = usmp_registry_create};
-	struct link_map *lm = NULL, *main_lm = NULL;
-	char *obj = NULL, *build = NULL, *slash;
-	void *main_handle;
-	bool yes = false;
-	Dl_info info;
-
-	if (!dladdr1(self.p, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
-		return false;
-	main_handle = dlopen(NULL, RTLD_LAZY);
-	if (main_handle) {
-		if (dlinfo(main_handle, RTLD_DI_LINKMAP, &main_lm) != 0)
-			main_lm = NULL;
-		dlclose(main_handle);
-	}
-	if (lm == main_lm)
-		return true;
-	if (!info.dli_fname)
-		return false;
-	obj = realpath(info.dli_fname, NULL);
-	build = realpath(USMP_BUILD_LIBDIR, NULL);
-	slash = obj ? strrchr(obj, '/') : NULL;
-	if (build && slash) {
-		*slash = '\0';
-		yes = strcmp(obj, build) == 0;
-	}
-	free(obj);
-	free(build);
-	return yes;
-}
-
 /* ---- create / destroy --------------------------------------------------- */
 
 int usmp_registry_create(const usmp_registry_options *opts,
@@ -607,10 +567,8 @@ int usmp_registry_create(const usmp_registry_options *opts,
 			goto fail;
 	}
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS)) {
-		if (load_dir(r, &seen, USMP_PLUGINDIR, false) != USMP_OK)
-			goto fail;
-		if (running_from_build_tree() &&
-		    load_dir(r, &seen, USMP_BUILD_PLUGINDIR, false) != USMP_OK)
+		const char *dir = usmp__plugindir();
+		if (dir && load_dir(r, &seen, dir, false) != USMP_OK)
 			goto fail;
 	}
 	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");

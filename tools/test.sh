@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh — run every test: the meson suites (Criterion, ABI, headers,
 # examples) in the normal build and again in an ASan+UBSan build, then the
-# installed-tree checks (example host, out-of-tree plugin), the Python
+# installed-tree checks (example host, out-of-tree plugin, consumers of an
+# installed usmp: moved prefix, CMake, Meson subproject), the Python
 # binding, the ThreadSanitizer test and the CLI under valgrind. Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -38,6 +39,9 @@ run() { # name, command...
 }
 run host.tap sh examples/host/test.sh build
 run plugin.tap sh examples/plugin/test.sh build
+run install.tap sh tests/consumers/install.sh build
+run cmake.tap sh tests/consumers/cmake.sh build
+run meson-subproject.tap sh tests/consumers/meson.sh build
 run python.unittest sh python/run_tests.sh build
 run threads.tap sh tests/threads/run.sh build
 run valgrind.tap sh tests/valgrind.sh build

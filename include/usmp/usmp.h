@@ -168,8 +168,9 @@ typedef struct usmp_registry_options {
 } usmp_registry_options;
 
 /* Create a registry and load every plugin found: `plugin_path`, then
- * USMP_PLUGIN_PATH, then the installed plugin directory, then the build
- * tree. A plugin that fails to load is recorded as a diagnostic and skipped.
+ * USMP_PLUGIN_PATH, then the shipped plugin directory ("usmp-1" next to
+ * libusmp: $libdir/usmp-1 installed, build/src/usmp-1 in a build tree).
+ * A plugin that fails to load is recorded as a diagnostic and skipped.
  * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,
                                   usmp_registry **out);

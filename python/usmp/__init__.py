@@ -11,7 +11,8 @@
     plan = usmp.plan(p, algorithm="best_fit")
     plan.placements["conv1.out"]   # Placement(pool='sram', offset=0)
 
-The library is found through USMP_LIBRARY (a path), else ``libusmp.so.1`` on
+The library is found through USMP_LIBRARY (a path), else next to an installed
+package (or in a source checkout's build/src), else ``libusmp.so.1`` on
 the loader's path; plugins through USMP_PLUGIN_PATH and the installed plugin
 directory, as in C. Every failure raises a UsmpError subclass carrying the
 library's message (``e.message``) and status (``e.status``).

@@ -3,8 +3,11 @@
 """Low-level ctypes declarations of <usmp/usmp.h>.
 
 The library is found, in order, at the path in the environment variable
-USMP_LIBRARY, as ``libusmp.so.1`` through the dynamic loader's search path
-(LD_LIBRARY_PATH, ld.so.cache), or through ctypes.util.find_library("usmp").
+USMP_LIBRARY; for a package installed by ``meson install``, in the libdir
+recorded (relative to the package) in the generated ``_paths.py``; for the
+package in a source checkout, in the checkout's ``build/src``; as
+``libusmp.so.1`` through the dynamic loader's search path (LD_LIBRARY_PATH,
+ld.so.cache); or through ctypes.util.find_library("usmp").
 """
 
 import ctypes
@@ -150,12 +153,27 @@ _lock = threading.Lock()
 _lib = None
 
 
+def _beside():
+    """The installed library (from _paths.py) or, in a source checkout, the
+    one in its build/src; None when neither exists."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from . import _paths
+        path = os.path.join(here, _paths.LIBDIR_FROM_PACKAGE, _paths.SONAME)
+    except ImportError:  # not installed: python/usmp in a source checkout
+        path = os.path.join(here, "..", "..", "build", "src", "libusmp.so.1")
+    path = os.path.normpath(path)
+    return path if os.path.exists(path) else None
+
+
 def _candidates():
     env = os.environ.get("USMP_LIBRARY")
     if env:
         return [env]  # an explicit choice is never second-guessed
+    beside = _beside()
     found = ctypes.util.find_library("usmp")
-    return ["libusmp.so.1"] + ([found] if found else [])
+    return (([beside] if beside else []) + ["libusmp.so.1"]
+            + ([found] if found else []))
 
 
 def _open():
