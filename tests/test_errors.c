@@ -1240,13 +1240,13 @@ Test(errors, cli_knob_of_wrong_type_is_refused)
 /* CLI misuse */
 Test(errors, cli_bad_time_limit_is_refused)
 {
-	expect_cli_error(NULL, NULL, 0, "plan ok.json --time-limit abc", "usmp: --time-limit abc: expected seconds >= 0");
+	expect_cli_error(NULL, NULL, 0, "plan ok.json --time-limit abc", "usmp: --time-limit abc: expected seconds, more than 0 and at most 1e9");
 }
 
 /* CLI misuse */
 Test(errors, cli_infinite_time_limit_is_refused)
 {
-	expect_cli_error(NULL, NULL, 0, "plan ok.json --time-limit 1e400", "usmp: --time-limit 1e400: expected seconds >= 0");
+	expect_cli_error(NULL, NULL, 0, "plan ok.json --time-limit 1e400", "usmp: --time-limit 1e400: expected seconds, more than 0 and at most 1e9");
 }
 
 /* CLI misuse */
@@ -1264,7 +1264,7 @@ Test(errors, cli_bad_format_is_refused)
 /* CLI misuse */
 Test(errors, cli_unknown_option_is_refused)
 {
-	expect_cli_error(NULL, NULL, 0, "plan ok.json --bogus", "plan: unrecognized option '--bogus'");
+	expect_cli_error(NULL, NULL, 0, "plan ok.json --bogus", "usmp: plan: unrecognized option '--bogus' (try `usmp plan --help`)");
 }
 
 /* CLI misuse */

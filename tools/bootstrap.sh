@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # Why each package is here: docs/dependencies.md.
 PACKAGES="gcc g++ libc6-dev pkg-config meson ninja-build libffi-dev libjansson-dev
 libcriterion-dev abigail-tools librsvg2-bin python3 valgrind clang
-libclang-rt-14-dev cmake"
+libclang-rt-14-dev cmake groff-base"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -1,8 +1,10 @@
-/* cli.h — what the `usmp` subcommands share: exit codes, option parsing
- * helpers and the registry/problem set-up every command needs. */
+/* cli.h — what the `usmp` subcommands share: exit codes, the option tables
+ * that drive parsing and --help, printing of names, and problem set-up. */
 #ifndef USMP_CLI_H
 #define USMP_CLI_H
 
+#include <getopt.h>
+#include <stdio.h>
 #include <usmp/usmp.h>
 
 /* Exit statuses of the command (docs/design.md, "Exit status"). */
@@ -14,24 +16,74 @@ enum cli_exit {
 	EXIT_PLUGIN = 4      /* plugin or ABI failure */
 };
 
+/* One option of a command. The table of a command drives getopt_long, its
+ * --help text and its line in `usmp --help`, so they cannot disagree. */
+enum { CLI_REPEAT = 1u << 0 }; /* cli_option.flags: may be given many times */
+enum { CLI_LONG_ONLY = 256 };   /* keys from here on have no short form */
+typedef struct cli_option {
+	int key;          /* what cli_next_option returns; < 256: the short form */
+	const char *name; /* long name without "--" */
+	const char *arg;  /* argument placeholder ("ALGO"), NULL for a flag */
+	unsigned flags;   /* CLI_REPEAT */
+	const char *help; /* one line for --help */
+} cli_option;
+
+/* A subcommand: its name, operands, one-line summary and options (the
+ * table ends with an entry whose name is NULL). */
+typedef struct cli_command {
+	const char *name;
+	const char *operands; /* "PROBLEM PLAN" */
+	const char *summary;
+	const cli_option *options;
+	int (*run)(int argc, char **argv);
+} cli_command;
+
+extern const cli_command cli_plan_command, cli_verify_command,
+	cli_simulate_command, cli_bound_command, cli_list_command,
+	cli_select_command;
+
+/* Option parsing over a command's table. Errors (unknown option, missing
+ * or empty argument) are printed; cli_next_option then returns '?'. */
+#define CLI_MAX_OPTIONS 24
+typedef struct cli_parser {
+	const cli_command *cmd;
+	struct option longopts[CLI_MAX_OPTIONS + 1];
+	char shortopts[3 * CLI_MAX_OPTIONS + 2];
+} cli_parser;
+void cli_parser_init(cli_parser *ps, const cli_command *cmd);
+/* The next option's key (optarg holds its argument), -1 after the last. */
+int cli_next_option(cli_parser *ps, int argc, char **argv);
+/* "-a/--algorithm" for an option key (for messages). */
+const char *cli_option_label(const cli_command *cmd, int key);
+/* The option lines of --help ("  -a, --algorithm ALGO  help") to stdout. */
+void cli_print_options(const cli_option *options);
+/* `usmp COMMAND --help` to stdout. */
+void cli_print_help(const cli_command *cmd);
+/* The command's synopsis ("usmp plan PROBLEM [-a ALGO]..."), wrapped. */
+void cli_print_synopsis(const cli_command *cmd, FILE *f, const char *indent);
+
+/* A name from a problem file, a path or another user-supplied string as it
+ * may be shown on a terminal: control characters, invalid UTF-8, C1
+ * controls and bidirectional controls escaped C-style ("\n", "\x1b",
+ * "\u202e"). Backslashes stay as they are: messages quote JSON source text,
+ * whose escapes must read as written. The text stays valid until 8 more
+ * calls; freed by cli_shown_release. The string itself when nothing needs
+ * escaping. */
+const char *cli_shown(const char *text);
+void cli_shown_release(void);
+/* Print "usmp: <message>" to stderr, the message escaped like cli_shown. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The exit status for a usmp_status. */
 int cli_exit_for(int status);
-/* Print "usmp: <message>" to stderr. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a byte count ("1048576", "1M", "256K", "2G": binary units). */
 int cli_parse_bytes(const char *text, uint64_t *out);
 /* Parse a format name ("json", "csv"); -1 when unknown. */
 int cli_parse_format(const char *text);
-/* Load a problem file; on failure prints the error and returns NULL. */
+/* Load a problem file; on failure prints the error and returns NULL.
+ * `capacity` (USMP_UNBOUNDED for none) is refused for a JSON problem. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
 /* Create the registry; prints load diagnostics when `verbose`. */
 usmp_registry *cli_registry(int verbose);
-
-int cmd_plan(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_simulate(int argc, char **argv);
-int cmd_bound(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_select(int argc, char **argv);
 
 #endif

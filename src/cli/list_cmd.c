@@ -2,8 +2,8 @@
  * holds, and which algorithm a target gets and why. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *type_name(uint32_t t)
@@ -37,15 +37,25 @@ static void print_caps(uint32_t caps)
 		printf("none");
 }
 
-int cmd_list(int argc, char **argv)
+static const cli_option list_options[] = {
+	{'v', "verbose", NULL, 0,
+	 "add capabilities, knobs, plugin files and skipped plugins"},
+	{'h', "help", NULL, 0, "print this help and exit"},
+	{0, NULL, NULL, 0, NULL},
+};
+
+static int cmd_list(int argc, char **argv)
 {
 	int verbose = 0, c;
-	optind = 1;
-	while ((c = getopt(argc, argv, "v")) != -1) {
-		if (c != 'v') {
-			cli_error("usage: usmp list [-v]");
-			return EXIT_USAGE;
+	cli_parser ps;
+	cli_parser_init(&ps, &cli_list_command);
+	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
+		if (c == 'h') {
+			cli_print_help(&cli_list_command);
+			return EXIT_DONE;
 		}
+		if (c != 'v')
+			return EXIT_USAGE;
 		verbose = 1;
 	}
 	if (optind != argc) {
@@ -69,23 +79,25 @@ int cmd_list(int argc, char **argv)
 		int builtin = ai.plugin == UINT32_MAX ||
 		              usmp_registry_plugin(r, ai.plugin, &pi);
 		if (!verbose) {
-			printf("%-22s %-8s %s\n", ai.name, builtin ? "built-in" : pi.name,
-			       ai.summary);
+			printf("%-22s %-8s %s\n", cli_shown(ai.name),
+			       builtin ? "built-in" : cli_shown(pi.name),
+			       cli_shown(ai.summary));
 			continue;
 		}
-		printf("%s  (%s)\n  %s\n  capabilities: ", ai.name,
-		       builtin ? "built into libusmp" : pi.name, ai.summary);
+		printf("%s  (%s)\n  %s\n  capabilities: ", cli_shown(ai.name),
+		       builtin ? "built into libusmp" : cli_shown(pi.name),
+		       cli_shown(ai.summary));
 		print_caps(ai.caps);
 		putchar('\n');
 		for (uint32_t k = 0; k < ai.param_count; k++) {
 			usmp_param_info ki = {.struct_size = sizeof ki};
 			if (usmp_registry_param(r, a, k, &ki))
 				continue;
-			printf("  -p %s=%s  (%s, default %s)%s%s\n", ki.name,
-			       *ki.default_value ? ki.default_value : "\"\"",
-			       type_name(ki.type),
-			       *ki.default_value ? ki.default_value : "\"\"",
-			       *ki.help ? "  " : "", ki.help);
+			const char *dflt = *ki.default_value
+			                           ? cli_shown(ki.default_value) : "\"\"";
+			printf("  -p %s=%s  (%s, default %s)%s%s\n", cli_shown(ki.name),
+			       dflt, type_name(ki.type), dflt, *ki.help ? "  " : "",
+			       cli_shown(ki.help));
 		}
 		if (!ai.param_count)
 			printf("  no knobs\n");
@@ -97,10 +109,11 @@ int cmd_list(int argc, char **argv)
 			usmp_plugin_info pi = {.struct_size = sizeof pi};
 			if (usmp_registry_plugin(r, i, &pi))
 				continue;
-			printf("  %s %s (%s), ABI %u.%u, %u algorithm%s: %s\n", pi.name,
-			       pi.version, pi.license, pi.abi_major, pi.abi_minor,
+			printf("  %s %s (%s), ABI %u.%u, %u algorithm%s: %s\n",
+			       cli_shown(pi.name), cli_shown(pi.version),
+			       cli_shown(pi.license), pi.abi_major, pi.abi_minor,
 			       pi.algorithm_count, pi.algorithm_count == 1 ? "" : "s",
-			       pi.path);
+			       cli_shown(pi.path));
 		}
 		if (!np)
 			printf("  none found (set USMP_PLUGIN_PATH?)\n");
@@ -108,7 +121,7 @@ int cmd_list(int argc, char **argv)
 		if (nd)
 			printf("skipped:\n");
 		for (uint32_t i = 0; i < nd; i++)
-			printf("  %s\n", usmp_registry_diagnostic(r, i));
+			printf("  %s\n", cli_shown(usmp_registry_diagnostic(r, i)));
 	}
 	usmp_registry_destroy(r);
 	return EXIT_DONE;
@@ -147,29 +160,38 @@ static void print_knobs(const usmp_registry *r, const char *algo,
 			continue;
 		size_t len = 0;
 		const char *v = set_value(params, ki.name, &len);
-		if (v)
-			printf("  %s=%.*s  (%s, set by the rule)\n", ki.name, (int)len,
-			       v, type_name(ki.type));
-		else
-			printf("  %s=%s  (%s, default)\n", ki.name, ki.default_value,
-			       type_name(ki.type));
+		if (v) {
+			char *value = strndup(v, len);
+			printf("  %s=%s  (%s, set by the rule)\n", cli_shown(ki.name),
+			       value ? cli_shown(value) : "?", type_name(ki.type));
+			free(value);
+		} else {
+			printf("  %s=%s  (%s, default)\n", cli_shown(ki.name),
+			       cli_shown(ki.default_value), type_name(ki.type));
+		}
 	}
 }
 
-int cmd_select(int argc, char **argv)
+static const cli_option select_options[] = {
+	{'a', "algorithm", "ALGO", 0,
+	 "the algorithm as `usmp plan -a ALGO` would give it"},
+	{'h', "help", NULL, 0, "print this help and exit"},
+	{0, NULL, NULL, 0, NULL},
+};
+
+static int cmd_select(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"algorithm", required_argument, NULL, 'a'},
-		{0, 0, 0, 0},
-	};
 	const char *override = NULL;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:", longopts, NULL)) != -1) {
-		if (c != 'a') {
-			cli_error("usage: usmp select TARGET [-a ALGO]");
-			return EXIT_USAGE;
+	cli_parser ps;
+	cli_parser_init(&ps, &cli_select_command);
+	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
+		if (c == 'h') {
+			cli_print_help(&cli_select_command);
+			return EXIT_DONE;
 		}
+		if (c != 'a')
+			return EXIT_USAGE;
 		override = optarg;
 	}
 	if (optind != argc - 1) {
@@ -188,9 +210,20 @@ int cmd_select(int argc, char **argv)
 		usmp_registry_destroy(r);
 		return cli_exit_for(st);
 	}
-	printf("%s: %s\n  chosen by %s rule \"%s\"\n", argv[optind],
-	       sel.algorithm, sel.source < 5 ? sources[sel.source] : "?", sel.rule);
+	printf("%s: %s\n  chosen by %s rule \"%s\"\n", cli_shown(argv[optind]),
+	       cli_shown(sel.algorithm), sel.source < 5 ? sources[sel.source] : "?",
+	       cli_shown(sel.rule));
 	print_knobs(r, sel.algorithm, sel.params);
 	usmp_registry_destroy(r);
 	return EXIT_DONE;
 }
+
+const cli_command cli_list_command = {
+	"list", "", "the algorithms (built-in and from plugins) and their knobs",
+	list_options, cmd_list,
+};
+
+const cli_command cli_select_command = {
+	"select", "TARGET", "which algorithm a target gets, its knobs, and why",
+	select_options, cmd_select,
+};

@@ -3,39 +3,47 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-static const char usage[] =
-	"usage: usmp COMMAND [ARGS]\n"
-	"\n"
-	"  plan PROBLEM [-a ALGO] [-p KEY=VALUE]... [-t TARGET]\n"
-	"       [--time-limit SECONDS] [--capacity BYTES]\n"
-	"       [-o PLAN] [--format json|csv] [--svg FILE]\n"
-	"                         plan a problem (JSON or MiniMalloc CSV)\n"
-	"  verify PROBLEM PLAN    exit 0 when the plan is valid\n"
-	"  simulate PROBLEM PLAN  replay the plan in real memory, checking every byte\n"
-	"  bound PROBLEM          the lower bound of each pool group\n"
-	"  list [-v]              plugins, algorithms, capabilities, knobs\n"
-	"  select TARGET [-a ALGO]\n"
-	"                         which algorithm a target gets, and why\n"
-	"\n"
-	"Exit status: 0 done, 1 other failure (or an invalid plan for verify),\n"
-	"2 bad usage or input, 3 no plan fits the pools, 4 plugin or ABI failure.\n"
-	"Environment: USMP_PLUGIN_PATH (plugin directories), USMP_ALGORITHM\n"
-	"(per-target rules, e.g. 'ethos-u*=exact:time_limit=2;*=best_fit'),\n"
-	"USMP_LOG (error|warn|info|debug: algorithm log messages to stderr).\n";
+static const cli_command *const commands[] = {
+	&cli_plan_command,  &cli_verify_command, &cli_simulate_command,
+	&cli_bound_command, &cli_list_command,   &cli_select_command,
+};
 
-void cli_error(const char *fmt, ...)
+static const cli_option top_options[] = {
+	{'h', "help", NULL, 0, "print this help and exit (also: usmp help [COMMAND])"},
+	{CLI_LONG_ONLY, "version", NULL, 0,
+	 "print the versions of usmp and of the plugin ABI and exit"},
+	{0, NULL, NULL, 0, NULL},
+};
+
+static void print_usage(FILE *f)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("usmp: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
+	fputs("usage: usmp COMMAND [ARGS]\n"
+	      "       usmp --help | --version\n\ncommands:\n", f);
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		cli_print_synopsis(commands[i], f, "  ");
+		fprintf(f, "      %s\n", commands[i]->summary);
+	}
+}
+
+static void print_help(void)
+{
+	print_usage(stdout);
+	fputs("\noptions:\n", stdout);
+	cli_print_options(top_options);
+	fputs("\n`usmp COMMAND --help` lists a command's options; "
+	      "`man usmp` is the reference.\n"
+	      "\n"
+	      "Exit status: 0 done, 1 other failure (or an invalid plan for verify),\n"
+	      "2 bad usage or input, 3 no plan fits the pools, 4 plugin or ABI failure.\n"
+	      "Environment: USMP_PLUGIN_PATH (plugin directories), USMP_ALGORITHM\n"
+	      "(per-target rules, e.g. 'ethos-u*=exact:time_limit=2;*=best_fit'),\n"
+	      "USMP_LOG (error|warn|info|debug: algorithm log messages to stderr).\n",
+	      stdout);
 }
 
 int cli_exit_for(int status)
@@ -93,8 +101,20 @@ int cli_parse_format(const char *text)
 	return -1;
 }
 
+/* Whether the library reads `path` as CSV (USMP_FORMAT_AUTO: by suffix). */
+static int is_csv_path(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 4 && !strcasecmp(path + n - 4, ".csv");
+}
+
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
 {
+	if (capacity != USMP_UNBOUNDED && !is_csv_path(path)) {
+		cli_error("%s: --capacity applies to CSV problems only (a JSON "
+		          "problem gives each pool its \"size_limit\")", path);
+		return NULL;
+	}
 	usmp_problem *p = usmp_problem_create();
 	if (!p) {
 		cli_error("out of memory");
@@ -119,38 +139,58 @@ usmp_registry *cli_registry(int verbose)
 	for (uint32_t i = 0; i < n; i++)
 		if (verbose)
 			fprintf(stderr, "usmp: skipped plugin %s\n",
-			        usmp_registry_diagnostic(r, i));
+			        cli_shown(usmp_registry_diagnostic(r, i)));
 	return r;
 }
 
-int main(int argc, char **argv)
+static const cli_command *find_command(const char *name)
 {
-	static const struct {
-		const char *name;
-		int (*run)(int, char **);
-	} commands[] = {
-		{"plan", cmd_plan},   {"verify", cmd_verify}, {"bound", cmd_bound},
-		{"list", cmd_list},   {"select", cmd_select},
-		{"simulate", cmd_simulate},
-	};
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(name, commands[i]->name))
+			return commands[i];
+	return NULL;
+}
+
+static int run(int argc, char **argv)
+{
 	if (argc < 2) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		fputs(usage, stdout);
+	const char *word = argv[1];
+	if (!strcmp(word, "help") && argc > 2) {
+		const cli_command *cmd = find_command(argv[2]);
+		if (!cmd || argc > 3) {
+			cli_error("help: expected one of the commands (try `usmp --help`)");
+			return EXIT_USAGE;
+		}
+		cli_print_help(cmd);
 		return EXIT_DONE;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(word, "-h") || !strcmp(word, "--help") ||
+	    !strcmp(word, "help")) {
+		print_help();
+		return EXIT_DONE;
+	}
+	if (!strcmp(word, "--version")) {
 		uint32_t major, minor;
 		usmp_abi_version(&major, &minor);
 		printf("usmp %s (plugin ABI %u.%u)\n", usmp_version(), major, minor);
 		return EXIT_DONE;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	cli_error("unknown command \"%s\" (try `usmp --help`)", argv[1]);
+	const cli_command *cmd = find_command(word);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
+	if (*word == '-')
+		cli_error("unrecognized option '%s' (try `usmp --help`)", word);
+	else
+		cli_error("unknown command \"%s\" (try `usmp --help`)", word);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int code = run(argc, argv);
+	cli_shown_release();
+	return code;
 }

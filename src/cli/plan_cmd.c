@@ -2,31 +2,35 @@
  * stderr, write the plan (stdout or -o) and optionally an SVG picture. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan)
+static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
+                          double time_limit)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
-	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s\n", path,
+	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s", cli_shown(path),
 	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p),
 	        usmp_problem_pool_count(p) == 1 ? "" : "s", parts,
 	        parts == 1 ? "" : "s");
+	if (time_limit > 0)
+		fprintf(stderr, ", time limit %g s", time_limit);
+	fputc('\n', stderr);
 	for (uint32_t i = 0; i < parts; i++) {
 		usmp_part_info pi = {.struct_size = sizeof pi};
 		if (usmp_plan_part(plan, i, &pi))
 			continue;
 		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffers, "
-		        "%.1f ms\n", i + 1, *pi.target ? pi.target : "-",
-		        pi.algorithm, *pi.params ? " (" : "", pi.params,
+		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "-",
+		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
+		        cli_shown(pi.params),
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 			if (usmp_problem_pool_group(p, j) != pi.group)
 				continue;
 			fprintf(stderr, "    pool %-12s %12llu bytes\n",
-			        usmp_problem_pool_name(p, j),
+			        cli_shown(usmp_problem_pool_name(p, j)),
 			        (unsigned long long)usmp_plan_pool_size(plan, j));
 		}
 		double ratio = pi.lower_bound ? (double)pi.size / (double)pi.lower_bound
@@ -44,23 +48,69 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan)
 	}
 }
 
-int cmd_plan(int argc, char **argv)
+enum {
+	OPT_TIME_LIMIT = CLI_LONG_ONLY, OPT_CAPACITY, OPT_FORMAT, OPT_SVG,
+	OPT_ISOLATE, OPT_NO_ISOLATE
+};
+
+static const cli_option plan_options[] = {
+	{'a', "algorithm", "ALGO", 0,
+	 "the algorithm of every part (e.g. first_fit:order=area)"},
+	{'p', "param", "KEY=VALUE", CLI_REPEAT,
+	 "a knob of the -a algorithm, once each (usmp list -v)"},
+	{'t', "target", "TARGET", 0, "the target of parts whose pools name none"},
+	{OPT_TIME_LIMIT, "time-limit", "SECONDS", 0,
+	 "wall-clock budget, > 0 and <= 1e9 (default: auto 1 s)"},
+	{OPT_CAPACITY, "capacity", "BYTES", 0,
+	 "size limit of a CSV problem's pool (1048576, 1M)"},
+	{'o', "output", "PLAN", 0, "write the plan to PLAN, not to stdout"},
+	{OPT_FORMAT, "format", "json|csv", 0,
+	 "plan format (default: by the PLAN suffix, else json)"},
+	{OPT_SVG, "svg", "FILE", 0, "also draw the plan as an SVG picture"},
+	{OPT_ISOLATE, "isolate", NULL, 0, "run plugin calls in a child process"},
+	{OPT_NO_ISOLATE, "no-isolate", NULL, 0, "run plugin calls in this process"},
+	{'q', "quiet", NULL, 0, "print no summary"},
+	{'h', "help", NULL, 0, "print this help and exit"},
+	{0, NULL, NULL, 0, NULL},
+};
+
+/* USMP_LOG is read by the library, which takes any unknown value for
+ * "debug"; the command refuses it instead. */
+static int log_level_ok(void)
 {
-	static const struct option longopts[] = {
-		{"algorithm", required_argument, NULL, 'a'},
-		{"param", required_argument, NULL, 'p'},
-		{"target", required_argument, NULL, 't'},
-		{"output", required_argument, NULL, 'o'},
-		{"time-limit", required_argument, NULL, 'T'},
-		{"capacity", required_argument, NULL, 'C'},
-		{"format", required_argument, NULL, 'F'},
-		{"svg", required_argument, NULL, 'S'},
-		{"isolate", no_argument, NULL, 'I'},
-		{"no-isolate", no_argument, NULL, 'N'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{0, 0, 0, 0},
-	};
+	static const char *levels[] = {"error", "warn", "info", "debug"};
+	const char *s = getenv("USMP_LOG");
+	if (!s || !*s)
+		return 1;
+	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+		if (!strcmp(s, levels[i]))
+			return 1;
+	cli_error("USMP_LOG=%s: expected error, warn, info or debug (unset or "
+	          "empty: no log messages)", s);
+	return 0;
+}
+
+/* Take "-p KEY=VALUE" into params[]: refuses a knob given twice. */
+static int add_param(const char **params, uint32_t *count, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv) {
+		cli_error("-p %s: expected KEY=VALUE", kv);
+		return -1;
+	}
+	size_t key = (size_t)(eq - kv) + 1; /* with the '=' */
+	for (uint32_t i = 0; i < *count; i++)
+		if (!strncmp(params[i], kv, key)) {
+			cli_error("-p %s: knob \"%.*s\" given twice (also -p %s)", kv,
+			          (int)key - 1, kv, params[i]);
+			return -1;
+		}
+	params[(*count)++] = kv;
+	return 0;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
 	usmp_plan_options opts = {.struct_size = sizeof opts};
 	const char **params = calloc((size_t)argc + 1, sizeof *params);
 	const char *output = NULL, *svg = NULL;
@@ -69,43 +119,46 @@ int cmd_plan(int argc, char **argv)
 	usmp_problem *p = NULL;
 	usmp_registry *r = NULL;
 	usmp_plan *plan = NULL;
+	cli_parser ps;
 	if (!params)
 		return EXIT_OTHER;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:p:t:o:qh", longopts, NULL)) != -1) {
+	cli_parser_init(&ps, &cli_plan_command);
+	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
 		switch (c) {
 		case 'a': opts.algorithm = optarg; break;
 		case 'p':
-			if (!strchr(optarg, '=')) {
-				cli_error("-p %s: expected KEY=VALUE", optarg);
+			if (add_param(params, &opts.param_count, optarg))
 				goto out;
-			}
-			params[opts.param_count++] = optarg;
 			break;
 		case 't': opts.target = optarg; break;
 		case 'o': output = optarg; break;
-		case 'S': svg = optarg; break;
-		case 'I': opts.flags |= USMP_PLAN_ISOLATE; break;
-		case 'N': opts.flags |= USMP_PLAN_NO_ISOLATE; break;
+		case OPT_SVG: svg = optarg; break;
+		case OPT_ISOLATE:
+			opts.flags = (opts.flags & ~USMP_PLAN_NO_ISOLATE) | USMP_PLAN_ISOLATE;
+			break;
+		case OPT_NO_ISOLATE:
+			opts.flags = (opts.flags & ~USMP_PLAN_ISOLATE) | USMP_PLAN_NO_ISOLATE;
+			break;
 		case 'q': quiet = 1; break;
-		case 'T': {
+		case OPT_TIME_LIMIT: {
 			char *end;
 			opts.time_limit = strtod(optarg, &end);
-			if (end == optarg || *end || !(opts.time_limit >= 0) ||
+			if (end == optarg || *end || !(opts.time_limit > 0) ||
 			    opts.time_limit > 1e9) {
-				cli_error("--time-limit %s: expected seconds >= 0", optarg);
+				cli_error("--time-limit %s: expected seconds, more than 0 "
+				          "and at most 1e9", optarg);
 				goto out;
 			}
 			break;
 		}
-		case 'C':
+		case OPT_CAPACITY:
 			if (cli_parse_bytes(optarg, &capacity) || capacity == 0) {
 				cli_error("--capacity %s: expected a positive byte count "
 				          "(e.g. 1048576 or 1M)", optarg);
 				goto out;
 			}
 			break;
-		case 'F':
+		case OPT_FORMAT:
 			format = cli_parse_format(optarg);
 			if (format < 0) {
 				cli_error("--format %s: expected json or csv", optarg);
@@ -113,9 +166,7 @@ int cmd_plan(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			puts("usage: usmp plan PROBLEM [-a ALGO] [-p KEY=VALUE]... "
-			     "[-t TARGET] [--time-limit SECONDS] [--capacity BYTES] "
-			     "[-o PLAN] [--format json|csv] [--svg FILE] [--isolate|--no-isolate]");
+			cli_print_help(&cli_plan_command);
 			code = EXIT_DONE;
 			goto out;
 		default:
@@ -130,6 +181,8 @@ int cmd_plan(int argc, char **argv)
 		cli_error("-p needs -a: knobs belong to an algorithm");
 		goto out;
 	}
+	if (!log_level_ok())
+		goto out;
 	opts.params = params;
 	const char *path = argv[optind];
 	p = cli_load_problem(path, capacity);
@@ -147,12 +200,12 @@ int cmd_plan(int argc, char **argv)
 		for (uint32_t i = 0; st == USMP_ERR_PLUGIN &&
 		                     i < usmp_registry_diagnostic_count(r); i++)
 			fprintf(stderr, "usmp: note: skipped plugin %s\n",
-			        usmp_registry_diagnostic(r, i));
+			        cli_shown(usmp_registry_diagnostic(r, i)));
 		code = cli_exit_for(st);
 		goto out;
 	}
 	if (!quiet)
-		print_summary(path, p, plan);
+		print_summary(path, p, plan, opts.time_limit);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
@@ -167,10 +220,10 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet && output)
-		fprintf(stderr, "usmp: plan written to %s%s%s\n", output,
-		        svg ? ", picture to " : "", svg ? svg : "");
+		fprintf(stderr, "usmp: plan written to %s%s%s\n", cli_shown(output),
+		        svg ? ", picture to " : "", svg ? cli_shown(svg) : "");
 	else if (!quiet && svg)
-		fprintf(stderr, "usmp: picture written to %s\n", svg);
+		fprintf(stderr, "usmp: picture written to %s\n", cli_shown(svg));
 	code = EXIT_DONE;
 out:
 	usmp_plan_destroy(plan);
@@ -179,3 +232,9 @@ out:
 	free(params);
 	return code;
 }
+
+const cli_command cli_plan_command = {
+	"plan", "PROBLEM",
+	"plan a problem: the summary to stderr, the plan to stdout or -o",
+	plan_options, cmd_plan,
+};

@@ -2,40 +2,54 @@
  * with the verifier or by replaying it in real memory; print lower bounds. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Parse the shared options of verify and bound: --capacity only. Returns
- * the index of the first operand, or -1 after printing an error. */
-static int parse_capacity(int argc, char **argv, uint64_t *capacity)
+enum { OPT_CAPACITY = CLI_LONG_ONLY };
+
+/* The options of verify, simulate and bound. */
+static const cli_option check_options[] = {
+	{OPT_CAPACITY, "capacity", "BYTES", 0,
+	 "size limit of a CSV problem's pool (1048576, 1M)"},
+	{'h', "help", NULL, 0, "print this help and exit"},
+	{0, NULL, NULL, 0, NULL},
+};
+
+/* Parse the options of `cmd` and check it got `operands` operands. Returns
+ * the index of the first operand; -1 after printing an error; -2 after
+ * printing the help. */
+static int parse(const cli_command *cmd, int argc, char **argv,
+                 int operands, uint64_t *capacity)
 {
-	static const struct option longopts[] = {
-		{"capacity", required_argument, NULL, 'C'},
-		{0, 0, 0, 0},
-	};
+	cli_parser ps;
 	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (c != 'C')
+	cli_parser_init(&ps, cmd);
+	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
+		if (c == 'h') {
+			cli_print_help(cmd);
+			return -2;
+		}
+		if (c != OPT_CAPACITY)
 			return -1;
 		if (cli_parse_bytes(optarg, capacity) || *capacity == 0) {
 			cli_error("--capacity %s: expected a positive byte count", optarg);
 			return -1;
 		}
 	}
+	if (argc - optind != operands) {
+		cli_error("usage: usmp %s %s [--capacity BYTES]", cmd->name,
+		          cmd->operands);
+		return -1;
+	}
 	return optind;
 }
 
-int cmd_verify(int argc, char **argv)
+static int cmd_verify(int argc, char **argv)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
-	int first = parse_capacity(argc, argv, &capacity);
-	if (first < 0 || argc - first != 2) {
-		if (first >= 0)
-			cli_error("usage: usmp verify PROBLEM PLAN [--capacity BYTES]");
-		return EXIT_USAGE;
-	}
+	int first = parse(&cli_verify_command, argc, argv, 2, &capacity);
+	if (first < 0)
+		return first == -2 ? EXIT_DONE : EXIT_USAGE;
 	usmp_problem *p = cli_load_problem(argv[first], capacity);
 	if (!p)
 		return EXIT_USAGE;
@@ -54,7 +68,8 @@ int cmd_verify(int argc, char **argv)
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++)
 			total += usmp_plan_pool_size(plan, j);
 		printf("%s: valid plan for %s (%u buffers, %llu bytes in all pools)\n",
-		       argv[first + 1], argv[first], usmp_problem_buffer_count(p),
+		       cli_shown(argv[first + 1]), cli_shown(argv[first]),
+		       usmp_problem_buffer_count(p),
 		       (unsigned long long)total);
 		code = EXIT_DONE;
 	}
@@ -63,15 +78,12 @@ int cmd_verify(int argc, char **argv)
 	return code;
 }
 
-int cmd_simulate(int argc, char **argv)
+static int cmd_simulate(int argc, char **argv)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
-	int first = parse_capacity(argc, argv, &capacity);
-	if (first < 0 || argc - first != 2) {
-		if (first >= 0)
-			cli_error("usage: usmp simulate PROBLEM PLAN [--capacity BYTES]");
-		return EXIT_USAGE;
-	}
+	int first = parse(&cli_simulate_command, argc, argv, 2, &capacity);
+	if (first < 0)
+		return first == -2 ? EXIT_DONE : EXIT_USAGE;
 	usmp_problem *p = cli_load_problem(argv[first], capacity);
 	if (!p)
 		return EXIT_USAGE;
@@ -88,22 +100,19 @@ int cmd_simulate(int argc, char **argv)
 		code = st == USMP_ERR_INVALID_PLAN ? EXIT_OTHER : cli_exit_for(st);
 	} else {
 		printf("%s: replayed %u buffers; every byte intact at its last use\n",
-		       argv[first + 1], usmp_problem_buffer_count(p));
+		       cli_shown(argv[first + 1]), usmp_problem_buffer_count(p));
 	}
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	return code;
 }
 
-int cmd_bound(int argc, char **argv)
+static int cmd_bound(int argc, char **argv)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
-	int first = parse_capacity(argc, argv, &capacity);
-	if (first < 0 || argc - first != 1) {
-		if (first >= 0)
-			cli_error("usage: usmp bound PROBLEM [--capacity BYTES]");
-		return EXIT_USAGE;
-	}
+	int first = parse(&cli_bound_command, argc, argv, 1, &capacity);
+	if (first < 0)
+		return first == -2 ? EXIT_DONE : EXIT_USAGE;
 	usmp_problem *p = cli_load_problem(argv[first], capacity);
 	if (!p)
 		return EXIT_USAGE;
@@ -118,9 +127,26 @@ int cmd_bound(int argc, char **argv)
 		       (unsigned long long)usmp_problem_group_bound(p, g));
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++)
 			if (usmp_problem_pool_group(p, j) == g)
-				printf(" %s", usmp_problem_pool_name(p, j));
+				printf(" %s", cli_shown(usmp_problem_pool_name(p, j)));
 		putchar('\n');
 	}
 	usmp_problem_destroy(p);
 	return EXIT_DONE;
 }
+
+const cli_command cli_verify_command = {
+	"verify", "PROBLEM PLAN",
+	"exit 0 when the plan is valid, 1 with the first violation when not",
+	check_options, cmd_verify,
+};
+
+const cli_command cli_simulate_command = {
+	"simulate", "PROBLEM PLAN",
+	"replay the plan in real memory, checking every byte",
+	check_options, cmd_simulate,
+};
+
+const cli_command cli_bound_command = {
+	"bound", "PROBLEM", "the lower bound of each pool group",
+	check_options, cmd_bound,
+};
