@@ -205,6 +205,7 @@ static int open_atomic(usmp__out *o, const char *path, const struct stat *st,
 	o->f = fopencookie(o, "w", io);
 	if (!o->f)
 		return open_fail(o, errno, msg);
+	setvbuf(o->f, NULL, _IOFBF, 65536);
 	return 0;
 }
 
