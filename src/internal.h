@@ -452,9 +452,11 @@ typedef struct usmp__out {
  * path (nothing is left behind). */
 int usmp__out_open(usmp__out *o, const char *path, char **msg);
 /* Finish what usmp__out_open began. With `ok` the document is published
- * (rename, or copy to the special file / stdout): USMP_OK, or USMP_ERR_IO
- * with *msg naming the path. Without `ok` it is dropped: the target stays
- * as it was, the temporary file is removed; USMP_OK. */
+ * (rename, or copy to the special file / stdout). Without `ok`, or when
+ * writing failed, it is dropped: the target stays as it was, the temporary
+ * file is removed. USMP_OK, or USMP_ERR_IO with *msg naming the path and
+ * the system's reason when the stream, disk or rename failed (also without
+ * `ok`: a writer's own "cannot write" is less precise). */
 int usmp__out_close(usmp__out *o, int ok, char **msg);
 
 /* ---- io_file.c, io_json.c, io_csv.c, svg.c ------------------------------ */

@@ -217,7 +217,9 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 		rc = usmp__json_write_problem(p, o.f);
 	/* On failure the output is dropped: the file stays as it was. */
 	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
-	if (rc == USMP_OK && crc != USMP_OK)
+	/* The stream's reason (naming the file) beats a writer's "cannot
+	 * write"; a writer's own refusal stays. */
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
 		rc = usmp__problem_fail(p, crc, "%s", msg);
 done:
 	usmp__free_msg(&msg);
@@ -312,7 +314,9 @@ static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
 	rc = fn(plan, p, o.f);
 	/* On failure the output is dropped: the file stays as it was. */
 	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
-	if (rc == USMP_OK && crc != USMP_OK)
+	/* The stream's reason (naming the file) beats a writer's "cannot
+	 * write"; a writer's own refusal stays. */
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
 		rc = usmp__plan_fail(plan, crc, "%s", msg);
 done:
 	usmp__free_msg(&msg);

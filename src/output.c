@@ -303,7 +303,7 @@ int usmp__out_close(usmp__out *o, int ok, char **msg)
 	free(o->tmp);
 	free(o->target);
 	o->mem = o->tmp = o->target = NULL;
-	if (err && ok) {
+	if (err) {
 		usmp__set_msg(msg, "%s: %s: %s", o->name, what, strerror(err));
 		return USMP_ERR_IO;
 	}

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,7 +22,8 @@
 
 #include "support.h"
 
-/* The user the permission test runs as when the tests run as root. */
+/* The user the permission test falls back to when root cannot shed its
+ * power to bypass file permissions. */
 #define NOBODY 65534
 
 /* A fresh directory, world-searchable so a test may drop to NOBODY. */
@@ -148,7 +151,7 @@ static void copy_board(const char *path)
 typedef struct spawn_opts {
 	const char *preload;  /* LD_PRELOAD */
 	rlim_t fsize;         /* RLIMIT_FSIZE when not 0 (SIGXFSZ ignored) */
-	int as_nobody;        /* drop to NOBODY when root */
+	int unprivileged;     /* when root: file permissions apply */
 	int umask;            /* umask when >= 0 */
 	const char *err_path; /* stdout and stderr go here (else /dev/null) */
 } spawn_opts;
@@ -192,8 +195,15 @@ static pid_t spawn_usmp(const spawn_opts *o, const char *const *args)
 	}
 	if (o->umask >= 0)
 		umask((mode_t)o->umask);
-	if (o->as_nobody && geteuid() == 0 &&
-	    (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 || setuid(NOBODY) != 0))
+	/* Root stays root but without the capabilities that bypass file
+	 * permissions (dropped from the bounding set, so exec cannot give
+	 * them back); failing that, it becomes NOBODY. */
+	if (o->unprivileged && geteuid() == 0 &&
+	    (prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 ||
+	     prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0) != 0 ||
+	     prctl(PR_CAPBSET_DROP, CAP_FOWNER, 0, 0, 0) != 0) &&
+	    (setgroups(0, NULL) != 0 || setgid(NOBODY) != 0 ||
+	     setuid(NOBODY) != 0))
 		_exit(126);
 	execv(test_cli(), (char *const *)argv);
 	_exit(127);
@@ -211,6 +221,9 @@ static int wait_end(pid_t pid)
 static int exit_code(int st)
 {
 	cr_assert(WIFEXITED(st), "usmp did not exit normally (status 0x%x)", st);
+	cr_assert(WEXITSTATUS(st) != 126 && WEXITSTATUS(st) != 127,
+	          "the child could not set itself up or run %s (exit %d)",
+	          test_cli(), WEXITSTATUS(st));
 	return WEXITSTATUS(st);
 }
 
@@ -529,8 +542,8 @@ Test(output, directory_as_output_is_named)
 	remove_dir(dir);
 }
 
-/* Run usmp as a user who may not write `dir` (NOBODY when root, else the
- * directory made read-only). */
+/* A directory and a file usmp may not write (mode 0555 and 0444; the
+ * child that runs usmp as root sheds the capabilities that ignore modes). */
 Test(output, read_only_directory_and_file_are_named)
 {
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
@@ -544,11 +557,10 @@ Test(output, read_only_directory_and_file_are_named)
 	write_text(old, "previous\n");
 	write_text(locked, "locked\n");
 	cr_assert_eq(chmod(locked, 0444), 0);
-	if (geteuid() != 0)
-		cr_assert_eq(chmod(ro, 0555), 0);
+	cr_assert_eq(chmod(ro, 0555), 0);
 	cr_assert_eq(chmod(dir, 0777), 0); /* for err.txt */
 
-	spawn_opts o = {.as_nobody = 1, .umask = -1, .err_path = err};
+	spawn_opts o = {.unprivileged = 1, .umask = -1, .err_path = err};
 	const char *args[] = {"plan", problem, "-q", "-o", old, NULL};
 	cr_assert_eq(exit_code(wait_end(spawn_usmp(&o, args))), 2);
 	snprintf(want, sizeof want, "usmp: %s: cannot open for writing: "
@@ -572,24 +584,75 @@ Test(output, read_only_directory_and_file_are_named)
 
 Test(output, disk_full_on_a_regular_file_keeps_it)
 {
+	static const char *const names[] = {"old.json", "old.csv", "old.svg"};
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
-	     *old = in_dir(dir, "old.json"), *err = test_tmpfile(".err"),
-	     want[4200];
-	write_chain_problem(problem, 200);
+	     *err = test_tmpfile(".err"), want[4200];
+	/* Files past 1000 bytes fail to grow (EFBIG), as on a full disk
+	 * (ENOSPC): with 200 buffers when the last buffer is flushed, with
+	 * 4000 (a plan of about 200 kB) while the writer is still writing. */
+	for (int n = 200; n <= 4000; n += 3800) {
+		write_chain_problem(problem, n);
+		for (int k = 0; k < 3; k++) {
+			char *old = in_dir(dir, names[k]);
+			write_text(old, "previous\n");
+			spawn_opts o = {.fsize = 1000, .umask = -1, .err_path = err};
+			const char *args[] = {"plan", problem, "-q", "-a", "first_fit",
+			                      "-o", k == 2 ? "/dev/null" : old,
+			                      k == 2 ? "--svg" : NULL, old, NULL};
+			cr_assert_eq(exit_code(wait_end(spawn_usmp(&o, args))), 2,
+			             "%d buffers, %s", n, names[k]);
+			snprintf(want, sizeof want, "usmp: %s: write failed: File too "
+			         "large\n", old);
+			assert_content(err, want);
+			assert_content(old, "previous\n");
+			unlink(old);
+			free(old);
+			assert_entries(dir, "p.json");
+		}
+	}
+	unlink(err);
+	free(err), free(problem);
+	remove_dir(dir);
+}
+
+/* The library alone, in a child under the same file size limit: the
+ * problem writer prints record by record, so the failure comes mid-write. */
+Test(output, api_disk_full_mid_write_names_the_file)
+{
+	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
+	     *old = in_dir(dir, "old.json"), msg[4200] = "", want[4200];
+	int fds[2], rc = -1;
+	write_chain_problem(problem, 4000);
 	write_text(old, "previous\n");
-	/* Files past 1000 bytes fail to grow (EFBIG), as a full disk would
-	 * (ENOSPC): the plan of 200 buffers is about 10 kB. */
-	spawn_opts o = {.fsize = 1000, .umask = -1, .err_path = err};
-	const char *args[] = {"plan", problem, "-q", "-a", "first_fit", "-o", old,
-	                      NULL};
-	cr_assert_eq(exit_code(wait_end(spawn_usmp(&o, args))), 2);
-	snprintf(want, sizeof want, "usmp: %s: write failed: File too large\n",
-	         old);
-	assert_content(err, want);
+	cr_assert_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		struct rlimit rl = {1000, 1000};
+		usmp_problem *p = usmp_problem_create();
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0 ||
+		    usmp_problem_read(p, problem, USMP_FORMAT_AUTO,
+		                      USMP_UNBOUNDED) != USMP_OK)
+			_exit(1);
+		rc = usmp_problem_write(p, old, USMP_FORMAT_JSON);
+		snprintf(msg, sizeof msg, "%d %s", rc, usmp_problem_error(p));
+		(void)!write(fds[1], msg, strlen(msg));
+		usmp_problem_destroy(p);
+		_exit(0);
+	}
+	close(fds[1]);
+	ssize_t got = read(fds[0], msg, sizeof msg - 1);
+	close(fds[0]);
+	cr_assert_eq(exit_code(wait_end(pid)), 0);
+	cr_assert_gt(got, 0);
+	msg[got] = '\0';
+	snprintf(want, sizeof want, "%d %s: write failed: File too large",
+	         USMP_ERR_IO, old);
+	cr_assert_str_eq(msg, want);
 	assert_content(old, "previous\n");
 	assert_entries(dir, "old.json,p.json");
-	unlink(err);
-	free(err), free(old), free(problem);
+	free(old), free(problem);
 	remove_dir(dir);
 }
 
