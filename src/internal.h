@@ -425,6 +425,40 @@ void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
  * pools, fixed offsets, explicit conflict edges. */
 int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
 
+/* ---- output.c ----------------------------------------------------------- */
+/* An output file being written (see usmp_set_temp_hook in usmp.h): a
+ * regular or missing file goes to a temporary file beside it, renamed over
+ * it on success; "-" and special files (devices, FIFOs, /dev/stdout) get
+ * the document from memory once it is complete, and are never removed. */
+enum usmp__out_kind {
+	USMP__OUT_ATOMIC,
+	USMP__OUT_DIRECT,
+	USMP__OUT_STDOUT
+};
+
+typedef struct usmp__out {
+	FILE *f;          /* what the writer writes to */
+	int kind;         /* enum usmp__out_kind */
+	int fd;           /* the temporary or special file; -1 for stdout */
+	int err;          /* first write error on the temporary file */
+	const char *name; /* for messages: the path as given, or "<stdout>" */
+	char *target;     /* ATOMIC: the file replaced (links resolved) */
+	char *tmp;        /* ATOMIC: the temporary file */
+	char *mem;        /* DIRECT, STDOUT: the document so far */
+	size_t mem_len;
+} usmp__out;
+
+/* Open `path` ("-" = stdout) for writing: 0, or -1 with *msg naming the
+ * path (nothing is left behind). */
+int usmp__out_open(usmp__out *o, const char *path, char **msg);
+/* Finish what usmp__out_open began. With `ok` the document is published
+ * (rename, or copy to the special file / stdout). Without `ok`, or when
+ * writing failed, it is dropped: the target stays as it was, the temporary
+ * file is removed. USMP_OK, or USMP_ERR_IO with *msg naming the path and
+ * the system's reason when the stream, disk or rename failed (also without
+ * `ok`: a writer's own "cannot write" is less precise). */
+int usmp__out_close(usmp__out *o, int ok, char **msg);
+
 /* ---- io_file.c, io_json.c, io_csv.c, svg.c ------------------------------ */
 /* io_file.c holds the public usmp_problem_read/parse/write and
  * usmp_plan_read/write/write_svg, dispatching on format to these: */
@@ -444,6 +478,11 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
 /* The problem as MiniMalloc CSV, when it fits that format (one pool, every
  * buffer with a live range, no conflict edges or overlap rules). */
 int usmp__csv_write_problem(usmp_problem *p, FILE *f);
+/* Whether the CSV writers can write the problem / the plan: USMP_OK, or
+ * the error (USMP_ERR_UNSUPPORTED, USMP_ERR_INVALID for an incomplete plan)
+ * recorded on p / plan. Run before the output is opened. */
+int usmp__csv_check_problem(usmp_problem *p);
+int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p);
 /* For the readers: empty p and record the formatted message as its error.
  * Returns status. */
 int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)

@@ -666,19 +666,28 @@ static int csv_fits(usmp_problem *p, int for_plan, const char **why,
 	return 1;
 }
 
+int usmp__csv_check_problem(usmp_problem *p)
+{
+	const char *why, *who;
+	int align;
+
+	if (csv_fits(p, 0, &why, &who, &align))
+		return USMP_OK;
+	if (who)
+		return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
+		                          "cannot write as CSV: %s (buffer \"%s\")",
+		                          why, who);
+	return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
+	                          "cannot write as CSV: %s", why);
+}
+
 int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 {
 	const char *why, *who;
 	int align, offset = (p->csv_columns & USMP__CSV_OFFSET) != 0;
 
-	if (!csv_fits(p, 0, &why, &who, &align)) {
-		if (who)
-			return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
-			                          "cannot write as CSV: %s "
-			                          "(buffer \"%s\")", why, who);
-		return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
-		                          "cannot write as CSV: %s", why);
-	}
+	if (!csv_fits(p, 0, &why, &who, &align))
+		return usmp__csv_check_problem(p);
 	for (size_t i = 0; i < p->buffer_count; i++)
 		if (p->buffers[i].flags & USMP_BUFFER_FIXED)
 			offset = 1;
@@ -701,7 +710,7 @@ int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 	return USMP_OK;
 }
 
-int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
+int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 {
 	const char *why, *who;
 	int align;
@@ -720,6 +729,17 @@ int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			                       "buffer \"%s\" has no placement; "
 			                       "only complete plans can be "
 			                       "written", p->buffers[i].name);
+	return USMP_OK;
+}
+
+int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
+{
+	const char *why, *who;
+	int align, rc = usmp__csv_check_plan(plan, p);
+
+	if (rc != USMP_OK)
+		return rc;
+	(void)csv_fits(p, 1, &why, &who, &align);
 	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
 		const usmp__buffer *b = &p->buffers[i];

@@ -1,5 +1,5 @@
 /* io_file.c — the public read/parse/write entry points for problems and plans:
- * opening files ("-" = stdin/stdout), choosing the format, and dispatching. */
+ * reading files ("-" = stdin), choosing the format, and dispatching. */
 #include "internal.h"
 
 #include <errno.h>
@@ -107,63 +107,6 @@ fail:
 	return USMP_ERR_IO;
 }
 
-/* An output being written. Standard output is written through a memory
- * stream and copied out only on success, so a writer failing half-way never
- * leaves a complete-looking partial document on stdout. */
-typedef struct out_file {
-	FILE *f;
-	int to_stdout;
-	char *mem;
-	size_t mem_len;
-} out_file;
-
-/* Open `path` for writing ("-" = stdout); 0, or -1 with *msg. */
-static int open_out(out_file *o, const char *path, char **msg)
-{
-	memset(o, 0, sizeof *o);
-	if (strcmp(path, "-") == 0) {
-		o->to_stdout = 1;
-		o->f = open_memstream(&o->mem, &o->mem_len);
-	} else {
-		o->f = fopen(path, "wb");
-	}
-	if (!o->f) {
-		usmp__set_msg(msg, "%s: cannot open for writing: %s",
-		              display_name(path, 1), strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Flush and close what open_out gave (copying to stdout when `ok`);
- * USMP_OK or USMP_ERR_IO with *msg. */
-static int close_out(out_file *o, const char *path, int ok, char **msg)
-{
-	int bad = 0, err = 0;
-	if (fflush(o->f) != 0 || ferror(o->f)) {
-		bad = 1;
-		err = errno;
-	}
-	if (fclose(o->f) != 0 && !bad) {
-		bad = 1;
-		err = errno;
-	}
-	if (o->to_stdout && ok && !bad &&
-	    (fwrite(o->mem, 1, o->mem_len, stdout) != o->mem_len ||
-	     fflush(stdout) != 0)) {
-		bad = 1;
-		err = errno;
-	}
-	free(o->mem);
-	o->mem = NULL;
-	if (bad) {
-		usmp__set_msg(msg, "%s: write failed: %s", display_name(path, 1),
-		              err ? strerror(err) : "I/O error");
-		return USMP_ERR_IO;
-	}
-	return USMP_OK;
-}
-
 static int is_empty(const usmp_problem *p)
 {
 	return !p->pool_count && !p->buffer_count && !p->edge_count &&
@@ -241,7 +184,7 @@ done:
 int usmp_problem_write(usmp_problem *p, const char *path, int format)
 {
 	char *msg = NULL;
-	out_file o;
+	usmp__out o;
 	int rc;
 
 	if (!p)
@@ -256,7 +199,15 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 	if (rc != USMP_OK)
 		return rc;
 	format = resolve_format(format, path);
-	if (open_out(&o, path, &msg)) {
+	/* What the format cannot hold is refused before the file is touched. */
+	if (format == USMP_FORMAT_CSV &&
+	    (rc = usmp__csv_check_problem(p)) != USMP_OK) {
+		msg = usmp__strdup(usmp_problem_error(p));
+		usmp__problem_fail(p, rc, "%s: %s", display_name(path, 1),
+		                   msg ? msg : "cannot be written");
+		goto done;
+	}
+	if (usmp__out_open(&o, path, &msg)) {
 		rc = usmp__problem_fail(p, USMP_ERR_IO, "%s", msg);
 		goto done;
 	}
@@ -264,11 +215,12 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 		rc = usmp__csv_write_problem(p, o.f);
 	else
 		rc = usmp__json_write_problem(p, o.f);
-	int crc = close_out(&o, path, rc == USMP_OK, &msg);
-	if (rc == USMP_OK && crc != USMP_OK)
+	/* On failure the output is dropped: the file stays as it was. */
+	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
+	/* The stream's reason (naming the file) beats a writer's "cannot
+	 * write"; a writer's own refusal stays. */
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
 		rc = usmp__problem_fail(p, crc, "%s", msg);
-	if (rc != USMP_OK && !o.to_stdout)
-		remove(path); /* never leave half a file behind */
 done:
 	usmp__free_msg(&msg);
 	return rc;
@@ -322,12 +274,14 @@ done:
 	return rc;
 }
 
-/* Shared by the plan writers: open, write with `fn`, close, report. */
+/* Shared by the plan writers: check, open, write with `fn`, close, report.
+ * `check` (may be NULL) refuses what `fn` cannot write, before opening. */
 static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
+                           int (*check)(usmp_plan *, usmp_problem *),
                            int (*fn)(usmp_plan *, usmp_problem *, FILE *))
 {
 	char *msg = NULL;
-	out_file o;
+	usmp__out o;
 	int rc;
 
 	if (!plan)
@@ -347,19 +301,38 @@ static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
 		                       "for this problem (%zu buffers, %zu pools)",
 		                       plan->buffer_count, plan->pool_count,
 		                       p->buffer_count, p->pool_count);
-	if (open_out(&o, path, &msg)) {
+	if (check && (rc = check(plan, p)) != USMP_OK) {
+		msg = usmp__strdup(usmp_plan_error(plan));
+		usmp__plan_fail(plan, rc, "%s: %s", display_name(path, 1),
+		                msg ? msg : "cannot be written");
+		goto done;
+	}
+	if (usmp__out_open(&o, path, &msg)) {
 		rc = usmp__plan_fail(plan, USMP_ERR_IO, "%s", msg);
 		goto done;
 	}
 	rc = fn(plan, p, o.f);
-	int crc = close_out(&o, path, rc == USMP_OK, &msg);
-	if (rc == USMP_OK && crc != USMP_OK)
+	/* On failure the output is dropped: the file stays as it was. */
+	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
+	/* The stream's reason (naming the file) beats a writer's "cannot
+	 * write"; a writer's own refusal stays. */
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
 		rc = usmp__plan_fail(plan, crc, "%s", msg);
-	if (rc != USMP_OK && !o.to_stdout)
-		remove(path);
 done:
 	usmp__free_msg(&msg);
 	return rc;
+}
+
+/* The JSON plan writer writes complete plans only. */
+static int check_complete(usmp_plan *plan, usmp_problem *p)
+{
+	for (uint32_t i = 0; i < plan->buffer_count; i++)
+		if (plan->placements[i].pool >= plan->pool_count)
+			return usmp__plan_fail(plan, USMP_ERR_INVALID,
+			                       "buffer \"%s\" has no placement; "
+			                       "only complete plans can be written",
+			                       p->buffers[i].name);
+	return USMP_OK;
 }
 
 int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
@@ -370,12 +343,14 @@ int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
 	if (!format_known(format))
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
 		                       "unknown format %d", format);
-	if (resolve_format(format, path) == USMP_FORMAT_CSV)
-		return write_plan_with(plan, p, path, usmp__csv_write_plan);
-	return write_plan_with(plan, p, path, usmp__json_write_plan);
+	if (path && resolve_format(format, path) == USMP_FORMAT_CSV)
+		return write_plan_with(plan, p, path, usmp__csv_check_plan,
+		                       usmp__csv_write_plan);
+	return write_plan_with(plan, p, path, check_complete,
+	                       usmp__json_write_plan);
 }
 
 int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p, const char *path)
 {
-	return write_plan_with(plan, p, path, usmp__svg_write_plan);
+	return write_plan_with(plan, p, path, NULL, usmp__svg_write_plan);
 }

@@ -185,6 +185,8 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	opts.params = params;
 	const char *path = argv[optind];
+	if (cli_check_outputs(path, output, svg))
+		goto out;
 	p = cli_load_problem(path, capacity);
 	if (!p)
 		goto out;
@@ -208,6 +210,7 @@ static int cmd_plan(int argc, char **argv)
 		print_summary(path, p, plan, opts.time_limit);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
+	cli_guard_temp_files();
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
 	if (st) {
 		cli_error("%s", usmp_plan_error(plan));
