@@ -24,8 +24,9 @@ int cli_parse_bytes(const char *text, uint64_t *out);
 int cli_parse_format(const char *text);
 /* Load a problem file; on failure prints the error and returns NULL. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
-/* Create the registry; prints load diagnostics when `verbose`. */
-usmp_registry *cli_registry(int verbose);
+/* Create the registry with usmp_registry_flag `flags`; prints load
+ * diagnostics (skipped plugins) when `verbose`. */
+usmp_registry *cli_registry(int verbose, uint32_t flags);
 
 int cmd_plan(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -108,17 +108,18 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
 	return p;
 }
 
-usmp_registry *cli_registry(int verbose)
+usmp_registry *cli_registry(int verbose, uint32_t flags)
 {
+	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
 	usmp_registry *r = NULL;
-	if (usmp_registry_create(NULL, &r)) {
+	if (usmp_registry_create(&o, &r)) {
 		cli_error("cannot create the plugin registry (out of memory)");
 		return NULL;
 	}
 	uint32_t n = usmp_registry_diagnostic_count(r);
 	for (uint32_t i = 0; i < n; i++)
 		if (verbose)
-			fprintf(stderr, "usmp: skipped plugin %s\n",
+			fprintf(stderr, "usmp: note: %s\n",
 			        usmp_registry_diagnostic(r, i));
 	return r;
 }
