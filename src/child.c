@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 pid_t usmp__child_fork(const char *name)
@@ -46,6 +47,23 @@ bool usmp__child_exited(pid_t pid)
 	if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
 		return errno != EINTR; /* ECHILD: reaped behind our back */
 	return info.si_pid == pid;
+}
+
+bool usmp__child_wait(pid_t pid, double until)
+{
+	/* Polled, from 20 us up to 2 ms apart: a child that ends at once is
+	 * seen at once, a long one costs little. */
+	long ns = 20 * 1000;
+
+	while (!usmp__child_exited(pid)) {
+		if (usmp__now() >= until)
+			return false;
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+		if (ns < 2 * 1000 * 1000)
+			ns *= 2;
+	}
+	return true;
 }
 
 int usmp__child_reap(pid_t pid)

@@ -387,6 +387,9 @@ void usmp__host_finish(usmp__host_ctx *c);
 pid_t usmp__child_fork(const char *name);
 /* True once the child has ended (not yet reaped), or cannot be waited for. */
 bool usmp__child_exited(pid_t pid);
+/* Wait until the child has ended (true) or usmp__now() reaches `until`
+ * (false); it is not reaped. */
+bool usmp__child_wait(pid_t pid, double until);
 /* Kill the child's process group and the child, reap the child; its wait
  * status, or -1 when it could not be reaped. */
 int usmp__child_reap(pid_t pid);

@@ -124,17 +124,9 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
 	double started = usmp__now();
 
-	int wstatus, killed = 0;
-	while (!usmp__child_exited(pid)) {
-		if (usmp__now() >= kill_at) {
-			killed = 1;
-			break;
-		}
-		struct timespec ts = {0, 2 * 1000 * 1000}; /* 2 ms */
-		nanosleep(&ts, NULL);
-	}
+	int killed = !usmp__child_wait(pid, kill_at);
 	/* Every way out reaps the child and kills its group. */
-	wstatus = usmp__child_reap(pid);
+	int wstatus = usmp__child_reap(pid);
 	if (!killed && wstatus == -1) {
 		usmp__set_msg(msg, "lost the isolated call: %s", strerror(errno));
 		st = USMP_ERR_INTERNAL;

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Longest diagnostic line passed back, in bytes (longer ones are cut). */
@@ -244,14 +243,8 @@ static int run_child(usmp__scan_item *items, size_t n, size_t from,
 	}
 	close(fds[0]);
 	/* The pipe closed: the child is ending (or closed it and hangs). */
-	while (eof && !usmp__child_exited(pid)) {
-		if (usmp__now() >= last + USMP__SCAN_TIMEOUT) {
-			hung = true;
-			break;
-		}
-		struct timespec ts = {0, 2 * 1000 * 1000}; /* 2 ms */
-		nanosleep(&ts, NULL);
-	}
+	if (eof && !usmp__child_wait(pid, last + USMP__SCAN_TIMEOUT))
+		hung = true;
 	wstatus = usmp__child_reap(pid);
 	if (rc == USMP_ERR_NOMEM)
 		return rc;
