@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "registry_private.h"
 #include "support.h"
 
 extern char **environ;
