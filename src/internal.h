@@ -15,6 +15,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define USMP__PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define USMP__UNUSED(x) ((void)(x))
@@ -378,17 +379,42 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
 /* Frees leftover allocations (logging a leak) and the index. */
 void usmp__host_finish(usmp__host_ctx *c);
 
+/* ---- child.c: forked helper processes ---------------------------------- */
+
+/* fork() for a helper child. In the child (0 returned): it gets SIGKILL when
+ * the forking thread dies, sits in its own process group, ignores terminal
+ * stop signals and is named `name` (ps, /proc/PID/comm). */
+pid_t usmp__child_fork(const char *name);
+/* True once the child has ended (not yet reaped), or cannot be waited for. */
+bool usmp__child_exited(pid_t pid);
+/* Wait until the child has ended (true) or usmp__now() reaches `until`
+ * (false); it is not reaped. */
+bool usmp__child_wait(pid_t pid, double until);
+/* Kill the child's process group and the child, reap the child; its wait
+ * status, or -1 when it could not be reaped. */
+int usmp__child_reap(pid_t pid);
+
 /* ---- isolate.c: an algorithm call in a child process -------------------- */
+
+/* Wall-clock seconds an isolated call may run when it has no deadline
+ * (see docs/abi.md, "Isolation"). */
+#define USMP__ISOLATE_CAP 600.0
+
+/* When an isolated call that started at t0 is killed (a usmp__now() time):
+ * `deadline` is its deadline, 0 for none; `n` its buffer count;
+ * `default_limit` whether the deadline is auto's default, which may stretch. */
+double usmp__isolate_kill_at(double t0, double deadline, uint32_t n,
+                             bool default_limit);
 
 /* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
  * child; placements come back through shared memory ending at a guard page.
- * A crash, an exit or (with kill_at > 0, a usmp__now() time) a hang past
- * kill_at becomes USMP_ERR_PLUGIN with *msg set. Otherwise returns the
- * algorithm's status with hc's reported bound and last message updated. */
+ * A crash, an exit or a hang past usmp__isolate_kill_at() becomes
+ * USMP_ERR_PLUGIN with *msg set. Otherwise returns the algorithm's status
+ * with hc's reported bound and last message updated. */
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out,
-                        double kill_at, char **who, char **msg);
+                        usmp__host_ctx *hc, usmp_placement *out, double t0,
+                        double deadline, char **who, char **msg);
 
 /* ---- plan.c -------------------------------------------------------------- */
 

@@ -4,7 +4,9 @@
  * The child is a fork() of the caller: it sees the problem view as a private
  * copy-on-write snapshot (nothing it writes reaches the host), and returns
  * its placements through a shared anonymous mapping followed by a PROT_NONE
- * guard page, so writing past the output array faults in the child. */
+ * guard page, so writing past the output array faults in the child. The
+ * child dies with the caller (child.c) and is killed by the rule of
+ * usmp__isolate_kill_at, stated in docs/abi.md ("Isolation"). */
 #include "internal.h"
 
 #include <errno.h>
@@ -32,6 +34,19 @@ static size_t round_page(size_t n, size_t page)
 	return (n + page - 1) / page * page;
 }
 
+double usmp__isolate_kill_at(double t0, double deadline, uint32_t n,
+                             bool default_limit)
+{
+	if (deadline <= 0)
+		return t0 + USMP__ISOLATE_CAP;
+	/* A heuristic that finishes its pass over a million buffers late is
+	 * slow, not hung: grace of 1 s, 10 % of the budget, 20 us a buffer. */
+	double kill_at = deadline + 1.0 + 0.1 * (deadline - t0) + 20e-6 * n;
+	if (default_limit)
+		kill_at += usmp__auto_stretch_max(n); /* auto may stretch it */
+	return kill_at;
+}
+
 static void child_run(usmp_registry *r, const usmp__algo *a,
                       const usmp__knobs *k, const usmp_view *v,
                       usmp__host_ctx *hc, usmp_placement *out,
@@ -56,9 +71,11 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out,
-                        double kill_at, char **who, char **msg)
+                        usmp__host_ctx *hc, usmp_placement *out, double t0,
+                        double deadline, char **who, char **msg)
 {
+	double kill_at = usmp__isolate_kill_at(t0, deadline, v->buffer_count,
+	                                       hc->default_limit);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t n = v->buffer_count;
 	size_t res_bytes = round_page(sizeof(shared_result), page);
@@ -87,8 +104,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 	memcpy(shared_out, out, n * sizeof *out);
 	res->status = USMP_ERR_INTERNAL;
 
-	fflush(NULL);
-	pid_t pid = fork();
+	pid_t pid = usmp__child_fork("usmp-isolated");
 	if (pid < 0) {
 		usmp__set_msg(msg, "cannot fork an isolated call: %s",
 		              strerror(errno));
@@ -108,24 +124,21 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
 	double started = usmp__now();
 
-	int wstatus = 0, killed = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, &wstatus, WNOHANG);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			usmp__set_msg(msg, "lost the isolated call: %s", strerror(errno));
-			st = USMP_ERR_INTERNAL;
-			goto out;
-		}
-		if (!killed && kill_at > 0 && usmp__now() >= kill_at) {
-			kill(pid, SIGKILL);
-			killed = 1;
-		}
-		struct timespec ts = {0, 2 * 1000 * 1000}; /* 2 ms */
-		nanosleep(&ts, NULL);
+	int killed = !usmp__child_wait(pid, kill_at);
+	/* Every way out reaps the child and kills its group. */
+	int wstatus = usmp__child_reap(pid);
+	if (!killed && wstatus == -1) {
+		usmp__set_msg(msg, "lost the isolated call: %s", strerror(errno));
+		st = USMP_ERR_INTERNAL;
+		goto out;
 	}
-	if (killed) {
+	if (killed && deadline <= 0) {
+		usmp__set_msg(msg, "%s did not return within %.0f s, the limit of "
+		              "an isolated call without a time limit; killed (set a "
+		              "time limit to allow longer)", culprit,
+		              USMP__ISOLATE_CAP);
+		st = USMP_ERR_PLUGIN;
+	} else if (killed) {
 		usmp__set_msg(msg, "%s did not return within its time limit plus "
 		              "grace; killed after %.1f s", culprit,
 		              usmp__now() - started);

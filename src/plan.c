@@ -369,14 +369,10 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	hc.default_limit = deadline == 0 && algo->builtin;
 
 	if (want_isolation(r, algo, o->flags)) {
-		/* Killed once past the deadline by a grace of 1 s, 10% of the
-		 * budget and 20 us per buffer: a heuristic that finishes its
-		 * pass over a million buffers late is slow, not hung. */
-		double kill_at = dl > 0 ? dl + 1.0 + 0.1 * (dl - t0) + 20e-6 * n : 0;
-		if (kill_at > 0 && hc.default_limit)
-			kill_at += usmp__auto_stretch_max(n); /* auto may stretch */
-		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out,
-		                         kill_at, &who, &msg);
+		/* Killed by the rule of docs/abi.md ("Isolation"), which
+		 * usmp__isolate_kill_at implements. */
+		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out, t0,
+		                         dl, &who, &msg);
 		if (st && msg) {
 			usmp__plan_fail(plan, st, "%s", msg);
 			part->time_ms = (usmp__now() - t0) * 1e3;

@@ -19,13 +19,31 @@
 /* More algorithms than this in one descriptor is taken for garbage. */
 #define MAX_PLUGIN_ALGOS 4096
 
-/* Files already loaded (device and inode), so a file reached twice, through
+/* Files already found (device and inode), so a file reached twice, through
  * a repeated directory or a symlink, loads once. */
 typedef struct seen_files {
 	dev_t *dev;
 	ino_t *ino;
 	size_t count, cap_dev, cap_ino;
 } seen_files;
+
+/* One step of the search, in search order: a plugin file to load, or a
+ * diagnostic about the search itself (kept in line, so that diagnostics
+ * come in search order whichever process read the plugins). */
+typedef struct found {
+	char *path; /* the file as dlopen() gets it; NULL for a note */
+	char *note; /* a diagnostic line */
+	bool scan;  /* read in the scanner process before loading */
+	size_t item; /* with scan: its usmp__scan_item */
+} found;
+
+/* What the search has found so far, and its rules. */
+typedef struct search {
+	seen_files seen;
+	found *items;
+	size_t count, cap;
+	bool scan_all, no_scan, allow_insecure;
+} search;
 
 /* ---- diagnostics -------------------------------------------------------- */
 
@@ -391,6 +409,40 @@ fail:
 	return USMP_ERR_NOMEM;
 }
 
+/* Free what a scanner-side registry holds, without dlclose(): no plugin
+ * destructor runs in the scanner. */
+static void scratch_free(usmp_registry *r)
+{
+	for (size_t i = 0; i < r->algo_count; i++)
+		algo_free(&r->algos[i]);
+	free(r->algos);
+	for (size_t i = 0; i < r->plugin_count; i++) {
+		r->plugins[i].handle = NULL;
+		plugin_rec_free(&r->plugins[i]);
+	}
+	free(r->plugins);
+	for (size_t i = 0; i < r->diag_count; i++)
+		usmp__free_msg(&r->diags[i]);
+	free(r->diags);
+}
+
+/* The scanner's checker (runs in the scanner child): every check of
+ * load_plugin, against no other plugin. Duplicates of other plugins' names
+ * are the in-process load's business. */
+static bool scan_check(const char *path, usmp__scan_emit emit, void *sink)
+{
+	usmp_registry scratch;
+	bool ok;
+
+	memset(&scratch, 0, sizeof scratch);
+	scratch.error = "";
+	ok = load_plugin(&scratch, path) == USMP_OK && scratch.plugin_count == 1;
+	for (size_t i = 0; i < scratch.diag_count; i++)
+		emit(sink, scratch.diags[i]);
+	scratch_free(&scratch);
+	return ok;
+}
+
 /* ---- search ------------------------------------------------------------- */
 
 static int seen_add(seen_files *s, const struct stat *st, bool *fresh)
@@ -422,22 +474,129 @@ static bool has_so_suffix(const char *name)
 	return n > 3 && strcmp(name + n - 3, ".so") == 0;
 }
 
-static int load_file(usmp_registry *r, seen_files *seen, const char *path,
-                     const struct stat *st)
+static found *search_add(search *s)
 {
+	if (usmp__grow((void **)&s->items, &s->cap, s->count + 1,
+	               sizeof *s->items) != USMP_OK)
+		return NULL;
+	memset(&s->items[s->count], 0, sizeof *s->items);
+	return &s->items[s->count++];
+}
+
+/* A diagnostic in search order. */
+static int search_note(search *s, const char *fmt, ...) USMP__PRINTF(2, 3);
+static int search_note(search *s, const char *fmt, ...)
+{
+	found *f = search_add(s);
+	va_list ap;
+
+	if (!f)
+		return USMP_ERR_NOMEM;
+	va_start(ap, fmt);
+	usmp__vset_msg(&f->note, fmt, ap);
+	va_end(ap);
+	return f->note ? USMP_OK : USMP_ERR_NOMEM;
+}
+
+static void search_finish(search *s)
+{
+	for (size_t i = 0; i < s->count; i++) {
+		free(s->items[i].path);
+		usmp__free_msg(&s->items[i].note);
+	}
+	free(s->items);
+	free(s->seen.dev);
+	free(s->seen.ino);
+}
+
+/* Writable by others than its owner: a group or world write bit (a sticky
+ * directory lets nobody replace another's file, so it is fine). */
+static bool others_may_write(mode_t mode, bool is_dir)
+{
+	return (mode & (S_IWGRP | S_IWOTH)) && !(is_dir && (mode & S_ISVTX));
+}
+
+/* Why the plugin file `path` may not be loaded: it, or a directory that
+ * holds it (as named, and after symlinks), is writable by others than its
+ * owner. *why is NULL when it may. */
+static int insecure(const char *path, const struct stat *st, char **why)
+{
+	char *named = NULL, *real = NULL, *slash;
+	struct stat ds;
+	int rc = USMP_ERR_NOMEM;
+
+	*why = NULL;
+	if (others_may_write(st->st_mode, false)) {
+		usmp__set_msg(why, "writable by others than its owner (mode %04o)",
+		              (unsigned)(st->st_mode & 07777));
+		return *why ? USMP_OK : USMP_ERR_NOMEM;
+	}
+	named = usmp__strdup(path);
+	if (!named)
+		goto fail;
+	slash = strrchr(named, '/');
+	if (slash)
+		*(slash == named ? slash + 1 : slash) = '\0';
+	else
+		strcpy(named, ".");
+	real = realpath(path, NULL); /* NULL: nothing more to check */
+	slash = real ? strrchr(real, '/') : NULL;
+	if (slash)
+		*(slash == real ? slash + 1 : slash) = '\0';
+	const char *dirs[2] = {named, real};
+	for (int i = 0; i < 2 && !*why; i++) {
+		if (!dirs[i] || stat(dirs[i], &ds) != 0 ||
+		    !others_may_write(ds.st_mode, true))
+			continue;
+		usmp__set_msg(why, "its directory %s is writable by others than "
+		                   "its owner (mode %04o)",
+		              dirs[i], (unsigned)(ds.st_mode & 07777));
+		if (!*why)
+			goto fail;
+	}
+	rc = USMP_OK;
+fail:
+	free(named);
+	free(real);
+	return rc;
+}
+
+/* A plugin file found by the search: once per file, unless unsafe. */
+static int search_file(search *s, const char *path, const struct stat *st)
+{
+	char *why = NULL;
 	bool fresh;
-	int rc = seen_add(seen, st, &fresh);
+	found *f;
+	int rc = seen_add(&s->seen, st, &fresh);
 
 	if (rc != USMP_OK || !fresh)
 		return rc;
-	return load_plugin(r, path);
+	if (!s->allow_insecure) {
+		rc = insecure(path, st, &why);
+		if (rc != USMP_OK)
+			return rc;
+		if (why) {
+			rc = search_note(s, "%s: skipped: %s; set "
+			                    "USMP_ALLOW_INSECURE_PLUGINS=1 to load it "
+			                    "anyway",
+			                 path, why);
+			usmp__free_msg(&why);
+			return rc;
+		}
+	}
+	f = search_add(s);
+	if (!f)
+		return USMP_ERR_NOMEM;
+	f->path = usmp__strdup(path);
+	f->scan = !s->no_scan && (s->scan_all || !usmp__in_plugindir(path));
+	return f->path ? USMP_OK : USMP_ERR_NOMEM;
 }
 
-/* Load every *.so in `dir`, sorted by name. A missing directory is reported
+/* Every *.so in `dir`, sorted by name. A missing directory is reported
  * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
- * entry naming a .so file directly loads that file. */
-static int load_dir(usmp_registry *r, seen_files *seen, const char *dir,
-                    bool explicit)
+ * entry naming a file directly means that file, never a search of the
+ * dynamic loader's path: "name.so" becomes "./name.so". */
+static int search_dir(search *s, const char *dir, bool explicit)
 {
 	char **names = NULL, *path = NULL;
 	size_t count = 0, cap = 0;
@@ -448,15 +607,25 @@ static int load_dir(usmp_registry *r, seen_files *seen, const char *dir,
 
 	if (stat(dir, &st) != 0) {
 		if (explicit)
-			usmp__registry_diag(r, "%s: plugin directory not found", dir);
+			return search_note(s, "%s: plugin directory not found", dir);
 		return USMP_OK;
 	}
-	if (S_ISREG(st.st_mode))
-		return load_file(r, seen, dir, &st);
+	if (S_ISREG(st.st_mode)) {
+		if (strchr(dir, '/'))
+			return search_file(s, dir, &st);
+		size_t n = strlen(dir) + 3;
+		path = malloc(n);
+		if (!path)
+			return USMP_ERR_NOMEM;
+		snprintf(path, n, "./%s", dir);
+		rc = search_file(s, path, &st);
+		free(path);
+		return rc;
+	}
 	dh = opendir(dir);
 	if (!dh) {
 		if (explicit)
-			usmp__registry_diag(r, "%s: cannot read plugin directory", dir);
+			return search_note(s, "%s: cannot read plugin directory", dir);
 		return USMP_OK;
 	}
 	while ((e = readdir(dh)) != NULL) {
@@ -485,7 +654,7 @@ static int load_dir(usmp_registry *r, seen_files *seen, const char *dir,
 		         dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
 		/* stat() follows symlinks; skip what is not a regular file. */
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-			rc = load_file(r, seen, path, &st);
+			rc = search_file(s, path, &st);
 			if (rc != USMP_OK)
 				goto out;
 		}
@@ -503,26 +672,74 @@ out:
 }
 
 /* Each non-empty entry of a colon-separated list. */
-static int load_path_list(usmp_registry *r, seen_files *seen, const char *list)
+static int search_path_list(search *s, const char *list)
 {
-	const char *s = list;
+	const char *p = list;
 
-	while (s && *s) {
-		size_t n = strcspn(s, ":");
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
 		if (n > 0) {
-			char *dir = strndup(s, n);
+			char *dir = strndup(p, n);
 			if (!dir)
 				return USMP_ERR_NOMEM;
-			int rc = load_dir(r, seen, dir, true);
+			int rc = search_dir(s, dir, true);
 			free(dir);
 			if (rc != USMP_OK)
 				return rc;
 		}
-		s += n;
-		if (*s == ':')
-			s++;
+		p += n;
+		if (*p == ':')
+			p++;
 	}
 	return USMP_OK;
+}
+
+/* Load what the search found, in its order: the files to scan are read in
+ * the scanner first (all in one child), and only those that passed are
+ * loaded here; the others are diagnostics. */
+static int load_found(usmp_registry *r, search *s)
+{
+	usmp__scan_item *items = NULL;
+	size_t k = 0;
+	int rc = USMP_OK;
+
+	for (size_t i = 0; i < s->count; i++)
+		k += s->items[i].path && s->items[i].scan;
+	if (k) {
+		items = calloc(k, sizeof *items);
+		if (!items)
+			return USMP_ERR_NOMEM;
+		k = 0;
+		for (size_t i = 0; i < s->count; i++) {
+			found *f = &s->items[i];
+			if (!f->path || !f->scan)
+				continue;
+			f->item = k;
+			items[k++].path = f->path;
+		}
+		rc = usmp__scan(items, k, scan_check);
+		if (rc != USMP_OK)
+			goto out;
+	}
+	for (size_t i = 0; i < s->count; i++) {
+		found *f = &s->items[i];
+		if (!f->path) {
+			usmp__registry_diag(r, "%s", f->note);
+			continue;
+		}
+		if (f->scan && items[f->item].outcome != USMP__SCAN_PASS) {
+			for (size_t j = 0; j < items[f->item].line_count; j++)
+				usmp__registry_diag(r, "%s", items[f->item].lines[j]);
+			continue;
+		}
+		rc = load_plugin(r, f->path);
+		if (rc != USMP_OK)
+			goto out;
+	}
+out:
+	usmp__scan_finish(items, k);
+	free(items);
+	return rc;
 }
 
 /* ---- create / destroy --------------------------------------------------- */
@@ -530,7 +747,7 @@ static int load_path_list(usmp_registry *r, seen_files *seen, const char *list)
 int usmp_registry_create(const usmp_registry_options *opts,
                          usmp_registry **out)
 {
-	seen_files seen = {0};
+	search s;
 	usmp_registry *r = NULL;
 	const char *plugin_path = NULL, *env;
 	uint32_t flags = 0;
@@ -540,6 +757,7 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	if (!out)
 		return USMP_ERR_INVALID;
 	*out = NULL;
+	memset(&s, 0, sizeof s);
 	if (opts) {
 		if (opts->struct_size >= FIELD_END(usmp_registry_options, flags))
 			flags = opts->flags;
@@ -559,29 +777,35 @@ int usmp_registry_create(const usmp_registry_options *opts,
 
 	if (add_builtins(r) != USMP_OK)
 		goto fail;
-	if (load_path_list(r, &seen, plugin_path) != USMP_OK)
+	s.scan_all = flags & USMP_REGISTRY_SCAN_ALL;
+	s.no_scan = flags & USMP_REGISTRY_NO_SCAN;
+	env = (flags & USMP_REGISTRY_NO_ENV)
+	              ? NULL
+	              : getenv("USMP_ALLOW_INSECURE_PLUGINS");
+	s.allow_insecure = env && strcmp(env, "1") == 0;
+	if (search_path_list(&s, plugin_path) != USMP_OK)
 		goto fail;
 	if (!(flags & USMP_REGISTRY_NO_ENV)) {
 		env = getenv("USMP_PLUGIN_PATH");
-		if (load_path_list(r, &seen, env) != USMP_OK)
+		if (search_path_list(&s, env) != USMP_OK)
 			goto fail;
 	}
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS)) {
 		const char *dir = usmp__plugindir();
-		if (dir && load_dir(r, &seen, dir, false) != USMP_OK)
+		if (dir && search_dir(&s, dir, false) != USMP_OK)
 			goto fail;
 	}
+	if (load_found(r, &s) != USMP_OK)
+		goto fail;
 	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");
 	rc = usmp__select_init(r, env);
 	if (rc != USMP_OK)
 		goto fail;
-	free(seen.dev);
-	free(seen.ino);
+	search_finish(&s);
 	*out = r;
 	return USMP_OK;
 fail:
-	free(seen.dev);
-	free(seen.ino);
+	search_finish(&s);
 	if (rules_lock && keep_lock) {
 		usmp_registry_destroy(r);
 		return USMP_ERR_NOMEM;

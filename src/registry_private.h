@@ -73,4 +73,36 @@ void usmp__select_finish(usmp_registry *r);
 void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
 	USMP__PRINTF(2, 3);
 
+/* ---- scanner.c: reading plugins in a forked scanner process ------------ */
+
+/* Seconds one plugin may take to load in the scanner before it is killed. */
+#define USMP__SCAN_TIMEOUT 10.0
+
+enum usmp__scan_outcome {
+	USMP__SCAN_PASS = 1, /* loaded and passed the checks */
+	USMP__SCAN_REFUSED,  /* loaded, refused by the checks: lines say why */
+	USMP__SCAN_FAILED    /* crashed, exited or hung: lines[0] says so */
+};
+
+typedef struct usmp__scan_item {
+	const char *path;  /* in: the file, as dlopen() gets it */
+	int outcome;       /* out: usmp__scan_outcome */
+	char **lines;      /* out: diagnostics, each "PATH: reason" */
+	size_t line_count, line_cap;
+} usmp__scan_item;
+
+/* Passes one diagnostic line from the checker back to the parent. */
+typedef void (*usmp__scan_emit)(void *sink, const char *line);
+/* Runs in the scanner child: load `path`, check it, emit its diagnostics,
+ * return whether it passed. Need not free anything. */
+typedef bool (*usmp__scan_check)(const char *path, usmp__scan_emit emit,
+                                 void *sink);
+
+/* Check every item in one scanner child, started again after the plugin
+ * in progress crashes, exits or hangs (USMP__SCAN_TIMEOUT). Every item gets
+ * an outcome; returns USMP_OK or USMP_ERR_NOMEM. */
+int usmp__scan(usmp__scan_item *items, size_t n, usmp__scan_check check);
+/* Free the items' lines. */
+void usmp__scan_finish(usmp__scan_item *items, size_t n);
+
 #endif /* USMP_REGISTRY_PRIVATE_H */

@@ -237,6 +237,8 @@ Test(layout, param_types_log_levels_and_flags_are_pinned)
 	cr_assert_eq(USMP_FORMAT_CSV, 2);
 	cr_assert_eq(USMP_REGISTRY_NO_ENV, 1);
 	cr_assert_eq(USMP_REGISTRY_NO_DEFAULT_DIRS, 2);
+	cr_assert_eq(USMP_REGISTRY_SCAN_ALL, 4);
+	cr_assert_eq(USMP_REGISTRY_NO_SCAN, 8);
 	cr_assert_eq(USMP_PLAN_ISOLATE, 1);
 	cr_assert_eq(USMP_PLAN_NO_ISOLATE, 2);
 	cr_assert_eq(USMP_SOURCE_API, 1);

@@ -192,8 +192,11 @@ typedef struct usmp_registry usmp_registry;
 
 /* usmp_registry_options.flags */
 enum usmp_registry_flag {
-	USMP_REGISTRY_NO_ENV = 1u << 0,         /* ignore USMP_PLUGIN_PATH, USMP_ALGORITHM */
-	USMP_REGISTRY_NO_DEFAULT_DIRS = 1u << 1 /* skip installed and build-tree dirs */
+	USMP_REGISTRY_NO_ENV = 1u << 0,          /* ignore USMP_PLUGIN_PATH, USMP_ALGORITHM,
+	                                            USMP_ALLOW_INSECURE_PLUGINS */
+	USMP_REGISTRY_NO_DEFAULT_DIRS = 1u << 1, /* skip installed and build-tree dirs */
+	USMP_REGISTRY_SCAN_ALL = 1u << 2, /* read installed plugins in the scanner too */
+	USMP_REGISTRY_NO_SCAN = 1u << 3   /* no scanner: load every plugin in process */
 };
 
 /* Options for usmp_registry_create; zero-fill, then set struct_size. */
@@ -207,6 +210,9 @@ typedef struct usmp_registry_options {
 /* Create a registry and load every plugin found: `plugin_path`, then
  * USMP_PLUGIN_PATH, then the shipped plugin directory ("usmp-1" next to
  * libusmp: $libdir/usmp-1 installed, build/src/usmp-1 in a build tree).
+ * A plugin from outside that directory is first read in a forked scanner
+ * process, so one whose loading crashes, exits or hangs is skipped. A plugin
+ * file or directory writable by others than its owner is skipped.
  * A plugin that fails to load is recorded as a diagnostic and skipped.
  * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,

@@ -83,8 +83,9 @@ int cli_parse_format(const char *text);
 /* Load a problem file; on failure prints the error and returns NULL.
  * `capacity` (USMP_UNBOUNDED for none) is refused for a JSON problem. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
-/* Create the registry; prints load diagnostics when `verbose`. */
-usmp_registry *cli_registry(int verbose);
+/* Create the registry with usmp_registry_flag `flags`; prints load
+ * diagnostics (skipped plugins) when `verbose`. */
+usmp_registry *cli_registry(int verbose, uint32_t flags);
 
 /* Refuse (message printed, -1) outputs that would overwrite the problem
  * file or each other (`-o` and `--svg`); NULL or "-" is stdout. */

@@ -62,7 +62,7 @@ static int cmd_list(int argc, char **argv)
 		cli_error("usage: usmp list [-v]");
 		return EXIT_USAGE;
 	}
-	usmp_registry *r = cli_registry(0);
+	usmp_registry *r = cli_registry(0, 0);
 	if (!r)
 		return EXIT_OTHER;
 	uint32_t np = usmp_registry_plugin_count(r);
@@ -198,7 +198,7 @@ static int cmd_select(int argc, char **argv)
 		cli_error("usage: usmp select TARGET [-a ALGO]");
 		return EXIT_USAGE;
 	}
-	usmp_registry *r = cli_registry(0);
+	usmp_registry *r = cli_registry(0, 0);
 	if (!r)
 		return EXIT_OTHER;
 	static const char *sources[] = {"?", "API", "--algorithm", "USMP_ALGORITHM",

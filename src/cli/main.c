@@ -42,7 +42,8 @@ static void print_help(void)
 	      "2 bad usage or input, 3 no plan fits the pools, 4 plugin or ABI failure.\n"
 	      "Environment: USMP_PLUGIN_PATH (plugin directories), USMP_ALGORITHM\n"
 	      "(per-target rules, e.g. 'ethos-u*=exact:time_limit=2;*=best_fit'),\n"
-	      "USMP_LOG (error|warn|info|debug: algorithm log messages to stderr).\n",
+	      "USMP_LOG (error|warn|info|debug: algorithm log messages to stderr),\n"
+	      "USMP_ALLOW_INSECURE_PLUGINS (1: load plugins others may write).\n",
 	      stdout);
 }
 
@@ -128,17 +129,18 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
 	return p;
 }
 
-usmp_registry *cli_registry(int verbose)
+usmp_registry *cli_registry(int verbose, uint32_t flags)
 {
+	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
 	usmp_registry *r = NULL;
-	if (usmp_registry_create(NULL, &r)) {
+	if (usmp_registry_create(&o, &r)) {
 		cli_error("cannot create the plugin registry (out of memory)");
 		return NULL;
 	}
 	uint32_t n = usmp_registry_diagnostic_count(r);
 	for (uint32_t i = 0; i < n; i++)
 		if (verbose)
-			fprintf(stderr, "usmp: skipped plugin %s\n",
+			fprintf(stderr, "usmp: note: %s\n",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
 	return r;
 }

@@ -190,7 +190,11 @@ static int cmd_plan(int argc, char **argv)
 	p = cli_load_problem(path, capacity);
 	if (!p)
 		goto out;
-	r = cli_registry(0);
+	/* The plugin scanner follows isolation: --isolate reads installed
+	 * plugins in it too, --no-isolate loads everything in process. */
+	r = cli_registry(!quiet,
+	                 (opts.flags & USMP_PLAN_ISOLATE ? USMP_REGISTRY_SCAN_ALL : 0) |
+	                 (opts.flags & USMP_PLAN_NO_ISOLATE ? USMP_REGISTRY_NO_SCAN : 0));
 	if (!r) {
 		code = EXIT_OTHER;
 		goto out;
@@ -199,9 +203,9 @@ static int cmd_plan(int argc, char **argv)
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
 		                               : "out of memory");
-		for (uint32_t i = 0; st == USMP_ERR_PLUGIN &&
+		for (uint32_t i = 0; quiet && st == USMP_ERR_PLUGIN &&
 		                     i < usmp_registry_diagnostic_count(r); i++)
-			fprintf(stderr, "usmp: note: skipped plugin %s\n",
+			fprintf(stderr, "usmp: note: %s\n",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
 		code = cli_exit_for(st);
 		goto out;

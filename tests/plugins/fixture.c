@@ -359,6 +359,37 @@ static const usmp_algorithm *const algos[] = {&fx_slow_algo};
 #define FX_NAME "slow_first_fit"
 #endif
 
+/* ---- misbehaving at load: constructors the plugin scanner must survive -- */
+#if defined(FX_CTOR_CRASH) || defined(FX_CTOR_EXIT) || defined(FX_CTOR_HANG)
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((constructor)) static void fx_misbehave(void)
+{
+#if defined(FX_CTOR_CRASH)
+	raise(SIGSEGV);
+#elif defined(FX_CTOR_EXIT)
+	exit(0);
+#else
+	for (;;)
+		pause();
+#endif
+}
+static const usmp_algorithm fx_ctor_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_ctor", "never reached: its "
+	"plugin misbehaves while loading", "", FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_ctor_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#if defined(FX_CTOR_CRASH)
+#define FX_NAME "ctor_crash"
+#elif defined(FX_CTOR_EXIT)
+#define FX_NAME "ctor_exit"
+#else
+#define FX_NAME "ctor_hang"
+#endif
+#endif
+
 /* ---- the descriptor ------------------------------------------------------ */
 #if defined(FX_NAME)
 #ifndef FX_STRUCT_SIZE
