@@ -100,8 +100,11 @@ USMP_API int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
  * Duplicates are merged. */
 USMP_API int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b);
 
-/* An overlap rule (see DESIGN.md): dst may share bytes with src in the same
- * pool when offset(dst) <= offset(src) + max_lead. */
+/* An overlap rule (docs/formats.md): dst may share bytes with src in the
+ * same pool when offset(dst) <= offset(src) + max_lead. dst is written by
+ * the op that reads src, so rules must form no cycle, and with live ranges
+ * on both dst must begin at src's last step; both are checked when the
+ * problem is prepared (planning, verifying, reading a file). */
 USMP_API int usmp_problem_add_overlap(usmp_problem *p, uint32_t src,
                                       uint32_t dst, int64_t max_lead);
 
