@@ -580,3 +580,215 @@ Test(overlap_rules, verify_accepts_exactly_what_the_replay_accepts,
 	cr_assert_gt(st.unseen_rejected, cases / 50);
 	usmp_registry_destroy(r);
 }
+
+/* ---- shapes, one by one ------------------------------------------------------- */
+
+static usmp_problem *parse_problem(const char *json)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "shape.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	return p;
+}
+
+/* A plan placing buffer i at offsets[i] in pool 0. */
+static usmp_plan *placed(usmp_problem *p, const uint64_t *offsets)
+{
+	usmp_plan *plan = usmp__plan_alloc(p);
+	cr_assert_not_null(plan);
+	for (uint32_t i = 0; i < usmp_problem_buffer_count(p); i++) {
+		plan->placements[i].pool = 0;
+		plan->placements[i].offset = offsets[i];
+	}
+	return plan;
+}
+
+/* Verify and replay give `want`; the replay's message holds `needle`. */
+static void both_say(usmp_problem *p, const uint64_t *offsets, int want,
+                     const char *needle)
+{
+	usmp_plan *plan = placed(p, offsets);
+	int v = usmp_plan_verify(plan, p);
+	char *vmsg = strdup(usmp_plan_error(plan));
+	int sim = usmp_plan_simulate(plan, p);
+	cr_assert_eq(v, want, "verify: %s", vmsg);
+	cr_assert_eq(sim, want, "replay: %s", usmp_plan_error(plan));
+	if (needle)
+		cr_assert(strstr(usmp_plan_error(plan), needle), "replay: %s",
+		          usmp_plan_error(plan));
+	free(vmsg);
+	usmp_plan_destroy(plan);
+}
+
+Test(overlap_rules, a_rule_each_way_is_refused_naming_the_cycle)
+{
+	static const char json[] =
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 8, \"live\": [0, 1]},"
+		"{\"name\": \"b\", \"size\": 8, \"live\": [0, 1]}],"
+		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},"
+		" {\"src\": \"b\", \"dst\": \"a\"}]}";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "cycle.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "cycle.json: overlaps[1]: rule \"b\" -> \"a\" closes a "
+	                 "cycle of overlap rules: \"a\" -> \"b\" -> \"a\"");
+	cr_assert_eq(usmp_problem_buffer_count(p), 0, "a refused file leaves "
+	             "the problem empty");
+	usmp_problem_destroy(p);
+
+	/* The command line: bad input, exit 2, the same message. */
+	char *path = test_write_tmp(".json", json), *out = NULL;
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= '%s' bound '%s'", test_cli(),
+	         path);
+	cr_assert_eq(test_run(cmd, &out), 2, "%s", out);
+	cr_assert(strstr(out, "overlaps[1]: rule \"b\" -> \"a\" closes a cycle of "
+	                      "overlap rules: \"a\" -> \"b\" -> \"a\""), "%s", out);
+	free(out);
+	unlink(path);
+	free(path);
+}
+
+Test(overlap_rules, the_first_rule_closing_a_cycle_is_named_and_long_cycles_cut)
+{
+	char name[16];
+	usmp_problem *p = usmp_problem_create();
+	for (uint32_t i = 0; i < 12; i++) {
+		snprintf(name, sizeof name, "b%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 4, 1, NULL), USMP_OK);
+	}
+	/* Buffers without live ranges: any rule fits their (absent) schedule,
+	 * but a cycle is still no op order. Rules are checked when used. */
+	for (uint32_t i = 0; i < 12; i++)
+		cr_assert_eq(usmp_problem_add_overlap(p, i, (i + 1) % 12, 0), USMP_OK);
+	cr_assert_eq(usmp__problem_prepare(p), USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "overlaps[11]: rule \"b11\" -> \"b0\" closes a cycle of "
+	                 "overlap rules: \"b0\" -> \"b1\" -> \"b2\" -> \"b3\" -> "
+	                 "... -> \"b8\" -> \"b9\" -> \"b10\" -> \"b11\" -> \"b0\" "
+	                 "(12 rules)");
+	/* A shorter cycle closed earlier is the one named: b3 -> b1 closes
+	 * b1 -> b2 -> b3 -> b1 before the last rule closes the long one. */
+	usmp_problem_destroy(p);
+	p = usmp_problem_create();
+	for (uint32_t i = 0; i < 5; i++) {
+		snprintf(name, sizeof name, "b%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 4, 1, NULL), USMP_OK);
+	}
+	cr_assert_eq(usmp_problem_add_overlap(p, 0, 1, 0), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, 1, 2, 0), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, 2, 3, 0), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, 3, 4, 0), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, 3, 1, 0), USMP_OK);
+	cr_assert_eq(usmp_problem_add_overlap(p, 4, 0, 0), USMP_OK);
+	usmp_plan *plan = NULL;
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "first_fit"};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_plan_error(plan),
+	                 "overlaps[4]: rule \"b3\" -> \"b1\" closes a cycle of "
+	                 "overlap rules: \"b1\" -> \"b2\" -> \"b3\" -> \"b1\"");
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
+
+/* One src read by two ops' outputs: each dst keeps its own max_lead. */
+Test(overlap_rules, fan_out_holds_every_dst_to_its_own_lead)
+{
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"s\", \"size\": 16, \"live\": [0, 2]},"
+		"{\"name\": \"d1\", \"size\": 8, \"live\": [1, 3]},"
+		"{\"name\": \"d2\", \"size\": 8, \"live\": [1, 3]}],"
+		" \"overlaps\": [{\"src\": \"s\", \"dst\": \"d1\"},"
+		" {\"src\": \"s\", \"dst\": \"d2\"}]}");
+	/* d1 in place over s's first half: fine. d2 over the second half needs
+	 * offset(d2) 8 <= offset(s) 0 + 0: broken, whatever d1 did first. */
+	both_say(p, (uint64_t[]){0, 0, 8}, USMP_ERR_INVALID_PLAN,
+	         "buffer \"s\": byte 8 (pool \"default\" address 8) is "
+	         "overwritten by byte 0 of buffer \"d2\" at step 1");
+	both_say(p, (uint64_t[]){0, 4, 16}, USMP_ERR_INVALID_PLAN,
+	         "by byte 0 of buffer \"d1\"");
+	both_say(p, (uint64_t[]){0, 0, 16}, USMP_OK, NULL);
+	usmp_problem_destroy(p);
+}
+
+/* A buffer born at src's last step without a rule from src may not touch
+ * src, not even the bytes a rule's dst has finished with. */
+Test(overlap_rules, a_buffer_without_a_rule_never_writes_over_a_live_src)
+{
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"s\", \"size\": 16, \"live\": [0, 2]},"
+		"{\"name\": \"d\", \"size\": 8, \"live\": [1, 3]},"
+		"{\"name\": \"e\", \"size\": 8, \"live\": [1, 3]}],"
+		" \"overlaps\": [{\"src\": \"s\", \"dst\": \"d\"}]}");
+	both_say(p, (uint64_t[]){0, 0, 8}, USMP_ERR_INVALID_PLAN,
+	         "buffer \"s\": byte 8 (pool \"default\" address 8) is "
+	         "overwritten by buffer \"e\" at step 1, before its last use at "
+	         "step 1");
+	both_say(p, (uint64_t[]){8, 0, 16}, USMP_ERR_INVALID_PLAN,
+	         "overwritten by buffer \"e\"");
+	both_say(p, (uint64_t[]){0, 0, 16}, USMP_OK, NULL);
+	usmp_problem_destroy(p);
+}
+
+/* a -> b -> c with b alive one step: c meets a, and no rule joins them, so
+ * c may not take a's bytes even where b took them first. */
+Test(overlap_rules, a_chain_does_not_let_its_ends_share)
+{
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]},"
+		"{\"name\": \"b\", \"size\": 8, \"live\": [1, 2]},"
+		"{\"name\": \"c\", \"size\": 8, \"live\": [1, 3]}],"
+		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},"
+		" {\"src\": \"b\", \"dst\": \"c\"}]}");
+	both_say(p, (uint64_t[]){0, 0, 0}, USMP_ERR_INVALID_PLAN,
+	         "buffer \"a\": byte 0 (pool \"default\" address 0) is "
+	         "overwritten by buffer \"c\" at step 1");
+	both_say(p, (uint64_t[]){0, 0, 8}, USMP_OK, NULL); /* c over b only */
+	usmp_problem_destroy(p);
+	/* When b lives on, c no longer meets a: the chain shares in place. */
+	p = parse_problem(
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]},"
+		"{\"name\": \"b\", \"size\": 8, \"live\": [1, 3]},"
+		"{\"name\": \"c\", \"size\": 8, \"live\": [2, 4]}],"
+		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},"
+		" {\"src\": \"b\", \"dst\": \"c\"}]}");
+	both_say(p, (uint64_t[]){0, 0, 0}, USMP_OK, NULL);
+	usmp_problem_destroy(p);
+}
+
+/* One op reading twenty sources into one dst (a concatenation): every
+ * source streamed, however many. */
+Test(overlap_rules, fan_in_of_twenty_sources_replays)
+{
+	char json[4096];
+	int at = snprintf(json, sizeof json, "{\"usmp\": 1, \"buffers\": ["
+	                  "{\"name\": \"d\", \"size\": 80, \"live\": [1, 3]}");
+	for (int i = 0; i < 20; i++)
+		at += snprintf(json + at, sizeof json - (size_t)at, ", {\"name\": "
+		               "\"s%d\", \"size\": 4, \"live\": [0, 2]}", i);
+	at += snprintf(json + at, sizeof json - (size_t)at, "], \"overlaps\": [");
+	for (int i = 0; i < 20; i++)
+		at += snprintf(json + at, sizeof json - (size_t)at,
+		               "%s{\"src\": \"s%d\", \"dst\": \"d\"}", i ? ", " : "", i);
+	snprintf(json + at, sizeof json - (size_t)at, "]}");
+	usmp_problem *p = parse_problem(json);
+	uint64_t off[21] = {0};
+	for (int i = 0; i < 20; i++)
+		off[1 + i] = 4 * (uint64_t)i; /* d byte 4i lands on s_i byte 0 */
+	both_say(p, off, USMP_OK, NULL);
+	off[20] = 72; /* s19 over s18's bytes: no rule between sources */
+	both_say(p, off, USMP_ERR_INVALID_PLAN, "\"s18\"");
+	usmp_problem_destroy(p);
+}
