@@ -127,6 +127,10 @@ void usmp__problem_changed(usmp_problem *p);
 /* Add the "default" pool if there is none, check cross-record invariants
  * (fixed placements vs candidates), compute groups and bounds. Idempotent. */
 int usmp__problem_prepare(usmp_problem *p);
+/* USMP_OK when the overlap rules form no cycle; else USMP_ERR_INVALID with
+ * a message naming the first rule (in the order added) that closes one and
+ * the cycle (rule_cycles.c). */
+int usmp__rule_cycles(usmp_problem *p);
 /* Empty p (keeps the allocation), used by readers on failure. */
 void usmp__problem_clear(usmp_problem *p);
 

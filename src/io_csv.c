@@ -123,8 +123,22 @@ static int next_line(cctx *c, const char **s, size_t *n)
 		if (len && start[len - 1] == '\r')
 			len--;
 		if (len > CSV_MAX_LINE) {
-			cfail(c, USMP_ERR_INVALID, c->line,
-			      "line longer than %d bytes", CSV_MAX_LINE);
+			/* Name the column that runs past the limit. */
+			int k = 0, col = -1;
+			for (size_t i = 0; i < CSV_MAX_LINE; i++)
+				k += start[i] == ',';
+			for (int j = 0; j < COL_COUNT; j++)
+				if (c->ncols && c->col_of[j] == k)
+					col = j;
+			if (col >= 0)
+				cfail(c, USMP_ERR_INVALID, c->line,
+				      "line longer than %d bytes (%zu): column \"%s\" "
+				      "runs past byte %d", CSV_MAX_LINE, len,
+				      col_names[col], CSV_MAX_LINE);
+			else
+				cfail(c, USMP_ERR_INVALID, c->line,
+				      "line longer than %d bytes (%zu)",
+				      CSV_MAX_LINE, len);
 			return -1;
 		}
 		if (is_blank(start, len))
@@ -617,50 +631,90 @@ done:
 /* ------------------------------------------------------------------------ */
 
 /* An id MiniMalloc's CSV can carry: no commas, quotes, line breaks, and no
- * surrounding blanks (they would be trimmed on reading). */
+ * surrounding blanks (they would be trimmed on reading). Its length only
+ * counts for the row it is in (row_fits). */
 static int csv_safe(const char *s)
 {
 	size_t n = strlen(s);
-	if (n == 0 || n > CSV_MAX_LINE / 2 || s[0] == ' ' || s[0] == '\t' ||
-	    s[n - 1] == ' ' || s[n - 1] == '\t')
+	if (n == 0 || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
+	    s[n - 1] == '\t')
 		return 0;
 	return strpbrk(s, ",\"\r\n") == NULL;
 }
 
-/* Whether the problem fits the CSV columns; the reason in *why otherwise.
- * Sets *align when an alignment column is needed. */
-static int csv_fits(usmp_problem *p, int for_plan, const char **why,
-                    const char **who, int *align)
+/* The length of buffer b's row as the writers write it: with an offset
+ * column (`offset`), the offset `at` when `placed`, else an empty field. */
+static size_t row_length(const usmp__buffer *b, int align, int offset,
+                         int placed, uint64_t at)
+{
+	char num[32];
+	size_t n = strlen(b->name);
+	n += (size_t)snprintf(num, sizeof num, ",%" PRId64 ",%" PRId64 ",%" PRIu64,
+	                      b->begin, b->end, b->size);
+	if (align)
+		n += (size_t)snprintf(num, sizeof num, ",%" PRIu64,
+		                      b->alignment ? b->alignment : 1);
+	if (offset && placed)
+		n += (size_t)snprintf(num, sizeof num, ",%" PRIu64, at);
+	else if (offset)
+		n += 1;
+	return n;
+}
+
+/* Whether the problem (or plan, when given) fits the CSV columns; the
+ * reason in why[0..whyn) otherwise, with the buffer in *who when one is to
+ * blame. Sets *align when an alignment column is needed and *offset when
+ * an offset column is written. */
+static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
+                    size_t whyn, const char **who, int *align, int *offset)
 {
 	*align = (p->csv_columns & USMP__CSV_ALIGNMENT) != 0;
+	*offset = plan || (p->csv_columns & USMP__CSV_OFFSET) != 0;
 	*who = NULL;
 	if (p->pool_count != 1) {
-		*why = "CSV holds one pool";
+		snprintf(why, whyn, "CSV holds one pool");
 		return 0;
 	}
-	if (!for_plan && (p->edge_count || p->overlap_count)) {
-		*why = p->edge_count ? "CSV cannot express conflict edges"
-		                     : "CSV cannot express overlap rules";
+	if (!plan && (p->edge_count || p->overlap_count)) {
+		snprintf(why, whyn, "%s", p->edge_count
+		                              ? "CSV cannot express conflict edges"
+		                              : "CSV cannot express overlap rules");
 		return 0;
 	}
-	if (!for_plan && p->pools[0].alignment > 1) {
-		*why = "CSV cannot express a pool alignment";
+	if (!plan && p->pools[0].alignment > 1) {
+		snprintf(why, whyn, "CSV cannot express a pool alignment");
 		return 0;
 	}
 	for (size_t i = 0; i < p->buffer_count; i++) {
 		const usmp__buffer *b = &p->buffers[i];
 		*who = b->name;
 		if (!(b->flags & USMP_BUFFER_LIVE)) {
-			*why = "CSV needs a live range for every buffer";
+			snprintf(why, whyn, "CSV needs a live range for every buffer");
 			return 0;
 		}
 		if (!csv_safe(b->name)) {
-			*why = "CSV ids cannot hold commas, quotes, line breaks "
-			       "or surrounding blanks";
+			snprintf(why, whyn, "CSV ids cannot hold commas, quotes, line "
+			         "breaks or surrounding blanks");
 			return 0;
 		}
 		if (b->alignment > 1)
 			*align = 1;
+		if (b->flags & USMP_BUFFER_FIXED)
+			*offset = 1;
+	}
+	/* Every row must read back: a CSV line has at most CSV_MAX_LINE bytes. */
+	for (size_t i = 0; i < p->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		int placed = plan || (b->flags & USMP_BUFFER_FIXED);
+		uint64_t at = plan ? plan->placements[i].offset : b->fixed_offset;
+		size_t n = row_length(b, *align, *offset, placed, at);
+		*who = b->name;
+		if (n > CSV_MAX_LINE) {
+			snprintf(why, whyn, "its row would be %zu bytes with an id of "
+			         "%zu, and a CSV line holds at most %d", n,
+			         strlen(b->name), CSV_MAX_LINE);
+			return 0;
+		}
 	}
 	*who = NULL;
 	return 1;
@@ -668,10 +722,11 @@ static int csv_fits(usmp_problem *p, int for_plan, const char **why,
 
 int usmp__csv_check_problem(usmp_problem *p)
 {
-	const char *why, *who;
-	int align;
+	const char *who;
+	char why[160];
+	int align, offset;
 
-	if (csv_fits(p, 0, &why, &who, &align))
+	if (csv_fits(p, NULL, why, sizeof why, &who, &align, &offset))
 		return USMP_OK;
 	if (who)
 		return usmp__problem_fail(p, USMP_ERR_UNSUPPORTED,
@@ -683,14 +738,13 @@ int usmp__csv_check_problem(usmp_problem *p)
 
 int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 {
-	const char *why, *who;
-	int align, offset = (p->csv_columns & USMP__CSV_OFFSET) != 0;
+	const char *who;
+	char why[160];
+	int align, offset, rc = usmp__csv_check_problem(p);
 
-	if (!csv_fits(p, 0, &why, &who, &align))
-		return usmp__csv_check_problem(p);
-	for (size_t i = 0; i < p->buffer_count; i++)
-		if (p->buffers[i].flags & USMP_BUFFER_FIXED)
-			offset = 1;
+	if (rc != USMP_OK)
+		return rc;
+	(void)csv_fits(p, NULL, why, sizeof why, &who, &align, &offset);
 	fprintf(f, "id,lower,upper,size%s%s\n", align ? ",alignment" : "",
 	        offset ? ",offset" : "");
 	for (size_t i = 0; i < p->buffer_count; i++) {
@@ -712,10 +766,11 @@ int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 
 int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 {
-	const char *why, *who;
-	int align;
+	const char *who;
+	char why[160];
+	int align, offset;
 
-	if (!csv_fits(p, 1, &why, &who, &align)) {
+	if (!csv_fits(p, plan, why, sizeof why, &who, &align, &offset)) {
 		if (who)
 			return usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED,
 			                       "cannot write the plan as CSV: %s "
@@ -734,12 +789,13 @@ int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 
 int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
-	const char *why, *who;
-	int align, rc = usmp__csv_check_plan(plan, p);
+	const char *who;
+	char why[160];
+	int align, offset, rc = usmp__csv_check_plan(plan, p);
 
 	if (rc != USMP_OK)
 		return rc;
-	(void)csv_fits(p, 1, &why, &who, &align);
+	(void)csv_fits(p, plan, why, sizeof why, &who, &align, &offset);
 	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
 		const usmp__buffer *b = &p->buffers[i];

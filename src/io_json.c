@@ -148,6 +148,11 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	int rc;
 
 	*out = NULL;
+	/* A UTF-8 byte order mark at the start is skipped (RFC 8259 lets a
+	 * parser ignore it; some editors write one). Columns do not count it,
+	 * as editors do not show it. */
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+		data += 3, len -= 3;
 	rc = check_depth(c, data, len);
 	if (rc != USMP_OK)
 		return rc;
@@ -159,6 +164,12 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 			         err.column);
 		else
 			where[0] = '\0';
+		/* Anywhere else a byte order mark is an invisible character in
+		 * jansson's "near '...'": say what it is. */
+		if (strstr(err.text, "\xEF\xBB\xBF"))
+			return jfail(c, USMP_ERR_INVALID, where, "%s (U+FEFF, a byte "
+			             "order mark, is allowed only at the start of "
+			             "the file)", err.text);
 		return jfail(c, USMP_ERR_INVALID, where, "%s", err.text);
 	}
 	if (!json_is_object(root)) {

@@ -687,9 +687,12 @@ int usmp__problem_prepare(usmp_problem *p)
 				b->name, p->pools[b->fixed_pool].name);
 	}
 	/* An overlap rule describes one op streaming src into dst
-	 * (docs/design.md, "Overlap rules"), so when both have live ranges
-	 * dst must be born at src's last read: otherwise the verifier would
-	 * accept an overlap no schedule allows. */
+	 * (docs/formats.md): dst comes after src, so the rules form no cycle,
+	 * and when both have live ranges dst must be born at src's last read:
+	 * otherwise the verifier would accept an overlap no schedule allows. */
+	rc = usmp__rule_cycles(p);
+	if (rc)
+		return rc;
 	for (i = 0; i < p->overlap_count; i++) {
 		const usmp__buffer *s = &p->buffers[p->overlaps[i].src];
 		const usmp__buffer *d = &p->buffers[p->overlaps[i].dst];

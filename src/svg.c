@@ -18,12 +18,45 @@
 /* Beyond this many buffers, rectangles under a pixel are left out. */
 #define SVG_DETAIL_LIMIT 20000
 
-/* Write s with XML escapes; control characters and broken UTF-8 become '?'. */
+/* Length of the UTF-8 sequence at u when it is well formed (no overlong
+ * form, surrogate or code point past U+10FFFF) and its character may stand
+ * in XML 1.0 text and is visible: not a C0 or C1 control, DEL, U+FFFE or
+ * U+FFFF. 0 otherwise. Stops at a NUL, which is never a continuation. */
+static int xml_char_len(const unsigned char *u)
+{
+	uint32_t cp;
+	int len;
+	if (u[0] < 0x80)
+		return u[0] >= 0x20 && u[0] != 0x7f;
+	if (u[0] >= 0xc2 && u[0] < 0xe0)
+		len = 2, cp = u[0] & 0x1fu;
+	else if (u[0] >= 0xe0 && u[0] < 0xf0)
+		len = 3, cp = u[0] & 0x0fu;
+	else if (u[0] >= 0xf0 && u[0] < 0xf5)
+		len = 4, cp = u[0] & 0x07u;
+	else
+		return 0;
+	for (int k = 1; k < len; k++) {
+		if ((u[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (u[k] & 0x3fu);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000) || cp == 0xfffe ||
+	    cp == 0xffff || cp < 0xa0)
+		return 0;
+	return len;
+}
+
+/* Write s with XML escapes. What XML 1.0 does not allow in a document
+ * (C0 controls, U+FFFE, U+FFFF, broken UTF-8) and invisible controls (DEL,
+ * C1) become '?', one per byte, so the SVG is well formed for every name. */
 static void put_escaped(FILE *f, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	while (*u) {
 		unsigned char ch = *u;
+		int len;
 		if (ch == '&') {
 			fputs("&amp;", f);
 		} else if (ch == '<') {
@@ -32,26 +65,12 @@ static void put_escaped(FILE *f, const char *s)
 			fputs("&gt;", f);
 		} else if (ch == '"') {
 			fputs("&quot;", f);
-		} else if (ch < 0x20 || ch == 0x7f) {
-			fputc('?', f);
-		} else if (ch < 0x80) {
-			fputc(ch, f);
+		} else if ((len = xml_char_len(u)) > 0) {
+			fwrite(u, 1, (size_t)len, f);
+			u += len;
+			continue;
 		} else {
-			/* A well-formed UTF-8 sequence is copied whole. */
-			int len = ch >= 0xf0 && ch < 0xf5 ? 4
-			          : ch >= 0xe0           ? 3
-			          : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
-			int k;
-			for (k = 1; k < len; k++)
-				if ((u[k] & 0xc0) != 0x80)
-					break;
-			if (len == 0 || k < len) {
-				fputc('?', f);
-			} else {
-				fwrite(u, 1, (size_t)len, f);
-				u += len;
-				continue;
-			}
+			fputc('?', f);
 		}
 		u++;
 	}

@@ -20,7 +20,11 @@ typedef struct span {
 bool fit_rule(span *a, span *b);
 /* The span of problem buffer b, with what its rules pin. */
 span span_of(const usmp_problem *p, uint32_t b);
-/* Add rule a -> b after retiming; false (no rule) when impossible. */
+/* Whether the rules lead from b back to a: a rule a -> b would close a
+ * cycle, which the problem refuses. */
+bool rule_closes_cycle(const usmp_problem *p, uint32_t a, uint32_t b);
+/* Add rule a -> b after retiming; false (no rule) when impossible (also
+ * when it would close a cycle of rules). */
 bool add_fitting_rule(usmp_problem *p, uint32_t a, uint32_t b, int64_t lead);
 /* Whether rule a -> b joins two buffers alive at the same time. */
 bool rule_pair_live_together(const usmp_problem *p, uint32_t a, uint32_t b);

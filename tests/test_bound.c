@@ -317,6 +317,27 @@ static span tiny_span(const tiny *t, uint32_t b)
 /* graph: no live ranges, dense explicit edges (a conflict graph). Rules
  * between live buffers come with a schedule that allows them (see
  * fit_rule), so each such pair is alive together at the src's last read. */
+/* Whether the rules of t lead from a to b (a rule b -> a would close a
+ * cycle). */
+static int tiny_reaches(const tiny *t, uint32_t a, uint32_t b)
+{
+	int seen[8] = {0};
+	uint32_t stack[64], top = 0;
+	stack[top++] = a;
+	seen[a] = 1;
+	while (top) {
+		uint32_t x = stack[--top];
+		if (x == b)
+			return 1;
+		for (uint32_t y = 0; y < t->n; y++)
+			if (t->has_rule[x][y] && !seen[y]) {
+				seen[y] = 1;
+				stack[top++] = y;
+			}
+	}
+	return 0;
+}
+
 static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n, int graph)
 {
 	memset(t, 0, sizeof *t);
@@ -340,8 +361,8 @@ static void tiny_random(tiny *t, uint64_t *rs, uint32_t max_n, int graph)
 			if (test_rand(rs) % 3 == 0) {
 				span sa = tiny_span(t, a), sb = tiny_span(t, b);
 				int64_t lead = (int64_t)test_rand_range(rs, 0, 8) - 5;
-				if (!fit_rule(&sa, &sb))
-					continue;
+				if (tiny_reaches(t, b, a) || !fit_rule(&sa, &sb))
+					continue; /* a cycle of rules is refused */
 				t->begin[a] = sa.begin;
 				t->end[a] = sa.end;
 				t->begin[b] = sb.begin;

@@ -100,8 +100,11 @@ USMP_API int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
  * Duplicates are merged. */
 USMP_API int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b);
 
-/* An overlap rule (docs/design.md, "Overlap rules"): dst may share bytes
- * with src in the same pool when offset(dst) <= offset(src) + max_lead. */
+/* An overlap rule (docs/design.md, "Overlap rules"; docs/formats.md): dst may share bytes with src in the
+ * same pool when offset(dst) <= offset(src) + max_lead. dst is written by
+ * the op that reads src, so rules must form no cycle, and with live ranges
+ * on both dst must begin at src's last step; both are checked when the
+ * problem is prepared (planning, verifying, reading a file). */
 USMP_API int usmp_problem_add_overlap(usmp_problem *p, uint32_t src,
                                       uint32_t dst, int64_t max_lead);
 
@@ -375,12 +378,13 @@ USMP_API const char *usmp_plan_error(const usmp_plan *plan);
 USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
 
 /* Execute `plan` (independently of the verifier): lay every buffer into real pool
- * memory at its offset, replay the schedule with a byte pattern per buffer
- * (a dst of an overlap rule written byte by byte over its src, as the rule
- * defines), and check every buffer's bytes at its last use. USMP_OK, or
- * USMP_ERR_INVALID_PLAN naming the buffer and byte overwritten. Buffers
- * without a live range are not replayed. Allocates the pools' total size
- * (refused above 2 GiB). */
+ * memory at its offset and replay the schedule step by step, every byte
+ * recording the buffer that wrote it (a dst of an overlap rule written byte
+ * by byte over its src, as the rule defines); writing over a byte still
+ * needed by a live buffer is an error. USMP_OK, or USMP_ERR_INVALID_PLAN
+ * naming the buffer and byte overwritten and the writer. Buffers without a
+ * live range are not replayed. Allocates four bytes per pool byte (refused
+ * above 512 MiB of pools). */
 USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
 /* Placement of buffer b: USMP_OK with pool index and offset. */
