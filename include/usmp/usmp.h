@@ -197,7 +197,7 @@ typedef struct usmp_registry usmp_registry;
 enum usmp_registry_flag {
 	USMP_REGISTRY_NO_ENV = 1u << 0,          /* ignore USMP_PLUGIN_PATH, USMP_ALGORITHM,
 	                                            USMP_ALLOW_INSECURE_PLUGINS */
-	USMP_REGISTRY_NO_DEFAULT_DIRS = 1u << 1, /* skip installed and build-tree dirs */
+	USMP_REGISTRY_NO_DEFAULT_DIRS = 1u << 1, /* skip the shipped plugin directory */
 	USMP_REGISTRY_SCAN_ALL = 1u << 2, /* read installed plugins in the scanner too */
 	USMP_REGISTRY_NO_SCAN = 1u << 3   /* no scanner: load every plugin in process */
 };
