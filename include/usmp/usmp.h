@@ -206,7 +206,9 @@ typedef struct usmp_registry_options {
  * libusmp: $libdir/usmp-1 installed, build/src/usmp-1 in a build tree).
  * A plugin from outside that directory is first read in a forked scanner
  * process, so one whose loading crashes, exits or hangs is skipped. A plugin
- * file or directory writable by others than its owner is skipped.
+ * file, or its directory, that is world-writable (a directory without the
+ * sticky bit) or owned by another user than the process's and root is
+ * skipped (group write is fine), unless USMP_ALLOW_INSECURE_PLUGINS=1.
  * A plugin that fails to load is recorded as a diagnostic and skipped.
  * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,
