@@ -146,8 +146,9 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  *    umask), is flushed to disk (fsync), and only when complete is given a
  *    temporary name (".NAME.usmp-XXXXXX") and renamed over `path`, with
  *    SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked in the calling thread for
- *    those two calls. A process that dies while writing leaves nothing
- *    behind, so a host needs no signal handler for it. On a file system
+ *    those two calls (a host whose other threads leave them unblocked may
+ *    have one delivered there). A process that dies while writing leaves
+ *    nothing behind, so a host needs no signal handler for it. On a file system
  *    without O_TMPFILE (or without /proc mounted) the temporary file is
  *    named from the start; a signal that ends the process while it is
  *    written then leaves that ".NAME.usmp-XXXXXX" file (`path` is intact).
