@@ -456,10 +456,12 @@ void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
 int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
 
 /* ---- output.c ----------------------------------------------------------- */
-/* An output file being written (see usmp_set_temp_hook in usmp.h): a
- * regular or missing file goes to a temporary file beside it, renamed over
- * it on success; "-" and special files (devices, FIFOs, /dev/stdout) get
- * the document from memory once it is complete, and are never removed. */
+/* An output file being written (see "Output files" in usmp.h): a regular
+ * or missing file goes to an unnamed temporary file in its directory
+ * (O_TMPFILE; a named ".NAME.usmp-XXXXXX" where the file system has no
+ * O_TMPFILE), named and renamed over it on success; "-" and special files
+ * (devices, FIFOs, /dev/stdout) get the document from memory once it is
+ * complete, and are never removed. */
 enum usmp__out_kind {
 	USMP__OUT_ATOMIC,
 	USMP__OUT_DIRECT,
@@ -470,10 +472,13 @@ typedef struct usmp__out {
 	FILE *f;          /* what the writer writes to */
 	int kind;         /* enum usmp__out_kind */
 	int fd;           /* the temporary or special file; -1 for stdout */
+	int dir;          /* ATOMIC: the target's directory (O_PATH); else -1 */
+	int unnamed;      /* ATOMIC: fd is an O_TMPFILE file, not yet linked */
 	int err;          /* first write error on the temporary file */
 	const char *name; /* for messages: the path as given, or "<stdout>" */
 	char *target;     /* ATOMIC: the file replaced (links resolved) */
-	char *tmp;        /* ATOMIC: the temporary file */
+	const char *base; /* ATOMIC: target's last component (points into it) */
+	char *tmp;        /* ATOMIC: the named temporary file, in dir */
 	char *mem;        /* DIRECT, STDOUT: the document so far */
 	size_t mem_len;
 } usmp__out;

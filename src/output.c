@@ -1,9 +1,12 @@
 /* output.c — output files for the writers: a regular file is replaced atomically
- * (temporary file, fsync, rename); special files and stdout are written directly. */
+ * (unnamed temporary file, fsync, link, rename); special files and stdout directly. */
 #include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,22 +18,6 @@
 /* Longest part of the target's name copied into the temporary name, so the
  * temporary name stays within NAME_MAX. */
 #define TEMP_BASE_MAX 200
-
-static usmp_temp_hook temp_hook;
-static void *temp_hook_ctx;
-
-void usmp_set_temp_hook(usmp_temp_hook hook, void *ctx)
-{
-	temp_hook = hook;
-	temp_hook_ctx = ctx;
-}
-
-static void tell_hook(const char *temp, int active)
-{
-	usmp_temp_hook hook = temp_hook;
-	if (hook)
-		hook(temp, active, temp_hook_ctx);
-}
 
 /* Names written directly even when they resolve to a regular file: they
  * stand for an already open descriptor (a shell redirection), which a
@@ -88,15 +75,15 @@ static int open_fail(usmp__out *o, int err, char **msg)
 		fclose(o->f);
 	if (o->fd >= 0)
 		close(o->fd);
-	if (o->tmp) {
-		unlink(o->tmp);
-		tell_hook(o->tmp, 0);
-	}
+	if (o->tmp)
+		unlinkat(o->dir, o->tmp, 0);
+	if (o->dir >= 0)
+		close(o->dir);
 	free(o->mem);
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof *o);
-	o->fd = -1;
+	o->fd = o->dir = -1;
 	return -1;
 }
 
@@ -120,14 +107,14 @@ static int open_direct(usmp__out *o, const char *path, char **msg)
 	return open_memory(o, msg);
 }
 
-/* "DIR/.BASE.usmp-XXXXXX" next to `target`, with a fresh suffix. */
-static char *temp_name(const char *target, unsigned attempt)
+/* ".BASE.usmp-XXXXXX" for the file named `base`, with a fresh suffix
+ * (from the time, the process, the output's address, which differs between
+ * threads writing at once, and the attempt). */
+static char *temp_name(const usmp__out *o, unsigned attempt)
 {
 	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-	static unsigned long counter;
-	const char *slash = strrchr(target, '/');
-	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
-	size_t baselen = strlen(target + dirlen);
+	const char *base = o->base;
+	size_t baselen = strlen(base);
 	struct timespec ts;
 	char suffix[7];
 
@@ -137,18 +124,17 @@ static char *temp_name(const char *target, unsigned attempt)
 	unsigned long long x =
 		((unsigned long long)ts.tv_nsec * 2654435761u) ^
 		((unsigned long long)getpid() << 20) ^
-		(__atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) * 40503u) ^
+		((unsigned long long)(uintptr_t)o * 40503u) ^
 		((unsigned long long)attempt << 40);
 	for (int i = 0; i < 6; i++) {
 		suffix[i] = digits[x % 36];
 		x /= 36;
 	}
 	suffix[6] = '\0';
-	size_t n = dirlen + 1 + baselen + 6 + 6 + 1;
+	size_t n = 1 + baselen + 6 + 6 + 1;
 	char *tmp = malloc(n);
 	if (tmp)
-		snprintf(tmp, n, "%.*s.%.*s.usmp-%s", (int)dirlen, target,
-		         (int)baselen, target + dirlen, suffix);
+		snprintf(tmp, n, ".%.*s.usmp-%s", (int)baselen, base, suffix);
 	return tmp;
 }
 
@@ -161,11 +147,78 @@ static void copy_attributes(int fd, const struct stat *st)
 	(void)fchmod(fd, st->st_mode & 07777);
 }
 
+/* The name through which an unnamed file is linked into its directory:
+ * linkat(fd, "", ..., AT_EMPTY_PATH) would need CAP_DAC_READ_SEARCH. */
+static void fd_path(char *buf, size_t size, int fd)
+{
+	snprintf(buf, size, "/proc/self/fd/%d", fd);
+}
+
+/* An unnamed file in the target's directory (O_TMPFILE): it vanishes with
+ * the process until usmp__out_close names it. 0 or an errno; EOPNOTSUPP
+ * also when /proc is missing, as the file could not be named then. */
+static int open_unnamed(usmp__out *o)
+{
+	char proc[64];
+
+	o->fd = openat(o->dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	if (o->fd < 0)
+		return errno;
+	fd_path(proc, sizeof proc, o->fd);
+	if (access(proc, F_OK) != 0) {
+		close(o->fd);
+		o->fd = -1;
+		return EOPNOTSUPP;
+	}
+	o->unnamed = 1;
+	return 0;
+}
+
+/* The fallback: a named file ".BASE.usmp-XXXXXX" beside the target. 0 or
+ * an errno; on failure no file was created. */
+static int open_named(usmp__out *o)
+{
+	for (unsigned i = 0; i < TEMP_TRIES; i++) {
+		o->tmp = temp_name(o, i);
+		if (!o->tmp)
+			return ENOMEM;
+		o->fd = openat(o->dir, o->tmp,
+		               O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (o->fd >= 0)
+			return 0;
+		int err = errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		if (err != EEXIST)
+			return err;
+	}
+	return EEXIST;
+}
+
+/* The target's directory, held open (O_PATH) so every later step happens
+ * in the same directory. */
+static int open_dir(usmp__out *o)
+{
+	const char *slash = strrchr(o->target, '/');
+	char *dir = usmp__strdup(slash ? o->target : ".");
+
+	if (!dir)
+		return ENOMEM;
+	if (slash)
+		dir[slash - o->target + 1] = '\0';
+	o->base = slash ? slash + 1 : o->target;
+	o->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int err = o->dir < 0 ? errno : 0;
+	free(dir);
+	return err;
+}
+
 static int open_atomic(usmp__out *o, const char *path, const struct stat *st,
                        char **msg)
 {
 	static const cookie_io_functions_t io = {
 		.write = cookie_write, .close = cookie_close};
+	int err;
 
 	o->kind = USMP__OUT_ATOMIC;
 	if (st) {
@@ -181,25 +234,15 @@ static int open_atomic(usmp__out *o, const char *path, const struct stat *st,
 		if (!o->target)
 			return open_fail(o, ENOMEM, msg);
 	}
-	for (unsigned i = 0; i < TEMP_TRIES && o->fd < 0; i++) {
-		o->tmp = temp_name(o->target, i);
-		if (!o->tmp)
-			return open_fail(o, ENOMEM, msg);
-		/* The host hears of the name before the file exists, so no
-		 * moment passes with a file it does not know of. */
-		tell_hook(o->tmp, 1);
-		o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (o->fd >= 0)
-			break;
-		int err = errno;
-		tell_hook(o->tmp, 0);
-		free(o->tmp);
-		o->tmp = NULL;
-		if (err != EEXIST)
-			return open_fail(o, err, msg);
-	}
-	if (o->fd < 0)
-		return open_fail(o, EEXIST, msg);
+	if ((err = open_dir(o)) != 0)
+		return open_fail(o, err, msg);
+	err = open_unnamed(o);
+	/* File systems without O_TMPFILE (and kernels before 3.11, which
+	 * take it for O_DIRECTORY) get a named temporary file. */
+	if (err == EOPNOTSUPP || err == EISDIR || err == EINVAL)
+		err = open_named(o);
+	if (err)
+		return open_fail(o, err, msg);
 	if (st)
 		copy_attributes(o->fd, st);
 	o->f = fopencookie(o, "w", io);
@@ -215,7 +258,7 @@ int usmp__out_open(usmp__out *o, const char *path, char **msg)
 	size_t n = strlen(path);
 
 	memset(o, 0, sizeof *o);
-	o->fd = -1;
+	o->fd = o->dir = -1;
 	o->name = path;
 	if (strcmp(path, "-") == 0) {
 		o->kind = USMP__OUT_STDOUT;
@@ -239,22 +282,84 @@ int usmp__out_open(usmp__out *o, const char *path, char **msg)
 	return open_atomic(o, path, NULL, msg);
 }
 
+/* Give the unnamed file a temporary name and rename it over the target.
+ * The signals that end a process by default are blocked for these two
+ * calls only: one arriving meanwhile is delivered once the file is in
+ * place, so no temporary name is left (only SIGKILL or a crash between the
+ * two calls could leave one). 0 or an errno; on failure the target is as
+ * it was and the temporary name is gone. */
+static int publish_unnamed(usmp__out *o)
+{
+	static const int held[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	sigset_t block, old;
+	char proc[64];
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof held / sizeof *held; i++)
+		sigaddset(&block, held[i]);
+	fd_path(proc, sizeof proc, o->fd);
+	for (unsigned i = 0; i < TEMP_TRIES; i++) {
+		o->tmp = temp_name(o, i);
+		if (!o->tmp)
+			return ENOMEM;
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		int linked = linkat(AT_FDCWD, proc, o->dir, o->tmp,
+		                    AT_SYMLINK_FOLLOW) == 0;
+		int err = linked ? 0 : errno;
+		if (linked && renameat(o->dir, o->tmp, o->dir, o->base) != 0) {
+			err = errno;
+			unlinkat(o->dir, o->tmp, 0);
+		}
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		free(o->tmp);
+		o->tmp = NULL;
+		if (linked || err != EEXIST)
+			return err;
+	}
+	return EEXIST;
+}
+
 /* Make the rename itself durable (best effort: not every file system lets
  * a directory be synced). */
-static void sync_dir(const char *target)
+static void sync_dir(int dir)
 {
-	const char *slash = strrchr(target, '/');
-	char *dir = usmp__strdup(slash ? target : ".");
-	if (!dir)
-		return;
-	if (slash)
-		dir[slash - target + 1] = '\0';
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);
 		close(fd);
 	}
-	free(dir);
+}
+
+/* Finish an atomic output: 0 or an errno, *what saying which step failed.
+ * On failure nothing of the temporary file stays. */
+static int close_atomic(usmp__out *o, int ok, const char **what)
+{
+	int err = 0;
+
+	/* Durable before it is visible: a crash after the rename never
+	 * shows a file with its data still unwritten. */
+	if (ok && fsync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+		err = errno;
+	if (o->unnamed) {
+		/* Named while still open: /proc/self/fd/N is its only path. */
+		if (ok && !err && (err = publish_unnamed(o)) != 0)
+			*what = "cannot replace the file";
+		(void)close(o->fd); /* synced already; named or dropped */
+	} else {
+		if (close(o->fd) != 0 && ok && !err && errno != EINTR)
+			err = errno;
+		if (ok && !err && renameat(o->dir, o->tmp, o->dir, o->base) != 0) {
+			err = errno;
+			*what = "cannot replace the file";
+		}
+		if (!ok || err)
+			unlinkat(o->dir, o->tmp, 0);
+	}
+	if (ok && !err)
+		sync_dir(o->dir);
+	close(o->dir);
+	o->dir = -1;
+	return err;
 }
 
 int usmp__out_close(usmp__out *o, int ok, char **msg)
@@ -279,24 +384,12 @@ int usmp__out_close(usmp__out *o, int ok, char **msg)
 		if (close(o->fd) != 0 && ok && !err && errno != EINTR)
 			err = errno;
 		break;
-	case USMP__OUT_ATOMIC:
-		/* Durable before it is visible: a crash after the rename
-		 * never shows a file with its data still unwritten. */
-		if (ok && !err && fsync(o->fd) != 0 && errno != EINVAL &&
-		    errno != EROFS)
-			err = errno;
-		if (close(o->fd) != 0 && ok && !err && errno != EINTR)
-			err = errno;
-		if (ok && !err && rename(o->tmp, o->target) != 0) {
-			err = errno;
-			what = "cannot replace the file";
-		}
-		if (!ok || err)
-			unlink(o->tmp);
-		tell_hook(o->tmp, 0);
-		if (ok && !err)
-			sync_dir(o->target);
+	case USMP__OUT_ATOMIC: {
+		int e = close_atomic(o, ok && !err, &what);
+		if (!err)
+			err = e;
 		break;
+	}
 	}
 	o->fd = -1;
 	free(o->mem);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Longest algorithm name accepted, in bytes. */
 #define MAX_ALGO_NAME 128
@@ -509,28 +510,54 @@ static void search_finish(search *s)
 	free(s->seen.ino);
 }
 
-/* Writable by others than its owner: a group or world write bit (a sticky
- * directory lets nobody replace another's file, so it is fine). */
-static bool others_may_write(mode_t mode, bool is_dir)
+/* Why a plugin file, or a directory holding one, is unsafe to load from
+ * (the dynamic loader's notion): writable by the world (a sticky directory
+ * lets nobody replace another's file, so it is fine), or owned by someone
+ * other than the user running the process and root. Group write is fine:
+ * under umask 002 with a private group per user, every file has it.
+ * `dir` names the directory, NULL for the file itself. *why stays NULL
+ * when it is safe. */
+static int unsafe(const char *dir, const struct stat *st, char **why)
 {
-	return (mode & (S_IWGRP | S_IWOTH)) && !(is_dir && (mode & S_ISVTX));
+	uid_t me = geteuid();
+	unsigned mode = (unsigned)(st->st_mode & 07777);
+
+	if ((st->st_mode & S_IWOTH) && !(dir && (st->st_mode & S_ISVTX))) {
+		if (dir)
+			usmp__set_msg(why, "its directory %s is world-writable "
+			                   "without the sticky bit (mode %04o)",
+			              dir, mode);
+		else
+			usmp__set_msg(why, "world-writable (mode %04o)", mode);
+	} else if (st->st_uid != me && st->st_uid != 0) {
+		if (dir)
+			usmp__set_msg(why, "its directory %s is owned by uid %u, "
+			                   "neither this user (uid %u) nor root",
+			              dir, (unsigned)st->st_uid, (unsigned)me);
+		else
+			usmp__set_msg(why, "owned by uid %u, neither this user "
+			                   "(uid %u) nor root",
+			              (unsigned)st->st_uid, (unsigned)me);
+	} else {
+		return USMP_OK;
+	}
+	return *why ? USMP_OK : USMP_ERR_NOMEM;
 }
 
-/* Why the plugin file `path` may not be loaded: it, or a directory that
- * holds it (as named, and after symlinks), is writable by others than its
- * owner. *why is NULL when it may. */
+/* Why the plugin file `path` may not be loaded: it, or the directory that
+ * holds it (as named, and after symlinks), is unsafe. *why is NULL when it
+ * may. */
 static int insecure(const char *path, const struct stat *st, char **why)
 {
 	char *named = NULL, *real = NULL, *slash;
 	struct stat ds;
-	int rc = USMP_ERR_NOMEM;
+	int rc;
 
 	*why = NULL;
-	if (others_may_write(st->st_mode, false)) {
-		usmp__set_msg(why, "writable by others than its owner (mode %04o)",
-		              (unsigned)(st->st_mode & 07777));
-		return *why ? USMP_OK : USMP_ERR_NOMEM;
-	}
+	rc = unsafe(NULL, st, why);
+	if (rc != USMP_OK || *why)
+		return rc;
+	rc = USMP_ERR_NOMEM;
 	named = usmp__strdup(path);
 	if (!named)
 		goto fail;
@@ -545,13 +572,9 @@ static int insecure(const char *path, const struct stat *st, char **why)
 		*(slash == real ? slash + 1 : slash) = '\0';
 	const char *dirs[2] = {named, real};
 	for (int i = 0; i < 2 && !*why; i++) {
-		if (!dirs[i] || stat(dirs[i], &ds) != 0 ||
-		    !others_may_write(ds.st_mode, true))
+		if (!dirs[i] || stat(dirs[i], &ds) != 0)
 			continue;
-		usmp__set_msg(why, "its directory %s is writable by others than "
-		                   "its owner (mode %04o)",
-		              dirs[i], (unsigned)(ds.st_mode & 07777));
-		if (!*why)
+		if (unsafe(dirs[i], &ds, why) != USMP_OK)
 			goto fail;
 	}
 	rc = USMP_OK;

@@ -411,7 +411,7 @@ Test(containment, registry_keeps_search_order_across_a_scanner_crash)
 	free(path);
 }
 
-/* ---- 3. plugin files others may write ---------------------------------------- */
+/* ---- 3. unsafe plugin files: world-writable or foreign-owned ------------- */
 
 static void copy_file(const char *from, const char *to, mode_t mode)
 {
@@ -450,12 +450,21 @@ static void remove_dir(char *dir, char *file)
 	free(dir);
 }
 
-/* `usmp list -v` with USMP_PLUGIN_PATH=dir, with and without the opt-in. */
+/* The user that owns neither the test's files nor usmp. */
+#define NOBODY 65534
+
+/* `usmp list -v` with USMP_PLUGIN_PATH=dir, with and without the opt-in.
+ * `dir_owner`, `file_owner`: chown to NOBODY when set (needs root). */
 static void insecure_is_skipped_unless_allowed(mode_t dir_mode,
                                                mode_t file_mode,
+                                               bool dir_owner, bool file_owner,
                                                const char *why_fmt)
 {
 	char *file, *dir = plugin_dir(dir_mode, "good_v1_1.so", file_mode, &file);
+	if (file_owner)
+		cr_assert_eq(chown(file, NOBODY, NOBODY), 0, "%s", strerror(errno));
+	if (dir_owner)
+		cr_assert_eq(chown(dir, NOBODY, NOBODY), 0, "%s", strerror(errno));
 	char *why = fmt(why_fmt, dir);
 	char *want = fmt("%s: skipped: %s; set USMP_ALLOW_INSECURE_PLUGINS=1 to "
 	                 "load it anyway", file, why);
@@ -479,23 +488,53 @@ static void insecure_is_skipped_unless_allowed(mode_t dir_mode,
 
 Test(containment, world_writable_plugin_is_skipped_unless_allowed)
 {
-	insecure_is_skipped_unless_allowed(0755, 0666,
-	                                   "writable by others than its owner "
-	                                   "(mode 0666)");
+	insecure_is_skipped_unless_allowed(0755, 0666, false, false,
+	                                   "world-writable (mode 0666)");
 }
 
-Test(containment, group_writable_plugin_is_skipped_unless_allowed)
+Test(containment, plugin_in_a_world_writable_directory_is_skipped_unless_allowed)
 {
-	insecure_is_skipped_unless_allowed(0755, 0775,
-	                                   "writable by others than its owner "
-	                                   "(mode 0775)");
+	insecure_is_skipped_unless_allowed(0777, 0644, false, false,
+	                                   "its directory %s is world-writable "
+	                                   "without the sticky bit (mode 0777)");
 }
 
-Test(containment, plugin_in_a_writable_directory_is_skipped_unless_allowed)
+/* Under umask 002 (a private group per user) files and directories are
+ * group-writable: they load, with no diagnostic and no opt-in. */
+Test(containment, group_writable_plugin_and_directory_load)
 {
-	insecure_is_skipped_unless_allowed(0777, 0644,
-	                                   "its directory %s is writable by "
-	                                   "others than its owner (mode 0777)");
+	char *file, *dir = plugin_dir(0775, "good_v1_1.so", 0664, &file);
+	char *cmd = fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "\nfx_good  (good_v1_1)"), "%s", out);
+	cr_assert_null(strstr(out, "skipped"), "%s", out);
+	free(out), free(cmd);
+	usmp_registry *r = test_registry(file); /* asserts no diagnostic */
+	cr_assert_eq(usmp_registry_plugin_count(r), 1);
+	usmp_registry_destroy(r);
+	remove_dir(dir, file);
+}
+
+/* Owned by another user (not root): skipped like the dynamic loader would. */
+Test(containment, foreign_owned_plugin_is_skipped_unless_allowed)
+{
+	if (geteuid() != 0)
+		cr_skip_test("giving a file to another user needs root");
+	insecure_is_skipped_unless_allowed(0755, 0644, false, true,
+	                                   "owned by uid 65534, neither this user "
+	                                   "(uid 0) nor root");
+}
+
+Test(containment, plugin_in_a_foreign_owned_directory_is_skipped_unless_allowed)
+{
+	if (geteuid() != 0)
+		cr_skip_test("giving a directory to another user needs root");
+	insecure_is_skipped_unless_allowed(0755, 0644, true, false,
+	                                   "its directory %s is owned by uid "
+	                                   "65534, neither this user (uid 0) nor "
+	                                   "root");
 }
 
 /* Like /tmp: world-writable but sticky, nobody may replace another's file. */
@@ -521,8 +560,8 @@ Test(containment, no_env_registry_ignores_the_insecure_opt_in)
 	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
 	cr_assert_eq(usmp_registry_plugin_count(r), 0);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
-	cr_assert(strstr(usmp_registry_diagnostic(r, 0), "skipped: writable by "
-	                                                 "others"),
+	cr_assert(strstr(usmp_registry_diagnostic(r, 0), "skipped: "
+	                                                 "world-writable (mode 0666)"),
 	          "%s", usmp_registry_diagnostic(r, 0));
 	usmp_registry_destroy(r);
 	unsetenv("USMP_ALLOW_INSECURE_PLUGINS");

@@ -1,5 +1,5 @@
 /* test_output.c — output files: a failed write leaves the target as it was
- * and no temporary file; special files are never removed; signals clean up. */
+ * and no temporary file; special files are never removed; signals leave nothing. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <sys/inotify.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -149,16 +150,29 @@ static void copy_board(const char *path)
 
 /* How a child running `usmp` is set up (fork + exec, no shell). */
 typedef struct spawn_opts {
-	const char *preload;  /* LD_PRELOAD */
+	const char *stop_at;  /* USMP_TEST_STOP_AT of the stop_at.so shim */
+	int no_tmpfile;       /* the shim denies O_TMPFILE */
 	rlim_t fsize;         /* RLIMIT_FSIZE when not 0 (SIGXFSZ ignored) */
 	int unprivileged;     /* when root: file permissions apply */
 	int umask;            /* umask when >= 0 */
 	const char *err_path; /* stdout and stderr go here (else /dev/null) */
 } spawn_opts;
 
+/* build/tests/shim/stop_at.so (tests/shim/stop_at.c). */
+static const char *shim_path(void)
+{
+	static char shim[4096];
+	struct stat st;
+	snprintf(shim, sizeof shim, "%s/tests/shim/stop_at.so",
+	         test_build_root());
+	cr_assert_eq(stat(shim, &st), 0, "%s: %s", shim, strerror(errno));
+	return shim;
+}
+
 static pid_t spawn_usmp(const spawn_opts *o, const char *const *args)
 {
 	const char *argv[32];
+	const char *preload = o->stop_at || o->no_tmpfile ? shim_path() : NULL;
 	size_t n = 0;
 	argv[n++] = "usmp";
 	while (*args && n < 31)
@@ -178,14 +192,18 @@ static pid_t spawn_usmp(const spawn_opts *o, const char *const *args)
 	signal(SIGTERM, SIG_DFL);
 	setenv("USMP_PLUGIN_PATH", "", 1);
 	setenv("USMP_ALGORITHM", "", 1);
-	if (o->preload) {
+	if (o->stop_at)
+		setenv("USMP_TEST_STOP_AT", o->stop_at, 1);
+	if (o->no_tmpfile)
+		setenv("USMP_TEST_NO_TMPFILE", "1", 1);
+	if (preload) {
 		char asan[1024];
 		const char *old = getenv("ASAN_OPTIONS");
 		/* ASan wants its runtime first; the shim comes before it. */
 		snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
 		         old ? old : "", old && *old ? ":" : "");
 		setenv("ASAN_OPTIONS", asan, 1);
-		setenv("LD_PRELOAD", o->preload, 1);
+		setenv("LD_PRELOAD", preload, 1);
 	}
 	if (o->fsize) {
 		struct rlimit rl = {o->fsize, o->fsize};
@@ -246,23 +264,6 @@ Test(output, failed_csv_write_keeps_the_existing_plan)
 	remove_dir(dir);
 }
 
-/* The hook counts temporary files: none when the check comes first. */
-static int hook_calls;
-static char hook_path[2][4096];
-static int hook_active[2], hook_existed[2];
-
-static void record_hook(const char *temp, int active, void *ctx)
-{
-	struct stat st;
-	cr_assert_eq(ctx, &hook_calls);
-	if (hook_calls < 2) {
-		snprintf(hook_path[hook_calls], sizeof hook_path[0], "%s", temp);
-		hook_active[hook_calls] = active;
-		hook_existed[hook_calls] = lstat(temp, &st) == 0;
-	}
-	hook_calls++;
-}
-
 static usmp_plan *plan_of(usmp_problem *p)
 {
 	usmp_registry *r = test_registry(NULL);
@@ -274,18 +275,28 @@ static usmp_plan *plan_of(usmp_problem *p)
 	return plan;
 }
 
+/* Whether the file system under `dir` has O_TMPFILE (else usmp falls back
+ * to a named temporary file). */
+static int has_tmpfile(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_WRONLY, 0600);
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 Test(output, api_format_check_comes_before_any_file)
 {
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
-	     *old = in_dir(dir, "old.csv"), *fresh = in_dir(dir, "new.csv");
+	     *old = in_dir(dir, "old.csv"), *fresh = in_dir(dir, "new.csv"),
+	     *lost = in_dir(dir, "no/old.csv");
 	usmp_problem *p = usmp_problem_create();
 	copy_board(problem);
 	write_text(old, "previous\n");
 	cr_assert_eq(usmp_problem_read(p, problem, USMP_FORMAT_AUTO,
 	                               USMP_UNBOUNDED), USMP_OK);
 	usmp_plan *plan = plan_of(p);
-	hook_calls = 0;
-	usmp_set_temp_hook(record_hook, &hook_calls);
 	cr_assert_eq(usmp_plan_write(plan, p, old, USMP_FORMAT_AUTO),
 	             USMP_ERR_UNSUPPORTED);
 	cr_assert(strstr(usmp_plan_error(plan), "old.csv: cannot write the plan "
@@ -295,58 +306,124 @@ Test(output, api_format_check_comes_before_any_file)
 	             USMP_ERR_UNSUPPORTED);
 	cr_assert(strstr(usmp_problem_error(p), "new.csv: cannot write as CSV"),
 	          "%s", usmp_problem_error(p));
-	usmp_set_temp_hook(NULL, NULL);
-	cr_assert_eq(hook_calls, 0, "a temporary file was made");
+	/* In a missing directory the format is still what fails: nothing
+	 * was opened before the check. */
+	cr_assert_eq(usmp_plan_write(plan, p, lost, USMP_FORMAT_AUTO),
+	             USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "cannot write the plan as CSV"),
+	          "%s", usmp_plan_error(plan));
 	assert_content(old, "previous\n");
 	assert_entries(dir, "old.csv,p.json");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
-	free(old), free(fresh), free(problem);
+	free(lost), free(old), free(fresh), free(problem);
 	remove_dir(dir);
 }
 
-Test(output, api_hook_hears_of_the_temporary_file_beside_the_target)
+/* The directory's inotify events since `in` started watching, as
+ * "EVENT NAME,..." with a temporary name of `base` shown as ".T" and the
+ * unnamed (O_TMPFILE) file as "#". */
+static void read_events(int in, const char *base, char *list, size_t size)
+{
+	char buf[65536], prefix[300], last[300] = "";
+	size_t used = 0;
+	ssize_t n;
+
+	snprintf(prefix, sizeof prefix, ".%s.usmp-", base);
+	list[0] = '\0';
+	while ((n = read(in, buf, sizeof buf)) > 0) {
+		for (char *at = buf; at < buf + n;) {
+			const struct inotify_event *e = (const void *)at;
+			const char *name = e->len ? e->name : "";
+			const char *what = e->mask & IN_CREATE ? "create"
+			                 : e->mask & IN_MODIFY ? "modify"
+			                 : e->mask & IN_CLOSE_WRITE ? "close_write"
+			                 : e->mask & IN_MOVED_FROM ? "moved_from"
+			                 : e->mask & IN_MOVED_TO ? "moved_to"
+			                 : e->mask & IN_DELETE ? "delete" : "other";
+			char entry[300];
+			if (strncmp(name, prefix, strlen(prefix)) == 0)
+				name = ".T";
+			else if (name[0] == '#') /* the unnamed file: "#INODE" */
+				name = "#";
+			snprintf(entry, sizeof entry, "%s %s", what, name);
+			at += sizeof *e + e->len;
+			if (strcmp(entry, last) == 0)
+				continue; /* one line per run of writes */
+			snprintf(last, sizeof last, "%s", entry);
+			used += (size_t)snprintf(list + used, size - used, "%s%s",
+			                         used ? "," : "", entry);
+			cr_assert_lt(used, size);
+		}
+	}
+	cr_assert(n < 0 && errno == EAGAIN, "inotify read: %s", strerror(errno));
+}
+
+/* With O_TMPFILE the document is written to the unnamed file only: the one
+ * name it gets is created complete (a link) and renamed over the target at
+ * once; the old file is never written in place. */
+Test(output, api_writes_no_named_temporary_file)
 {
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
-	     *target = in_dir(dir, "plan.json"), *lost = in_dir(dir, "no/plan.json"),
-	     *prefix = in_dir(dir, ".plan.json.usmp-");
+	     *target = in_dir(dir, "plan.json"), *fresh = in_dir(dir, "copy.json"),
+	     events[4096];
 	usmp_problem *p = usmp_problem_create();
 	write_text(problem, small_problem);
 	cr_assert_eq(usmp_problem_read(p, problem, USMP_FORMAT_AUTO,
 	                               USMP_UNBOUNDED), USMP_OK);
 	usmp_plan *plan = plan_of(p);
 	write_text(target, "previous\n");
-	hook_calls = 0;
-	usmp_set_temp_hook(record_hook, &hook_calls);
+	if (!has_tmpfile(dir))
+		cr_skip_test("%s has no O_TMPFILE (the fallback is tested with "
+		             "the shim)", dir);
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	cr_assert_geq(in, 0, "inotify_init1: %s", strerror(errno));
+	cr_assert_geq(inotify_add_watch(in, dir, IN_CREATE | IN_MODIFY |
+	                                IN_CLOSE_WRITE | IN_MOVED_FROM |
+	                                IN_MOVED_TO | IN_DELETE), 0);
 	cr_assert_eq(usmp_plan_write(plan, p, target, USMP_FORMAT_AUTO), USMP_OK,
 	             "%s", usmp_plan_error(plan));
-	cr_assert_eq(hook_calls, 2);
-	cr_assert_str_eq(hook_path[0], hook_path[1]);
-	cr_assert(strncmp(hook_path[0], prefix, strlen(prefix)) == 0, "%s",
-	          hook_path[0]);
-	/* Told before the file exists, and after it is renamed. */
-	cr_assert(hook_active[0] == 1 && !hook_existed[0]);
-	cr_assert(hook_active[1] == 0 && !hook_existed[1]);
+	read_events(in, "plan.json", events, sizeof events);
+	cr_assert_str_eq(events, "modify #,create .T,moved_from .T,"
+	                 "moved_to plan.json,close_write #");
+	/* A new file the same way. */
+	cr_assert_eq(usmp_problem_write(p, fresh, USMP_FORMAT_JSON), USMP_OK,
+	             "%s", usmp_problem_error(p));
+	read_events(in, "copy.json", events, sizeof events);
+	cr_assert_str_eq(events, "modify #,create .T,moved_from .T,"
+	                 "moved_to copy.json,close_write #");
+	close(in);
 	char *text = test_read_file(target);
 	cr_assert(text && strstr(text, "\"offset\""), "%s", text);
 	free(text);
-	assert_entries(dir, "p.json,plan.json");
+	text = test_read_file(fresh);
+	cr_assert(text && strstr(text, "\"live\""), "%s", text);
+	free(text);
+	assert_entries(dir, "copy.json,p.json,plan.json");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	free(fresh), free(target), free(problem);
+	remove_dir(dir);
+}
 
-	/* A missing directory: named in the message, nothing left. */
-	hook_calls = 0;
+Test(output, api_missing_directory_is_named)
+{
+	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
+	     *lost = in_dir(dir, "no/plan.json"), want[4200];
+	usmp_problem *p = usmp_problem_create();
+	write_text(problem, small_problem);
+	cr_assert_eq(usmp_problem_read(p, problem, USMP_FORMAT_AUTO,
+	                               USMP_UNBOUNDED), USMP_OK);
+	usmp_plan *plan = plan_of(p);
 	cr_assert_eq(usmp_plan_write(plan, p, lost, USMP_FORMAT_AUTO),
 	             USMP_ERR_IO);
-	char want[4200];
 	snprintf(want, sizeof want, "%s: cannot open for writing: No such file "
 	         "or directory", lost);
 	cr_assert_str_eq(usmp_plan_error(plan), want);
-	cr_assert_eq(hook_calls, 2);
-	cr_assert(hook_active[0] == 1 && hook_active[1] == 0);
-	usmp_set_temp_hook(NULL, NULL);
-	assert_entries(dir, "p.json,plan.json");
+	assert_entries(dir, "p.json");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
-	free(prefix), free(lost), free(target), free(problem);
+	free(lost), free(problem);
 	remove_dir(dir);
 }
 
@@ -441,14 +518,10 @@ Test(output, dev_null_is_written_and_stays_a_device)
 	cr_assert_eq(usmp_problem_read(p, problem, USMP_FORMAT_AUTO,
 	                               USMP_UNBOUNDED), USMP_OK);
 	usmp_plan *plan = plan_of(p);
-	hook_calls = 0;
-	usmp_set_temp_hook(record_hook, &hook_calls);
 	cr_assert_eq(usmp_plan_write(plan, p, "/dev/null", USMP_FORMAT_CSV),
 	             USMP_OK, "%s", usmp_plan_error(plan));
 	cr_assert_eq(usmp_problem_write(p, "/dev/null", USMP_FORMAT_JSON),
 	             USMP_OK, "%s", usmp_problem_error(p));
-	usmp_set_temp_hook(NULL, NULL);
-	cr_assert_eq(hook_calls, 0);
 	assert_char_device("/dev/null", before.st_rdev);
 	assert_entries(dir, "p.json");
 	usmp_plan_destroy(plan);
@@ -700,42 +773,98 @@ Test(output, mode_is_kept_and_new_files_follow_the_umask)
 
 /* ---- signals ------------------------------------------------------------- */
 
-/* usmp stops itself (stop_at_rename.so) with the plan complete in its
- * temporary file, just before the rename; the test then sends `sig`. The
- * signal is bound to land inside the write, whatever the timing. */
-static void signal_before_rename(int sig)
+/* Start `usmp plan PROBLEM -o OUT` (a chain of 2000 buffers, first_fit) with
+ * the shim, and wait until it stops itself at the shim's step. */
+static pid_t held_usmp(const spawn_opts *o, const char *problem,
+                       const char *out)
 {
-	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
-	     *old = in_dir(dir, "plan.json"), shim[4096];
-	struct stat st;
-	snprintf(shim, sizeof shim, "%s/tests/shim/stop_at_rename.so",
-	         test_build_root());
-	cr_assert_eq(stat(shim, &st), 0, "%s: %s", shim, strerror(errno));
-	write_chain_problem(problem, 2000);
-	write_text(old, "previous plan\n");
-
-	spawn_opts o = {.preload = shim, .umask = -1};
-	const char *args[] = {"plan", problem, "-q", "-a", "first_fit", "-o", old,
+	const char *args[] = {"plan", problem, "-q", "-a", "first_fit", "-o", out,
 	                      NULL};
-	pid_t pid = spawn_usmp(&o, args);
+	pid_t pid = spawn_usmp(o, args);
 	int ws;
 	cr_assert_eq(waitpid(pid, &ws, WUNTRACED), pid);
 	cr_assert(WIFSTOPPED(ws) && WSTOPSIG(ws) == SIGSTOP,
-	          "usmp did not stop before the rename (status 0x%x)", ws);
+	          "usmp did not stop at %s (status 0x%x)", o->stop_at, ws);
+	return pid;
+}
 
-	/* Held: the complete plan sits in the temporary file. */
+/* Send `sig` (0: none) to the held usmp, let it go on, and wait. */
+static int release(pid_t pid, int sig)
+{
+	if (sig)
+		cr_assert_eq(kill(pid, sig), 0);
+	cr_assert_eq(kill(pid, SIGCONT), 0);
+	return wait_end(pid);
+}
+
+/* The end of the plan of write_chain_problem(, 2000) is in `text`. */
+static void assert_complete_plan(const char *text, const char *where)
+{
+	cr_assert(text && strstr(text, "\"t1999\""), "%s: no complete plan: %.200s",
+	          where, text ? text : "(nothing)");
+}
+
+/* The content of the unnamed file (a descriptor whose file is a deleted
+ * "#N" in `dir`) the held process `pid` writes; NULL when it has none. */
+static char *unnamed_file_of(pid_t pid, const char *dir)
+{
+	char fds[64], link[4200], target[4200];
+	char *text = NULL;
+	struct dirent *e;
+	snprintf(fds, sizeof fds, "/proc/%d/fd", (int)pid);
+	DIR *d = opendir(fds);
+	cr_assert_not_null(d, "%s: %s", fds, strerror(errno));
+	while (!text && (e = readdir(d)) != NULL) {
+		snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+		ssize_t n = readlink(link, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		size_t dl = strlen(dir);
+		if (strncmp(target, dir, dl) == 0 && target[dl] == '/' &&
+		    strstr(target, " (deleted)"))
+			text = test_read_file(link);
+	}
+	closedir(d);
+	return text;
+}
+
+/* The named temporary files of plan.json in `dir`. */
+static int temp_files(const char *dir)
+{
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int temps = 0;
+	cr_assert_not_null(d);
 	while ((e = readdir(d)) != NULL)
 		temps += strncmp(e->d_name, ".plan.json.usmp-", 16) == 0;
 	closedir(d);
-	cr_assert_eq(temps, 1, "no temporary file while held");
+	return temps;
+}
+
+/* usmp stops itself with the plan complete and synced in its unnamed
+ * temporary file, before naming it; the test then sends `sig`. The signal
+ * is bound to land inside the write, whatever the timing; usmp installs no
+ * handler, and nothing is left because the file never had a name. */
+static void signal_before_naming(int sig)
+{
+	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
+	     *old = in_dir(dir, "plan.json");
+	write_chain_problem(problem, 2000);
+	write_text(old, "previous plan\n");
+	if (!has_tmpfile(dir))
+		cr_skip_test("%s has no O_TMPFILE", dir);
+
+	spawn_opts o = {.stop_at = "synced", .umask = -1};
+	pid_t pid = held_usmp(&o, problem, old);
+	/* Held: the complete plan sits in a file with no name. */
+	char *text = unnamed_file_of(pid, dir);
+	assert_complete_plan(text, "the unnamed file");
+	free(text);
+	assert_entries(dir, "p.json,plan.json");
 	assert_content(old, "previous plan\n");
 
-	cr_assert_eq(kill(pid, sig), 0);
-	cr_assert_eq(kill(pid, SIGCONT), 0);
-	ws = wait_end(pid);
+	int ws = release(pid, sig);
 	cr_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == sig,
 	          "usmp did not end by signal %d (status 0x%x)", sig, ws);
 	assert_content(old, "previous plan\n");
@@ -746,12 +875,86 @@ static void signal_before_rename(int sig)
 
 Test(output, sigterm_during_the_write_keeps_the_previous_plan)
 {
-	signal_before_rename(SIGTERM);
+	signal_before_naming(SIGTERM);
 }
 
 Test(output, sigint_during_the_write_keeps_the_previous_plan)
 {
-	signal_before_rename(SIGINT);
+	signal_before_naming(SIGINT);
+}
+
+/* A signal that comes while the file is being named (linkat, then rename)
+ * waits until it is in place: usmp ends by the signal with the new plan
+ * written and no temporary name left. Were the signal not held back, usmp
+ * would die before the link and plan.json would be the previous one. */
+Test(output, sigterm_while_naming_ends_after_the_rename)
+{
+	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
+	     *old = in_dir(dir, "plan.json");
+	write_chain_problem(problem, 2000);
+	write_text(old, "previous plan\n");
+	if (!has_tmpfile(dir))
+		cr_skip_test("%s has no O_TMPFILE", dir);
+	spawn_opts o = {.stop_at = "link", .umask = -1};
+	pid_t pid = held_usmp(&o, problem, old);
+	assert_entries(dir, "p.json,plan.json");
+	int ws = release(pid, SIGTERM);
+	cr_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM,
+	          "usmp did not end by SIGTERM (status 0x%x)", ws);
+	char *text = test_read_file(old);
+	assert_complete_plan(text, old);
+	free(text);
+	assert_entries(dir, "p.json,plan.json");
+	free(old), free(problem);
+	remove_dir(dir);
+}
+
+/* Without O_TMPFILE (denied by the shim): a named temporary file, renamed
+ * over the target when complete, removed on failure; a signal while it is
+ * written leaves it behind (documented), the target intact. */
+Test(output, without_o_tmpfile_a_named_temporary_file_is_used)
+{
+	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
+	     *old = in_dir(dir, "plan.json"), *err = test_tmpfile(".err"),
+	     want[4200];
+	write_chain_problem(problem, 2000);
+	write_text(old, "previous plan\n");
+
+	/* Held before the rename: the complete plan is in the named file. */
+	spawn_opts o = {.stop_at = "rename", .no_tmpfile = 1, .umask = -1};
+	pid_t pid = held_usmp(&o, problem, old);
+	cr_assert_eq(temp_files(dir), 1, "no named temporary file while held");
+	assert_content(old, "previous plan\n");
+	cr_assert_eq(exit_code(release(pid, 0)), 0);
+	char *text = test_read_file(old);
+	assert_complete_plan(text, old);
+	free(text);
+	assert_entries(dir, "p.json,plan.json");
+
+	/* A failed write removes it. */
+	write_text(old, "previous plan\n");
+	spawn_opts full = {.no_tmpfile = 1, .fsize = 1000, .umask = -1,
+	                   .err_path = err};
+	const char *args[] = {"plan", problem, "-q", "-a", "first_fit", "-o", old,
+	                      NULL};
+	cr_assert_eq(exit_code(wait_end(spawn_usmp(&full, args))), 2);
+	snprintf(want, sizeof want, "usmp: %s: write failed: File too large\n",
+	         old);
+	assert_content(err, want);
+	assert_content(old, "previous plan\n");
+	assert_entries(dir, "p.json,plan.json");
+
+	/* SIGTERM while held: usmp dies, the target is intact, and the
+	 * named temporary file stays (no handler removes it). */
+	pid = held_usmp(&o, problem, old);
+	int ws = release(pid, SIGTERM);
+	cr_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM,
+	          "usmp did not end by SIGTERM (status 0x%x)", ws);
+	assert_content(old, "previous plan\n");
+	cr_assert_eq(temp_files(dir), 1);
+	unlink(err);
+	free(err), free(old), free(problem);
+	remove_dir(dir);
 }
 
 /* A FIFO nobody drains: usmp blocks writing it; SIGTERM ends it, and the

@@ -144,15 +144,24 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  *  - "-" is standard output: the document is built in memory and written
  *    only once complete, so a failure writes nothing.
  *  - A regular file, or a name that does not exist yet, is replaced
- *    atomically: the document goes to a temporary file in the same directory
- *    (".NAME.usmp-XXXXXX", created like any new file: mode 0666 less the
- *    umask), is flushed to disk (fsync) and renamed over `path` only when
- *    complete. An existing file keeps its mode (and its owner, when the
- *    caller may set it); a symbolic link keeps pointing where it did, and
- *    the file it points to is replaced. On any failure (the format cannot
- *    express the data, disk full, I/O error) `path` is exactly as before and
- *    the temporary file is gone. An existing file the caller may not write
- *    is refused, as opening it would be.
+ *    atomically: the document goes to an unnamed temporary file in the same
+ *    directory (O_TMPFILE; created like any new file: mode 0666 less the
+ *    umask), is flushed to disk (fsync), and only when complete is given a
+ *    temporary name (".NAME.usmp-XXXXXX") and renamed over `path`, with
+ *    SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked in the calling thread for
+ *    those two calls (a host whose other threads leave them unblocked may
+ *    have one delivered there). A process that dies while writing leaves
+ *    nothing behind, so a host needs no signal handler for it. On a file system
+ *    without O_TMPFILE (or without /proc mounted) the temporary file is
+ *    named from the start; a signal that ends the process while it is
+ *    written then leaves that ".NAME.usmp-XXXXXX" file (`path` is intact).
+ *    An existing file keeps its mode (and its owner, when the caller may set
+ *    it); a symbolic link keeps pointing where it did, and the file it
+ *    points to is replaced. On any failure (the format cannot express the
+ *    data, disk full, I/O error) `path` is exactly as before and no
+ *    temporary file remains. An existing file the caller may not write is
+ *    refused, as opening it would be. The library keeps no state between
+ *    writes: threads may write different files at once.
  *  - Special files (character or block devices, FIFOs, sockets) and the
  *    names /dev/stdout, /dev/stderr, /dev/fd/N and /proc/...: opened
  *    without removing or replacing them, and given the document once it is
@@ -160,20 +169,6 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  * Every failure message names `path` ("out/plan.json: write failed: No
  * space left on device"). Checks that need no file (a CSV plan of a
  * two-pool problem) fail before anything is opened. */
-
-/* Told about temporary files, e.g. to remove one from a signal handler:
- * called with active = 1 and the temporary file's path just before the
- * file is created, and with active = 0 once it is renamed or removed (also
- * when creating it failed). The path is valid during the call only; a host
- * copies it. Calls come from the thread that writes; with several threads
- * writing at once, each temporary file gets its own pair of calls. The
- * library installs no signal handler: the host owns signals. A host's
- * handler that removes the file it was told of leaves `path` as it was. */
-typedef void (*usmp_temp_hook)(const char *temp_path, int active, void *ctx);
-
-/* Install the hook (NULL for none). Process-wide; set it before any thread
- * writes. */
-USMP_API void usmp_set_temp_hook(usmp_temp_hook hook, void *ctx);
 
 /* Write the problem as JSON or CSV to `path` ("-" for stdout), atomically as
  * said under "Output files" above. */
@@ -215,7 +210,9 @@ typedef struct usmp_registry_options {
  * libusmp: $libdir/usmp-1 installed, build/src/usmp-1 in a build tree).
  * A plugin from outside that directory is first read in a forked scanner
  * process, so one whose loading crashes, exits or hangs is skipped. A plugin
- * file or directory writable by others than its owner is skipped.
+ * file, or its directory, that is world-writable (a directory without the
+ * sticky bit) or owned by another user than the process's and root is
+ * skipped (group write is fine), unless USMP_ALLOW_INSECURE_PLUGINS=1.
  * A plugin that fails to load is recorded as a diagnostic and skipped.
  * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,

@@ -90,8 +90,5 @@ usmp_registry *cli_registry(int verbose, uint32_t flags);
 /* Refuse (message printed, -1) outputs that would overwrite the problem
  * file or each other (`-o` and `--svg`); NULL or "-" is stdout. */
 int cli_check_outputs(const char *problem, const char *output, const char *svg);
-/* From here on, SIGINT, SIGTERM and SIGHUP remove the temporary file of an
- * output being written (usmp_set_temp_hook) before ending usmp. */
-void cli_guard_temp_files(void);
 
 #endif

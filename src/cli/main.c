@@ -43,7 +43,7 @@ static void print_help(void)
 	      "Environment: USMP_PLUGIN_PATH (plugin directories), USMP_ALGORITHM\n"
 	      "(per-target rules, e.g. 'ethos-u*=exact:time_limit=2;*=best_fit'),\n"
 	      "USMP_LOG (error|warn|info|debug: algorithm log messages to stderr),\n"
-	      "USMP_ALLOW_INSECURE_PLUGINS (1: load plugins others may write).\n",
+	      "USMP_ALLOW_INSECURE_PLUGINS (1: load world-writable or foreign plugins).\n",
 	      stdout);
 }
 

@@ -1,22 +1,12 @@
-/* out_guard.c — what `usmp plan` checks and guards around its output files:
- * outputs that would overwrite the input or each other, and signals mid-write. */
+/* out_guard.c — what `usmp plan` checks before writing its output files:
+ * outputs that would overwrite the input or each other are refused. */
 #include "cli.h"
 
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The signals that end usmp and remove the temporary file being written. */
-static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
-
-/* The temporary file the library is writing (usmp_set_temp_hook), for the
- * signal handler: the handler reads only these two. */
-static char temp_path[PATH_MAX];
-static volatile sig_atomic_t temp_known;
 
 static int is_stdout(const char *path)
 {
@@ -96,54 +86,4 @@ int cli_check_outputs(const char *problem, const char *output, const char *svg)
 		return -1;
 	}
 	return 0;
-}
-
-/* A guarded signal: remove the temporary file, then end as the signal's
- * default action would (async-signal-safe calls only). */
-static void on_signal(int sig)
-{
-	if (temp_known)
-		unlink(temp_path);
-	signal(sig, SIG_DFL);
-	raise(sig); /* delivered when the handler returns */
-}
-
-/* The library's temporary-file hook: the path is copied with the guarded
- * signals blocked, so the handler never sees half of it. */
-static void on_temp(const char *path, int active, void *ctx)
-{
-	sigset_t set, old;
-	size_t n = strlen(path);
-
-	(void)ctx;
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof guarded / sizeof *guarded; i++)
-		sigaddset(&set, guarded[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	temp_known = 0;
-	if (active && n < sizeof temp_path) {
-		memcpy(temp_path, path, n + 1);
-		temp_known = 1;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-void cli_guard_temp_files(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof guarded / sizeof *guarded; i++)
-		sigaddset(&sa.sa_mask, guarded[i]);
-	usmp_set_temp_hook(on_temp, NULL);
-	for (size_t i = 0; i < sizeof guarded / sizeof *guarded; i++) {
-		struct sigaction old;
-		/* A signal the caller ignores (nohup) stays ignored. */
-		if (sigaction(guarded[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(guarded[i], &sa, NULL);
-	}
 }

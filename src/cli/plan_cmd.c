@@ -214,7 +214,6 @@ static int cmd_plan(int argc, char **argv)
 		print_summary(path, p, plan, opts.time_limit);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
-	cli_guard_temp_files();
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
 	if (st) {
 		cli_error("%s", usmp_plan_error(plan));
