@@ -21,6 +21,7 @@ if [ "${USMP_SKIP_ASAN:-0}" != 1 ]; then
 			-Db_lundef=false >/dev/null
 	meson compile -C build-asan >/dev/null || status=1
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C build-asan --print-errorlogs --num-processes 2 || status=1
 fi
