@@ -246,8 +246,9 @@ static void judge_plugin_error(const checker *c, const char *msg,
 		snprintf(o->text, sizeof o->text, "returned a plan the verifier "
 		         "rejects: %s", at + strlen("returned an invalid plan: "));
 	} else if (strstr(msg, "instead of returning")) {
-		snprintf(o->text, sizeof o->text, "ended its process (exit() or "
-		         "similar) instead of returning: %s", msg);
+		snprintf(o->text, sizeof o->text, "ended its process instead of "
+		         "returning (exit(), or a crash a sanitizer or signal "
+		         "handler turned into an exit): %s", msg);
 	} else {
 		snprintf(o->text, sizeof o->text, "failed: %s", msg);
 	}
