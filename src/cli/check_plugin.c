@@ -16,10 +16,9 @@ enum { OPT_TIME_LIMIT = CLI_LONG_ONLY, OPT_SAVE };
 
 static const cli_option check_plugin_options[] = {
 	{OPT_TIME_LIMIT, "time-limit", "SECONDS", 0,
-	 "time limit of each call (default 5); a call still running after it, "
-	 "plus grace, fails"},
+	 "seconds each call may take (default 5)"},
 	{OPT_SAVE, "save", "DIR", 0,
-	 "write the built-in problems to DIR as JSON, to reproduce a failure"},
+	 "write the built-in problems to DIR as JSON, to reproduce failures"},
 	{'v', "verbose", NULL, 0, "print every call and its outcome"},
 	{'h', "help", NULL, 0, "print this help and exit"},
 	{0, NULL, NULL, 0, NULL},
@@ -623,7 +622,6 @@ fail:
 
 const cli_command cli_check_plugin_command = {
 	"check-plugin", "FILE.so",
-	"load one plugin alone and check each algorithm on small problems "
-	"with default and edge-case knobs",
+	"run a plugin's algorithms on small problems and report what fails",
 	check_plugin_options, cmd_check_plugin,
 };
