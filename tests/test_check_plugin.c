@@ -119,8 +119,11 @@ Test(check_plugin, good_fixture_passes_and_verbose_lists_every_call)
 	int rc = check_fixture(&out, "-v", "good_v1_1");
 	cr_assert_eq(rc, 0, "%s", out);
 	/* fx_good: seed:u64=0 order:str=size -> defaults, seed max, order ""
-	 * and a long order: 4 settings on 7 problems. */
-	assert_has(out, "ok   algorithm fx_good: 28 calls (4 knob settings)");
+	 * and a long order: 4 settings on 7 problems, and the 6 feasible ones
+	 * again with the defaults (it declares USMP_CAP_DETERMINISTIC). */
+	assert_has(out, "ok   algorithm fx_good: 34 calls (4 knob settings)");
+	assert_has(out, "  ok   fx_good with its default knobs, problem \"live\": "
+	                "the same plan again (deterministic)");
 	assert_has(out, "  ok   fx_good with seed=18446744073709551615, problem "
 	                "\"aligned\": valid plan");
 	/* fx_good refuses an unknown order: allowed for an edge value. */
@@ -197,7 +200,7 @@ Test(check_plugin, edge_knob_value_that_breaks_the_plan_is_named)
 	                "\"a\" and \"b\" overlap");
 	/* The default gap passes everywhere: only the edge value fails. */
 	cr_assert_null(strstr(out, "gap_stack with its default knobs"), "%s", out);
-	assert_has(out, "FAIL algorithm gap_stack: 14 calls (2 knob settings), "
+	assert_has(out, "FAIL algorithm gap_stack: 20 calls (2 knob settings), "
 	                "5 failed");
 	free(out);
 }
@@ -212,7 +215,8 @@ Test(check_plugin, capability_claimed_but_refused)
 	                "declares USMP_CAP_FIXED_OFFSETS but refused a problem "
 	                "that needs it: ");
 	assert_has(out, "fixed buffers are not supported yet");
-	assert_has(out, "FAIL algorithm no_fixed: 7 calls (1 knob setting), "
+	/* 7 problems, the 5 it plans twice (deterministic). */
+	assert_has(out, "FAIL algorithm no_fixed: 12 calls (1 knob setting), "
 	                "1 failed");
 	free(out);
 }
@@ -226,6 +230,38 @@ Test(check_plugin, feasible_problem_said_infeasible)
 	                "problem \"two_pools\"");
 	assert_has(out, "said infeasible, but a valid plan exists: ");
 	free(out);
+}
+
+Test(check_plugin, nondeterminism_is_named_by_buffer_and_offsets)
+{
+	char *dir = test_tmpfile("");
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	char *out = NULL;
+	char *args = fmt("'%s/check/bugs.so'", test_fixture_plugindir());
+	char *cmd = fmt("USMP_TEST_WOBBLY_DIR='%s' '%s' check-plugin %s", dir,
+	                test_cli(), args);
+	int rc = test_run(cmd, &out);
+	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	assert_has(out, "FAIL algorithm wobbly with its default knobs, on problem "
+	                "\"live\" (one pool, six buffers with live ranges): "
+	                "declares USMP_CAP_DETERMINISTIC but a second run gave "
+	                "another plan: buffer \"a\" at offset 0 in pool \"mem\", "
+	                "then at offset 64 in pool \"mem\"");
+	free(out);
+	free(cmd);
+	char *toggle = fmt("%s/toggle", dir);
+	unlink(toggle);
+	free(toggle);
+	cr_assert_eq(rmdir(dir), 0);
+	free(dir);
+
+	/* Without the toggle directory it is deterministic and passes. */
+	rc = check(&out, args);
+	cr_assert_eq(rc, 4, "%s", out);
+	assert_has(out, "ok   algorithm wobbly: 13 calls (1 knob setting), "
+	                "all passed");
+	free(out);
+	free(args);
 }
 
 Test(check_plugin, algorithms_skipped_at_load_fail_the_check)

@@ -253,9 +253,11 @@ static void judge_plugin_error(const checker *c, const char *msg,
 	}
 }
 
-/* Run `algo` with setting `s` on problem `pi` and judge the result. */
+/* Run `algo` with setting `s` on problem `pi` and judge the result. With
+ * `keep`, a plan that passed is handed over in *keep (NULL otherwise). */
 static void run_call(checker *c, const usmp_algorithm_info *ai,
-                     const setting *s, size_t pi, int defaults, outcome *o)
+                     const setting *s, size_t pi, int defaults, outcome *o,
+                     usmp_plan **keep)
 {
 	const check_problem *cp = &check_problems[pi];
 	usmp_problem *p = c->problems[pi];
@@ -264,6 +266,8 @@ static void run_call(checker *c, const usmp_algorithm_info *ai,
 	usmp_plan *plan = NULL;
 
 	memset(o, 0, sizeof *o);
+	if (keep)
+		*keep = NULL;
 	opts.flags = USMP_PLAN_ISOLATE;
 	opts.algorithm = ai->name;
 	if (s->assign) {
@@ -296,9 +300,9 @@ static void run_call(checker *c, const usmp_algorithm_info *ai,
 	} else if (st == USMP_ERR_UNSUPPORTED &&
 	           (ai->caps & cp->needs) == cp->needs) {
 		char caps[256];
-		cap_names(cp->needs, caps, sizeof caps);
+		cap_names(cp->uses & ai->caps, caps, sizeof caps);
 		o->verdict = FAIL;
-		if (cp->needs)
+		if (cp->uses & ai->caps)
 			snprintf(o->text, sizeof o->text, "declares %s but refused a "
 			         "problem that needs it: %s", caps, msg);
 		else
@@ -334,7 +338,47 @@ static void run_call(checker *c, const usmp_algorithm_info *ai,
 		snprintf(o->text + strlen(o->text),
 		         sizeof o->text - strlen(o->text),
 		         " (no plan fits: USMP_ERR_INFEASIBLE expected)");
+	if (keep && st == USMP_OK && o->verdict == PASS) {
+		*keep = plan;
+		plan = NULL;
+	}
 	usmp_plan_destroy(plan);
+}
+
+/* A second run with the same knobs, for an algorithm that declares
+ * USMP_CAP_DETERMINISTIC: the same plan, or a failure naming a buffer
+ * placed differently. */
+static void check_repeat(checker *c, const usmp_algorithm_info *ai,
+                         const setting *s, size_t pi, const usmp_plan *first,
+                         outcome *o)
+{
+	usmp_plan *again = NULL;
+	usmp_problem *p = c->problems[pi];
+	run_call(c, ai, s, pi, 1, o, &again);
+	if (!again || o->at_limit) {
+		usmp_plan_destroy(again);
+		return; /* failed on its own (reported), or cut short by the limit */
+	}
+	for (uint32_t b = 0; b < usmp_problem_buffer_count(p); b++) {
+		uint32_t p1 = 0, p2 = 0;
+		uint64_t o1 = 0, o2 = 0;
+		usmp_plan_placement(first, b, &p1, &o1);
+		usmp_plan_placement(again, b, &p2, &o2);
+		if (p1 == p2 && o1 == o2)
+			continue;
+		o->verdict = FAIL;
+		snprintf(o->text, sizeof o->text, "declares USMP_CAP_DETERMINISTIC "
+		         "but a second run gave another plan: buffer \"%s\" at "
+		         "offset %llu in pool \"%s\", then at offset %llu in pool "
+		         "\"%s\"", usmp_problem_buffer_name(p, b),
+		         (unsigned long long)o1, usmp_problem_pool_name(p, p1),
+		         (unsigned long long)o2, usmp_problem_pool_name(p, p2));
+		break;
+	}
+	if (o->verdict != FAIL)
+		snprintf(o->text, sizeof o->text, "the same plan again "
+		         "(deterministic)");
+	usmp_plan_destroy(again);
 }
 
 /* ---- reporting ---------------------------------------------------------- */
@@ -391,7 +435,17 @@ static int check_algorithm(checker *c, uint32_t a, const char *long_str)
 			outcome o;
 			if ((ai.caps & cp->needs) != cp->needs)
 				continue;
-			run_call(c, &ai, s, pi, si == 0, &o);
+			usmp_plan *first = NULL;
+			int repeat = si == 0 && (ai.caps & USMP_CAP_DETERMINISTIC);
+			run_call(c, &ai, s, pi, si == 0, &o, repeat ? &first : NULL);
+			if (first && !o.at_limit) {
+				if (c->verbose)
+					printf("  ok   %s %s, problem \"%s\": %s\n",
+					       cli_shown(ai.name), cli_shown(s->shown),
+					       cp->name, cli_shown(o.text));
+				check_repeat(c, &ai, s, pi, first, &o);
+			}
+			usmp_plan_destroy(first);
 			if (c->verbose)
 				printf("  %-4s %s %s, problem \"%s\": %s\n",
 				       o.verdict == FAIL ? "FAIL"

@@ -10,6 +10,7 @@ typedef struct check_problem {
 	const char *name;  /* as shown in reports ("aligned") */
 	const char *about; /* what it contains, one line */
 	uint32_t needs;    /* usmp_capability bits an algorithm needs to get it */
+	uint32_t uses;     /* bits whose promise it tests (needs, and optional ones) */
 	int feasible;      /* 1: a valid plan exists; 0: none does */
 	int (*build)(usmp_problem *p); /* fills an empty problem; 0 on success */
 } check_problem;

@@ -118,18 +118,20 @@ static int make_infeasible(usmp_problem *p)
 }
 
 const check_problem check_problems[] = {
-	{"live", "one pool, six buffers with live ranges", 0, 1, make_live},
-	{"aligned", "a pool aligned to 16, buffers aligned up to 4096", 0, 1,
+	{"live", "one pool, six buffers with live ranges", 0, 0, 1, make_live},
+	{"aligned", "a pool aligned to 16, buffers aligned up to 4096", 0, 0, 1,
 	 make_aligned},
 	{"conflicts", "explicit conflict edges, no live ranges",
-	 USMP_CAP_EXPLICIT_CONFLICTS, 1, make_conflicts},
-	{"overlap", "live ranges and an overlap rule", 0, 1, make_overlap},
+	 USMP_CAP_EXPLICIT_CONFLICTS, USMP_CAP_EXPLICIT_CONFLICTS, 1,
+	 make_conflicts},
+	{"overlap", "live ranges and an overlap rule", 0, USMP_CAP_OVERLAP_RULES,
+	 1, make_overlap},
 	{"two_pools", "two pools, buffers with several candidate pools",
-	 USMP_CAP_MULTI_POOL, 1, make_two_pools},
-	{"fixed", "a buffer with a fixed offset", USMP_CAP_FIXED_OFFSETS, 1,
-	 make_fixed},
+	 USMP_CAP_MULTI_POOL, USMP_CAP_MULTI_POOL, 1, make_two_pools},
+	{"fixed", "a buffer with a fixed offset", USMP_CAP_FIXED_OFFSETS,
+	 USMP_CAP_FIXED_OFFSETS, 1, make_fixed},
 	{"infeasible", "two 64-byte buffers live at once in a 100-byte pool", 0,
-	 0, make_infeasible},
+	 0, 0, make_infeasible},
 };
 const size_t check_problem_count =
 	sizeof check_problems / sizeof check_problems[0];

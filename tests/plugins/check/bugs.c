@@ -1,7 +1,13 @@
 /* bugs.c — a fixture plugin for `usmp check-plugin`: each algorithm is
  * valid on most problems and wrong in one way only checks that run it show
  * (an edge-case knob value, a capability it claims, a problem it gives up on). */
+#define _POSIX_C_SOURCE 200809L /* for fixture code only */
 #include <usmp/plugin.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* Every buffer above the previous one in its first candidate pool, `gap`
  * bytes apart. The end of a buffer plus the gap is not checked for
@@ -10,6 +16,7 @@
 USMP_ALGORITHM_DECLARE(gap_stack, GAP_STACK_KNOBS);
 USMP_ALGORITHM_DECLARE(no_fixed, USMP_NO_KNOBS);
 USMP_ALGORITHM_DECLARE(no_spill, USMP_NO_KNOBS);
+USMP_ALGORITHM_DECLARE(wobbly, USMP_NO_KNOBS);
 
 /* Stack every buffer (fixed ones where they are) in its first candidate
  * pool from offset `base`, `gap` bytes apart; USMP_ERR_INFEASIBLE when a
@@ -73,6 +80,27 @@ static int no_spill(const usmp_view *v, const usmp_host *h,
 	return stack_from(v, out, 0, 0);
 }
 
+/* Claims USMP_CAP_DETERMINISTIC, but every other call starts 64 bytes
+ * higher: with USMP_TEST_WOBBLY_DIR set, a file "toggle" there flips at each
+ * call (isolated calls are fresh processes, so the state lives on disk). */
+static int wobbly(const usmp_view *v, const usmp_host *h,
+                  usmp_placement *out)
+{
+	const char *dir = getenv("USMP_TEST_WOBBLY_DIR");
+	uint64_t base = 0;
+	(void)h;
+	if (dir) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/toggle", dir);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		if (fd >= 0)
+			close(fd);
+		else if (unlink(path) == 0)
+			base = 64;
+	}
+	return stack_from(v, out, v->pool_count > 1 ? 0 : base, 0);
+}
+
 #define BUGS_CAPS (USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS | \
                    USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_DETERMINISTIC)
 static const usmp_algorithm gap_stack_algo = USMP_ALGORITHM_INIT(
@@ -84,8 +112,11 @@ static const usmp_algorithm no_fixed_algo = USMP_ALGORITHM_INIT(
 static const usmp_algorithm no_spill_algo = USMP_ALGORITHM_INIT(
 	no_spill, "no_spill", BUGS_CAPS,
 	"claims several pools, gives up on a second candidate");
-static const usmp_algorithm *const algos[] = {&gap_stack_algo,
-                                              &no_fixed_algo, &no_spill_algo};
+static const usmp_algorithm wobbly_algo = USMP_ALGORITHM_INIT(
+	wobbly, "wobbly", BUGS_CAPS,
+	"claims to be deterministic, moves every other plan up");
+static const usmp_algorithm *const algos[] = {&gap_stack_algo, &no_fixed_algo,
+                                              &no_spill_algo, &wobbly_algo};
 
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
 	USMP_PLUGIN_HEADER, "bugs", "0.0.1-fixture", "Apache-2.0",
