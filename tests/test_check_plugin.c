@@ -1,6 +1,5 @@
-/* test_check_plugin.c — `usmp check-plugin FILE`: the shipped plugins pass,
- * every broken fixture fails with the reason a plugin author needs, and
- * files that are no plugin are told apart (exit 0 / 4 / 2). */
+/* test_check_plugin.c — `usmp check-plugin`: shipped plugins pass, each broken
+ * fixture fails with the reason its author needs, non-plugins exit 2. */
 #include <criterion/criterion.h>
 
 #include <stdarg.h>

@@ -1,6 +1,5 @@
-/* check_plugin.c — `usmp check-plugin FILE`: load one plugin on its own, run
- * each algorithm on the built-in problems with default and edge-case knobs
- * (isolated), verify every plan and report what fails in a plugin author's terms. */
+/* check_plugin.c — `usmp check-plugin FILE`: each algorithm of one plugin run
+ * isolated on the built-in problems and edge-case knobs, failures in words. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strsignal */
 #include "check_plugin.h"
 

@@ -1,8 +1,5 @@
-/* knob_mismatch.c — an algorithm declared with USMP_ALGORITHM_DECLARE and
- * defined with parameters that agree, or (with one -DMISMATCH_<KIND>) that
- * disagree with its knob list in one way. check_knob_mismatch.sh compiles
- * it each way: the agreeing one must compile, every other must not. Valid
- * as C and as C++. */
+/* knob_mismatch.c — an algorithm whose definition agrees with its
+ * USMP_ALGORITHM_DECLARE knob list, or with -DMISMATCH_<KIND> does not. */
 #include <usmp/plugin.h>
 
 #if defined(MISMATCH_DUPLICATE)

@@ -1,7 +1,6 @@
-/* bugs.c — a fixture plugin for `usmp check-plugin`: each algorithm is
- * valid on most problems and wrong in one way only checks that run it show
- * (an edge-case knob value, a capability it claims, a problem it gives up on). */
-#define _POSIX_C_SOURCE 200809L /* for fixture code only */
+/* bugs.c — a fixture plugin for `usmp check-plugin`: each algorithm is valid
+ * on most problems and wrong in one way that only running it shows. */
+#define _POSIX_C_SOURCE 200809L /* open, unlink */
 #include <usmp/plugin.h>
 
 #include <fcntl.h>
