@@ -253,10 +253,12 @@ typedef struct usmp_plugin {
  *     static const char sweep_knob_help[] =
  *         "\ngap: bytes kept free between buffers\norder: size or start";
  *
- * and the definition that follows must have exactly those parameter types
- * (the compiler reports "conflicting types for 'sweep'" otherwise; a
- * repeated knob name is a repeated parameter, also an error). Use
- * USMP_ALGORITHM_INIT to fill the descriptor from it:
+ * and the definition that follows must have exactly those parameter types:
+ * C compilers report "conflicting types for 'sweep'" otherwise; in C++ the
+ * definition is another overload, an error where USMP_ALGORITHM_INIT takes
+ * the function's address. A repeated knob name is a repeated parameter, also
+ * an error. The function is static: declare, define and describe it in one
+ * file. Use USMP_ALGORITHM_INIT to fill the descriptor from it:
  *
  *     static int sweep(const usmp_view *v, const usmp_host *h,
  *                      usmp_placement *out, uint64_t gap, const char *order)
