@@ -64,7 +64,7 @@ def synopses(lines):
     out, current = {}, None
     for line in lines:
         s = line.strip()
-        m = re.match(r"^usmp ([a-z]+)\b(.*)$", s)
+        m = re.match(r"^usmp ([a-z][a-z-]*)\b(.*)$", s)
         if m:
             current = m.group(1)
             out[current] = m.group(2).split()

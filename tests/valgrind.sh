@@ -1,7 +1,7 @@
 #!/bin/sh
 # valgrind.sh BUILDDIR — the usmp command under valgrind (memcheck) over the
-# examples: plan (each algorithm family), verify, simulate, bound, list.
-# Any memory error or definite leak fails the case. TAP.
+# examples: plan (each algorithm family), verify, simulate, bound, list and
+# check-plugin. Any memory error or definite leak fails the case. TAP.
 set -u
 build=$(cd "${1:?usage: valgrind.sh BUILDDIR}" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,5 +46,8 @@ vg 0 "select with a rule" select npu0 -a best_fit:order=area
 vg 0 "plan MiniMalloc input.12.csv with exact, CSV out" plan "$small" -a exact --capacity 12 --no-isolate --format csv -o "$tmp/s.csv"
 vg 0 "plan input.12.csv isolated (the parent)" plan "$small" --isolate -o /dev/null
 vg 2 "a malformed problem is refused cleanly" plan "$root/README.md"
+vg 0 "check-plugin passes the fit plugin (the parent)" check-plugin "$build/plugins/fit.so"
+vg 4 "check-plugin fails a plugin with bugs, cleanly" check-plugin "$build/tests/plugins/check/bugs.so"
+vg 2 "check-plugin refuses a file that is not a plugin" check-plugin "$build/tests/plugins/not_a_plugin.so"
 echo "1..$n"
 exit $fail

@@ -2,11 +2,12 @@
 # build.sh — build the example plugin with nothing but `cc` and the include
 # flags from `pkg-config --cflags usmp`. A plugin never links libusmp: all it
 # calls arrives in the usmp_host table. Usage: build.sh [OUTPUT] (default
-# ./sweep.so). Install by copying OUTPUT into a directory of USMP_PLUGIN_PATH
+# ./sweep.so; its directory is created when missing). Install by copying OUTPUT into a directory of USMP_PLUGIN_PATH
 # or into `pkg-config --variable=plugindir usmp`.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/sweep.so}
+mkdir -p "$(dirname "$out")"
 cflags=$(pkg-config --cflags usmp)
 # -fvisibility=hidden: the descriptor usmp_plugin_v1 is the only export.
 # shellcheck disable=SC2086

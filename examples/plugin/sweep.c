@@ -48,6 +48,19 @@ static void sweep_log(const usmp_host *h, int level, const char *fmt,
 	h->log(h, level, msg);
 }
 
+/* ---- the algorithms' knobs and prototypes --------------------------------- */
+
+/* Each algorithm's knobs, as X(type, name, default, help) in call order.
+ * USMP_ALGORITHM_DECLARE turns a list into the function's prototype and the
+ * descriptor's signature and help strings, so that a definition below whose
+ * parameters disagree with its list does not compile. */
+#define SWEEP_FIT_KNOBS(X)                                                     \
+	X(bool, largest_first, false,                                              \
+	  "place the largest buffers first instead of sweeping by start time")     \
+	X(u32, pad, 0, "guard bytes kept free after every buffer")
+USMP_ALGORITHM_DECLARE(sweep_fit, SWEEP_FIT_KNOBS);
+USMP_ALGORITHM_DECLARE(stack, USMP_NO_KNOBS);
+
 /* ---- stack -------------------------------------------------------------- */
 
 static int stack(const usmp_view *v, const usmp_host *h, usmp_placement *out)
@@ -203,8 +216,8 @@ static int by_size(const void *x, const void *y)
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
-/* The knobs follow `out` in the order of the signature string:
- * "largest_first:bool=false pad:u32=0". */
+/* The knobs follow `out` in the order of SWEEP_FIT_KNOBS; the signature
+ * string it makes is "largest_first:bool=false pad:u32=0". */
 static int sweep_fit(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, bool largest_first, uint32_t pad)
 {
@@ -268,30 +281,20 @@ fail:
 
 /* ---- the descriptor ------------------------------------------------------ */
 
-static const usmp_algorithm stack_algo = {
-	.struct_size = sizeof(usmp_algorithm),
-	.caps = USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS |
-	        USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_DETERMINISTIC,
-	.name = "stack",
-	.summary = "every buffer above the previous one, no reuse (a baseline)",
-	.params = "",
-	.fn = (usmp_algorithm_fn)stack,
-	.param_help = NULL,
-};
+/* USMP_ALGORITHM_INIT(function, name, caps, summary) fills every field,
+ * params and param_help from the knob list. */
+static const usmp_algorithm stack_algo = USMP_ALGORITHM_INIT(
+	stack, "stack",
+	USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS |
+		USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_DETERMINISTIC,
+	"every buffer above the previous one, no reuse (a baseline)");
 
-static const usmp_algorithm sweep_fit_algo = {
-	.struct_size = sizeof(usmp_algorithm),
-	.caps = USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS |
-	        USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_DETERMINISTIC,
-	.name = "sweep_fit",
-	.summary = "buffers by start time, each at the lowest offset clear of "
-	           "its placed conflicts",
-	.params = "largest_first:bool=false pad:u32=0",
-	.fn = (usmp_algorithm_fn)sweep_fit,
-	.param_help = "largest_first: place the largest buffers first instead "
-	              "of sweeping by start time\n"
-	              "pad: guard bytes kept free after every buffer",
-};
+static const usmp_algorithm sweep_fit_algo = USMP_ALGORITHM_INIT(
+	sweep_fit, "sweep_fit",
+	USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS |
+		USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_DETERMINISTIC,
+	"buffers by start time, each at the lowest offset clear of its placed "
+	"conflicts");
 
 static const usmp_algorithm *const sweep_algorithms[] = {
 	&stack_algo,

@@ -31,7 +31,7 @@ usmp="$tmp/root$prefix/bin/usmp"
 [ -x "$usmp" ] || { fail "usmp CLI installed at $usmp"; finish; }
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-mkdir "$tmp/plugins"
+# build.sh creates the output's directory ($tmp/plugins does not exist yet).
 if PKG_CONFIG_SYSROOT_DIR="$tmp/root" "$here/build.sh" "$tmp/plugins/sweep.so" \
 	>"$tmp/build.log" 2>&1 && ! grep -q warning "$tmp/build.log"
 then pass "plugin builds warning-free with cc and pkg-config --cflags usmp"
@@ -45,6 +45,31 @@ exports=$(nm -D --defined-only "$tmp/plugins/sweep.so" | awk '{print $3}' | tr '
 if [ "$exports" = "usmp_plugin_v1 " ]
 then pass "plugin exports only usmp_plugin_v1"
 else fail "plugin exports only usmp_plugin_v1 (got: $exports)"
+fi
+
+# The knob list and the prototype come from one macro: a definition that
+# disagrees with SWEEP_FIT_KNOBS (pad as uint64_t, the list says u32) does
+# not compile.
+sed 's/bool largest_first, uint32_t pad)/bool largest_first, uint64_t pad)/' \
+	"$here/sweep.c" >"$tmp/mismatch.c"
+if ! grep -q "uint64_t pad)" "$tmp/mismatch.c"
+then fail "a sweep_fit with a mismatched knob type does not compile (sed found no definition)"
+elif ${CC:-cc} -std=c11 -fsyntax-only \
+	$(PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags usmp) \
+	"$tmp/mismatch.c" >"$tmp/mismatch.log" 2>&1
+then fail "a sweep_fit with a mismatched knob type does not compile (it compiled)"
+elif grep -q "sweep_fit" "$tmp/mismatch.log"
+then pass "a sweep_fit with a mismatched knob type does not compile"
+else fail "a sweep_fit with a mismatched knob type does not compile, naming sweep_fit"; diag "$tmp/mismatch.log"
+fi
+
+# check-plugin runs both algorithms on its small problems: all pass.
+if "$usmp" check-plugin "$tmp/plugins/sweep.so" >"$tmp/check" 2>&1 &&
+   grep -q "^ok   algorithm sweep_fit: " "$tmp/check" &&
+   grep -q "^ok   algorithm stack: " "$tmp/check" &&
+   grep -q "sweep.so: all [0-9]* calls passed" "$tmp/check"
+then pass "usmp check-plugin passes both algorithms"
+else fail "usmp check-plugin passes both algorithms"; diag "$tmp/check"
 fi
 
 # Plugins of the install first, ours after them.

@@ -224,6 +224,103 @@ typedef struct usmp_plugin {
 	sizeof(usmp_plugin), USMP_ABI_MAJOR, USMP_ABI_MINOR
 
 /* ------------------------------------------------------------------------ */
+/* Declaring an algorithm: knobs and prototype from one list.                */
+/* ------------------------------------------------------------------------ */
+
+/* The signature string and the C prototype of an algorithm must agree
+ * knob by knob; the host builds the call from the string, so a mismatch is
+ * undefined behaviour at run time. These macros derive both from one list,
+ * so that a function defined with other parameters does not compile.
+ *
+ * The list is a function-like macro taking one argument, X, and calling
+ * X(type, name, default, help) once per knob, in call order:
+ *  - type:    bool i32 u32 i64 u64 f64 str (see usmp_param_type);
+ *  - name:    the knob's name and the C parameter's name, [a-z_][a-z0-9_]*;
+ *  - default: its default as it would be written after "=" (`false`, `0`,
+ *             `0.5`, `-1`, `size`; empty for an empty string);
+ *  - help:    a string literal, the knob's line in `usmp list -v`.
+ *
+ *     #define SWEEP_KNOBS(X)                                   \
+ *         X(u64, gap, 0, "bytes kept free between buffers")    \
+ *         X(str, order, size, "size or start")
+ *     USMP_ALGORITHM_DECLARE(sweep, SWEEP_KNOBS);
+ *
+ * declares
+ *
+ *     static int sweep(const usmp_view *, const usmp_host *,
+ *                      usmp_placement *, uint64_t gap, const char *order);
+ *     static const char sweep_knob_signature[] = " gap:u64=0 order:str=size";
+ *     static const char sweep_knob_help[] =
+ *         "\ngap: bytes kept free between buffers\norder: size or start";
+ *
+ * and the definition that follows must have exactly those parameter types:
+ * C compilers report "conflicting types for 'sweep'" otherwise; in C++ the
+ * definition is another overload, an error where USMP_ALGORITHM_INIT takes
+ * the function's address. A repeated knob name is a repeated parameter, also
+ * an error. The function is static: declare, define and describe it in one
+ * file. Use USMP_ALGORITHM_INIT to fill the descriptor from it:
+ *
+ *     static int sweep(const usmp_view *v, const usmp_host *h,
+ *                      usmp_placement *out, uint64_t gap, const char *order)
+ *     { ... }
+ *     static const usmp_algorithm sweep_algo = USMP_ALGORITHM_INIT(
+ *         sweep, "sweep", USMP_CAP_DETERMINISTIC, "one-line summary");
+ *
+ * An algorithm without knobs passes USMP_NO_KNOBS as its list. The macros
+ * are plain C99 preprocessor and work in C++ too; they add no symbol to the
+ * plugin's exports and do not change the ABI: the descriptor holds the same
+ * strings a hand-written one would (the arrays' first character, a space or
+ * newline separator, is skipped by USMP_ALGORITHM_PARAMS/_PARAM_HELP). */
+#define USMP_NO_KNOBS(X)
+
+/* The C type of a knob type, by token pasting (so that `bool` is not
+ * expanded by <stdbool.h> before it is pasted). */
+#define USMP__KNOB_CTYPE_bool bool
+#define USMP__KNOB_CTYPE_i32 int32_t
+#define USMP__KNOB_CTYPE_u32 uint32_t
+#define USMP__KNOB_CTYPE_i64 int64_t
+#define USMP__KNOB_CTYPE_u64 uint64_t
+#define USMP__KNOB_CTYPE_f64 double
+#define USMP__KNOB_CTYPE_str const char *
+#define USMP__KNOB_PARAM(type, name, dflt, help) , USMP__KNOB_CTYPE_##type name
+#define USMP__KNOB_SIGNATURE(type, name, dflt, help) " " #name ":" #type "=" #dflt
+#define USMP__KNOB_HELP(type, name, dflt, help) "\n" #name ": " help
+#if defined(__GNUC__) || defined(__clang__)
+#define USMP__MAYBE_UNUSED __attribute__((unused))
+#else
+#define USMP__MAYBE_UNUSED
+#endif
+
+/* The prototype of `fn` and its knob strings `fn`_knob_signature and
+ * `fn`_knob_help, from the knob list `knobs` (see above). Follow it with ;. */
+#define USMP_ALGORITHM_DECLARE(fn, knobs)                                      \
+	static int fn(const usmp_view *, const usmp_host *,                        \
+	              usmp_placement * knobs(USMP__KNOB_PARAM));                   \
+	USMP__MAYBE_UNUSED static const char fn##_knob_signature[] =               \
+		"" knobs(USMP__KNOB_SIGNATURE);                                        \
+	USMP__MAYBE_UNUSED static const char fn##_knob_help[] =                    \
+		"" knobs(USMP__KNOB_HELP)
+
+/* The values for usmp_algorithm.params and .param_help of an algorithm
+ * declared with USMP_ALGORITHM_DECLARE: "gap:u64=0 order:str=size" and
+ * "gap: ...\norder: ..." ("" for none). Constant expressions, usable in
+ * static initializers. */
+#define USMP_ALGORITHM_PARAMS(fn)                                              \
+	(fn##_knob_signature + (sizeof fn##_knob_signature > 1))
+#define USMP_ALGORITHM_PARAM_HELP(fn)                                          \
+	(fn##_knob_help + (sizeof fn##_knob_help > 1))
+
+/* A complete usmp_algorithm initializer for `fn` declared with
+ * USMP_ALGORITHM_DECLARE: struct_size, caps, name (a string), summary,
+ * params, fn and param_help, in field order (valid C and C++). */
+#define USMP_ALGORITHM_INIT(fn, name, caps, summary)                           \
+	{                                                                          \
+		sizeof(usmp_algorithm), (caps), (name), (summary),                     \
+			USMP_ALGORITHM_PARAMS(fn), (usmp_algorithm_fn)(fn),                \
+			USMP_ALGORITHM_PARAM_HELP(fn)                                      \
+	}
+
+/* ------------------------------------------------------------------------ */
 /* Small helpers every algorithm needs (pure, inline, no host involved).     */
 /* ------------------------------------------------------------------------ */
 

@@ -40,7 +40,7 @@ typedef struct cli_command {
 
 extern const cli_command cli_plan_command, cli_verify_command,
 	cli_simulate_command, cli_bound_command, cli_list_command,
-	cli_select_command;
+	cli_select_command, cli_check_plugin_command;
 
 /* Option parsing over a command's table. Errors (unknown option, missing
  * or empty argument) are printed; cli_next_option then returns '?'. */

@@ -11,6 +11,7 @@
 static const cli_command *const commands[] = {
 	&cli_plan_command,  &cli_verify_command, &cli_simulate_command,
 	&cli_bound_command, &cli_list_command,   &cli_select_command,
+	&cli_check_plugin_command,
 };
 
 static const cli_option top_options[] = {

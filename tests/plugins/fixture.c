@@ -55,6 +55,18 @@ FX_UNUSED static int stack_plan(const usmp_view *v, const usmp_host *h,
 	return 0;
 }
 
+/* The knob lists of the fixtures' algorithms (plugin.h's declaration
+ * macros): a definition that disagrees with its list does not compile. The
+ * ABI 1.0 and the bad-signature fixtures write their strings by hand, as
+ * such plugins do. */
+#define FX_SEEDED_KNOBS(X) X(u64, seed, 0, "ignored, for show")
+#define FX_GOOD_KNOBS(X)                                                       \
+	X(u64, seed, 0, "ignored, for show")                                       \
+	X(str, order, size, "size or none")
+USMP_ALGORITHM_DECLARE(fx_plain, USMP_NO_KNOBS);
+USMP_ALGORITHM_DECLARE(fx_seeded, FX_SEEDED_KNOBS);
+USMP_ALGORITHM_DECLARE(fx_seeded_order, FX_GOOD_KNOBS);
+
 FX_UNUSED static int fx_plain(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 {
 	return stack_plan(v, h, out);
@@ -85,19 +97,14 @@ FX_UNUSED static int fx_seeded_order(const usmp_view *v, const usmp_host *h,
 
 /* ---- good_v1_1: today's ABI, with param_help ---------------------------- */
 #if defined(FX_GOOD_V1_1) || defined(FX_DUPLICATE)
-static const usmp_algorithm fx_good = {
-	sizeof(usmp_algorithm), FX_CAPS, "fx_good",
-	"stack buffers in their first pool (fixture)",
-	"seed:u64=0 order:str=size", FN(fx_seeded_order),
-	"seed: ignored, for show\norder: size or none",
-};
+static const usmp_algorithm fx_good = USMP_ALGORITHM_INIT(
+	fx_seeded_order, "fx_good", FX_CAPS,
+	"stack buffers in their first pool (fixture)");
 #endif
 
 #if defined(FX_GOOD_V1_1)
-static const usmp_algorithm fx_plain_algo = {
-	sizeof(usmp_algorithm), FX_CAPS, "fx_plain", "no knobs at all", "",
-	FN(fx_plain), NULL,
-};
+static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
+	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "good_v1_1"
@@ -150,10 +157,8 @@ static const usmp_algorithm fx_bad_sig = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_bad_sig", "bad signature",
 	"seed:u65=0", FN(fx_seeded), NULL,
 };
-static const usmp_algorithm fx_sig_ok = {
-	sizeof(usmp_algorithm), FX_CAPS, "fx_sig_ok", "good neighbour",
-	"seed:u64=0", FN(fx_seeded), NULL,
-};
+static const usmp_algorithm fx_sig_ok = USMP_ALGORITHM_INIT(
+	fx_seeded, "fx_sig_ok", FX_CAPS, "good neighbour");
 static const usmp_algorithm *const algos[] = {&fx_bad_sig, &fx_sig_ok};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "bad_signature"
@@ -176,10 +181,8 @@ static const usmp_algorithm fx_twice = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_entries_ok", "declared twice", "",
 	FN(fx_plain), NULL,
 };
-static const usmp_algorithm fx_entries_ok = {
-	sizeof(usmp_algorithm), FX_CAPS, "fx_entries_ok", "the survivor",
-	"seed:u64=0", FN(fx_seeded), NULL,
-};
+static const usmp_algorithm fx_entries_ok = USMP_ALGORITHM_INIT(
+	fx_seeded, "fx_entries_ok", FX_CAPS, "the survivor");
 static const usmp_algorithm *const algos[] = {
 	NULL, &fx_upper, &fx_no_fn, &fx_tiny, &fx_entries_ok, &fx_twice};
 #define FX_MINOR USMP_ABI_MINOR
@@ -208,6 +211,15 @@ static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique,
 /* Logs "b=.. i=.. u=.. l=.. q=.. d=<%a> s=<..>" at INFO and, when the view
  * has at least 7 buffers, stores the raw bits of each value in
  * out[0..6].offset (pool 0): b, i (sign-extended), u, l, q, bits of d, strlen(s). */
+#define FX_ECHO_KNOBS(X)                                                       \
+	X(bool, b, false, "a bool")                                                \
+	X(i32, i, -1, "an i32")                                                    \
+	X(u32, u, 1, "a u32")                                                      \
+	X(i64, l, -2, "an i64")                                                    \
+	X(u64, q, 2, "a u64")                                                      \
+	X(f64, d, 0.5, "an f64")                                                   \
+	X(str, s, hello, "a string")
+USMP_ALGORITHM_DECLARE(fx_echo, FX_ECHO_KNOBS);
 static int fx_echo(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                    bool b, int32_t i, uint32_t u, int64_t l, uint64_t q,
                    double d, const char *s)
@@ -232,12 +244,9 @@ static int fx_echo(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	}
 	return stack_plan(v, h, out);
 }
-static const usmp_algorithm fx_echo_algo = {
-	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC, "fx_echo",
-	"logs the knob values it receives",
-	"b:bool=false i:i32=-1 u:u32=1 l:i64=-2 q:u64=2 d:f64=0.5 s:str=hello",
-	FN(fx_echo), "b: a bool\ni: an i32\ns: a string",
-};
+static const usmp_algorithm fx_echo_algo = USMP_ALGORITHM_INIT(
+	fx_echo, "fx_echo", USMP_CAP_DETERMINISTIC,
+	"logs the knob values it receives");
 static const usmp_algorithm *const algos[] = {&fx_echo_algo};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "echo"
@@ -340,6 +349,8 @@ static const usmp_algorithm *const algos[] = {&fx_leak_algo};
 /* Stands in for first_fit (the name auto tries first, with its order knob):
  * sleeps 1.2 s, longer than auto's default limit, then stacks the buffers,
  * a valid plan far above the bound. */
+#define FX_SLOW_KNOBS(X) X(str, order, size, "ignored")
+USMP_ALGORITHM_DECLARE(fx_slow, FX_SLOW_KNOBS);
 static int fx_slow(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                    const char *order)
 {
@@ -349,11 +360,8 @@ static int fx_slow(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		;
 	return stack_plan(v, h, out);
 }
-static const usmp_algorithm fx_slow_algo = {
-	sizeof(usmp_algorithm), FX_CAPS, "first_fit",
-	"sleeps 1.2 s, then stacks every buffer", "order:str=size",
-	FN(fx_slow), NULL,
-};
+static const usmp_algorithm fx_slow_algo = USMP_ALGORITHM_INIT(
+	fx_slow, "first_fit", FX_CAPS, "sleeps 1.2 s, then stacks every buffer");
 static const usmp_algorithm *const algos[] = {&fx_slow_algo};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "slow_first_fit"
