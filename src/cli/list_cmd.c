@@ -246,7 +246,8 @@ static int cmd_select(int argc, char **argv)
 			goto out;
 	}
 	if (optind >= argc && !np) {
-		cli_error("usage: usmp select TARGET... [--pool POOL]... [-a ALGO]");
+		cli_error("usage: usmp select TARGET [-a ALGO]; for a part shared by "
+		          "targets or pools: usmp select TARGET... [--pool POOL]...");
 		goto out;
 	}
 	r = cli_registry(0, 0);
