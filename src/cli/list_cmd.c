@@ -77,7 +77,7 @@ static void print_skipped_summary(const usmp_registry *r)
 	if (other)
 		fprintf(stderr, "%s%u other diagnostic%s", sep, other,
 		        other == 1 ? "" : "s");
-	fprintf(stderr, ": `usmp list -v` says why\n");
+	fprintf(stderr, ": usmp list -v says why\n");
 }
 
 static int cmd_list(int argc, char **argv)
