@@ -436,6 +436,7 @@ typedef struct usmp__part {
 	char *target, *algorithm, *params;
 	char *pools, *rule; /* for messages: "sram, dram"; the rule's text */
 	int source;         /* usmp_rule_source of the rule */
+	uint32_t pool_count;
 	uint32_t buffer_count, group;
 	int optimal;
 	uint64_t size, lower_bound, proven_bound;

@@ -226,6 +226,7 @@ static int part_names_init(part_names *pn, const usmp_problem *p,
 		pn->targets[pn->target_count++] = fallback;
 	part->target = join(pn->targets, pn->target_count, ",");
 	part->pools = join(pn->pools, pn->pool_count, ", ");
+	part->pool_count = pn->pool_count;
 	return part->target && part->pools ? USMP_OK : USMP_ERR_NOMEM;
 }
 
@@ -581,7 +582,7 @@ static void describe_failed_part(usmp_plan *plan, const usmp__part *part,
 	usmp__set_msg(&plan->error, "%s (part %u: target %s; pool%s %s%s%s%s%s)",
 	              why ? why : "", number,
 	              part->target && *part->target ? part->target : "none",
-	              strchr(part->pools, ',') ? "s" : "", part->pools,
+	              part->pool_count == 1 ? "" : "s", part->pools,
 	              part->rule ? "; algorithm chosen by rule \"" : "",
 	              part->rule ? part->rule : "", part->rule ? "\" " : "",
 	              part->rule ? sources[part->source >= 1 && part->source <= 4
