@@ -298,7 +298,9 @@ int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg)
 	}
 	if (msg)
 		usmp__set_msg(msg, "algorithm \"%s\" cannot plan %s: it lacks the "
-		              "capability %s", a->name, what, cap);
+		              "%s %s", a->name, what,
+		              missing & (missing - 1) ? "capabilities" : "capability",
+		              cap);
 	return USMP_ERR_UNSUPPORTED;
 }
 
@@ -440,9 +442,11 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	part->params = usmp__knobs_describe(&knobs);
 	st = usmp__check_caps(algo, &vs.view, &msg);
 	if (st) {
+		uint32_t missing = caps_needed(&vs.view) & ~algo->caps;
 		char *have = algos_with(r, caps_needed(&vs.view));
-		usmp__plan_fail(plan, st, "%s; installed algorithms that have it: %s",
-		                msg, have ? have : "?");
+		usmp__plan_fail(plan, st, "%s; installed algorithms that have %s: %s",
+		                msg, missing & (missing - 1) ? "them" : "it",
+		                have ? have : "?");
 		free(have);
 		goto fail_knobs;
 	}

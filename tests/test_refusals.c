@@ -329,6 +329,24 @@ Test(refusals, part_error_names_part_target_pools_rule_and_capability)
 	assert_has(out, "(part 2: target npu,cpu; pool dram; algorithm chosen by "
 	                "rule \"*=exact\" of USMP_ALGORITHM)");
 	free(out);
+	/* Two capabilities missing, two pools, the rule of -a. */
+	char *multi = test_write_tmp(".json",
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"a\", \"size_limit\": 4096, "
+		"\"targets\": [\"npu\"]}, {\"name\": \"b\", \"size_limit\": 4096, "
+		"\"targets\": [\"npu\"]}], \"buffers\": [{\"name\": \"x\", \"size\": "
+		"64, \"pools\": [\"a\", \"b\"]}, {\"name\": \"y\", \"size\": 64, "
+		"\"pools\": [\"a\"]}], \"conflicts\": [[\"x\", \"y\"]]}");
+	snprintf(args, sizeof args, "plan '%s' -a exact -o /dev/null", multi);
+	st = usmp_with("", "", args, &out);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	assert_has(out, "algorithm \"exact\" cannot plan buffers with several "
+	                "candidate pools and explicit conflict edges: it lacks the "
+	                "capabilities multi-pool, conflict-edges; installed "
+	                "algorithms that have them: auto, first_fit, best_fit, ");
+	assert_has(out, "(part 1: target npu; pools a, b; algorithm chosen by rule "
+	                "\"exact\" of the plan options (-a))");
+	free(out);
+	free(multi);
 	/* An error before any rule chose: the part, its target and pools. */
 	snprintf(args, sizeof args, "plan '%s' -a nosuch -o /dev/null", problem);
 	st = usmp_with("", "", args, &out);
