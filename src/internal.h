@@ -331,11 +331,21 @@ void usmp__invoke_finish(usmp__algo *a);
 /* Look up an algorithm by name (NULL when unknown). [thread-safe] */
 const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
 
-/* Decide what planning a part for `target` runs, by source priority: API
- * bindings, then opts->algorithm (with opts->params on top), then
- * USMP_ALGORITHM, then the default "auto". Fills *algo and initialises *knobs with every value set;
- * *rule gets a heap copy of the rule's text and *source its usmp_rule_source.
- * Errors (unknown algorithm/knob, bad value) name the rule. [thread-safe] */
+/* Decide what planning a part runs, by source priority: API bindings, then
+ * opts->algorithm (with opts->params on top), then USMP_ALGORITHM, then the
+ * default "auto"; within a list, the first pool rule matching one of
+ * `pools`, else the first target rule matching every one of `targets`
+ * (none: the untargeted part). Fills *algo and initialises *knobs with every
+ * value set; *rule gets a heap copy of the rule's text and *source its
+ * usmp_rule_source. Errors (unknown algorithm/knob, bad value) name the
+ * rule. [thread-safe] */
+int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
+                                uint32_t target_count, const char *const *pools,
+                                uint32_t pool_count,
+                                const usmp_plan_options *opts,
+                                const usmp__algo **algo, usmp__knobs *knobs,
+                                char **rule, int *source, char **msg);
+/* The same for a part planned for `target` alone, with no pool rules. */
 int usmp__registry_resolve(usmp_registry *r, const char *target,
                            const usmp_plan_options *opts,
                            const usmp__algo **algo, usmp__knobs *knobs,
@@ -424,6 +434,9 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 
 typedef struct usmp__part {
 	char *target, *algorithm, *params;
+	char *pools, *rule; /* for messages: "sram, dram"; the rule's text */
+	int source;         /* usmp_rule_source of the rule */
+	uint32_t pool_count;
 	uint32_t buffer_count, group;
 	int optimal;
 	uint64_t size, lower_bound, proven_bound;

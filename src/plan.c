@@ -60,6 +60,8 @@ void usmp_plan_destroy(usmp_plan *plan)
 		free(plan->parts[i].target);
 		free(plan->parts[i].algorithm);
 		free(plan->parts[i].params);
+		free(plan->parts[i].pools);
+		free(plan->parts[i].rule);
 	}
 	free(plan->parts);
 	free(plan->placements);
@@ -119,6 +121,8 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.lower_bound = pt->lower_bound,
 		.proven_bound = pt->proven_bound,
 		.time_ms = pt->time_ms,
+		.rule = pt->rule ? pt->rule : "",
+		.source = (uint32_t)pt->source,
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -168,39 +172,135 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 
 /* ---- planning one part ---------------------------------------------------- */
 
-/* The target a part is planned for: the first target named by the part's
- * pools (in pool order), else the caller's default. */
-static const char *part_target(const usmp_problem *p, const usmp__view_store *vs,
-                               const char *fallback)
+/* What selection sees of a part: the targets its pools name (each once, in
+ * pool order; none: the caller's default, if any) and its pools' names.
+ * part->target gets the targets joined by ',' and part->pools the pool
+ * names joined by ", ". */
+typedef struct part_names {
+	const char **targets, **pools;
+	uint32_t target_count, pool_count;
+} part_names;
+
+static char *join(const char *const *s, uint32_t n, const char *sep)
 {
-	for (uint32_t j = 0; j < vs->view.pool_count; j++) {
-		const usmp__pool *pool = &p->pools[vs->pool_map[j]];
-		if (pool->target_count)
-			return pool->targets[0];
+	size_t len = 1;
+	for (uint32_t i = 0; i < n; i++)
+		len += strlen(s[i]) + strlen(sep);
+	char *out = malloc(len);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			strcat(out, sep);
+		strcat(out, s[i]);
 	}
-	return fallback ? fallback : "";
+	return out;
+}
+
+static int part_names_init(part_names *pn, const usmp_problem *p,
+                           const usmp__view_store *vs, const char *fallback,
+                           usmp__part *part)
+{
+	uint32_t np = vs->view.pool_count, nt = 0;
+	for (uint32_t j = 0; j < np; j++)
+		nt += p->pools[vs->pool_map[j]].target_count;
+	memset(pn, 0, sizeof *pn);
+	pn->pools = malloc((np ? np : 1) * sizeof *pn->pools);
+	pn->targets = malloc((nt ? nt : 1) * sizeof *pn->targets);
+	if (!pn->pools || !pn->targets)
+		return USMP_ERR_NOMEM;
+	for (uint32_t j = 0; j < np; j++) {
+		const usmp__pool *pool = &p->pools[vs->pool_map[j]];
+		pn->pools[pn->pool_count++] = pool->name;
+		for (uint32_t t = 0; t < pool->target_count; t++) {
+			uint32_t k = 0;
+			while (k < pn->target_count &&
+			       strcmp(pn->targets[k], pool->targets[t]))
+				k++;
+			if (k == pn->target_count)
+				pn->targets[pn->target_count++] = pool->targets[t];
+		}
+	}
+	if (!pn->target_count && fallback && *fallback)
+		pn->targets[pn->target_count++] = fallback;
+	part->target = join(pn->targets, pn->target_count, ",");
+	part->pools = join(pn->pools, pn->pool_count, ", ");
+	part->pool_count = pn->pool_count;
+	return part->target && part->pools ? USMP_OK : USMP_ERR_NOMEM;
+}
+
+static void part_names_finish(part_names *pn)
+{
+	free(pn->targets);
+	free(pn->pools);
+}
+
+/* The capabilities a part's view needs (USMP_CAP_*). */
+static uint32_t caps_needed(const usmp_view *v)
+{
+	uint32_t need = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		if (v->buffers[i].candidate_count > 1)
+			need |= USMP_CAP_MULTI_POOL;
+		if (v->buffers[i].flags & USMP_BUFFER_FIXED)
+			need |= USMP_CAP_FIXED_OFFSETS;
+	}
+	if (v->conflict_start[v->buffer_count])
+		need |= USMP_CAP_EXPLICIT_CONFLICTS;
+	return need;
+}
+
+/* "auto, first_fit": the registry's algorithms having every bit of `caps`
+ * (heap; "none" when there is none). */
+static char *algos_with(const usmp_registry *r, uint32_t caps)
+{
+	uint32_t n = usmp__registry_algo_count(r), k = 0;
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	if (!names)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		const usmp__algo *a = usmp__registry_algo_at(r, i);
+		if ((a->caps & caps) == caps)
+			names[k++] = a->name;
+	}
+	char *out = k ? join(names, k, ", ") : usmp__strdup("none");
+	free(names);
+	return out;
 }
 
 int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg)
 {
-	bool multi = false, fixed = false;
-	for (uint32_t i = 0; i < v->buffer_count; i++) {
-		multi = multi || v->buffers[i].candidate_count > 1;
-		fixed = fixed || (v->buffers[i].flags & USMP_BUFFER_FIXED);
-	}
-	const char *what = NULL;
-	if (multi && !(a->caps & USMP_CAP_MULTI_POOL))
-		what = "buffers with several candidate pools";
-	else if (fixed && !(a->caps & USMP_CAP_FIXED_OFFSETS))
-		what = "buffers with fixed offsets";
-	else if (v->conflict_start[v->buffer_count] &&
-	         !(a->caps & USMP_CAP_EXPLICIT_CONFLICTS))
-		what = "explicit conflict edges";
-	if (!what)
+	static const struct {
+		uint32_t bit;
+		const char *what, *cap;
+	} caps[] = {
+		{USMP_CAP_MULTI_POOL, "buffers with several candidate pools",
+		 "multi-pool"},
+		{USMP_CAP_FIXED_OFFSETS, "buffers with fixed offsets",
+		 "fixed-offsets"},
+		{USMP_CAP_EXPLICIT_CONFLICTS, "explicit conflict edges",
+		 "conflict-edges"},
+	};
+	uint32_t missing = caps_needed(v) & ~a->caps;
+	char what[160] = "", cap[80] = "";
+	if (!missing)
 		return USMP_OK;
+	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+		if (!(missing & caps[i].bit))
+			continue;
+		if (*what) {
+			strcat(what, " and ");
+			strcat(cap, ", ");
+		}
+		strcat(what, caps[i].what);
+		strcat(cap, caps[i].cap);
+	}
 	if (msg)
-		usmp__set_msg(msg, "algorithm \"%s\" cannot plan %s; choose one that "
-		              "can (see `usmp list -v`)", a->name, what);
+		usmp__set_msg(msg, "algorithm \"%s\" cannot plan %s: it lacks the "
+		              "%s %s", a->name, what,
+		              missing & (missing - 1) ? "capabilities" : "capability",
+		              cap);
 	return USMP_ERR_UNSUPPORTED;
 }
 
@@ -304,6 +404,7 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	usmp__view_store vs;
 	usmp__knobs knobs = {0};
 	usmp__host_ctx hc;
+	part_names pn;
 	usmp_placement *out = NULL;
 	char *msg = NULL, *rule = NULL, *who = NULL;
 	const usmp__algo *algo = NULL;
@@ -311,6 +412,7 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	double t0 = usmp__now();
 
 	memset(&vs, 0, sizeof vs);
+	memset(&pn, 0, sizeof pn);
 	int st = usmp__view_build(p, ids, n, &vs, &msg);
 	if (st) {
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
@@ -319,21 +421,33 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	part->group = group;
 	part->buffer_count = n;
 	part->lower_bound = vs.view.lower_bound;
-	const char *target = part_target(p, &vs, o->target);
-	vs.view.target = target;
-	part->target = usmp__strdup(target);
+	st = part_names_init(&pn, p, &vs, o->target, part);
+	if (st) {
+		usmp__plan_fail(plan, st, "out of memory");
+		goto fail_view;
+	}
+	/* The algorithm sees the first target; selection sees them all. */
+	vs.view.target = pn.target_count ? pn.targets[0] : "";
 
-	st = usmp__registry_resolve(r, target, o, &algo, &knobs, &rule, &source,
-	                            &msg);
+	st = usmp__registry_resolve_part(r, pn.targets, pn.target_count,
+	                                 pn.pools, pn.pool_count, o, &algo,
+	                                 &knobs, &rule, &source, &msg);
 	if (st) {
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "no algorithm");
 		goto fail_view;
 	}
 	knobs_ready = 1;
+	part->rule = usmp__strdup(rule);
+	part->source = source;
 	part->params = usmp__knobs_describe(&knobs);
 	st = usmp__check_caps(algo, &vs.view, &msg);
 	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg);
+		uint32_t missing = caps_needed(&vs.view) & ~algo->caps;
+		char *have = algos_with(r, caps_needed(&vs.view));
+		usmp__plan_fail(plan, st, "%s; installed algorithms that have %s: %s",
+		                msg, missing & (missing - 1) ? "them" : "it",
+		                have ? have : "?");
+		free(have);
 		goto fail_knobs;
 	}
 
@@ -449,11 +563,37 @@ fail_knobs:
 		usmp__knobs_finish(&knobs);
 fail_view:
 	usmp__view_finish(&vs);
+	part_names_finish(&pn);
 fail_msg:
 	usmp__free_msg(&msg);
 	free(rule);
 	free(who);
 	return st;
+}
+
+/* Append to a part's error what the part is: its number, target(s), pools
+ * and the rule that chose its algorithm. */
+static void describe_failed_part(usmp_plan *plan, const usmp__part *part,
+                                 uint32_t number)
+{
+	static const char *sources[] = {"?", "bound through the API",
+	                                "of the plan options (-a)",
+	                                "of USMP_ALGORITHM", "the default"};
+	char *why = plan->error;
+	if (!part->pools)
+		return; /* failed before the part was known */
+	plan->error = NULL;
+	usmp__set_msg(&plan->error, "%s (part %u: target %s; pool%s %s%s%s%s%s)",
+	              why ? why : "", number,
+	              part->target && *part->target ? part->target : "none",
+	              part->pool_count == 1 ? "" : "s", part->pools,
+	              part->rule ? "; algorithm chosen by rule \"" : "",
+	              part->rule ? part->rule : "", part->rule ? "\" " : "",
+	              part->rule ? sources[part->source >= 1 && part->source <= 4
+	                                           ? part->source
+	                                           : 0]
+	                         : "");
+	usmp__free_msg(&why);
 }
 
 /* Buffer ids grouped by bound group: order[start[g] .. start[g+1]). */
@@ -526,8 +666,10 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		usmp__part *part = &plan->parts[plan->part_count++];
 		st = plan_part(r, p, &o, order + start[g], n, g, deadline, plan,
 		               part);
-		if (st)
+		if (st) {
+			describe_failed_part(plan, part, plan->part_count);
 			goto done;
+		}
 	}
 	usmp__plan_measure(plan, p);
 	/* Parts were verified one by one; verify the merged plan as well, so a

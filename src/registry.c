@@ -34,6 +34,7 @@ typedef struct seen_files {
 typedef struct found {
 	char *path; /* the file as dlopen() gets it; NULL for a note */
 	char *note; /* a diagnostic line */
+	int kind;   /* with note: its usmp_diagnostic_kind */
 	bool scan;  /* read in the scanner process before loading */
 	size_t item; /* with scan: its usmp__scan_item */
 } found;
@@ -48,18 +49,74 @@ typedef struct search {
 
 /* ---- diagnostics -------------------------------------------------------- */
 
-void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
+static void diag_v(usmp_registry *r, int kind, const char *fmt, va_list ap)
 {
 	char *line = NULL;
-	va_list ap;
 
 	if (usmp__grow((void **)&r->diags, &r->diag_cap, r->diag_count + 1,
-	               sizeof *r->diags) != USMP_OK)
+	               sizeof *r->diags) != USMP_OK ||
+	    usmp__grow((void **)&r->diag_kinds, &r->diag_kind_cap,
+	               r->diag_count + 1, sizeof *r->diag_kinds) != USMP_OK)
 		return; /* out of memory: the diagnostic is lost, nothing else */
-	va_start(ap, fmt);
 	usmp__vset_msg(&line, fmt, ap);
-	va_end(ap);
+	r->diag_kinds[r->diag_count] = kind;
 	r->diags[r->diag_count++] = line;
+}
+
+void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_v(r, USMP_DIAG_OTHER, fmt, ap);
+	va_end(ap);
+}
+
+void usmp__registry_note(usmp_registry *r, int kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_v(r, kind, fmt, ap);
+	va_end(ap);
+}
+
+/* Remember that a refused plugin declared algorithm `name`, refused for the
+ * reason of the latest diagnostic. */
+static int declare(usmp_registry *r, const char *name)
+{
+	char *copy;
+
+	if (!r->diag_count)
+		return USMP_OK;
+	for (size_t i = 0; i < r->refused_count; i++)
+		if (strcmp(r->refused[i].name, name) == 0)
+			return USMP_OK; /* the first refusal explains it */
+	if (usmp__grow((void **)&r->refused, &r->refused_cap,
+	               r->refused_count + 1, sizeof *r->refused) != USMP_OK)
+		return USMP_ERR_NOMEM;
+	copy = usmp__strdup(name);
+	if (!copy)
+		return USMP_ERR_NOMEM;
+	r->refused[r->refused_count].name = copy;
+	r->refused[r->refused_count++].diag = r->diag_count - 1;
+	return USMP_OK;
+}
+
+static void refused_free(usmp_registry *r)
+{
+	for (size_t i = 0; i < r->refused_count; i++)
+		free(r->refused[i].name);
+	free(r->refused);
+	free(r->diag_kinds);
+}
+
+const char *usmp__registry_refusal(const usmp_registry *r, const char *name)
+{
+	for (size_t i = 0; r && name && i < r->refused_count; i++)
+		if (strcmp(r->refused[i].name, name) == 0)
+			return r->diags[r->refused[i].diag];
+	return NULL;
 }
 
 /* ---- algorithms --------------------------------------------------------- */
@@ -214,21 +271,25 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 
 	*accepted = false;
 	if (!pa) {
-		usmp__registry_diag(r, "%s: algorithm %" PRIu32 " is NULL; skipped",
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
+		                    "%s: algorithm %" PRIu32 " is NULL; skipped",
 		                    path, i);
 		return USMP_OK;
 	}
 	if (pa->struct_size < FIELD_END(usmp_algorithm, fn)) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm %" PRIu32 ": struct_size %" PRIu32
 		                    " is smaller than the %zu bytes ABI 1.0 requires; "
 		                    "skipped",
 		                    path, i, pa->struct_size,
 		                    FIELD_END(usmp_algorithm, fn));
+		if (pa->struct_size >= FIELD_END(usmp_algorithm, name) &&
+		    valid_algo_name(pa->name))
+			return declare(r, pa->name);
 		return USMP_OK;
 	}
 	if (!valid_algo_name(pa->name)) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm %" PRIu32 ": name \"%.*s\" is not "
 		                    "[a-z][a-z0-9_]* (at most %d bytes); skipped",
 		                    path, i, MAX_ALGO_NAME + 8,
@@ -236,16 +297,19 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 		return USMP_OK;
 	}
 	if (!pa->fn) {
-		usmp__registry_diag(r, "%s: algorithm \"%s\" has no function; skipped",
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
+		                    "%s: algorithm \"%s\" has no function; skipped",
 		                    path, pa->name);
-		return USMP_OK;
+		return declare(r, pa->name);
 	}
 	prev = find_algo(r, pa->name);
 	if (prev) {
-		/* The plugin being loaded is not in r->plugins yet. */
-		usmp__registry_diag(r,
-		                    "%s: algorithm \"%s\" is already provided by %s; "
-		                    "this one is skipped",
+		/* The plugin being loaded is not in r->plugins yet. A warning:
+		 * the name now means the earlier provider's algorithm. */
+		usmp__registry_note(r, USMP_DIAG_SHADOWED,
+		                    "%s: algorithm \"%s\" is already provided by %s, "
+		                    "found first, which shadows this one; this one "
+		                    "is skipped",
 		                    path, pa->name,
 		                    prev->plugin == plugin_index ? path
 		                                                 : algo_origin(r, prev));
@@ -259,12 +323,12 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 	if (rc == USMP_ERR_NOMEM)
 		goto fail;
 	if (rc != USMP_OK) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm \"%s\": bad parameter signature "
 		                    "\"%s\": %s; skipped",
 		                    path, pa->name, pa->params ? pa->params : "", msg);
 		usmp__free_msg(&msg);
-		return USMP_OK;
+		return declare(r, pa->name);
 	}
 	a.plugin = plugin_index;
 	a.fn = pa->fn;
@@ -273,10 +337,11 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 		algo_free(&a);
 		if (rc == USMP_ERR_NOMEM)
 			goto fail;
-		usmp__registry_diag(r, "%s: algorithm \"%s\": %s; skipped", path,
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
+		                    "%s: algorithm \"%s\": %s; skipped", path,
 		                    pa->name, msg);
 		usmp__free_msg(&msg);
-		return USMP_OK;
+		return declare(r, pa->name);
 	}
 	if (usmp__grow((void **)&r->algos, &r->algo_cap, r->algo_count + 1,
 	               sizeof *r->algos) != USMP_OK) {
@@ -319,7 +384,8 @@ static int load_plugin(usmp_registry *r, const char *path)
 	rec.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!rec.handle) {
 		err = dlerror();
-		usmp__registry_diag(r, "%s: cannot load: %s", path,
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
+		                    "%s: cannot load: %s", path,
 		                    err ? err : "unknown dlopen error");
 		return USMP_OK;
 	}
@@ -327,20 +393,20 @@ static int load_plugin(usmp_registry *r, const char *path)
 	if (!d) {
 		major = other_major(rec.handle);
 		if (major >= 0)
-			usmp__registry_diag(r,
+			usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 			                    "%s: built for plugin ABI major %d (exports "
 			                    "usmp_plugin_v%d); this host implements %d.%d",
 			                    path, major, major, USMP_ABI_MAJOR,
 			                    USMP_ABI_MINOR);
 		else
-			usmp__registry_diag(r,
+			usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 			                    "%s: not a usmp plugin (no usmp_plugin_v1 "
 			                    "symbol)",
 			                    path);
 		goto refuse;
 	}
 	if (d->struct_size < FIELD_END(usmp_plugin, algorithms)) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: descriptor struct_size %" PRIu32 " is smaller "
 		                    "than the %zu bytes ABI 1.0 requires",
 		                    path, d->struct_size,
@@ -348,24 +414,24 @@ static int load_plugin(usmp_registry *r, const char *path)
 		goto refuse;
 	}
 	if (d->abi_major != USMP_ABI_MAJOR) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: descriptor says ABI %u.%u; this host "
 		                    "implements %d.%d",
 		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
 		                    USMP_ABI_MINOR);
-		goto refuse;
+		goto refuse_declared;
 	}
 	if (d->abi_minor > USMP_ABI_MINOR) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: built against ABI %u.%u, newer than this "
 		                    "host's %d.%d",
 		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
 		                    USMP_ABI_MINOR);
-		goto refuse;
+		goto refuse_declared;
 	}
 	if (d->algorithm_count > MAX_PLUGIN_ALGOS ||
 	    (d->algorithm_count > 0 && !d->algorithms)) {
-		usmp__registry_diag(r,
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: descriptor lists %" PRIu32 " algorithms %s",
 		                    path, d->algorithm_count,
 		                    d->algorithms ? "(too many)" : "but no table");
@@ -379,8 +445,9 @@ static int load_plugin(usmp_registry *r, const char *path)
 		accepted_count += ok;
 	}
 	if (d->algorithm_count > 0 && accepted_count == 0) {
-		usmp__registry_diag(r, "%s: none of its %" PRIu32 " algorithms is "
-		                       "usable; plugin unloaded",
+		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
+		                    "%s: none of its %" PRIu32 " algorithms is "
+		                    "usable; plugin unloaded",
 		                    path, d->algorithm_count);
 		goto refuse;
 	}
@@ -398,6 +465,16 @@ static int load_plugin(usmp_registry *r, const char *path)
 		goto fail;
 	r->plugins[r->plugin_count++] = rec;
 	return USMP_OK;
+refuse_declared:
+	/* The v1 descriptor is readable up to its algorithm table: remember the
+	 * names it declares, so that asking for one says why it is missing. */
+	for (uint32_t i = 0; d->algorithms && d->algorithm_count <= MAX_PLUGIN_ALGOS &&
+	                     i < d->algorithm_count; i++) {
+		const usmp_algorithm *pa = d->algorithms[i];
+		if (pa && pa->struct_size >= FIELD_END(usmp_algorithm, name) &&
+		    valid_algo_name(pa->name) && declare(r, pa->name) != USMP_OK)
+			goto fail;
+	}
 refuse:
 	while (r->algo_count > first_algo)
 		algo_free(&r->algos[--r->algo_count]);
@@ -425,6 +502,7 @@ static void scratch_free(usmp_registry *r)
 	for (size_t i = 0; i < r->diag_count; i++)
 		usmp__free_msg(&r->diags[i]);
 	free(r->diags);
+	refused_free(r);
 }
 
 /* The scanner's checker (runs in the scanner child): every check of
@@ -438,8 +516,11 @@ static bool scan_check(const char *path, usmp__scan_emit emit, void *sink)
 	memset(&scratch, 0, sizeof scratch);
 	scratch.error = "";
 	ok = load_plugin(&scratch, path) == USMP_OK && scratch.plugin_count == 1;
-	for (size_t i = 0; i < scratch.diag_count; i++)
-		emit(sink, scratch.diags[i]);
+	for (size_t i = 0, k = 0; i < scratch.diag_count; i++) {
+		emit(sink, scratch.diag_kinds[i], scratch.diags[i]);
+		for (; k < scratch.refused_count && scratch.refused[k].diag == i; k++)
+			emit(sink, USMP__DIAG_DECLARED, scratch.refused[k].name);
+	}
 	scratch_free(&scratch);
 	return ok;
 }
@@ -485,14 +566,16 @@ static found *search_add(search *s)
 }
 
 /* A diagnostic in search order. */
-static int search_note(search *s, const char *fmt, ...) USMP__PRINTF(2, 3);
-static int search_note(search *s, const char *fmt, ...)
+static int search_note(search *s, int kind, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+static int search_note(search *s, int kind, const char *fmt, ...)
 {
 	found *f = search_add(s);
 	va_list ap;
 
 	if (!f)
 		return USMP_ERR_NOMEM;
+	f->kind = kind;
 	va_start(ap, fmt);
 	usmp__vset_msg(&f->note, fmt, ap);
 	va_end(ap);
@@ -599,9 +682,10 @@ static int search_file(search *s, const char *path, const struct stat *st)
 		if (rc != USMP_OK)
 			return rc;
 		if (why) {
-			rc = search_note(s, "%s: skipped: %s; set "
-			                    "USMP_ALLOW_INSECURE_PLUGINS=1 to load it "
-			                    "anyway",
+			rc = search_note(s, USMP_DIAG_PLUGIN_SKIPPED,
+			                 "%s: skipped: %s; set "
+			                 "USMP_ALLOW_INSECURE_PLUGINS=1 to load it "
+			                 "anyway",
 			                 path, why);
 			usmp__free_msg(&why);
 			return rc;
@@ -630,7 +714,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 
 	if (stat(dir, &st) != 0) {
 		if (explicit)
-			return search_note(s, "%s: plugin directory not found", dir);
+			return search_note(s, USMP_DIAG_OTHER,
+			                   "%s: plugin directory not found", dir);
 		return USMP_OK;
 	}
 	if (S_ISREG(st.st_mode)) {
@@ -648,7 +733,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	dh = opendir(dir);
 	if (!dh) {
 		if (explicit)
-			return search_note(s, "%s: cannot read plugin directory", dir);
+			return search_note(s, USMP_DIAG_OTHER,
+			                   "%s: cannot read plugin directory", dir);
 		return USMP_OK;
 	}
 	while ((e = readdir(dh)) != NULL) {
@@ -747,12 +833,23 @@ static int load_found(usmp_registry *r, search *s)
 	for (size_t i = 0; i < s->count; i++) {
 		found *f = &s->items[i];
 		if (!f->path) {
-			usmp__registry_diag(r, "%s", f->note);
+			usmp__registry_note(r, f->kind, "%s", f->note);
 			continue;
 		}
 		if (f->scan && items[f->item].outcome != USMP__SCAN_PASS) {
-			for (size_t j = 0; j < items[f->item].line_count; j++)
-				usmp__registry_diag(r, "%s", items[f->item].lines[j]);
+			const usmp__scan_item *it = &items[f->item];
+			for (size_t j = 0; j < it->line_count; j++) {
+				if (it->kinds[j] != USMP__DIAG_DECLARED) {
+					usmp__registry_note(r, it->kinds[j], "%s",
+					                    it->lines[j]);
+					continue;
+				}
+				if (!valid_algo_name(it->lines[j]))
+					continue;
+				rc = declare(r, it->lines[j]);
+				if (rc != USMP_OK)
+					goto out;
+			}
 			continue;
 		}
 		rc = load_plugin(r, f->path);
@@ -853,6 +950,7 @@ void usmp_registry_destroy(usmp_registry *r)
 	for (size_t i = 0; i < r->diag_count; i++)
 		usmp__free_msg(&r->diags[i]);
 	free(r->diags);
+	refused_free(r);
 	pthread_rwlock_destroy(&r->rules_lock);
 	pthread_mutex_destroy(&r->keep_lock);
 	free(r);
@@ -876,6 +974,13 @@ const char *usmp_registry_error(const usmp_registry *r)
 uint32_t usmp_registry_diagnostic_count(const usmp_registry *r)
 {
 	return r ? (uint32_t)r->diag_count : 0;
+}
+
+int usmp_registry_diagnostic_kind(const usmp_registry *r, uint32_t i)
+{
+	if (!r || i >= r->diag_count)
+		return USMP_DIAG_OTHER;
+	return r->diag_kinds[i];
 }
 
 const char *usmp_registry_diagnostic(const usmp_registry *r, uint32_t i)

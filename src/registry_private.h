@@ -26,6 +26,7 @@ typedef struct usmp__rule {
 	char *params;          /* the assignments joined by spaces, "" for none */
 	char *error;           /* non-NULL: why the rule is unusable */
 	int status;            /* with error: the usmp_status to report */
+	bool pool;             /* "@glob": the pattern matches pool names */
 } usmp__rule;
 
 typedef struct usmp__rule_list {
@@ -43,6 +44,13 @@ typedef struct usmp__kept {
 	size_t override_count, override_cap;
 } usmp__kept;
 
+/* An algorithm name a refused plugin declared, and the diagnostic (index)
+ * that explains the refusal. */
+typedef struct usmp__refused {
+	char *name;
+	size_t diag;
+} usmp__refused;
+
 struct usmp_registry {
 	usmp__plugin_rec *plugins;
 	size_t plugin_count, plugin_cap;
@@ -50,6 +58,13 @@ struct usmp_registry {
 	size_t algo_count, algo_cap;
 	char **diags;
 	size_t diag_count, diag_cap;
+	int *diag_kinds; /* usmp_diagnostic_kind of each diagnostic */
+	size_t diag_kind_cap;
+	/* Algorithm names declared by refused plugins (or refused algorithms),
+	 * each with the diagnostic that says why: asking for one is a plugin
+	 * failure with that reason, not an unknown name. */
+	usmp__refused *refused;
+	size_t refused_count, refused_cap;
 
 	/* Selection: API rules change (bind/clear, write lock); env rules and
 	 * the default are fixed at creation. */
@@ -69,9 +84,19 @@ struct usmp_registry {
 int usmp__select_init(usmp_registry *r, const char *env_rules);
 /* Free every rule and kept string. */
 void usmp__select_finish(usmp_registry *r);
-/* Add a diagnostic line (registry.c). */
+/* Add a diagnostic line (registry.c): of kind USMP_DIAG_OTHER, or of the
+ * usmp_diagnostic_kind given. */
 void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
 	USMP__PRINTF(2, 3);
+void usmp__registry_note(usmp_registry *r, int kind, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+/* The diagnostic explaining why algorithm `name` was refused with its
+ * plugin, or NULL when no refused plugin declared it. */
+const char *usmp__registry_refusal(const usmp_registry *r, const char *name);
+
+/* Not a usmp_diagnostic_kind: a scanner line carrying an algorithm name the
+ * refused plugin declared (it belongs to the line before). */
+#define USMP__DIAG_DECLARED 99
 
 /* ---- scanner.c: reading plugins in a forked scanner process ------------ */
 
@@ -88,11 +113,13 @@ typedef struct usmp__scan_item {
 	const char *path;  /* in: the file, as dlopen() gets it */
 	int outcome;       /* out: usmp__scan_outcome */
 	char **lines;      /* out: diagnostics, each "PATH: reason" */
-	size_t line_count, line_cap;
+	int *kinds;        /* out: the kind of each line */
+	size_t line_count, line_cap, kind_cap;
 } usmp__scan_item;
 
-/* Passes one diagnostic line from the checker back to the parent. */
-typedef void (*usmp__scan_emit)(void *sink, const char *line);
+/* Passes one diagnostic line (usmp_diagnostic_kind, or
+ * USMP__DIAG_DECLARED) from the checker back to the parent. */
+typedef void (*usmp__scan_emit)(void *sink, int kind, const char *line);
 /* Runs in the scanner child: load `path`, check it, emit its diagnostics,
  * return whether it passed. Need not free anything. */
 typedef bool (*usmp__scan_check)(const char *path, usmp__scan_emit emit,

@@ -3,7 +3,8 @@
  *
  * One child reads every plugin in turn (dlopen, descriptor, checks: the
  * registry's checker) and reports through a pipe: "begin i", the plugin's
- * diagnostic lines, then "pass i" or "refused i". When the child dies or
+ * diagnostic lines (each with its kind; the algorithm names a refused plugin
+ * declared come as lines too), then "pass i" or "refused i". When the child dies or
  * stays silent for USMP__SCAN_TIMEOUT seconds, the plugin it had begun is
  * failed with the reason and a new child carries on with the next one. */
 #include "registry_private.h"
@@ -24,6 +25,7 @@ enum { REC_BEGIN = 1, REC_LINE, REC_PASS, REC_REFUSED };
 
 typedef struct rec_head {
 	uint32_t kind, index, len;
+	int32_t line_kind; /* REC_LINE: usmp_diagnostic_kind or USMP__DIAG_DECLARED */
 } rec_head;
 
 typedef struct sink {
@@ -33,11 +35,12 @@ typedef struct sink {
 
 /* ---- the child ----------------------------------------------------------- */
 
-static void put(int fd, uint32_t kind, uint32_t index, const char *text)
+static void put(int fd, uint32_t kind, uint32_t index, int line_kind,
+                const char *text)
 {
 	char buf[sizeof(rec_head) + MAX_LINE];
 	size_t len = text ? strnlen(text, MAX_LINE) : 0;
-	rec_head h = {kind, index, (uint32_t)len};
+	rec_head h = {kind, index, (uint32_t)len, line_kind};
 	size_t total = sizeof h + len, done = 0;
 
 	memcpy(buf, &h, sizeof h);
@@ -53,10 +56,10 @@ static void put(int fd, uint32_t kind, uint32_t index, const char *text)
 	}
 }
 
-static void emit(void *s, const char *line)
+static void emit(void *s, int kind, const char *line)
 {
 	sink *k = s;
-	put(k->fd, REC_LINE, k->index, line);
+	put(k->fd, REC_LINE, k->index, kind, line);
 }
 
 static void child_main(int fd, const usmp__scan_item *items, size_t from,
@@ -64,9 +67,9 @@ static void child_main(int fd, const usmp__scan_item *items, size_t from,
 {
 	for (size_t i = from; i < n; i++) {
 		sink k = {fd, (uint32_t)i};
-		put(fd, REC_BEGIN, k.index, NULL);
+		put(fd, REC_BEGIN, k.index, 0, NULL);
 		bool ok = check(items[i].path, emit, &k);
-		put(fd, ok ? REC_PASS : REC_REFUSED, k.index, NULL);
+		put(fd, ok ? REC_PASS : REC_REFUSED, k.index, 0, NULL);
 	}
 	/* No exit handlers: they belong to the parent, and the plugins' own
 	 * destructors are not worth the risk. */
@@ -82,16 +85,20 @@ static void drop_lines(usmp__scan_item *it)
 	it->line_count = 0;
 }
 
-static int add_line(usmp__scan_item *it, const char *text, size_t len)
+static int add_line(usmp__scan_item *it, int kind, const char *text,
+                    size_t len)
 {
 	char *line;
 
 	if (usmp__grow((void **)&it->lines, &it->line_cap, it->line_count + 1,
-	               sizeof *it->lines) != USMP_OK)
+	               sizeof *it->lines) != USMP_OK ||
+	    usmp__grow((void **)&it->kinds, &it->kind_cap, it->line_count + 1,
+	               sizeof *it->kinds) != USMP_OK)
 		return USMP_ERR_NOMEM;
 	line = strndup(text, len);
 	if (!line)
 		return USMP_ERR_NOMEM;
+	it->kinds[it->line_count] = kind;
 	it->lines[it->line_count++] = line;
 	return USMP_OK;
 }
@@ -110,7 +117,7 @@ static int fail_item(usmp__scan_item *it, const char *fmt, ...)
 	snprintf(line, sizeof line, "%s: %s", it->path, why);
 	drop_lines(it);
 	it->outcome = USMP__SCAN_FAILED;
-	return add_line(it, line, strlen(line));
+	return add_line(it, USMP_DIAG_PLUGIN_SKIPPED, line, strlen(line));
 }
 
 /* What happened to the plugin the child was loading when it ended. */
@@ -143,7 +150,10 @@ static int take_records(usmp__scan_item *items, size_t n, char *buf,
 	while (*have - at >= sizeof(rec_head)) {
 		rec_head h;
 		memcpy(&h, buf + at, sizeof h);
-		if (h.len > MAX_LINE || h.index >= n) {
+		if (h.len > MAX_LINE || h.index >= n ||
+		    (h.line_kind != USMP__DIAG_DECLARED &&
+		     (h.line_kind < USMP_DIAG_OTHER ||
+		      h.line_kind > USMP_DIAG_SHADOWED))) {
 			rc = USMP_ERR_INTERNAL; /* not from our child */
 			break;
 		}
@@ -156,7 +166,7 @@ static int take_records(usmp__scan_item *items, size_t n, char *buf,
 			*last = usmp__now();
 			break;
 		case REC_LINE:
-			rc = add_line(it, buf + at + sizeof h, h.len);
+			rc = add_line(it, h.line_kind, buf + at + sizeof h, h.len);
 			break;
 		case REC_PASS:
 		case REC_REFUSED:
@@ -287,7 +297,10 @@ void usmp__scan_finish(usmp__scan_item *items, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		drop_lines(&items[i]);
 		free(items[i].lines);
+		free(items[i].kinds);
 		items[i].lines = NULL;
+		items[i].kinds = NULL;
 		items[i].line_cap = 0;
+		items[i].kind_cap = 0;
 	}
 }

@@ -3,7 +3,9 @@
  *
  * Priority (usmp_rule_source): rules bound through the API, then the plan
  * options' / select()'s override spec, then USMP_ALGORITHM, then "auto".
- * Within the API and env lists the first rule whose glob matches wins.
+ * Within the API and env lists the most specific rule wins: the first pool
+ * rule ("@glob=...") matching one of the part's pools, else the first
+ * target rule whose glob matches every target of the part.
  *
  * Rule syntax: "pattern=algo[:key=value...]", rules separated by ';', spaces
  * around rules ignored. A rule without '=' before its first ':' (or without
@@ -93,6 +95,111 @@ static char *algo_list(const usmp_registry *r)
 	return s;
 }
 
+/* Levenshtein distance of a and b, or SIZE_MAX when either is too long to
+ * be worth it. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), row[130];
+
+	if (n > 128 || m > 128)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[m];
+}
+
+/* Whether `cand` is close enough to `name` to suggest. */
+static bool close_name(const char *name, const char *cand)
+{
+	size_t d = edit_distance(name, cand), n = strlen(name);
+	return d > 0 && d <= (n < 4 ? 1 : n < 9 ? 2 : 3);
+}
+
+/* Append ", \"name\"" (or the first) to the suggestions in *out. */
+static void suggest(char **out, const char *name)
+{
+	char *prev = *out;
+
+	*out = NULL;
+	usmp__set_msg(out, "%s%s\"%s\"", prev ? prev : "", prev ? ", " : "",
+	              name);
+	free(prev);
+}
+
+/* Most skipped plugins named in one "no algorithm" message. */
+#define MAX_SKIPPED_NAMED 6
+
+/* Why algorithm `name` is not in the registry: a plugin failure
+ * (USMP_ERR_PLUGIN) with the refusal's reason when a refused plugin declared
+ * it, else USMP_ERR_NOT_FOUND with the algorithms there are, close names,
+ * and every plugin or algorithm that was skipped. */
+static int explain_missing(usmp_registry *r, const char *name, char **msg)
+{
+	const char *why = usmp__registry_refusal(r, name);
+	char *list = NULL, *close = NULL, *skipped = NULL, *prev;
+	uint32_t nd = usmp_registry_diagnostic_count(r), named = 0, more = 0;
+
+	if (why) {
+		usmp__set_msg(msg, "algorithm \"%s\" was refused when its plugin "
+		                   "was loaded: %s", name, why);
+		return USMP_ERR_PLUGIN;
+	}
+	list = algo_list(r);
+	for (uint32_t i = 0; i < usmp__registry_algo_count(r); i++)
+		if (close_name(name, usmp__registry_algo_at(r, i)->name))
+			suggest(&close, usmp__registry_algo_at(r, i)->name);
+	for (size_t i = 0; i < r->refused_count; i++)
+		if (close_name(name, r->refused[i].name))
+			suggest(&close, r->refused[i].name);
+	for (uint32_t i = 0; i < nd; i++) {
+		int kind = usmp_registry_diagnostic_kind(r, i);
+		if (kind != USMP_DIAG_PLUGIN_SKIPPED &&
+		    kind != USMP_DIAG_ALGORITHM_SKIPPED)
+			continue;
+		if (named == MAX_SKIPPED_NAMED) {
+			more++;
+			continue;
+		}
+		prev = skipped;
+		skipped = NULL;
+		usmp__set_msg(&skipped, "%s%s%s", prev ? prev : "", prev ? "; " : "",
+		              usmp_registry_diagnostic(r, i));
+		free(prev);
+		named++;
+	}
+	if (more) {
+		prev = skipped;
+		skipped = NULL;
+		usmp__set_msg(&skipped, "%s; and %u more", prev, more);
+		free(prev);
+	}
+	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s",
+	              name, list ? list : "?", close ? "; did you mean " : "",
+	              close ? close : "", close ? "?" : "",
+	              skipped ? (close ? " Skipped while loading plugins: "
+	                               : "; skipped while loading plugins: ")
+	                      : "",
+	              skipped ? skipped : "");
+	free(list);
+	free(close);
+	free(skipped);
+	return USMP_ERR_NOT_FOUND;
+}
+
 static int add_assign(usmp__rule *rule, const char *s, size_t n)
 {
 	char **grown = realloc(rule->assign,
@@ -118,7 +225,7 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 	const char *end = spec + n, *colon = memchr(spec, ':', n);
 	size_t name_len = colon ? (size_t)(colon - spec) : n;
 	usmp__knobs knobs = {0};
-	char *name = NULL, *list = NULL;
+	char *name = NULL;
 	size_t plen = 1;
 	int rc;
 
@@ -132,10 +239,7 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 	}
 	rule->algo = usmp__registry_algo(r, name);
 	if (!rule->algo) {
-		list = algo_list(r);
-		usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)", name,
-		              list ? list : "?");
-		rc = USMP_ERR_NOT_FOUND;
+		rc = explain_missing(r, name, msg);
 		goto fail;
 	}
 	for (const char *s = colon; s && s < end;) {
@@ -187,9 +291,31 @@ nomem:
 fail:
 	rule->algo = NULL;
 	usmp__knobs_finish(&knobs);
-	free(list);
 	free(name);
 	return rc;
+}
+
+/* A pattern "@glob" makes the rule a pool rule matching pool names with
+ * `glob`; the rule keeps only the glob. Refuses an empty glob. */
+static int set_pattern_kind(usmp__rule *rule, char **msg)
+{
+	if (rule->pattern[0] != '@')
+		return USMP_OK;
+	rule->pool = true;
+	memmove(rule->pattern, rule->pattern + 1, strlen(rule->pattern));
+	if (rule->pattern[0] == '\0') {
+		/* Keep a pattern that matches every pool: the rule must not be
+		 * silently inert. */
+		free(rule->pattern);
+		rule->pattern = usmp__strdup("*");
+		if (!rule->pattern) {
+			usmp__set_msg(msg, "out of memory");
+			return USMP_ERR_NOMEM;
+		}
+		usmp__set_msg(msg, "empty pool pattern after '@'");
+		return USMP_ERR_INVALID;
+	}
+	return USMP_OK;
 }
 
 /* Parse one rule (n bytes at s, already trimmed) into *rule: its text and
@@ -226,6 +352,9 @@ static int rule_parse(usmp_registry *r, const char *s, size_t n,
 		usmp__set_msg(msg, "empty target pattern before '='");
 		return USMP_ERR_INVALID;
 	}
+	int rc = set_pattern_kind(rule, msg);
+	if (rc != USMP_OK)
+		return rc;
 	return rule_set_spec(r, rule, spec, spec_len, NULL, 0, msg);
 nomem:
 	usmp__set_msg(msg, "out of memory");
@@ -383,6 +512,9 @@ int usmp_registry_bind(usmp_registry *r, const char *pattern,
 		strcat(rule.text, ":");
 		strcat(rule.text, params[i] ? params[i] : "(null)");
 	}
+	rc = set_pattern_kind(&rule, &msg);
+	if (rc != USMP_OK)
+		goto fail;
 	rc = rule_set_spec(r, &rule, algorithm, strlen(algorithm), params,
 	                   param_count, &msg);
 	if (rc != USMP_OK)
@@ -528,27 +660,52 @@ out:
 	return rule;
 }
 
-static const usmp__rule *first_match(const usmp__rule_list *l,
-                                     const char *target)
+/* What a rule is matched against: the targets a part's pools name (at
+ * least one; "" for the untargeted part) and the names of its pools. */
+typedef struct part_key {
+	const char *const *targets;
+	uint32_t target_count;
+	const char *const *pools;
+	uint32_t pool_count;
+} part_key;
+
+static bool rule_matches(const usmp__rule *rule, const part_key *k)
 {
-	for (size_t i = 0; i < l->count; i++)
-		if (fnmatch(l->items[i].pattern, target, 0) == 0)
-			return &l->items[i];
+	if (rule->pool) {
+		for (uint32_t i = 0; i < k->pool_count; i++)
+			if (k->pools[i] && fnmatch(rule->pattern, k->pools[i], 0) == 0)
+				return true;
+		return false;
+	}
+	for (uint32_t i = 0; i < k->target_count; i++)
+		if (fnmatch(rule->pattern, k->targets[i] ? k->targets[i] : "", 0))
+			return false;
+	return true;
+}
+
+/* The most specific rule of the list: the first pool rule matching one of
+ * the part's pools, else the first target rule matching all its targets. */
+static const usmp__rule *first_match(const usmp__rule_list *l,
+                                     const part_key *k)
+{
+	for (int pool = 1; pool >= 0; pool--)
+		for (size_t i = 0; i < l->count; i++)
+			if (l->items[i].pool == (pool == 1) &&
+			    rule_matches(&l->items[i], k))
+				return &l->items[i];
 	return NULL;
 }
 
-/* The rule that decides `target`. Caller holds rules_lock for reading.
+/* The rule that decides the part `k`. Caller holds rules_lock for reading.
  * Returns USMP_OK, or an error with *msg (a broken rule's message). */
-static int choose(usmp_registry *r, const char *target, const char *override,
+static int choose(usmp_registry *r, const part_key *k, const char *override,
                   const usmp__rule **out, int *source, char **msg)
 {
 	const usmp__rule *rule;
 
-	if (!target)
-		target = "";
 	if (override && !*override)
 		override = NULL;
-	if ((rule = first_match(&r->api_rules, target)) != NULL) {
+	if ((rule = first_match(&r->api_rules, k)) != NULL) {
 		*source = USMP_SOURCE_API;
 	} else if (override) {
 		rule = override_rule(r, override);
@@ -557,7 +714,7 @@ static int choose(usmp_registry *r, const char *target, const char *override,
 			return USMP_ERR_NOMEM;
 		}
 		*source = USMP_SOURCE_OPTIONS;
-	} else if ((rule = first_match(&r->env_rules, target)) != NULL) {
+	} else if ((rule = first_match(&r->env_rules, k)) != NULL) {
 		*source = USMP_SOURCE_ENV;
 	} else {
 		rule = &r->default_rule;
@@ -574,11 +731,37 @@ static int choose(usmp_registry *r, const char *target, const char *override,
 int usmp_registry_select(usmp_registry *r, const char *target,
                          const char *override, usmp_selection *out)
 {
+	return usmp_registry_select_part(r, target ? &target : NULL,
+	                                 target ? 1 : 0, NULL, 0, override, out);
+}
+
+/* A key for targets[0..nt) (none: the untargeted part) and pools. */
+static part_key make_key(const char *const *targets, uint32_t nt,
+                         const char *const *pools, uint32_t np)
+{
+	static const char *const untargeted[] = {""};
+	part_key k = {targets, nt, pools, np};
+
+	if (!targets || !nt) {
+		k.targets = untargeted;
+		k.target_count = 1;
+	}
+	if (!pools)
+		k.pool_count = 0;
+	return k;
+}
+
+int usmp_registry_select_part(usmp_registry *r, const char *const *targets,
+                              uint32_t target_count, const char *const *pools,
+                              uint32_t pool_count, const char *override,
+                              usmp_selection *out)
+{
 	usmp_selection full;
 	const usmp__rule *rule = NULL;
 	char *msg = NULL;
 	uint32_t size;
 	int source = 0, rc;
+	part_key key = make_key(targets, target_count, pools, pool_count);
 
 	if (!r)
 		return USMP_ERR_INVALID;
@@ -592,7 +775,7 @@ int usmp_registry_select(usmp_registry *r, const char *target,
 		return USMP_ERR_INVALID;
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, target, override, &rule, &source, &msg);
+	rc = choose(r, &key, override, &rule, &source, &msg);
 	if (rc == USMP_OK) {
 		memset(&full, 0, sizeof full);
 		full.struct_size = size;
@@ -614,12 +797,25 @@ int usmp__registry_resolve(usmp_registry *r, const char *target,
                            const usmp__algo **algo, usmp__knobs *knobs,
                            char **rule_text, int *source, char **msg)
 {
+	return usmp__registry_resolve_part(r, target ? &target : NULL,
+	                                   target ? 1 : 0, NULL, 0, opts, algo,
+	                                   knobs, rule_text, source, msg);
+}
+
+int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
+                                uint32_t target_count, const char *const *pools,
+                                uint32_t pool_count,
+                                const usmp_plan_options *opts,
+                                const usmp__algo **algo, usmp__knobs *knobs,
+                                char **rule_text, int *source, char **msg)
+{
 	const char *override = NULL;
 	const char *const *params = NULL;
 	uint32_t param_count = 0;
 	const usmp__rule *rule = NULL;
 	char *why = NULL;
 	int src = 0, rc;
+	part_key key = make_key(targets, target_count, pools, pool_count);
 
 	*algo = NULL;
 	memset(knobs, 0, sizeof *knobs);
@@ -638,7 +834,7 @@ int usmp__registry_resolve(usmp_registry *r, const char *target,
 		}
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, target, override, &rule, &src, msg);
+	rc = choose(r, &key, override, &rule, &src, msg);
 	if (rc != USMP_OK)
 		goto out;
 	rc = usmp__knobs_init(knobs, &rule->algo->sig);

@@ -222,7 +222,22 @@ Test(cli, heterogeneous_board_plans_each_target_with_its_own_algorithm)
 	         test_cli(), test_source_root(), plan);
 	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
 	cr_assert(strstr(out, "2 parts"), "%s", out);
-	cr_assert(strstr(out, "target ethos-u55, algorithm best_fit"), "%s", out);
+	/* sram_npu is reached by both targets: a rule for one of them does
+	 * not decide it, the first rule matching both does. */
+	cr_assert(strstr(out, "target ethos-u55,cortex-m55, algorithm first_fit"),
+	          "%s", out);
+	cr_assert(strstr(out, "target cortex-m55, algorithm first_fit"), "%s", out);
+	free(out);
+	/* A pool rule decides it. */
+	snprintf(cmd, sizeof cmd,
+	         "USMP_PLUGIN_PATH= USMP_ALGORITHM='ethos-u*=exact;@sram_npu=best_fit;"
+	         "*=first_fit' '%s' plan '%s/examples/board_m55_u55.json' -o '%s'",
+	         test_cli(), test_source_root(), plan);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "target ethos-u55,cortex-m55, algorithm best_fit"),
+	          "%s", out);
+	cr_assert(strstr(out, "chosen by USMP_ALGORITHM rule \"@sram_npu=best_fit\""),
+	          "%s", out);
 	cr_assert(strstr(out, "target cortex-m55, algorithm first_fit"), "%s", out);
 	free(out);
 	cr_assert_eq(usmp(&out, "verify '%s/examples/board_m55_u55.json' '%s'",

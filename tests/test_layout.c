@@ -177,7 +177,7 @@ Test(layout, usmp_plan_options_is_pinned)
 
 Test(layout, usmp_part_info_is_pinned)
 {
-	cr_assert_eq(sizeof(usmp_part_info), 72);
+	cr_assert_eq(sizeof(usmp_part_info), 88);
 	cr_assert_eq(offsetof(usmp_part_info, struct_size), 0);
 	cr_assert_eq(offsetof(usmp_part_info, buffer_count), 4);
 	cr_assert_eq(offsetof(usmp_part_info, optimal), 8);
@@ -189,6 +189,17 @@ Test(layout, usmp_part_info_is_pinned)
 	cr_assert_eq(offsetof(usmp_part_info, lower_bound), 48);
 	cr_assert_eq(offsetof(usmp_part_info, proven_bound), 56);
 	cr_assert_eq(offsetof(usmp_part_info, time_ms), 64);
+	cr_assert_eq(offsetof(usmp_part_info, rule), 72);
+	cr_assert_eq(offsetof(usmp_part_info, source), 80);
+	cr_assert_eq(offsetof(usmp_part_info, reserved), 84);
+}
+
+Test(layout, usmp_diagnostic_kind_is_pinned)
+{
+	cr_assert_eq(USMP_DIAG_OTHER, 0);
+	cr_assert_eq(USMP_DIAG_PLUGIN_SKIPPED, 1);
+	cr_assert_eq(USMP_DIAG_ALGORITHM_SKIPPED, 2);
+	cr_assert_eq(USMP_DIAG_SHADOWED, 3);
 }
 
 Test(layout, status_codes_are_pinned)

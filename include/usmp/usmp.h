@@ -225,10 +225,24 @@ USMP_API void usmp_registry_destroy(usmp_registry *r);
 /* The message of the most recent failed bind/select call. */
 USMP_API const char *usmp_registry_error(const usmp_registry *r);
 
-/* Load failures: "FILE: reason" lines, one per plugin that was skipped. */
+/* Load failures: "FILE: reason" lines, one per plugin or algorithm that was
+ * skipped, in search order. */
 USMP_API uint32_t usmp_registry_diagnostic_count(const usmp_registry *r);
 USMP_API const char *usmp_registry_diagnostic(const usmp_registry *r,
                                               uint32_t i);
+
+/* What a diagnostic is about (usmp_registry_diagnostic_kind). */
+enum usmp_diagnostic_kind {
+	USMP_DIAG_OTHER = 0,             /* the search or USMP_ALGORITHM */
+	USMP_DIAG_PLUGIN_SKIPPED = 1,    /* a plugin file was not loaded */
+	USMP_DIAG_ALGORITHM_SKIPPED = 2, /* one algorithm of a plugin was refused */
+	USMP_DIAG_SHADOWED = 3 /* a warning: an algorithm name was taken by an
+	                          earlier provider, which keeps it */
+};
+
+/* The usmp_diagnostic_kind of diagnostic i (USMP_DIAG_OTHER when out of
+ * range). */
+USMP_API int usmp_registry_diagnostic_kind(const usmp_registry *r, uint32_t i);
 
 /* A loaded plugin, as read from its descriptor. Strings owned by the registry. */
 typedef struct usmp_plugin_info {
@@ -314,6 +328,18 @@ typedef struct usmp_selection {
 USMP_API int usmp_registry_select(usmp_registry *r, const char *target,
                                   const char *override, usmp_selection *out);
 
+/* What a part would get: `targets` are the targets its pools name (none:
+ * the untargeted part), `pools` the names of its pools. Pool rules
+ * ("@dram=best_fit") come first, then the first target rule whose glob
+ * matches every target (docs/registry.md, "Selection rules"). [thread-safe] */
+USMP_API int usmp_registry_select_part(usmp_registry *r,
+                                       const char *const *targets,
+                                       uint32_t target_count,
+                                       const char *const *pools,
+                                       uint32_t pool_count,
+                                       const char *override,
+                                       usmp_selection *out);
+
 /* ------------------------------------------------------------------------ */
 /* Plans                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -397,13 +423,16 @@ typedef struct usmp_part_info {
 	uint32_t buffer_count;
 	uint32_t optimal;     /* 1 when proven optimal */
 	uint32_t group;       /* the bound group (usmp_problem_group_bound) */
-	const char *target;    /* "" when none */
+	const char *target;    /* "" when none; "npu,cpu" when its pools name several */
 	const char *algorithm; /* the algorithm that produced it ("auto/best_fit") */
 	const char *params;    /* knob values used, "k=v k=v" */
 	uint64_t size;         /* sum of the part's pool high-water marks */
 	uint64_t lower_bound;
 	uint64_t proven_bound; /* best bound proven (>= lower_bound) */
 	double time_ms;
+	const char *rule;      /* the selection rule that chose the algorithm */
+	uint32_t source;       /* usmp_rule_source of that rule */
+	uint32_t reserved;
 } usmp_part_info;
 
 USMP_API uint32_t usmp_plan_part_count(const usmp_plan *plan);

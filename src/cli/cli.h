@@ -74,6 +74,9 @@ void cli_shown_release(void);
 /* Print "usmp: <message>" to stderr, the message escaped like cli_shown. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "USMP_ALGORITHM", "--algorithm", "API", "default" for a usmp_rule_source. */
+const char *cli_source_name(uint32_t source);
+
 /* The exit status for a usmp_status. */
 int cli_exit_for(int status);
 /* Parse a byte count ("1048576", "1M", "256K", "2G": binary units). */
@@ -84,7 +87,8 @@ int cli_parse_format(const char *text);
  * `capacity` (USMP_UNBOUNDED for none) is refused for a JSON problem. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
 /* Create the registry with usmp_registry_flag `flags`; prints load
- * diagnostics (skipped plugins) when `verbose`. */
+ * diagnostics (skipped plugins as notes, shadowed algorithms as warnings)
+ * when `verbose`. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
 
 /* Refuse (message printed, -1) outputs that would overwrite the problem

@@ -44,6 +44,42 @@ static const cli_option list_options[] = {
 	{0, NULL, NULL, 0, NULL},
 };
 
+/* Plain `usmp list`: shadowed algorithms as warnings, and how many plugins
+ * and algorithms were skipped, to stderr (stdout keeps the list). */
+static void print_skipped_summary(const usmp_registry *r)
+{
+	uint32_t plugins = 0, algos = 0, other = 0;
+	for (uint32_t i = 0; i < usmp_registry_diagnostic_count(r); i++) {
+		switch (usmp_registry_diagnostic_kind(r, i)) {
+		case USMP_DIAG_SHADOWED:
+			fprintf(stderr, "usmp: warning: %s\n",
+			        cli_shown(usmp_registry_diagnostic(r, i)));
+			break;
+		case USMP_DIAG_PLUGIN_SKIPPED: plugins++; break;
+		case USMP_DIAG_ALGORITHM_SKIPPED: algos++; break;
+		default: other++; break;
+		}
+	}
+	if (!plugins && !algos && !other)
+		return;
+	fprintf(stderr, "usmp: note: ");
+	const char *sep = "";
+	if (plugins) {
+		fprintf(stderr, "%u plugin%s", plugins, plugins == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (algos) {
+		fprintf(stderr, "%s%u algorithm%s", sep, algos, algos == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (plugins || algos)
+		fprintf(stderr, " skipped");
+	if (other)
+		fprintf(stderr, "%s%u other diagnostic%s", sep, other,
+		        other == 1 ? "" : "s");
+	fprintf(stderr, ": usmp list -v says why\n");
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	int verbose = 0, c;
@@ -103,6 +139,8 @@ static int cmd_list(int argc, char **argv)
 			printf("  no knobs\n");
 		putchar('\n');
 	}
+	if (!verbose)
+		print_skipped_summary(r);
 	if (verbose) {
 		printf("plugins:\n");
 		for (uint32_t i = 0; i < np; i++) {
@@ -172,9 +210,13 @@ static void print_knobs(const usmp_registry *r, const char *algo,
 	}
 }
 
+enum { OPT_POOL = CLI_LONG_ONLY };
+
 static const cli_option select_options[] = {
 	{'a', "algorithm", "ALGO", 0,
 	 "the algorithm as `usmp plan -a ALGO` would give it"},
+	{OPT_POOL, "pool", "POOL", CLI_REPEAT,
+	 "a pool of the part, for pool rules (@POOL=ALGO)"},
 	{'h', "help", NULL, 0, "print this help and exit"},
 	{0, NULL, NULL, 0, NULL},
 };
@@ -182,40 +224,65 @@ static const cli_option select_options[] = {
 static int cmd_select(int argc, char **argv)
 {
 	const char *override = NULL;
-	int c;
+	const char **pools = calloc((size_t)argc + 1, sizeof *pools);
+	uint32_t np = 0;
+	int c, code = EXIT_USAGE;
+	usmp_registry *r = NULL;
 	cli_parser ps;
+	if (!pools)
+		return EXIT_OTHER;
 	cli_parser_init(&ps, &cli_select_command);
 	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
 		if (c == 'h') {
 			cli_print_help(&cli_select_command);
-			return EXIT_DONE;
+			code = EXIT_DONE;
+			goto out;
 		}
-		if (c != 'a')
-			return EXIT_USAGE;
-		override = optarg;
+		if (c == OPT_POOL)
+			pools[np++] = optarg;
+		else if (c == 'a')
+			override = optarg;
+		else
+			goto out;
 	}
-	if (optind != argc - 1) {
-		cli_error("usage: usmp select TARGET [-a ALGO]");
-		return EXIT_USAGE;
+	if (optind >= argc && !np) {
+		cli_error("usage: usmp select TARGET [-a ALGO]; for a part shared by "
+		          "targets or pools: usmp select TARGET... [--pool POOL]...");
+		goto out;
 	}
-	usmp_registry *r = cli_registry(0, 0);
-	if (!r)
-		return EXIT_OTHER;
-	static const char *sources[] = {"?", "API", "--algorithm", "USMP_ALGORITHM",
-	                                "default"};
+	r = cli_registry(0, 0);
+	if (!r) {
+		code = EXIT_OTHER;
+		goto out;
+	}
+	const char *const *targets = (const char *const *)argv + optind;
+	uint32_t nt = (uint32_t)(argc - optind);
 	usmp_selection sel = {.struct_size = sizeof sel};
-	int st = usmp_registry_select(r, argv[optind], override, &sel);
+	int st = usmp_registry_select_part(r, targets, nt, pools, np, override,
+	                                   &sel);
 	if (st) {
 		cli_error("%s", usmp_registry_error(r));
-		usmp_registry_destroy(r);
-		return cli_exit_for(st);
+		code = cli_exit_for(st);
+		goto out;
 	}
-	printf("%s: %s\n  chosen by %s rule \"%s\"\n", cli_shown(argv[optind]),
-	       cli_shown(sel.algorithm), sel.source < 5 ? sources[sel.source] : "?",
+	for (uint32_t i = 0; i < nt; i++)
+		printf("%s%s", i ? ", " : "", cli_shown(targets[i]));
+	if (!nt)
+		printf("(no target)");
+	for (uint32_t i = 0; i < np; i++)
+		printf("%s%s", i ? ", " : " (pools ", cli_shown(pools[i]));
+	printf("%s: %s\n  chosen by %s rule \"%s\"\n", np ? ")" : "",
+	       cli_shown(sel.algorithm), cli_source_name(sel.source),
 	       cli_shown(sel.rule));
+	if (nt > 1 || np)
+		printf("  (a pool rule matching one of the pools comes first, then "
+		       "the first rule matching every target)\n");
 	print_knobs(r, sel.algorithm, sel.params);
+	code = EXIT_DONE;
+out:
 	usmp_registry_destroy(r);
-	return EXIT_DONE;
+	free(pools);
+	return code;
 }
 
 const cli_command cli_list_command = {
@@ -224,6 +291,7 @@ const cli_command cli_list_command = {
 };
 
 const cli_command cli_select_command = {
-	"select", "TARGET", "which algorithm a target gets, its knobs, and why",
+	"select", "[TARGET...]",
+	"which algorithm a part with these targets (and pools) gets, and why",
 	select_options, cmd_select,
 };

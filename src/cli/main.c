@@ -48,6 +48,13 @@ static void print_help(void)
 	      stdout);
 }
 
+const char *cli_source_name(uint32_t source)
+{
+	static const char *names[] = {"?", "API", "--algorithm", "USMP_ALGORITHM",
+	                              "default"};
+	return source < sizeof names / sizeof *names ? names[source] : "?";
+}
+
 int cli_exit_for(int status)
 {
 	switch (status) {
@@ -141,7 +148,9 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 	uint32_t n = usmp_registry_diagnostic_count(r);
 	for (uint32_t i = 0; i < n; i++)
 		if (verbose)
-			fprintf(stderr, "usmp: note: %s\n",
+			fprintf(stderr, "usmp: %s: %s\n",
+			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
+			                ? "warning" : "note",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
 	return r;
 }

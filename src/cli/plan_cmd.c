@@ -26,6 +26,8 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
 		        cli_shown(pi.params),
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
+		fprintf(stderr, "    chosen by %s rule \"%s\"\n",
+		        cli_source_name(pi.source), cli_shown(pi.rule));
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 			if (usmp_problem_pool_group(p, j) != pi.group)
 				continue;

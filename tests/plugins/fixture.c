@@ -367,6 +367,36 @@ static const usmp_algorithm *const algos[] = {&fx_slow_algo};
 #define FX_NAME "slow_first_fit"
 #endif
 
+/* ---- shadow_first_fit: takes the shipped first_fit's name, found first ---- */
+#if defined(FX_SHADOW_FIRST_FIT)
+static int fx_shadow(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const char *order)
+{
+	(void)order;
+	return stack_plan(v, h, out);
+}
+static const usmp_algorithm fx_shadow_algo = {
+	sizeof(usmp_algorithm), FX_CAPS, "first_fit",
+	"stacks every buffer, under the shipped first_fit's name", "order:str=size",
+	FN(fx_shadow), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_shadow_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "shadow_first_fit"
+#endif
+
+/* ---- wrong_major: a v1 descriptor whose abi_major says 2 ------------------ */
+#if defined(FX_WRONG_MAJOR)
+static const usmp_algorithm fx_major2 = {
+	sizeof(usmp_algorithm), FX_CAPS, "fx_major2", "descriptor says major 2",
+	"", FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {&fx_major2};
+#define FX_MINOR 0
+#define FX_MAJOR 2
+#define FX_NAME "wrong_major"
+#endif
+
 /* ---- misbehaving at load: constructors the plugin scanner must survive -- */
 #if defined(FX_CTOR_CRASH) || defined(FX_CTOR_EXIT) || defined(FX_CTOR_HANG)
 #include <signal.h>
@@ -403,8 +433,11 @@ static const usmp_algorithm *const algos[] = {&fx_ctor_algo};
 #ifndef FX_STRUCT_SIZE
 #define FX_STRUCT_SIZE sizeof(usmp_plugin)
 #endif
+#ifndef FX_MAJOR
+#define FX_MAJOR USMP_ABI_MAJOR
+#endif
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
-	FX_STRUCT_SIZE, USMP_ABI_MAJOR, FX_MINOR,
+	FX_STRUCT_SIZE, FX_MAJOR, FX_MINOR,
 	FX_NAME, "0.0.1-fixture", "Apache-2.0",
 	sizeof algos / sizeof algos[0], 0, algos,
 };
