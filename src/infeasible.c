@@ -109,7 +109,8 @@ static void sb_add(sbuf *b, const char *fmt, ...)
 static void sb_limit(sbuf *b, uint64_t limit)
 {
 	if (limit == USMP_UNBOUNDED)
-		sb_add(b, "no size limit");
+		sb_add(b, "no size limit: %llu bytes of address space",
+		       (unsigned long long)limit);
 	else
 		sb_add(b, "%llu bytes", (unsigned long long)limit);
 }
@@ -858,19 +859,19 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		const usmp_buffer_rec *big = &v->buffers[c->buffers[0]];
 		if (c->pool != NONE) {
 			sb_add(m, "at step %lld the buffers live that may use only pool "
-			       "\"%s\" need %llu bytes%s, more than its limit of ",
+			       "\"%s\" need %llu bytes%s, more than its limit (",
 			       (long long)c->step, pool, (unsigned long long)c->total,
-			       c->rules ? " (less what overlap rules let them share)" : "");
+			       c->rules ? " even sharing what overlap rules allow" : "");
 		} else {
 			sb_add(m, "at step %lld the buffers live need %llu bytes%s, more "
 			       "than the pools they may use (", (long long)c->step,
 			       (unsigned long long)c->total,
-			       c->rules ? " (less what overlap rules let them share)" : "");
+			       c->rules ? " even sharing what overlap rules allow" : "");
 			sb_pools(m, p, vs, c->pools, c->npool);
-			sb_add(m, ") hold together: ");
+			sb_add(m, ") hold together (");
 		}
 		sb_limit(m, limit);
-		sb_add(m, "; the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
+		sb_add(m, "); the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
 		       big->name, (unsigned long long)big->size);
 		break;
 	}
@@ -887,8 +888,9 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		sb_add(m, "the lower bound of the group (%llu bytes) exceeds what its "
 		       "pools (", (unsigned long long)bound);
 		sb_pools(m, p, vs, c->pools, c->npool);
-		sb_add(m, ") hold together: ");
+		sb_add(m, ") hold together (");
 		sb_limit(m, limit);
+		sb_add(m, ")");
 		break;
 	case USMP_INFEASIBLE_SEARCH:
 		sb_add(m, "%s's search proved that no placement of the buffers fits "
@@ -1164,7 +1166,7 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 	sbuf m = {0};
 	sb_add(&m, "the fixed placements clash: %s", msg ? msg : "?");
 	if (c.pool != NONE) {
-		sb_add(&m, " (pool \"%s\": ", p->pools[vs->pool_map[c.pool]].name);
+		sb_add(&m, " (pool \"%s\", limit ", p->pools[vs->pool_map[c.pool]].name);
 		sb_limit(&m, limit_of(v, c.pool));
 		sb_add(&m, "; the lower bound of the group is %llu bytes)",
 		       (unsigned long long)v->lower_bound);
