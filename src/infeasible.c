@@ -23,13 +23,16 @@
  *  BOUND   the group's lower bound over the sum of its pools' limits.
  * An unbounded pool counts as 2^64 - 1 bytes, the address space.
  *
- * Spill advice (a STEP on one pool P): every time step where the buffers
- * that may use only P exceed P's limit (counting each whole) must come
- * under it. Greedily, at the first step still over, the largest movable
- * buffer live there goes to the first other pool (same target as P, not
+ * Spill advice (a STEP on one pool P, or a BUFFER whose largest pool is
+ * P): every time step where the buffers that may use only P (and the
+ * BUFFER's buffer) exceed P's limit, counting each whole, must come under
+ * it. Greedily, at the first step still over, a movable buffer live there
+ * goes to the first other pool (same target as P, not
  * yet in its list) whose load, counting every live buffer that may use it
  * and those already moved there, stays within its limit over the moved
- * buffer's whole live range. At most MAX_MOVES moves; no advice otherwise.
+ * buffer's whole live range. Buffers are tried by the number of overflowing
+ * steps each alone brings under the limit, then the smallest (the largest
+ * when none does alone). At most MAX_MOVES moves; no advice otherwise.
  */
 
 #define NONE UINT32_MAX
@@ -641,7 +644,19 @@ static uint64_t range_max(const uint64_t *L, const int64_t *T, uint32_t nt,
 	return m;
 }
 
-/* Spill advice for a STEP certificate on view pool c->pool. */
+/* Whether candidate a (score sa) goes before b (score sb). */
+static bool better(const usmp_view *v, uint32_t a, uint32_t sa, uint32_t b,
+                   uint32_t sb)
+{
+	uint64_t za = v->buffers[a].size, zb = v->buffers[b].size;
+	if (sa != sb)
+		return sa > sb;
+	if (za != zb)
+		return sa ? za < zb : za > zb;
+	return a < b;
+}
+
+/* Spill advice for a STEP or BUFFER certificate on view pool c->pool. */
 static int spill(const usmp_problem *p, const usmp__view_store *vs,
                  const cert *c, advice *out)
 {
@@ -652,7 +667,7 @@ static int spill(const usmp_problem *p, const usmp__view_store *vs,
 	int rc = USMP_ERR_NOMEM;
 	int64_t *T = NULL;
 	uint64_t *keys = NULL, *Lp = NULL, *Lq = NULL;
-	uint32_t *set = NULL, *moved_to = NULL, *cand = NULL;
+	uint32_t *set = NULL, *moved_to = NULL, *cand = NULL, *score = NULL;
 	memset(out, 0, sizeof *out);
 	for (uint32_t q = 0; q < p->pool_count && nd < MAX_DEST; q++)
 		if (q != P && share_target(&p->pools[P], &p->pools[q]))
@@ -675,15 +690,18 @@ static int spill(const usmp_problem *p, const usmp__view_store *vs,
 	set = malloc((n ? n : 1) * sizeof *set);
 	cand = malloc((n ? n : 1) * sizeof *cand);
 	moved_to = malloc((n ? n : 1) * sizeof *moved_to);
+	score = malloc((n ? n : 1) * sizeof *score);
 	keys = malloc((times ? times : 1) * sizeof *keys);
-	if (!set || !cand || !moved_to || !keys)
+	if (!set || !cand || !moved_to || !score || !keys)
 		goto fail;
 	uint32_t ns = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t np;
 		const uint32_t *ps = pools_of(v, i, &np);
 		moved_to[i] = NONE;
-		if (np == 1 && ps[0] == c->pool && is_live(&v->buffers[i]))
+		bool mine = (np == 1 && ps[0] == c->pool) ||
+		            (c->kind == USMP_INFEASIBLE_BUFFER && i == c->buffers[0]);
+		if (mine && is_live(&v->buffers[i]))
 			set[ns++] = i;
 	}
 	/* Segments: every begin and end of the live buffers involved. */
@@ -750,12 +768,33 @@ static int spill(const usmp_problem *p, const usmp__view_store *vs,
 			    b->end > T[k])
 				cand[nc++] = set[s];
 		}
-		sort_by_size(v, cand, nc);
+		/* Score: the overflowing steps a buffer alone brings under the
+		 * limit. Highest score first, then the smallest; with score 0,
+		 * the largest: few moves, then few bytes moved. */
+		for (uint32_t ci = 0; ci < nc; ci++) {
+			const usmp_buffer_rec *b = &v->buffers[cand[ci]];
+			score[ci] = 0;
+			for (uint32_t j = time_index(T, nt, b->begin);
+			     j < nt && T[j] < b->end; j++)
+				score[ci] += Lp[j] > limit && b->size >= Lp[j] - limit;
+		}
 		bool done = false;
-		for (uint32_t ci = 0; ci < nc && ci < MAX_TRIES && !done; ci++) {
+		for (uint32_t t = 0; t < nc && t < MAX_TRIES && !done; t++) {
+			uint32_t ci = NONE;
+			for (uint32_t x = 0; x < nc; x++) {
+				if (score[x] == UINT32_MAX)
+					continue; /* tried */
+				if (ci == NONE || better(v, cand[x], score[x], cand[ci],
+				                         score[ci]))
+					ci = x;
+			}
+			score[ci] = UINT32_MAX;
 			const usmp_buffer_rec *b = &v->buffers[cand[ci]];
 			for (uint32_t d = 0; d < nd && !done; d++) {
 				uint64_t lim = p->pools[dest[d]].size_limit;
+				if (may_use(&p->buffers[vs->buffer_map[cand[ci]]],
+				            dest[d]))
+					continue; /* already in its list */
 				uint64_t *L = Lq + (size_t)d * nt;
 				uint64_t load = range_max(L, T, nt, b->begin, b->end);
 				if (lim != USMP_UNBOUNDED &&
@@ -790,6 +829,7 @@ fail:
 	free(set);
 	free(cand);
 	free(moved_to);
+	free(score);
 	return rc;
 }
 
@@ -1016,8 +1056,8 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 		if (whole_part(v, &c))
 			goto nomem;
 	}
-	if (c.kind == USMP_INFEASIBLE_STEP && c.pool != NONE &&
-	    spill(p, vs, &c, &a))
+	if ((c.kind == USMP_INFEASIBLE_STEP || c.kind == USMP_INFEASIBLE_BUFFER) &&
+	    c.pool != NONE && spill(p, vs, &c, &a))
 		goto nomem;
 	if (c.kind == USMP_INFEASIBLE_UNPROVEN) {
 		sb_add(&m, "no plan found by %s", algo);

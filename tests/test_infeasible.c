@@ -443,7 +443,7 @@ static void apply_and_plan(usmp_registry *r, usmp_problem *p, const char *json,
 	free(text);
 }
 
-Test(infeasible, spill_advice_moves_the_largest_buffer_to_dram)
+Test(infeasible, spill_advice_moves_a_buffer_to_dram_and_it_then_fits)
 {
 	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = parse(two_pools);
@@ -452,10 +452,11 @@ Test(infeasible, spill_advice_moves_the_largest_buffer_to_dram)
 		usmp_plan *plan = infeasible(r, p, all_algos[k], &why);
 		cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
 		cr_assert_eq(why.move_count, 1, "%s", all_algos[k]);
-		cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "w1");
+		/* w1, act and w2 each fix step 3 alone: the smallest goes. */
+		cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "w2");
 		cr_assert_eq(why.move_pools[0], pool_id(p, "dram"));
-		cr_assert(strstr(usmp_plan_error(plan), "Spill advice: let \"w1\" "
-		                 "(512 bytes) use pool \"dram\": then no step needs "
+		cr_assert(strstr(usmp_plan_error(plan), "Spill advice: let \"w2\" "
+		                 "(320 bytes) use pool \"dram\": then no step needs "
 		                 "more of pool \"sram\" than its limit"), "%s",
 		          usmp_plan_error(plan));
 		apply_and_plan(r, p, two_pools, &why); /* before: why is the plan's */
@@ -465,7 +466,7 @@ Test(infeasible, spill_advice_moves_the_largest_buffer_to_dram)
 	int st = cli(two_pools, "", &out);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "auto: no plan fits the pools: at step 3") &&
-	          strstr(out, "Spill advice: let \"w1\" (512 bytes) use pool "
+	          strstr(out, "Spill advice: let \"w2\" (320 bytes) use pool "
 	                      "\"dram\""), "%s", out);
 	free(out);
 	usmp_problem_destroy(p);
@@ -474,19 +475,21 @@ Test(infeasible, spill_advice_moves_the_largest_buffer_to_dram)
 
 Test(infeasible, spill_advice_covers_every_overflowing_step_and_room)
 {
-	/* SRAM 1000: steps 0-1 need 1200 (a, b), steps 4-5 need 1300 (c, d).
-	 * DRAM 700 holds "e" (300) at steps 0-6: room for 400 more. So b (600)
-	 * does not fit there; a (600) neither; the advice must pick the ones
-	 * that fit: an overflow of 200 at 0-1 and of 300 at 4-5. */
+	/* SRAM 1000: steps 0-1 need 1200 (a, b, b2), steps 4-5 need 1300 (c,
+	 * d). DRAM 1000 holds "e" (300) at steps 0-6 and "f" (600) at step 2.
+	 * Each SRAM buffer alone fixes its step; the smallest goes first, but
+	 * b2 (200, live to step 3) has no room in DRAM at step 2, so b goes;
+	 * then d at steps 4-5. */
 	static const char json[] =
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 1000},"
-		" {\"name\": \"dram\", \"size_limit\": 700}], \"buffers\": ["
+		" {\"name\": \"dram\", \"size_limit\": 1000}], \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 600, \"live\": [0, 2], \"pools\": [\"sram\"]},"
 		"{\"name\": \"b\", \"size\": 400, \"live\": [0, 2], \"pools\": [\"sram\"]},"
-		"{\"name\": \"b2\", \"size\": 200, \"live\": [0, 2], \"pools\": [\"sram\"]},"
+		"{\"name\": \"b2\", \"size\": 200, \"live\": [0, 3], \"pools\": [\"sram\"]},"
 		"{\"name\": \"c\", \"size\": 900, \"live\": [4, 6], \"pools\": [\"sram\"]},"
 		"{\"name\": \"d\", \"size\": 400, \"live\": [4, 6], \"pools\": [\"sram\"]},"
-		"{\"name\": \"e\", \"size\": 300, \"live\": [0, 7], \"pools\": [\"dram\"]}]}";
+		"{\"name\": \"e\", \"size\": 300, \"live\": [0, 7], \"pools\": [\"dram\"]},"
+		"{\"name\": \"f\", \"size\": 600, \"live\": [2, 3], \"pools\": [\"dram\"]}]}";
 	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = parse(json);
 	usmp_infeasibility why;
@@ -494,10 +497,32 @@ Test(infeasible, spill_advice_covers_every_overflowing_step_and_room)
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
 	cr_assert_eq(why.step, 4, "the step with the largest excess");
 	cr_assert_eq(why.move_count, 2, "%s", usmp_plan_error(plan));
-	/* At 0-1: a (600) has no room in DRAM (400 free), b (400) has. At
-	 * 4-5: c (900) has none, d (400) has (b left at step 2). */
 	cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "b");
 	cr_assert_str_eq(buf_name(p, why.move_buffers[1]), "d");
+	cr_assert(strstr(usmp_plan_error(plan), "Spill advice: let \"b\" (400 "
+	                 "bytes) use pool \"dram\" and \"d\" (400 bytes) use pool "
+	                 "\"dram\""), "%s", usmp_plan_error(plan));
+	apply_and_plan(r, p, json, &why);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(infeasible, spill_advice_prefers_one_move_that_fixes_every_step)
+{
+	/* "big" alone fixes steps 1 and 2; "x" and "y" one each. */
+	static const char json[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 1000},"
+		" {\"name\": \"dram\"}], \"buffers\": ["
+		"{\"name\": \"x\", \"size\": 300, \"live\": [0, 2], \"pools\": [\"sram\"]},"
+		"{\"name\": \"big\", \"size\": 800, \"live\": [1, 3], \"pools\": [\"sram\"]},"
+		"{\"name\": \"y\", \"size\": 300, \"live\": [2, 4], \"pools\": [\"sram\"]}]}";
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse(json);
+	usmp_infeasibility why;
+	usmp_plan *plan = infeasible(r, p, "best_fit", &why);
+	cr_assert_eq(why.move_count, 1, "%s", usmp_plan_error(plan));
+	cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "big");
 	apply_and_plan(r, p, json, &why);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -541,7 +566,7 @@ Test(infeasible, spill_advice_keeps_to_pools_of_the_same_target)
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "first_fit", &why);
 	cr_assert_eq(why.move_count, 1, "%s", usmp_plan_error(plan));
-	cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "a");
+	cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "b", "the smaller");
 	cr_assert_eq(why.move_pools[0], pool_id(p, "dram"));
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

@@ -462,11 +462,12 @@ typedef struct usmp_infeasibility {
 	uint32_t pool_count;
 	const uint32_t *buffers; /* [buffer_count], by kind (see above) */
 	const uint32_t *pools;   /* [pool_count] the pools `limit` sums */
-	/* Spill advice (STEP on one pool only): moving buffer move_buffers[i]
-	 * into pool move_pools[i] (one it does not list yet, with room at every
-	 * step of its live range) for every i brings every step of `pool` under
-	 * its limit. move_count 0: no advice (no pool has room, or more than 32
-	 * moves would be needed). */
+	/* Spill advice (STEP or BUFFER with a `pool`): moving buffer
+	 * move_buffers[i] into pool move_pools[i] (a pool it does not list,
+	 * sharing a target with `pool`, with room at every step of its live
+	 * range) for every i brings every step of `pool` under its limit.
+	 * move_count 0: no advice (no pool has room, or more than 32 moves
+	 * would be needed). docs/hosts.md, "Why my model does not fit". */
 	uint32_t move_count;
 	uint32_t reserved;
 	const uint32_t *move_buffers; /* [move_count] */
