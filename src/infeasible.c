@@ -234,6 +234,7 @@ typedef struct cert {
 	uint64_t total;
 	uint32_t last;  /* STEP: the buffer whose entry made the state */
 	bool rules;     /* STEP: overlap rules shared bytes in the total */
+	bool saturated; /* STEP: the total is above 2^64 - 1 */
 	uint32_t *buffers, nbuf;
 	uint32_t *pools, npool;
 } cert;
@@ -245,7 +246,7 @@ typedef struct best_step {
 	int64_t step;
 	uint64_t total;
 	uint32_t last;
-	wide limit;
+	wide limit, net;
 } best_step;
 
 typedef struct sweep {
@@ -282,7 +283,8 @@ static void consider(best_step *b, uint32_t pool, wide net, wide lim,
 	uint64_t ex = wide_excess(net, lim);
 	if (b->found && ex <= b->excess)
 		return;
-	*b = (best_step){true, pool, ex, t, wide_min(net, UINT64_MAX), j, lim};
+	*b = (best_step){true, pool, ex, t, wide_min(net, UINT64_MAX), j, lim,
+	                 net};
 }
 
 static void sweep_enter(sweep *s, uint32_t j)
@@ -497,7 +499,8 @@ static int find_step(const usmp_view *v, cert *c)
 	wide plain = {0, 0};
 	for (uint32_t k = 0; k < c->nbuf; k++)
 		wide_add(&plain, v->buffers[c->buffers[k]].size);
-	c->rules = wide_min(plain, UINT64_MAX) != c->total || plain.hi;
+	c->rules = plain.hi != b->net.hi || plain.lo != b->net.lo;
+	c->saturated = b->net.hi != 0;
 	sort_by_size(v, c->buffers, c->nbuf);
 	rc = USMP_OK;
 fail:
@@ -899,13 +902,14 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		const usmp_buffer_rec *big = &v->buffers[c->buffers[0]];
 		if (c->pool != NONE) {
 			sb_add(m, "at step %lld the buffers live that may use only pool "
-			       "\"%s\" need %llu bytes%s, more than its limit (",
-			       (long long)c->step, pool, (unsigned long long)c->total,
+			       "\"%s\" need %s%llu bytes%s, more than its limit (",
+			       (long long)c->step, pool, c->saturated ? "more than " : "",
+			       (unsigned long long)c->total,
 			       c->rules ? " even sharing what overlap rules allow" : "");
 		} else {
-			sb_add(m, "at step %lld the buffers live need %llu bytes%s, more "
+			sb_add(m, "at step %lld the buffers live need %s%llu bytes%s, more "
 			       "than the pools they may use (", (long long)c->step,
-			       (unsigned long long)c->total,
+			       c->saturated ? "more than " : "", (unsigned long long)c->total,
 			       c->rules ? " even sharing what overlap rules allow" : "");
 			sb_pools(m, p, vs, c->pools, c->npool);
 			sb_add(m, ") hold together (");

@@ -317,6 +317,12 @@ Test(infeasible, step_certificate_over_several_pools_names_them)
 		          "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
 	}
+	char *out = NULL;
+	int st = cli(union_step, "", &out);
+	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "at step 1 the buffers live need 3300 bytes"), "%s",
+	          out);
+	free(out);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -404,6 +410,12 @@ Test(infeasible, bound_certificate_for_an_edge_pair)
 		                 "together (100 bytes)"), "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
 	}
+	char *out = NULL;
+	int st = cli(edge_pair, "", &out);
+	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	cr_assert(strstr(out, ".json: auto: no plan fits the pools: the lower "
+	                      "bound of the group (120 bytes) exceeds"), "%s", out);
+	free(out);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -703,6 +715,29 @@ Test(infeasible, exact_with_rules_is_infeasible_only_with_a_certificate)
 	st = cli(json, "-a exact", &out);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	free(out);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+Test(infeasible, a_total_past_64_bits_is_said_to_be_more)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse(
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 9223372036854775807, \"live\": [0, 2]},"
+		"{\"name\": \"b\", \"size\": 9223372036854775807, \"live\": [1, 3]},"
+		"{\"name\": \"c\", \"size\": 9223372036854775807, \"live\": [1, 3]}]}");
+	usmp_infeasibility why;
+	usmp_plan *plan = infeasible(r, p, "first_fit", &why);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
+	cr_assert_eq(why.limit, USMP_UNBOUNDED);
+	cr_assert_eq(why.total, UINT64_MAX);
+	cr_assert(strstr(usmp_plan_error(plan), "need more than "
+	                 "18446744073709551615 bytes, more than its limit (no size "
+	                 "limit: 18446744073709551615 bytes of address space)"),
+	          "%s", usmp_plan_error(plan));
+	cr_assert_null(strstr(usmp_plan_error(plan), "overlap rules"), "no rules");
+	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
