@@ -687,7 +687,7 @@ static int spill(const usmp_problem *p, const usmp__view_store *vs,
 		if (buf->size > (UINT64_C(1) << 62) - sum)
 			return USMP_OK;
 		sum += buf->size;
-		times += 2;
+		times += 4; /* its begin and end, as in the set and as a user */
 	}
 	uint32_t n = v->buffer_count;
 	set = malloc((n ? n : 1) * sizeof *set);
