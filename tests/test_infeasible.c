@@ -741,3 +741,99 @@ Test(infeasible, a_total_past_64_bits_is_said_to_be_more)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* ---- soundness on random problems ------------------------------------------- */
+
+/* A certificate is a proof: when any algorithm plans a problem, no other
+ * may answer with a certificate; and the certificate (its kind, step,
+ * total, pool) is the same whichever algorithm failed. */
+Test(infeasible, certificates_never_contradict_a_plan_and_agree, .timeout = 600)
+{
+	usmp_registry *r = test_registry(NULL);
+	const char *algos[] = {"first_fit", "best_fit", "greedy_by_size", "exact",
+	                       "auto"};
+	uint64_t s = 20261203;
+	uint32_t proofs = 0, plans = 0, unproven = 0;
+	for (int round = 0; round < 250; round++) {
+		usmp_problem *p = usmp_problem_create();
+		uint32_t np = (uint32_t)test_rand_range(&s, 1, 3);
+		uint32_t nb = (uint32_t)test_rand_range(&s, 2, 8);
+		for (uint32_t q = 0; q < np; q++) {
+			char name[16];
+			snprintf(name, sizeof name, "p%u", q);
+			cr_assert_eq(usmp_problem_add_pool(p, name,
+			             test_rand_range(&s, 4, 24),
+			             test_rand_range(&s, 0, 3) ? 1 : 4, NULL), USMP_OK);
+		}
+		for (uint32_t b = 0; b < nb; b++) {
+			char name[16];
+			uint32_t id;
+			snprintf(name, sizeof name, "b%u", b);
+			cr_assert_eq(usmp_problem_add_buffer(p, name,
+			             test_rand_range(&s, 1, 12), 1, &id), USMP_OK);
+			int64_t t = (int64_t)test_rand_range(&s, 0, 6);
+			cr_assert_eq(usmp_problem_set_live(p, id, t,
+			             t + (int64_t)test_rand_range(&s, 1, 4)), USMP_OK);
+			uint32_t first = (uint32_t)test_rand_range(&s, 0, np - 1);
+			cr_assert_eq(usmp_problem_add_candidate(p, id, first), USMP_OK);
+			if (np > 1 && test_rand_range(&s, 0, 2) == 0)
+				cr_assert_eq(usmp_problem_add_candidate(p, id,
+				             (first + 1) % np), USMP_OK);
+		}
+		if (nb > 2 && test_rand_range(&s, 0, 4) == 0)
+			cr_assert_eq(usmp_problem_add_conflict(p, 0, nb - 1), USMP_OK);
+		int planned = 0, kind = 0;
+		int64_t step = 0;
+		uint64_t total = 0;
+		uint32_t pool = 0;
+		const char *who = NULL;
+		for (size_t k = 0; k < COUNT(algos); k++) {
+			usmp_plan_options o = {.struct_size = sizeof o,
+			                       .flags = USMP_PLAN_NO_ISOLATE,
+			                       .algorithm = algos[k],
+			                       .time_limit = 0.2};
+			usmp_plan *plan = NULL;
+			int st = usmp_plan_compute(r, p, &o, &plan);
+			usmp_infeasibility why = {.struct_size = sizeof why};
+			int got = usmp_plan_infeasibility(plan, &why);
+			if (st == USMP_OK) {
+				planned = 1;
+				cr_assert_eq(got, USMP_ERR_NOT_FOUND);
+			} else if (st == USMP_ERR_INFEASIBLE) {
+				cr_assert_eq(got, USMP_OK, "%s", algos[k]);
+				bool proof = why.kind >= USMP_INFEASIBLE_STEP &&
+				             why.kind <= USMP_INFEASIBLE_BOUND;
+				if (why.kind == USMP_INFEASIBLE_UNPROVEN)
+					unproven++;
+				if (proof && kind) {
+					cr_assert_eq(why.kind, (uint32_t)kind, "round %d: %s "
+					             "and %s disagree", round, who, algos[k]);
+					cr_assert_eq(why.step, step);
+					cr_assert_eq(why.total, total);
+					cr_assert_eq(why.pool, pool);
+				} else if (proof) {
+					kind = (int)why.kind;
+					step = why.step;
+					total = why.total;
+					pool = why.pool;
+					who = algos[k];
+				}
+				if (why.kind == USMP_INFEASIBLE_SEARCH)
+					kind = kind ? kind : -1;
+			}
+			usmp_plan_destroy(plan);
+		}
+		cr_assert(!(planned && kind), "round %d: planned, yet %s gave a "
+		          "certificate of kind %d", round, who ? who : "exact", kind);
+		proofs += kind != 0;
+		plans += planned;
+		usmp_problem_destroy(p);
+	}
+	cr_log_info("%u plans, %u proofs, %u unproven answers", plans, proofs,
+	            unproven);
+	/* The generator must exercise both sides. */
+	cr_assert_gt(proofs, 20, "%u proofs", proofs);
+	cr_assert_gt(plans, 20, "%u plans", plans);
+	cr_assert_gt(unproven + proofs, 0);
+	usmp_registry_destroy(r);
+}
