@@ -1,6 +1,7 @@
 /* test_infeasible.c — infeasible answers explained: the library's certificate
  * (step, buffer, fixed clash, bound), spill advice and the honest "a plan may
  * exist", the same through every algorithm, the API, the CLI and exact. */
+#include "internal.h"
 #include "support.h"
 
 #include <criterion/criterion.h>
@@ -836,4 +837,43 @@ Test(infeasible, certificates_never_contradict_a_plan_and_agree, .timeout = 600)
 	cr_assert_gt(plans, 20, "%u plans", plans);
 	cr_assert_gt(unproven + proofs, 0);
 	usmp_registry_destroy(r);
+}
+
+/* ---- a stop with a certificate (internal: no shipped algorithm stops on
+ * an infeasible part before failing) ----------------------------------------- */
+
+Test(infeasible, a_stop_with_a_certificate_is_infeasible_and_without_stays_stopped)
+{
+	const char *jsons[] = {one_pool_step, heuristics_fail};
+	for (int k = 0; k < 2; k++) {
+		usmp_problem *p = parse(jsons[k]);
+		cr_assert_eq(usmp__problem_prepare(p), USMP_OK);
+		usmp__view_store vs;
+		char *msg = NULL;
+		cr_assert_eq(usmp__view_build(p, NULL, 0, &vs, &msg), USMP_OK);
+		usmp_plan *plan = usmp__plan_alloc(p);
+		cr_assert_not_null(plan);
+		int st = usmp__infeasible_explain(p, &vs, 0, "slowpoke",
+		                                  USMP_ERR_STOPPED, 0, NULL, plan);
+		usmp_infeasibility why = {.struct_size = sizeof why};
+		if (k == 0) {
+			cr_assert_eq(st, USMP_ERR_INFEASIBLE);
+			cr_assert_eq(usmp_plan_status(plan), USMP_ERR_INFEASIBLE);
+			cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
+			cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
+			cr_assert(strstr(usmp_plan_error(plan), "slowpoke: no plan fits "
+			                 "the pools: at step 3"), "%s",
+			          usmp_plan_error(plan));
+		} else {
+			cr_assert_eq(st, USMP_OK, "nothing recorded: the caller says "
+			             "stopped");
+			cr_assert_eq(usmp_plan_infeasibility(plan, &why),
+			             USMP_ERR_NOT_FOUND);
+			cr_assert_str_eq(usmp_plan_error(plan), "");
+		}
+		usmp_plan_destroy(plan);
+		usmp__view_finish(&vs);
+		usmp__free_msg(&msg);
+		usmp_problem_destroy(p);
+	}
 }
