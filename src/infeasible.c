@@ -1069,7 +1069,10 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 			sb_add(&m, " (%s)", why);
 		sb_add(&m, "; the lower bound (%llu) fits ", (unsigned long long)bound);
 		sb_part_pools(&m, p, vs);
-		if (v->pool_count == 1)
+		if (flags & USMP__WHY_KNOB_LIMIT)
+			sb_add(&m, ", so a plan may exist: its capacity knob asks for "
+			       "less (raise it, or 0 for the pool's limit)");
+		else if (v->pool_count == 1)
 			sb_add(&m, ", so a plan may exist: try -a exact or a longer "
 			       "--time-limit");
 		else
@@ -1097,8 +1100,8 @@ nomem:
 	cert_free(&c);
 	free(a.buf);
 	free(a.pool);
-	usmp__plan_fail(plan, st, "%s: no plan fits the pools (out of memory "
-	                "while explaining why)", algo);
+	usmp__plan_fail(plan, st, "%s: no plan found (out of memory while "
+	                "explaining why)", algo);
 	return st;
 }
 

@@ -434,7 +434,8 @@ void usmp__infeasible_free(usmp__infeasible *w);
 /* usmp__infeasible_explain flags. */
 enum {
 	USMP__WHY_PROVEN = 1u << 0, /* the algorithm's failure is a proof (exact) */
-	USMP__WHY_RULES_AS_CONFLICTS = 1u << 1 /* it planned rules as conflicts */
+	USMP__WHY_RULES_AS_CONFLICTS = 1u << 1, /* it planned rules as conflicts */
+	USMP__WHY_KNOB_LIMIT = 1u << 2 /* a knob (capacity) set its own limit */
 };
 
 /* Algorithm `algo` failed with status st (USMP_ERR_INFEASIBLE or

@@ -357,6 +357,13 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		if ((algo->caps & USMP_CAP_EXACT) && !algo->builtin)
 			flags = rules_as_conflicts ? USMP__WHY_RULES_AS_CONFLICTS
 			                           : USMP__WHY_PROVEN;
+		/* exact's capacity knob asks for less than the pool: its proof
+		 * is about that capacity, not the pool. */
+		for (uint32_t k = 0; knobs.sig && k < knobs.sig->count; k++)
+			if (!strcmp(knobs.sig->params[k].name, "capacity") &&
+			    knobs.sig->params[k].type == USMP_PARAM_U64 &&
+			    knobs.values[k].u64 != 0 && flags == USMP__WHY_PROVEN)
+				flags = USMP__WHY_KNOB_LIMIT;
 		int got = usmp__infeasible_explain(
 			p, &vs, group, algo->name, st, flags,
 			algo->builtin ? NULL : hc.last_message, plan);

@@ -877,3 +877,23 @@ Test(infeasible, a_stop_with_a_certificate_is_infeasible_and_without_stays_stopp
 		usmp_problem_destroy(p);
 	}
 }
+
+Test(infeasible, exact_below_its_capacity_knob_proves_nothing_about_the_pool)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse(heuristics_fail);
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "exact:capacity=7"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE);
+	usmp_infeasibility why = {.struct_size = sizeof why};
+	cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_UNPROVEN, "8 bytes fit the pool");
+	cr_assert(strstr(usmp_plan_error(plan), "so a plan may exist: its "
+	                 "capacity knob asks for less"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
