@@ -44,7 +44,7 @@ class InfeasibleTest(unittest.TestCase):
             e = cm.exception
             self.assertIn('at step 3 the buffers live that may use only '
                           'pool "sram" need 1216 bytes', e.message)
-            self.assertIn('Spill advice: let "w1" (512 bytes) use pool '
+            self.assertIn('Spill advice: let "w2" (320 bytes) use pool '
                           '"dram"', e.message)
             why = e.infeasibility
             self.assertEqual(why.kind, "step")
@@ -53,13 +53,28 @@ class InfeasibleTest(unittest.TestCase):
                                                                 1216))
             self.assertEqual((why.step, why.total), (3, 1216))
             self.assertEqual(why.buffers, ["w1", "act", "w2"])
-            self.assertEqual(why.moves, [("w1", "dram")])
+            self.assertEqual(why.moves, [("w2", "dram")])
 
     def test_unproven_says_a_plan_may_exist(self):
-        # Fits (bound 1216 <= 1300); a heuristic failure would be unproven,
-        # so plan it and check no error is raised at all.
-        plan = usmp.plan(sram_dram(1300), algorithm="best_fit")
-        self.assertLessEqual(plan.pool_sizes["sram"], 1300)
+        # 8 bytes fit (exact plans it); first_fit finds no plan.
+        def problem():
+            p = usmp.Problem()
+            p.add_pool("sram", size_limit=8)
+            for name, size, live in (("b0", 4, (3, 5)), ("b1", 3, (2, 3)),
+                                     ("b2", 1, (3, 6)), ("b3", 2, (1, 4)),
+                                     ("b4", 2, (4, 7)), ("b5", 3, (0, 3))):
+                p.add_buffer(name, size, live=live)
+            return p
+        with self.assertRaises(usmp.InfeasibleError) as cm:
+            usmp.plan(problem(), algorithm="first_fit")
+        why = cm.exception.infeasibility
+        self.assertEqual(why.kind, "unproven")
+        self.assertEqual((why.pool, why.limit, why.bound), ("sram", 8, 8))
+        self.assertEqual(why.moves, [])
+        self.assertIn("so a plan may exist: try -a exact",
+                      cm.exception.message)
+        plan = usmp.plan(problem(), algorithm="exact")
+        self.assertLessEqual(plan.pool_sizes["sram"], 8)
 
     def test_other_errors_carry_no_infeasibility(self):
         p = usmp.Problem()
