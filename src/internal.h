@@ -430,6 +430,40 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         usmp__host_ctx *hc, usmp_placement *out, double t0,
                         double deadline, char **who, char **msg);
 
+/* ---- infeasible.c: why a part has no plan -------------------------------- */
+
+/* What usmp_plan_infeasibility returns, with the arrays it points into. */
+typedef struct usmp__infeasible {
+	usmp_infeasibility info;
+	uint32_t *buffers, *pools, *move_buffers, *move_pools;
+	char *algorithm;
+} usmp__infeasible;
+
+void usmp__infeasible_free(usmp__infeasible *w);
+
+/* usmp__infeasible_explain flags. */
+enum {
+	USMP__WHY_PROVEN = 1u << 0, /* the algorithm's failure is a proof (exact) */
+	USMP__WHY_RULES_AS_CONFLICTS = 1u << 1, /* it planned rules as conflicts */
+	USMP__WHY_KNOB_LIMIT = 1u << 2 /* a knob (capacity) set its own limit */
+};
+
+/* Algorithm `algo` failed with status st (USMP_ERR_INFEASIBLE or
+ * USMP_ERR_STOPPED) on the part `vs` of bound group `group`; `why` is its
+ * own last message (NULL/"" for none). Compute the certificate and record
+ * on the plan the message, the status and the infeasibility. Returns the
+ * status recorded: USMP_ERR_INFEASIBLE with a certificate or the honest
+ * "a plan may exist"; USMP_ERR_UNSUPPORTED for RULES_AS_CONFLICTS without
+ * a certificate; USMP_OK (nothing recorded) for STOPPED without one. */
+int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
+                             uint32_t group, const char *algo, int st,
+                             unsigned flags, const char *why, usmp_plan *plan);
+/* Fixed placements of the part that clash make every plan invalid:
+ * USMP_ERR_INFEASIBLE recorded on the plan (certificate FIXED), else
+ * USMP_OK. Run before any algorithm. */
+int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
+                           uint32_t group, const char *algo, usmp_plan *plan);
+
 /* ---- plan.c -------------------------------------------------------------- */
 
 typedef struct usmp__part {
@@ -452,6 +486,7 @@ struct usmp_plan {
 	usmp__part *parts;
 	uint32_t part_count;
 	double time_ms;
+	usmp__infeasible *infeasible; /* with status USMP_ERR_INFEASIBLE */
 };
 
 /* An empty plan shaped for p (every buffer at USMP_NO_POOL). */

@@ -66,6 +66,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 	free(plan->parts);
 	free(plan->placements);
 	free(plan->pool_size);
+	usmp__infeasible_free(plan->infeasible);
 	usmp__free_msg(&plan->error);
 	free(plan);
 }
@@ -349,52 +350,6 @@ static bool want_isolation(const usmp_registry *r, const usmp__algo *a,
 	return false;
 }
 
-/* Fixed buffers that clash make every plan invalid. Say so up front, as
- * infeasible and naming them, rather than blaming whichever algorithm runs. */
-static int check_fixed(usmp_problem *p, const usmp__view_store *vs, char **msg)
-{
-	const usmp_view *v = &vs->view;
-	uint32_t *ids = NULL, k = 0;
-	usmp_placement *pl = NULL;
-	usmp__view_store sub;
-	int st = USMP_OK;
-	memset(&sub, 0, sizeof sub);
-	for (uint32_t i = 0; i < v->buffer_count; i++)
-		k += (v->buffers[i].flags & USMP_BUFFER_FIXED) != 0;
-	if (k < 2)
-		return USMP_OK;
-	ids = malloc(k * sizeof *ids);
-	if (!ids)
-		return USMP_ERR_NOMEM;
-	k = 0;
-	for (uint32_t i = 0; i < v->buffer_count; i++)
-		if (v->buffers[i].flags & USMP_BUFFER_FIXED)
-			ids[k++] = vs->buffer_map[i]; /* ascending, as the view's */
-	st = usmp__view_build(p, ids, k, &sub, msg);
-	if (st)
-		goto out;
-	pl = malloc(k * sizeof *pl);
-	if (!pl) {
-		st = USMP_ERR_NOMEM;
-		goto out;
-	}
-	for (uint32_t i = 0; i < k; i++)
-		pl[i] = (usmp_placement){sub.view.buffers[i].fixed_pool, 0,
-		                         sub.view.buffers[i].fixed_offset};
-	if (usmp__verify(&sub.view, pl, msg)) {
-		char *why = *msg;
-		*msg = NULL;
-		usmp__set_msg(msg, "the fixed placements clash: %s", why ? why : "?");
-		usmp__free_msg(&why);
-		st = USMP_ERR_INFEASIBLE;
-	}
-out:
-	free(pl);
-	free(ids);
-	usmp__view_finish(&sub);
-	return st;
-}
-
 /* Plan the buffers ids[0..n) (one bound group) into plan->placements. */
 static int plan_part(usmp_registry *r, usmp_problem *p,
                      const usmp_plan_options *o, const uint32_t *ids,
@@ -451,11 +406,11 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		goto fail_knobs;
 	}
 
-	st = check_fixed(p, &vs, &msg);
-	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "out of memory");
+	/* Fixed buffers that clash make every plan invalid: say so up front,
+	 * as infeasible and naming them, rather than blame the algorithm. */
+	st = usmp__infeasible_fixed(p, &vs, group, algo->name, plan);
+	if (st)
 		goto fail_knobs;
-	}
 
 	/* Time budget: what remains of the caller's, or auto's default. */
 	double dl = deadline;
@@ -505,18 +460,31 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 			snprintf(part->algorithm, len, "%s%s%s", algo->name,
 			         who ? "/" : "", who ? who : "");
 	}
-	if (st == USMP_ERR_INFEASIBLE && (algo->caps & USMP_CAP_EXACT) &&
-	    !(algo->caps & USMP_CAP_OVERLAP_RULES) && vs.view.overlap_count) {
-		/* A proof that treated the rules as conflicts proves nothing
-		 * about the problem the rules describe. */
-		usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED,
-		                "%s found no plan while treating the %llu overlap "
-		                "rules as plain conflicts, which proves nothing about "
-		                "the rules; use an algorithm with the overlap-rules "
-		                "capability (first_fit, best_fit, auto)", algo->name,
-		                (unsigned long long)vs.view.overlap_count);
-		st = USMP_ERR_UNSUPPORTED;
-		goto fail_host;
+	if (st == USMP_ERR_INFEASIBLE || st == USMP_ERR_STOPPED) {
+		/* The certificate (infeasible.c) is the library's, the same
+		 * whoever failed. An exact algorithm's failure is a proof, unless
+		 * it planned overlap rules as plain conflicts (a stricter
+		 * problem); a stop with a certificate is infeasible all the same. */
+		bool rules_as_conflicts = vs.view.overlap_count &&
+		                          !(algo->caps & USMP_CAP_OVERLAP_RULES);
+		unsigned flags = 0;
+		if ((algo->caps & USMP_CAP_EXACT) && !algo->builtin)
+			flags = rules_as_conflicts ? USMP__WHY_RULES_AS_CONFLICTS
+			                           : USMP__WHY_PROVEN;
+		/* exact's capacity knob asks for less than the pool: its proof
+		 * is about that capacity, not the pool. */
+		for (uint32_t k = 0; knobs.sig && k < knobs.sig->count; k++)
+			if (!strcmp(knobs.sig->params[k].name, "capacity") &&
+			    knobs.sig->params[k].type == USMP_PARAM_U64 &&
+			    knobs.values[k].u64 != 0 && flags == USMP__WHY_PROVEN)
+				flags = USMP__WHY_KNOB_LIMIT;
+		int got = usmp__infeasible_explain(
+			p, &vs, group, algo->name, st, flags,
+			algo->builtin ? NULL : hc.last_message, plan);
+		if (got) {
+			st = got;
+			goto fail_host;
+		}
 	}
 	if (st) {
 		const char *why = hc.last_message[0] ? hc.last_message

@@ -31,7 +31,8 @@ extern "C" {
 enum usmp_status {
 	USMP_OK = 0,
 	USMP_ERR_INVALID = 1,      /* bad argument, malformed input, bad knob value */
-	USMP_ERR_INFEASIBLE = 2,   /* no plan fits the pools' size limits */
+	USMP_ERR_INFEASIBLE = 2,   /* no plan fits the pools' size limits (or none
+	                              was found: usmp_plan_infeasibility says which) */
 	USMP_ERR_PLUGIN = 3,       /* plugin failed to load, crashed, or broke its contract */
 	USMP_ERR_NOT_FOUND = 4,    /* unknown algorithm, pool, buffer or knob name */
 	USMP_ERR_NOMEM = 5,        /* out of memory */

@@ -439,6 +439,78 @@ USMP_API uint32_t usmp_plan_part_count(const usmp_plan *plan);
 USMP_API int usmp_plan_part(const usmp_plan *plan, uint32_t i,
                             usmp_part_info *info);
 
+/* Why a plan is infeasible (docs/hosts.md, "Why my model does not fit").
+ *
+ * Every USMP_ERR_INFEASIBLE plan from usmp_plan_compute carries one, from
+ * whichever algorithm failed (auto, exact, first_fit, a plugin). Its
+ * certificate is computed by the library from the problem alone, so it is
+ * the same whoever failed: a proof that no valid plan exists (kinds STEP,
+ * BUFFER, FIXED, BOUND), the exact search's own proof (SEARCH), or the
+ * honest statement that there is none (UNPROVEN: the algorithm found no
+ * plan, the lower bound fits, so a plan may exist). */
+enum usmp_infeasibility_kind {
+	/* No certificate: the algorithm found no plan, but the lower bound
+	 * fits the limit, so a plan may exist (try exact, a longer limit). */
+	USMP_INFEASIBLE_UNPROVEN = 1,
+	/* At time `step` the buffers live there that may use only `pools`
+	 * hold `total` bytes (less what overlap rules could share), more than
+	 * the pools' `limit`. buffers[]: those buffers, largest first. */
+	USMP_INFEASIBLE_STEP = 2,
+	/* buffers[0] (`total` bytes) is larger than every pool it may use;
+	 * `pool`/`limit`: the largest of them. */
+	USMP_INFEASIBLE_BUFFER = 3,
+	/* Fixed placements clash: buffers[0] and buffers[1], both fixed in
+	 * `pool`, overlap while they conflict. */
+	USMP_INFEASIBLE_FIXED = 4,
+	/* The lower bound of the group (`bound`, e.g. two buffers joined by a
+	 * conflict edge) exceeds the combined `limit` of its `pools`. */
+	USMP_INFEASIBLE_BOUND = 5,
+	/* The exact search (an algorithm with USMP_CAP_EXACT on a part whose
+	 * overlap rules, if any, it honours) proved that no placement fits,
+	 * although the lower bound does. */
+	USMP_INFEASIBLE_SEARCH = 6
+};
+
+/* usmp_plan_infeasibility's answer; zero-fill, then set struct_size.
+ * Indices are the problem's (usmp_problem_pool_name, _buffer_name). */
+typedef struct usmp_infeasibility {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_infeasibility) */
+	uint32_t kind;        /* usmp_infeasibility_kind */
+	uint32_t pool;  /* the pool that does not fit; USMP_NO_POOL when the
+	                   certificate is about several (see pools) */
+	uint32_t group; /* the bound group of the part that failed */
+	uint64_t limit; /* the pool's size limit, or the sum of pools' limits;
+	                   USMP_UNBOUNDED when one is unbounded */
+	uint64_t bound; /* the lower bound of the group (usmp_problem_group_bound) */
+	int64_t step;   /* STEP: the time step; 0 otherwise */
+	uint64_t total; /* STEP: bytes live at step; BUFFER: the buffer's size */
+	uint32_t buffer_count;
+	uint32_t pool_count;
+	const uint32_t *buffers; /* [buffer_count], by kind (see above) */
+	const uint32_t *pools;   /* [pool_count] the pools `limit` sums */
+	/* Spill advice (STEP or BUFFER with a `pool`): moving buffer
+	 * move_buffers[i] into pool move_pools[i] (a pool it does not list,
+	 * sharing a target with `pool`, with room at every step of its live
+	 * range) for every i brings every step of `pool` under its limit.
+	 * move_count 0: no advice (no pool has room, or more than 32 moves
+	 * would be needed). docs/hosts.md, "Why my model does not fit". */
+	uint32_t move_count;
+	uint32_t reserved;
+	const uint32_t *move_buffers; /* [move_count] */
+	const uint32_t *move_pools;   /* [move_count] */
+	const char *algorithm;        /* the algorithm that found no plan */
+} usmp_infeasibility;
+
+/* The infeasibility of a plan whose status is USMP_ERR_INFEASIBLE: copies
+ * at most out->struct_size bytes (callers built against older headers keep
+ * working). Arrays and strings are owned by the plan and valid until
+ * usmp_plan_destroy. Reads the plan only: calls on one plan from several
+ * threads are safe when none changes it. USMP_OK; USMP_ERR_NOT_FOUND when
+ * the plan is not infeasible (any other status, or a plan read from a
+ * file); USMP_ERR_INVALID for NULL arguments or a struct_size below 8. */
+USMP_API int usmp_plan_infeasibility(const usmp_plan *plan,
+                                     usmp_infeasibility *out);
+
 /* Write the plan as JSON or CSV (the problem's columns plus offset) to
  * `path` ("-" for stdout), atomically as said under "Output files" above:
  * a failure leaves `path` as it was. */

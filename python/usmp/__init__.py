@@ -30,6 +30,7 @@ __all__ = [
     "UnsupportedError", "InvalidPlanError", "InternalError",
     "Problem", "Registry", "Plan", "Placement", "Part", "Algorithm", "Param",
     "PluginInfo", "Selection", "Cancel", "plan", "default_registry",
+    "Infeasibility",
     "version",
     "abi_version", "UNBOUNDED", "CAPABILITIES",
 ]
@@ -71,7 +72,43 @@ class InvalidError(UsmpError, ValueError):
 
 
 class InfeasibleError(UsmpError):
+    """No plan fits the pools. `infeasibility`: why (an Infeasibility), or
+    None when the library gave no details (a plan read from a file)."""
     status = 2
+    infeasibility = None
+
+
+# enum usmp_infeasibility_kind
+_INFEASIBLE_KINDS = {1: "unproven", 2: "step", 3: "buffer", 4: "fixed",
+                     5: "bound", 6: "search"}
+
+Infeasibility = collections.namedtuple(
+    "Infeasibility", "kind algorithm pool limit bound group step total "
+                     "buffers pools moves")
+Infeasibility.__doc__ = """Why a plan is infeasible (usmp_plan_infeasibility):
+kind "step", "buffer", "fixed", "bound" (a proof computed by the library),
+"search" (exact's search proved it) or "unproven" (the algorithm found no
+plan, the lower bound fits: a plan may exist); pool (name, or None for
+several), limit (bytes, UNBOUNDED for none), bound (the group's lower
+bound), group, step and total (kind "step"), buffers (names, by kind),
+pools (the names whose limits make `limit`), moves (spill advice: a list of
+(buffer, pool) names whose moves bring every step under the limit)."""
+
+
+def _infeasibility(lib, handle, problem):
+    info = _lib.new(_lib.Infeasibility)
+    if lib.usmp_plan_infeasibility(handle, ctypes.byref(info)):
+        return None
+    pools, buffers = problem.pools, problem.buffers
+    return Infeasibility(
+        _INFEASIBLE_KINDS.get(info.kind, str(info.kind)),
+        _str(info.algorithm) or "",
+        None if info.pool == _NONE else pools[info.pool], info.limit,
+        info.bound, info.group, info.step, info.total,
+        [buffers[info.buffers[k]] for k in range(info.buffer_count)],
+        [pools[info.pools[k]] for k in range(info.pool_count)],
+        [(buffers[info.move_buffers[k]], pools[info.move_pools[k]])
+         for k in range(info.move_count)])
 
 
 class PluginError(UsmpError):
@@ -592,6 +629,15 @@ class Plan:
             raise NoMemoryError("out of memory", 5)
         if status:
             msg = _str(lib.usmp_plan_error(handle))
+            why = None
+            if status == InfeasibleError.status:
+                try:
+                    why = _infeasibility(lib, handle, problem)
+                finally:
+                    lib.usmp_plan_destroy(handle)
+                err = InfeasibleError(msg or "infeasible", status)
+                err.infeasibility = why
+                raise err
             lib.usmp_plan_destroy(handle)
             _raise(status, msg)
         self = object.__new__(cls)

@@ -77,6 +77,18 @@ class PartInfo(ctypes.Structure):
                 ("time_ms", c_double)]
 
 
+class Infeasibility(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("kind", c_uint32),
+                ("pool", c_uint32), ("group", c_uint32),
+                ("limit", c_uint64), ("bound", c_uint64),
+                ("step", c_int64), ("total", c_uint64),
+                ("buffer_count", c_uint32), ("pool_count", c_uint32),
+                ("buffers", P(c_uint32)), ("pools", P(c_uint32)),
+                ("move_count", c_uint32), ("reserved", c_uint32),
+                ("move_buffers", P(c_uint32)), ("move_pools", P(c_uint32)),
+                ("algorithm", c_char_p)]
+
+
 # name: (restype, argtypes)
 _PROTOTYPES = {
     "usmp_version": (c_char_p, []),
@@ -139,6 +151,7 @@ _PROTOTYPES = {
     "usmp_plan_destroy": (None, [c_void_p]),
     "usmp_plan_status": (c_int, [c_void_p]),
     "usmp_plan_error": (c_char_p, [c_void_p]),
+    "usmp_plan_infeasibility": (c_int, [c_void_p, P(Infeasibility)]),
     "usmp_plan_verify": (c_int, [c_void_p, c_void_p]),
     "usmp_plan_placement": (c_int, [c_void_p, c_uint32, P(c_uint32),
                                     P(c_uint64)]),

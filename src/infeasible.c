@@ -1,0 +1,1239 @@
+/* infeasible.c — why a part has no plan: a certificate computed from the
+ * problem alone (step, buffer, fixed clash, bound), spill advice, messages. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The certificates, each a proof that no valid plan exists:
+ *
+ *  BUFFER  a buffer larger than the limit of every pool it may use.
+ *  STEP    a set S of buffers alive together at one time t, with U the
+ *          pools they may use: any two of them conflict, so they share no
+ *          byte unless an overlap rule joins them, and their bytes in U's
+ *          pools number at least sum(size) - sum(charge) (the argument of
+ *          bound.c, charging each buffer for its rule partners of lower
+ *          index). When that exceeds the sum of U's limits, no plan exists.
+ *          Two sets are tried at every time: per pool P, the buffers that
+ *          may use P alone; and every live buffer with the union of their
+ *          pools. The sweep sees every subset of a time's live set that it
+ *          passes through, each a true certificate.
+ *  FIXED   two fixed buffers that conflict and overlap (no rule allows it).
+ *  BOUND   the group's lower bound over the sum of its pools' limits.
+ * An unbounded pool counts as 2^64 - 1 bytes, the address space.
+ *
+ * Spill advice (a STEP on one pool P, or a BUFFER whose largest pool is
+ * P): every time step where the buffers that may use only P (and the
+ * BUFFER's buffer) exceed P's limit, counting each whole, must come under
+ * it. Greedily, at the first step still over, a movable buffer live there
+ * goes to the first other pool (same target as P, not
+ * yet in its list) whose load, counting every live buffer that may use it
+ * and those already moved there, stays within its limit over the moved
+ * buffer's whole live range. Buffers are tried by the number of overflowing
+ * steps each alone brings under the limit, then the smallest (the largest
+ * when none does alone). At most MAX_MOVES moves; no advice otherwise.
+ */
+
+#define NONE UINT32_MAX
+enum { MAX_MOVES = 32, MAX_TRIES = 16, MAX_DEST = 16 };
+
+typedef struct wide {
+	uint64_t hi, lo;
+} wide;
+
+static void wide_add(wide *w, uint64_t x)
+{
+	w->lo += x;
+	if (w->lo < x)
+		w->hi++;
+}
+
+static void wide_sub(wide *w, uint64_t x)
+{
+	if (w->lo < x)
+		w->hi--;
+	w->lo -= x;
+}
+
+static uint64_t wide_min(wide w, uint64_t cap)
+{
+	return w.hi || w.lo > cap ? cap : w.lo;
+}
+
+static bool wide_gt(wide a, wide b)
+{
+	return a.hi > b.hi || (a.hi == b.hi && a.lo > b.lo);
+}
+
+/* a - b for a > b, saturated. */
+static uint64_t wide_excess(wide a, wide b)
+{
+	wide d = a;
+	wide_sub(&d, b.lo);
+	d.hi -= b.hi;
+	return wide_min(d, UINT64_MAX);
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+typedef struct sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...) USMP__PRINTF(2, 3);
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	if (b->oom)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->len;
+		va_start(ap, fmt);
+		int n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = 1;
+			return;
+		}
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		if (usmp__grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1)) {
+			b->oom = 1;
+			return;
+		}
+	}
+}
+
+static void sb_limit(sbuf *b, uint64_t limit)
+{
+	if (limit == USMP_UNBOUNDED)
+		sb_add(b, "no size limit: %llu bytes of address space",
+		       (unsigned long long)limit);
+	else
+		sb_add(b, "%llu bytes", (unsigned long long)limit);
+}
+
+/* ---- the view's pools and rules ----------------------------------------- */
+
+/* The pools buffer i may use: its fixed pool, or its candidates. */
+static const uint32_t *pools_of(const usmp_view *v, uint32_t i, uint32_t *n)
+{
+	const usmp_buffer_rec *b = &v->buffers[i];
+	if (b->flags & USMP_BUFFER_FIXED) {
+		*n = 1;
+		return &b->fixed_pool;
+	}
+	*n = b->candidate_count;
+	return v->candidates + b->candidate_start;
+}
+
+static uint64_t limit_of(const usmp_view *v, uint32_t pool)
+{
+	return v->pools[pool].size_limit; /* USMP_UNBOUNDED is 2^64 - 1 */
+}
+
+static uint64_t rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead)
+{
+	uint64_t m = s_src < s_dst ? s_src : s_dst;
+	if (lead >= 0)
+		return m;
+	uint64_t back = (uint64_t)(-(lead + 1)) + 1;
+	uint64_t room = s_dst > back ? s_dst - back : 0;
+	return room < s_src ? room : s_src;
+}
+
+/* Rule partners as a symmetric CSR with the largest share of each pair. */
+typedef struct partners {
+	uint64_t *start; /* [n + 1] */
+	uint32_t *nb;
+	uint64_t *sh;
+} partners;
+
+static void partners_free(partners *r)
+{
+	free(r->start);
+	free(r->nb);
+	free(r->sh);
+}
+
+static int partners_build(partners *r, const usmp_view *v)
+{
+	uint32_t n = v->buffer_count;
+	uint64_t m = v->overlap_count;
+	memset(r, 0, sizeof *r);
+	if (m > SIZE_MAX / 2 / sizeof *r->sh)
+		return USMP_ERR_NOMEM;
+	r->start = calloc((size_t)n + 1, sizeof *r->start);
+	r->nb = malloc((m ? 2 * (size_t)m : 1) * sizeof *r->nb);
+	r->sh = malloc((m ? 2 * (size_t)m : 1) * sizeof *r->sh);
+	if (!r->start || !r->nb || !r->sh)
+		goto fail;
+	for (uint64_t k = 0; k < m; k++) {
+		const usmp_overlap_rec *o = &v->overlaps[k];
+		if (o->src >= n || o->dst >= n || o->src == o->dst)
+			continue;
+		r->start[o->src + 1]++;
+		r->start[o->dst + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		r->start[i + 1] += r->start[i];
+	uint64_t *cur = malloc(((size_t)n + 1) * sizeof *cur);
+	if (!cur)
+		goto fail;
+	memcpy(cur, r->start, ((size_t)n + 1) * sizeof *cur);
+	for (uint64_t k = 0; k < m; k++) {
+		const usmp_overlap_rec *o = &v->overlaps[k];
+		if (o->src >= n || o->dst >= n || o->src == o->dst)
+			continue;
+		uint64_t sh = rule_share(v->buffers[o->src].size,
+		                         v->buffers[o->dst].size, o->max_lead);
+		/* A pair with rules both ways keeps the larger share, once. */
+		uint64_t e;
+		for (e = r->start[o->src]; e < cur[o->src]; e++)
+			if (r->nb[e] == o->dst)
+				break;
+		if (e < cur[o->src]) {
+			if (sh > r->sh[e])
+				r->sh[e] = sh;
+			for (e = r->start[o->dst]; e < cur[o->dst]; e++)
+				if (r->nb[e] == o->src && sh > r->sh[e])
+					r->sh[e] = sh;
+			continue;
+		}
+		r->nb[cur[o->src]] = o->dst;
+		r->sh[cur[o->src]++] = sh;
+		r->nb[cur[o->dst]] = o->src;
+		r->sh[cur[o->dst]++] = sh;
+	}
+	/* Unused slots (duplicates) get share 0 and a self index, skipped. */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint64_t e = cur[i]; e < r->start[i + 1]; e++) {
+			r->nb[e] = i;
+			r->sh[e] = 0;
+		}
+	free(cur);
+	return USMP_OK;
+fail:
+	partners_free(r);
+	memset(r, 0, sizeof *r);
+	return USMP_ERR_NOMEM;
+}
+
+/* ---- the certificate ----------------------------------------------------- */
+
+typedef struct cert {
+	int kind; /* usmp_infeasibility_kind, 0 = none found */
+	uint32_t pool; /* view pool, NONE for several */
+	wide limit;
+	int64_t step;
+	uint64_t total;
+	uint32_t last;  /* STEP: the buffer whose entry made the state */
+	bool rules;     /* STEP: overlap rules shared bytes in the total */
+	bool saturated; /* STEP: the total is above 2^64 - 1 */
+	uint32_t *buffers, nbuf;
+	uint32_t *pools, npool;
+} cert;
+
+typedef struct best_step {
+	bool found;
+	uint32_t pool; /* NONE: the union */
+	uint64_t excess;
+	int64_t step;
+	uint64_t total;
+	uint32_t last;
+	wide limit, net;
+} best_step;
+
+typedef struct sweep {
+	const usmp_view *v;
+	const partners *r;
+	const uint32_t *single; /* [n] the one pool a buffer may use, or NONE */
+	unsigned char *alive;
+	wide *acc1, *accA; /* charges: partners of lower index alive (same pool / any) */
+	wide *net1;        /* [pools] */
+	wide netA, limA;
+	uint64_t *cnt;     /* [pools] live buffers that may use the pool */
+	best_step b1, bA;
+} sweep;
+
+static void charge(wide *acc, uint64_t size, uint64_t sh, wide *net)
+{
+	uint64_t old = wide_min(*acc, size);
+	wide_add(acc, sh);
+	wide_sub(net, wide_min(*acc, size) - old);
+}
+
+static void uncharge(wide *acc, uint64_t size, uint64_t sh, wide *net)
+{
+	uint64_t old = wide_min(*acc, size);
+	wide_sub(acc, sh);
+	wide_add(net, old - wide_min(*acc, size));
+}
+
+static void consider(best_step *b, uint32_t pool, wide net, wide lim,
+                     int64_t t, uint32_t j)
+{
+	if (!wide_gt(net, lim))
+		return;
+	uint64_t ex = wide_excess(net, lim);
+	if (b->found && ex <= b->excess)
+		return;
+	*b = (best_step){true, pool, ex, t, wide_min(net, UINT64_MAX), j, lim,
+	                 net};
+}
+
+static void sweep_enter(sweep *s, uint32_t j)
+{
+	const usmp_view *v = s->v;
+	const partners *r = s->r;
+	uint64_t size = v->buffers[j].size;
+	uint32_t p = s->single[j];
+	wide a = {0, 0}, a1 = {0, 0};
+	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
+		uint32_t i = r->nb[e];
+		if (i == j || !s->alive[i] || !r->sh[e])
+			continue;
+		bool same = p != NONE && s->single[i] == p;
+		if (i < j) {
+			wide_add(&a, r->sh[e]);
+			if (same)
+				wide_add(&a1, r->sh[e]);
+		} else {
+			uint64_t si = v->buffers[i].size;
+			charge(&s->accA[i], si, r->sh[e], &s->netA);
+			if (same)
+				charge(&s->acc1[i], si, r->sh[e], &s->net1[p]);
+		}
+	}
+	s->alive[j] = 1;
+	s->accA[j] = a;
+	wide_add(&s->netA, size - wide_min(a, size));
+	if (p != NONE) {
+		s->acc1[j] = a1;
+		wide_add(&s->net1[p], size - wide_min(a1, size));
+	}
+	uint32_t np;
+	const uint32_t *ps = pools_of(v, j, &np);
+	for (uint32_t c = 0; c < np; c++)
+		if (s->cnt[ps[c]]++ == 0)
+			wide_add(&s->limA, limit_of(v, ps[c]));
+	int64_t t = v->buffers[j].begin;
+	if (p != NONE) {
+		wide lim = {0, limit_of(v, p)};
+		consider(&s->b1, p, s->net1[p], lim, t, j);
+	}
+	if (v->pool_count > 1)
+		consider(&s->bA, NONE, s->netA, s->limA, t, j);
+}
+
+static void sweep_leave(sweep *s, uint32_t j)
+{
+	const usmp_view *v = s->v;
+	const partners *r = s->r;
+	uint64_t size = v->buffers[j].size;
+	uint32_t p = s->single[j];
+	s->alive[j] = 0;
+	wide_sub(&s->netA, size - wide_min(s->accA[j], size));
+	if (p != NONE)
+		wide_sub(&s->net1[p], size - wide_min(s->acc1[j], size));
+	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
+		uint32_t i = r->nb[e];
+		if (i <= j || !s->alive[i] || !r->sh[e])
+			continue;
+		uint64_t si = v->buffers[i].size;
+		uncharge(&s->accA[i], si, r->sh[e], &s->netA);
+		if (p != NONE && s->single[i] == p)
+			uncharge(&s->acc1[i], si, r->sh[e], &s->net1[p]);
+	}
+	uint32_t np;
+	const uint32_t *ps = pools_of(v, j, &np);
+	for (uint32_t c = 0; c < np; c++)
+		if (--s->cnt[ps[c]] == 0)
+			wide_sub(&s->limA, limit_of(v, ps[c]));
+}
+
+static bool is_live(const usmp_buffer_rec *b)
+{
+	return (b->flags & USMP_BUFFER_LIVE) && b->end > b->begin;
+}
+
+/* In the state the sweep recorded: alive at t, entered no later than j. */
+static bool in_state(const usmp_view *v, uint32_t i, int64_t t, uint32_t j)
+{
+	const usmp_buffer_rec *b = &v->buffers[i];
+	return is_live(b) && b->end > t &&
+	       (b->begin < t || (b->begin == t && i <= j));
+}
+
+/* Buffers by size, largest first, ties by index (a bottom-up merge sort). */
+static void sort_by_size(const usmp_view *v, uint32_t *ids, uint32_t n)
+{
+	uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	if (!tmp) { /* fall back to insertion sort: correct, slower */
+		for (uint32_t i = 1; i < n; i++) {
+			uint32_t x = ids[i], k = i;
+			while (k > 0) {
+				uint32_t y = ids[k - 1];
+				uint64_t sx = v->buffers[x].size, sy = v->buffers[y].size;
+				if (sy > sx || (sy == sx && y < x))
+					break;
+				ids[k] = y;
+				k--;
+			}
+			ids[k] = x;
+		}
+		return;
+	}
+	for (uint32_t w = 1; w < n; w *= 2) {
+		for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+			uint32_t mid = lo + w < n ? lo + w : n;
+			uint32_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			uint32_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi) {
+				uint64_t sa = v->buffers[ids[a]].size;
+				uint64_t sb = v->buffers[ids[b]].size;
+				bool take_a = sa > sb || (sa == sb && ids[a] < ids[b]);
+				tmp[k++] = take_a ? ids[a++] : ids[b++];
+			}
+			while (a < mid)
+				tmp[k++] = ids[a++];
+			while (b < hi)
+				tmp[k++] = ids[b++];
+		}
+		memcpy(ids, tmp, (size_t)n * sizeof *ids);
+		if (w > UINT32_MAX / 2)
+			break;
+	}
+	free(tmp);
+}
+
+/* Run the sweep; fill c with a STEP certificate when one exists. */
+static int find_step(const usmp_view *v, cert *c)
+{
+	uint32_t n = v->buffer_count, P = v->pool_count;
+	int rc = USMP_ERR_NOMEM;
+	partners r;
+	sweep s;
+	uint64_t *bk = NULL, *ek = NULL;
+	uint32_t *bv = NULL, *ev = NULL, *single = NULL;
+	memset(&s, 0, sizeof s);
+	if (partners_build(&r, v))
+		return USMP_ERR_NOMEM;
+	size_t sz = n ? n : 1;
+	single = malloc(sz * sizeof *single);
+	s.alive = calloc(sz, 1);
+	s.acc1 = calloc(sz, sizeof *s.acc1);
+	s.accA = calloc(sz, sizeof *s.accA);
+	s.net1 = calloc(P ? P : 1, sizeof *s.net1);
+	s.cnt = calloc(P ? P : 1, sizeof *s.cnt);
+	bk = malloc(sz * sizeof *bk);
+	ek = malloc(sz * sizeof *ek);
+	bv = malloc(sz * sizeof *bv);
+	ev = malloc(sz * sizeof *ev);
+	if (!single || !s.alive || !s.acc1 || !s.accA || !s.net1 || !s.cnt ||
+	    !bk || !ek || !bv || !ev)
+		goto fail;
+	s.v = v;
+	s.r = &r;
+	s.single = single;
+	uint32_t live = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t np;
+		const uint32_t *ps = pools_of(v, i, &np);
+		single[i] = np == 1 && ps[0] < P ? ps[0] : NONE;
+		for (uint32_t k = 0; k < np; k++)
+			if (ps[k] >= P) { /* never in a built view */
+				rc = USMP_ERR_INTERNAL;
+				goto fail;
+			}
+		if (!is_live(&v->buffers[i]))
+			continue;
+		bk[live] = usmp__time_key(v->buffers[i].begin);
+		ek[live] = usmp__time_key(v->buffers[i].end);
+		bv[live] = ev[live] = i;
+		live++;
+	}
+	if ((rc = usmp__sort_pairs(bk, bv, live)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ek, ev, live)) != USMP_OK)
+		goto fail;
+	for (uint32_t bi = 0, ei = 0; bi < live;) {
+		if (ei < live && ek[ei] <= bk[bi])
+			sweep_leave(&s, ev[ei++]);
+		else
+			sweep_enter(&s, bv[bi++]);
+	}
+	best_step *b = s.b1.found ? &s.b1 : s.bA.found ? &s.bA : NULL;
+	rc = USMP_OK;
+	if (!b)
+		goto fail;
+	/* The state recorded: its buffers (largest first) and their pools. */
+	c->kind = USMP_INFEASIBLE_STEP;
+	c->pool = b->pool;
+	c->step = b->step;
+	c->total = b->total;
+	c->last = b->last;
+	c->limit = b->limit;
+	rc = USMP_ERR_NOMEM;
+	c->buffers = malloc(sz * sizeof *c->buffers);
+	c->pools = malloc((P ? P : 1) * sizeof *c->pools);
+	if (!c->buffers || !c->pools)
+		goto fail;
+	memset(s.cnt, 0, (P ? P : 1) * sizeof *s.cnt);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!in_state(v, i, b->step, b->last) ||
+		    (b->pool != NONE && single[i] != b->pool))
+			continue;
+		c->buffers[c->nbuf++] = i;
+		uint32_t np;
+		const uint32_t *ps = pools_of(v, i, &np);
+		for (uint32_t k = 0; k < np; k++)
+			if (!s.cnt[ps[k]]++)
+				c->pools[c->npool++] = ps[k];
+	}
+	/* Rules shared bytes when the plain sum differs from the total. */
+	wide plain = {0, 0};
+	for (uint32_t k = 0; k < c->nbuf; k++)
+		wide_add(&plain, v->buffers[c->buffers[k]].size);
+	c->rules = plain.hi != b->net.hi || plain.lo != b->net.lo;
+	c->saturated = b->net.hi != 0;
+	sort_by_size(v, c->buffers, c->nbuf);
+	rc = USMP_OK;
+fail:
+	partners_free(&r);
+	free(single);
+	free(s.alive);
+	free(s.acc1);
+	free(s.accA);
+	free(s.net1);
+	free(s.cnt);
+	free(bk);
+	free(ek);
+	free(bv);
+	free(ev);
+	return rc;
+}
+
+/* BUFFER, STEP, BOUND, in that order of preference. */
+static int certify(const usmp_view *v, cert *c)
+{
+	memset(c, 0, sizeof *c);
+	c->pool = NONE;
+	uint32_t worst = NONE, worst_pool = NONE;
+	uint64_t worst_limit = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		uint32_t np, bestp = NONE;
+		const uint32_t *ps = pools_of(v, i, &np);
+		uint64_t most = 0;
+		for (uint32_t k = 0; k < np; k++)
+			if (ps[k] < v->pool_count &&
+			    (bestp == NONE || limit_of(v, ps[k]) > most)) {
+				most = limit_of(v, ps[k]);
+				bestp = ps[k];
+			}
+		if (bestp != NONE && v->buffers[i].size > most &&
+		    (worst == NONE || v->buffers[i].size > v->buffers[worst].size)) {
+			worst = i;
+			worst_pool = bestp;
+			worst_limit = most;
+		}
+	}
+	if (worst != NONE) {
+		c->kind = USMP_INFEASIBLE_BUFFER;
+		c->pool = worst_pool;
+		c->limit = (wide){0, worst_limit};
+		c->total = v->buffers[worst].size;
+		c->buffers = malloc(sizeof *c->buffers);
+		c->pools = malloc(sizeof *c->pools);
+		if (!c->buffers || !c->pools)
+			return USMP_ERR_NOMEM;
+		c->buffers[c->nbuf++] = worst;
+		c->pools[c->npool++] = worst_pool;
+		return USMP_OK;
+	}
+	int rc = find_step(v, c);
+	if (rc || c->kind)
+		return rc;
+	wide all = {0, 0};
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		wide_add(&all, limit_of(v, j));
+	wide lb = {0, v->lower_bound};
+	if (wide_gt(lb, all)) {
+		c->kind = USMP_INFEASIBLE_BOUND;
+		c->limit = all;
+		c->pool = v->pool_count == 1 ? 0 : NONE;
+		c->pools = malloc(v->pool_count * sizeof *c->pools);
+		if (!c->pools)
+			return USMP_ERR_NOMEM;
+		for (uint32_t j = 0; j < v->pool_count; j++)
+			c->pools[c->npool++] = j;
+	}
+	return USMP_OK;
+}
+
+static void cert_free(cert *c)
+{
+	free(c->buffers);
+	free(c->pools);
+}
+
+/* ---- spill advice -------------------------------------------------------- */
+
+typedef struct advice {
+	uint32_t *buf, *pool; /* problem indices */
+	uint32_t count;
+} advice;
+
+static bool share_target(const usmp__pool *a, const usmp__pool *b)
+{
+	if (!a->target_count || !b->target_count)
+		return true;
+	for (uint32_t i = 0; i < a->target_count; i++)
+		for (uint32_t k = 0; k < b->target_count; k++)
+			if (!strcmp(a->targets[i], b->targets[k]))
+				return true;
+	return false;
+}
+
+static bool may_use(const usmp__buffer *b, uint32_t pool)
+{
+	if (b->flags & USMP_BUFFER_FIXED)
+		return b->fixed_pool == pool;
+	if (!b->candidate_count)
+		return true;
+	for (uint32_t c = 0; c < b->candidate_count; c++)
+		if (b->candidates[c] == pool)
+			return true;
+	return false;
+}
+
+static bool plive(const usmp__buffer *b)
+{
+	return (b->flags & USMP_BUFFER_LIVE) && b->end > b->begin;
+}
+
+static uint32_t time_index(const int64_t *T, uint32_t nt, int64_t t)
+{
+	uint32_t lo = 0, hi = nt;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (T[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Add `size` over [begin, end) to a profile over segments of T. */
+static void range_add(uint64_t *L, const int64_t *T, uint32_t nt,
+                      int64_t begin, int64_t end, uint64_t size, bool sub)
+{
+	for (uint32_t k = time_index(T, nt, begin); k < nt && T[k] < end; k++)
+		L[k] = sub ? L[k] - size : L[k] + size;
+}
+
+static uint64_t range_max(const uint64_t *L, const int64_t *T, uint32_t nt,
+                          int64_t begin, int64_t end)
+{
+	uint64_t m = 0;
+	for (uint32_t k = time_index(T, nt, begin); k < nt && T[k] < end; k++)
+		if (L[k] > m)
+			m = L[k];
+	return m;
+}
+
+/* Whether candidate a (score sa) goes before b (score sb). */
+static bool better(const usmp_view *v, uint32_t a, uint32_t sa, uint32_t b,
+                   uint32_t sb)
+{
+	uint64_t za = v->buffers[a].size, zb = v->buffers[b].size;
+	if (sa != sb)
+		return sa > sb;
+	if (za != zb)
+		return sa ? za < zb : za > zb;
+	return a < b;
+}
+
+/* Spill advice for a STEP or BUFFER certificate on view pool c->pool. */
+static int spill(const usmp_problem *p, const usmp__view_store *vs,
+                 const cert *c, advice *out)
+{
+	const usmp_view *v = &vs->view;
+	uint32_t P = vs->pool_map[c->pool];
+	uint64_t limit = p->pools[P].size_limit;
+	uint32_t dest[MAX_DEST], nd = 0;
+	int rc = USMP_ERR_NOMEM;
+	int64_t *T = NULL;
+	uint64_t *keys = NULL, *Lp = NULL, *Lq = NULL;
+	uint32_t *set = NULL, *moved_to = NULL, *cand = NULL, *score = NULL;
+	memset(out, 0, sizeof *out);
+	for (uint32_t q = 0; q < p->pool_count && nd < MAX_DEST; q++)
+		if (q != P && share_target(&p->pools[P], &p->pools[q]))
+			dest[nd++] = q;
+	if (!nd)
+		return USMP_OK;
+	/* Sums stay exact in 64 bits below 2^63 (profiles wrap harmlessly). */
+	uint64_t sum = 0;
+	size_t times = 0;
+	for (size_t b = 0; b < p->buffer_count; b++) {
+		const usmp__buffer *buf = &p->buffers[b];
+		if (!plive(buf))
+			continue;
+		if (buf->size > (UINT64_C(1) << 62) - sum)
+			return USMP_OK;
+		sum += buf->size;
+		times += 4; /* its begin and end, as in the set and as a user */
+	}
+	uint32_t n = v->buffer_count;
+	set = malloc((n ? n : 1) * sizeof *set);
+	cand = malloc((n ? n : 1) * sizeof *cand);
+	moved_to = malloc((n ? n : 1) * sizeof *moved_to);
+	score = malloc((n ? n : 1) * sizeof *score);
+	keys = malloc((times ? times : 1) * sizeof *keys);
+	if (!set || !cand || !moved_to || !score || !keys)
+		goto fail;
+	uint32_t ns = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t np;
+		const uint32_t *ps = pools_of(v, i, &np);
+		moved_to[i] = NONE;
+		bool mine = (np == 1 && ps[0] == c->pool) ||
+		            (c->kind == USMP_INFEASIBLE_BUFFER && i == c->buffers[0]);
+		if (mine && is_live(&v->buffers[i]))
+			set[ns++] = i;
+	}
+	/* Segments: every begin and end of the live buffers involved. */
+	size_t nk = 0;
+	for (uint32_t k = 0; k < ns; k++) {
+		keys[nk++] = usmp__time_key(v->buffers[set[k]].begin);
+		keys[nk++] = usmp__time_key(v->buffers[set[k]].end);
+	}
+	for (size_t b = 0; b < p->buffer_count; b++) {
+		const usmp__buffer *buf = &p->buffers[b];
+		bool any = false;
+		for (uint32_t d = 0; d < nd && !any; d++)
+			any = may_use(buf, dest[d]);
+		if (!plive(buf) || !any)
+			continue;
+		keys[nk++] = usmp__time_key(buf->begin);
+		keys[nk++] = usmp__time_key(buf->end);
+	}
+	if ((rc = usmp__sort_pairs(keys, NULL, nk)) != USMP_OK)
+		goto fail;
+	rc = USMP_ERR_NOMEM;
+	T = malloc((nk ? nk : 1) * sizeof *T);
+	if (!T)
+		goto fail;
+	uint32_t nt = 0;
+	for (size_t k = 0; k < nk; k++) {
+		int64_t t = (int64_t)(keys[k] ^ (UINT64_C(1) << 63));
+		if (!nt || T[nt - 1] != t)
+			T[nt++] = t;
+	}
+	Lp = calloc(nt ? nt : 1, sizeof *Lp);
+	Lq = calloc((size_t)(nt ? nt : 1) * nd, sizeof *Lq);
+	if (!Lp || !Lq)
+		goto fail;
+	for (uint32_t k = 0; k < ns; k++) {
+		const usmp_buffer_rec *b = &v->buffers[set[k]];
+		range_add(Lp, T, nt, b->begin, b->end, b->size, false);
+	}
+	for (uint32_t d = 0; d < nd; d++)
+		for (size_t b = 0; b < p->buffer_count; b++) {
+			const usmp__buffer *buf = &p->buffers[b];
+			if (plive(buf) && may_use(buf, dest[d]))
+				range_add(Lq + (size_t)d * nt, T, nt, buf->begin,
+				          buf->end, buf->size, false);
+		}
+	out->buf = malloc(MAX_MOVES * sizeof *out->buf);
+	out->pool = malloc(MAX_MOVES * sizeof *out->pool);
+	if (!out->buf || !out->pool)
+		goto fail;
+	rc = USMP_OK;
+	for (;;) {
+		uint32_t k = 0;
+		while (k < nt && Lp[k] <= limit)
+			k++;
+		if (k == nt)
+			break; /* every step fits: the advice is complete */
+		if (out->count == MAX_MOVES)
+			goto none;
+		uint32_t nc = 0;
+		for (uint32_t s = 0; s < ns; s++) {
+			const usmp_buffer_rec *b = &v->buffers[set[s]];
+			if (moved_to[set[s]] == NONE &&
+			    !(b->flags & USMP_BUFFER_FIXED) && b->begin <= T[k] &&
+			    b->end > T[k])
+				cand[nc++] = set[s];
+		}
+		/* Score: the overflowing steps a buffer alone brings under the
+		 * limit. Highest score first, then the smallest; with score 0,
+		 * the largest: few moves, then few bytes moved. */
+		for (uint32_t ci = 0; ci < nc; ci++) {
+			const usmp_buffer_rec *b = &v->buffers[cand[ci]];
+			score[ci] = 0;
+			for (uint32_t j = time_index(T, nt, b->begin);
+			     j < nt && T[j] < b->end; j++)
+				score[ci] += Lp[j] > limit && b->size >= Lp[j] - limit;
+		}
+		bool done = false;
+		for (uint32_t t = 0; t < nc && t < MAX_TRIES && !done; t++) {
+			uint32_t ci = NONE;
+			for (uint32_t x = 0; x < nc; x++) {
+				if (score[x] == UINT32_MAX)
+					continue; /* tried */
+				if (ci == NONE || better(v, cand[x], score[x], cand[ci],
+				                         score[ci]))
+					ci = x;
+			}
+			score[ci] = UINT32_MAX;
+			const usmp_buffer_rec *b = &v->buffers[cand[ci]];
+			for (uint32_t d = 0; d < nd && !done; d++) {
+				uint64_t lim = p->pools[dest[d]].size_limit;
+				if (may_use(&p->buffers[vs->buffer_map[cand[ci]]],
+				            dest[d]))
+					continue; /* already in its list */
+				uint64_t *L = Lq + (size_t)d * nt;
+				uint64_t load = range_max(L, T, nt, b->begin, b->end);
+				if (lim != USMP_UNBOUNDED &&
+				    (load > lim || b->size > lim - load))
+					continue;
+				range_add(L, T, nt, b->begin, b->end, b->size, false);
+				range_add(Lp, T, nt, b->begin, b->end, b->size, true);
+				moved_to[cand[ci]] = dest[d];
+				out->buf[out->count] = vs->buffer_map[cand[ci]];
+				out->pool[out->count++] = dest[d];
+				done = true;
+			}
+		}
+		if (!done)
+			goto none;
+	}
+	goto fail; /* rc = USMP_OK: keep the advice */
+none:
+	free(out->buf);
+	free(out->pool);
+	memset(out, 0, sizeof *out);
+fail:
+	if (rc) {
+		free(out->buf);
+		free(out->pool);
+		memset(out, 0, sizeof *out);
+	}
+	free(T);
+	free(keys);
+	free(Lp);
+	free(Lq);
+	free(set);
+	free(cand);
+	free(moved_to);
+	free(score);
+	return rc;
+}
+
+/* ---- recording on the plan ------------------------------------------------ */
+
+void usmp__infeasible_free(usmp__infeasible *w)
+{
+	if (!w)
+		return;
+	free(w->buffers);
+	free(w->pools);
+	free(w->move_buffers);
+	free(w->move_pools);
+	free(w->algorithm);
+	free(w);
+}
+
+int usmp_plan_infeasibility(const usmp_plan *plan, usmp_infeasibility *out)
+{
+	if (!plan || !out || out->struct_size < 2 * sizeof(uint32_t))
+		return USMP_ERR_INVALID;
+	if (!plan->infeasible || plan->status != USMP_ERR_INFEASIBLE)
+		return USMP_ERR_NOT_FOUND;
+	usmp_infeasibility full = plan->infeasible->info;
+	full.struct_size = out->struct_size;
+	size_t n = out->struct_size < sizeof full ? out->struct_size : sizeof full;
+	memcpy(out, &full, n);
+	return USMP_OK;
+}
+
+static void sb_pools(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
+                     const uint32_t *pools, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		sb_add(m, "%s\"%s\"", k ? ", " : "", p->pools[vs->pool_map[pools[k]]].name);
+}
+
+/* The limit the honest message compares the bound with: the part's pools. */
+static uint64_t part_limit(const usmp_view *v)
+{
+	wide all = {0, 0};
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		wide_add(&all, limit_of(v, j));
+	return wide_min(all, UINT64_MAX);
+}
+
+static void sb_part_pools(sbuf *m, const usmp_problem *p,
+                          const usmp__view_store *vs)
+{
+	const usmp_view *v = &vs->view;
+	sb_add(m, "the limit (");
+	sb_limit(m, part_limit(v));
+	sb_add(m, ") of pool%s ", v->pool_count > 1 ? "s" : "");
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		sb_add(m, "%s\"%s\"", j ? ", " : "", p->pools[vs->pool_map[j]].name);
+}
+
+/* The certificate's sentence. */
+static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
+                    const cert *c, uint64_t bound, const char *algo)
+{
+	const usmp_view *v = &vs->view;
+	uint64_t limit = wide_min(c->limit, UINT64_MAX);
+	const char *pool = c->pool != NONE ? p->pools[vs->pool_map[c->pool]].name : "";
+	switch (c->kind) {
+	case USMP_INFEASIBLE_STEP: {
+		const usmp_buffer_rec *big = &v->buffers[c->buffers[0]];
+		if (c->pool != NONE) {
+			sb_add(m, "at step %lld the buffers live that may use only pool "
+			       "\"%s\" need %s%llu bytes%s, more than its limit (",
+			       (long long)c->step, pool, c->saturated ? "more than " : "",
+			       (unsigned long long)c->total,
+			       c->rules ? " even sharing what overlap rules allow" : "");
+		} else {
+			sb_add(m, "at step %lld the buffers live need %s%llu bytes%s, more "
+			       "than the pools they may use (", (long long)c->step,
+			       c->saturated ? "more than " : "", (unsigned long long)c->total,
+			       c->rules ? " even sharing what overlap rules allow" : "");
+			sb_pools(m, p, vs, c->pools, c->npool);
+			sb_add(m, ") hold together (");
+		}
+		sb_limit(m, limit);
+		sb_add(m, "); the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
+		       big->name, (unsigned long long)big->size);
+		break;
+	}
+	case USMP_INFEASIBLE_BUFFER: {
+		const usmp_buffer_rec *b = &v->buffers[c->buffers[0]];
+		sb_add(m, "buffer \"%s\" (%llu bytes) is larger than every pool it "
+		       "may use (the largest, \"%s\", holds ", b->name,
+		       (unsigned long long)b->size, pool);
+		sb_limit(m, limit);
+		sb_add(m, ")");
+		break;
+	}
+	case USMP_INFEASIBLE_BOUND:
+		sb_add(m, "the lower bound of the group (%llu bytes) exceeds what its "
+		       "pools (", (unsigned long long)bound);
+		sb_pools(m, p, vs, c->pools, c->npool);
+		sb_add(m, ") hold together (");
+		sb_limit(m, limit);
+		sb_add(m, ")");
+		break;
+	case USMP_INFEASIBLE_SEARCH:
+		sb_add(m, "%s's search proved that no placement of the buffers fits "
+		       "%s, although the lower bound (%llu) does", algo,
+		       v->pool_count > 1 ? "the pools" : "the pool",
+		       (unsigned long long)bound);
+		break;
+	default:
+		break;
+	}
+	if (c->kind != USMP_INFEASIBLE_SEARCH && c->kind != USMP_INFEASIBLE_BOUND)
+		sb_add(m, "; the lower bound of the group is %llu bytes",
+		       (unsigned long long)bound);
+}
+
+static void sb_advice(sbuf *m, const usmp_problem *p, const advice *a,
+                      const char *pool)
+{
+	if (!a->count)
+		return;
+	sb_add(m, ". Spill advice: let ");
+	for (uint32_t k = 0; k < a->count; k++) {
+		const usmp__buffer *b = &p->buffers[a->buf[k]];
+		sb_add(m, "%s\"%s\" (%llu bytes) use pool \"%s\"",
+		       k == 0 ? "" : k + 1 == a->count ? " and " : ", ", b->name,
+		       (unsigned long long)b->size, p->pools[a->pool[k]].name);
+	}
+	sb_add(m, ": then no step needs more of pool \"%s\" than its limit "
+	       "(each pool named has room for them)", pool);
+}
+
+/* Build the public record; takes the arrays of c (mapped to problem ids). */
+static int record(usmp_plan *plan, const usmp__view_store *vs, cert *c,
+                  advice *a, uint32_t group, uint64_t bound, const char *algo)
+{
+	usmp__infeasible *w = calloc(1, sizeof *w);
+	if (!w)
+		return USMP_ERR_NOMEM;
+	for (uint32_t k = 0; k < c->nbuf; k++)
+		c->buffers[k] = vs->buffer_map[c->buffers[k]];
+	for (uint32_t k = 0; k < c->npool; k++)
+		c->pools[k] = vs->pool_map[c->pools[k]];
+	w->buffers = c->buffers;
+	w->pools = c->pools;
+	c->buffers = c->pools = NULL;
+	w->move_buffers = a->buf;
+	w->move_pools = a->pool;
+	a->buf = a->pool = NULL;
+	w->algorithm = usmp__strdup(algo);
+	usmp_infeasibility *i = &w->info;
+	i->struct_size = sizeof *i;
+	i->kind = (uint32_t)c->kind;
+	i->pool = c->pool != NONE ? vs->pool_map[c->pool] : USMP_NO_POOL;
+	i->group = group;
+	i->limit = wide_min(c->limit, UINT64_MAX);
+	i->bound = bound;
+	i->step = c->kind == USMP_INFEASIBLE_STEP ? c->step : 0;
+	i->total = c->total;
+	i->buffer_count = c->nbuf;
+	i->pool_count = c->npool;
+	i->buffers = w->buffers;
+	i->pools = w->pools;
+	i->move_count = a->count;
+	i->move_buffers = w->move_buffers;
+	i->move_pools = w->move_pools;
+	i->algorithm = w->algorithm ? w->algorithm : "";
+	usmp__infeasible_free(plan->infeasible);
+	plan->infeasible = w;
+	return USMP_OK;
+}
+
+/* The part's pools as the certificate's pools (UNPROVEN, SEARCH). */
+static int whole_part(const usmp_view *v, cert *c)
+{
+	c->limit = (wide){0, part_limit(v)};
+	c->pool = v->pool_count == 1 ? 0 : NONE;
+	c->pools = malloc(v->pool_count * sizeof *c->pools);
+	if (!c->pools)
+		return USMP_ERR_NOMEM;
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		c->pools[c->npool++] = j;
+	return USMP_OK;
+}
+
+int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
+                             uint32_t group, const char *algo, int st,
+                             unsigned flags, const char *why, usmp_plan *plan)
+{
+	const usmp_view *v = &vs->view;
+	uint64_t bound = v->lower_bound;
+	cert c;
+	advice a;
+	sbuf m = {0};
+	memset(&a, 0, sizeof a);
+	int rc = certify(v, &c);
+	if (rc)
+		goto nomem;
+	if (!c.kind && st != USMP_ERR_INFEASIBLE) {
+		cert_free(&c);
+		return USMP_OK; /* stopped, and no proof either way */
+	}
+	if (!c.kind && (flags & USMP__WHY_RULES_AS_CONFLICTS)) {
+		/* exact planned the rules as conflicts: its proof is about
+		 * another, stricter problem. Not infeasible: a capability gap. */
+		sb_add(&m, "%s found no plan while treating the %llu overlap rules "
+		       "as plain conflicts, which proves nothing about the rules; "
+		       "the lower bound (%llu) fits ", algo,
+		       (unsigned long long)v->overlap_count, (unsigned long long)bound);
+		sb_part_pools(&m, p, vs);
+		sb_add(&m, ", so a plan that shares bytes as the rules allow may "
+		       "exist: use an algorithm with the overlap-rules capability "
+		       "(first_fit, best_fit, auto)");
+		cert_free(&c);
+		if (m.oom)
+			goto nomem;
+		usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED, "%s", m.s);
+		free(m.s);
+		return USMP_ERR_UNSUPPORTED;
+	}
+	if (!c.kind) {
+		c.kind = (flags & USMP__WHY_PROVEN) ? USMP_INFEASIBLE_SEARCH
+		                                    : USMP_INFEASIBLE_UNPROVEN;
+		if (whole_part(v, &c))
+			goto nomem;
+	}
+	if ((c.kind == USMP_INFEASIBLE_STEP || c.kind == USMP_INFEASIBLE_BUFFER) &&
+	    c.pool != NONE && spill(p, vs, &c, &a))
+		goto nomem;
+	if (c.kind == USMP_INFEASIBLE_UNPROVEN) {
+		sb_add(&m, "no plan found by %s", algo);
+		if (why && *why)
+			sb_add(&m, " (%s)", why);
+		sb_add(&m, "; the lower bound (%llu) fits ", (unsigned long long)bound);
+		sb_part_pools(&m, p, vs);
+		if (flags & USMP__WHY_KNOB_LIMIT)
+			sb_add(&m, ", so a plan may exist: its capacity knob asks for "
+			       "less (raise it, or 0 for the pool's limit)");
+		else if (v->pool_count == 1)
+			sb_add(&m, ", so a plan may exist: try -a exact or a longer "
+			       "--time-limit");
+		else
+			sb_add(&m, ", so a plan may exist: try another algorithm (-a) "
+			       "or a longer --time-limit");
+	} else {
+		sb_add(&m, "%s: no plan fits the pools: ", algo);
+		if (why && *why)
+			sb_add(&m, "%s; ", why);
+		sb_cert(&m, p, vs, &c, bound, algo);
+		if (c.pool != NONE)
+			sb_advice(&m, p, &a, p->pools[vs->pool_map[c.pool]].name);
+	}
+	if (m.oom)
+		goto nomem;
+	rc = record(plan, vs, &c, &a, group, bound, algo);
+	if (rc)
+		goto nomem;
+	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	free(m.s);
+	cert_free(&c);
+	return USMP_ERR_INFEASIBLE;
+nomem:
+	free(m.s);
+	cert_free(&c);
+	free(a.buf);
+	free(a.pool);
+	usmp__plan_fail(plan, st, "%s: no plan found (out of memory while "
+	                "explaining why)", algo);
+	return st;
+}
+
+/* ---- fixed placements ----------------------------------------------------- */
+
+/* offset(dst) <= offset(src) + lead, without overflow. */
+static bool lead_holds(uint64_t os, uint64_t od, int64_t lead)
+{
+	if (lead >= 0)
+		return od <= os || od - os <= (uint64_t)lead;
+	uint64_t back = (uint64_t)(-(lead + 1)) + 1;
+	return os >= back && od <= os - back;
+}
+
+static bool rule_allows(const usmp_view *v, uint32_t a, uint32_t b)
+{
+	const usmp_buffer_rec *x = &v->buffers[a], *y = &v->buffers[b];
+	for (uint64_t k = 0; k < v->overlap_count; k++) {
+		const usmp_overlap_rec *o = &v->overlaps[k];
+		if (o->src == a && o->dst == b &&
+		    lead_holds(x->fixed_offset, y->fixed_offset, o->max_lead))
+			return true;
+		if (o->src == b && o->dst == a &&
+		    lead_holds(y->fixed_offset, x->fixed_offset, o->max_lead))
+			return true;
+	}
+	return false;
+}
+
+/* The first pair of fixed buffers (by offset within a pool) that clash. */
+static bool find_clash(const usmp_view *v, const uint32_t *fx, uint32_t k,
+                       uint32_t *pa, uint32_t *pb)
+{
+	for (uint32_t x = 0; x < k; x++)
+		for (uint32_t y = x + 1; y < k; y++) {
+			const usmp_buffer_rec *a = &v->buffers[fx[x]];
+			const usmp_buffer_rec *b = &v->buffers[fx[y]];
+			if (a->fixed_pool != b->fixed_pool ||
+			    a->fixed_offset >= b->fixed_offset + b->size ||
+			    b->fixed_offset >= a->fixed_offset + a->size ||
+			    !usmp__conflict(v, fx[x], fx[y]) ||
+			    rule_allows(v, fx[x], fx[y]))
+				continue;
+			*pa = fx[x];
+			*pb = fx[y];
+			return true;
+		}
+	return false;
+}
+
+int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
+                           uint32_t group, const char *algo, usmp_plan *plan)
+{
+	const usmp_view *v = &vs->view;
+	uint32_t *ids = NULL, k = 0;
+	usmp_placement *pl = NULL;
+	usmp__view_store sub;
+	char *msg = NULL;
+	int st = USMP_OK;
+	memset(&sub, 0, sizeof sub);
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		k += (v->buffers[i].flags & USMP_BUFFER_FIXED) != 0;
+	if (k < 2)
+		return USMP_OK;
+	ids = malloc(k * sizeof *ids);
+	if (!ids)
+		goto nomem;
+	k = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		if (v->buffers[i].flags & USMP_BUFFER_FIXED)
+			ids[k++] = vs->buffer_map[i]; /* ascending, as the view's */
+	st = usmp__view_build(p, ids, k, &sub, &msg);
+	if (st) {
+		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		goto out;
+	}
+	pl = malloc(k * sizeof *pl);
+	if (!pl)
+		goto nomem;
+	for (uint32_t i = 0; i < k; i++)
+		pl[i] = (usmp_placement){sub.view.buffers[i].fixed_pool, 0,
+		                         sub.view.buffers[i].fixed_offset};
+	if (!usmp__verify(&sub.view, pl, &msg))
+		goto out;
+	/* The pair, in the part's view (the sub-view's indices differ). */
+	for (uint32_t i = 0, j = 0; i < v->buffer_count; i++)
+		if (v->buffers[i].flags & USMP_BUFFER_FIXED)
+			ids[j++] = i;
+	uint32_t a = NONE, b = NONE;
+	cert c;
+	advice none;
+	memset(&c, 0, sizeof c);
+	memset(&none, 0, sizeof none);
+	c.kind = USMP_INFEASIBLE_FIXED;
+	c.pool = NONE;
+	if (find_clash(v, ids, k, &a, &b)) {
+		c.pool = v->buffers[a].fixed_pool;
+		c.limit = (wide){0, limit_of(v, c.pool)};
+		c.buffers = malloc(2 * sizeof *c.buffers);
+		c.pools = malloc(sizeof *c.pools);
+		if (!c.buffers || !c.pools) {
+			cert_free(&c);
+			goto nomem;
+		}
+		c.buffers[c.nbuf++] = a;
+		c.buffers[c.nbuf++] = b;
+		c.pools[c.npool++] = c.pool;
+	}
+	sbuf m = {0};
+	sb_add(&m, "the fixed placements clash: %s", msg ? msg : "?");
+	if (c.pool != NONE) {
+		sb_add(&m, " (pool \"%s\", limit ", p->pools[vs->pool_map[c.pool]].name);
+		sb_limit(&m, limit_of(v, c.pool));
+		sb_add(&m, "; the lower bound of the group is %llu bytes)",
+		       (unsigned long long)v->lower_bound);
+	}
+	if (m.oom || record(plan, vs, &c, &none, group, v->lower_bound, algo)) {
+		free(m.s);
+		cert_free(&c);
+		goto nomem;
+	}
+	cert_free(&c);
+	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	free(m.s);
+	st = USMP_ERR_INFEASIBLE;
+	goto out;
+nomem:
+	st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
+out:
+	usmp__free_msg(&msg);
+	free(pl);
+	free(ids);
+	usmp__view_finish(&sub);
+	return st;
+}
