@@ -22,6 +22,7 @@ typedef struct shared_result {
 	int reported;
 	int optimal;
 	int done;
+	usmp__watch watch; /* the child's deadline and first-plan state */
 	uint64_t proven_bound;
 	char message[512];
 	char who[256];
@@ -39,6 +40,7 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 {
 	char *who = NULL;
 	int st;
+	hc->watch = &res->watch;
 	if (a->builtin)
 		st = a->builtin(r, v, &hc->host, out, k, &who);
 	else
@@ -54,10 +56,21 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 	_exit(0);
 }
 
+/* Past the deadline the child works to by the grace, and past the end of
+ * its first plan by as much; never while it makes its first plan. */
+static bool hung(const usmp__watch *w, double grace)
+{
+	double dl = w->deadline;
+	if (dl <= 0 || __atomic_load_n(&w->patient, __ATOMIC_SEQ_CST) > 0)
+		return false;
+	double from = w->patient_end > dl ? w->patient_end : dl;
+	return usmp__now() >= from + grace;
+}
+
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,
                         usmp__host_ctx *hc, usmp_placement *out,
-                        double kill_at, char **who, char **msg)
+                        double grace, char **who, char **msg)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t n = v->buffer_count;
@@ -86,6 +99,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 	}
 	memcpy(shared_out, out, n * sizeof *out);
 	res->status = USMP_ERR_INTERNAL;
+	res->watch.deadline = hc->deadline;
 
 	fflush(NULL);
 	pid_t pid = fork();
@@ -118,7 +132,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 			st = USMP_ERR_INTERNAL;
 			goto out;
 		}
-		if (!killed && kill_at > 0 && usmp__now() >= kill_at) {
+		if (!killed && hung(&res->watch, grace)) {
 			kill(pid, SIGKILL);
 			killed = 1;
 		}

@@ -6,8 +6,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan)
+/* Writing the plan costs about this much per buffer (JSON, measured on the
+ * XLA traces and the generated workloads with room to spare): reserved out
+ * of --time-limit, which covers the whole command. */
+#define WRITE_SECONDS_PER_BUFFER 1e-6
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
+                          double limit)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
 	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s\n", path,
@@ -22,6 +36,10 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan)
 		        "%.1f ms\n", i + 1, *pi.target ? pi.target : "-",
 		        pi.algorithm, *pi.params ? " (" : "", pi.params,
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
+		if (limit > 0 && pi.time_ms > limit * 1e3)
+			fprintf(stderr, "    over the time limit of %g s: a first "
+			        "plan is always finished, however long it takes\n",
+			        limit);
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 			if (usmp_problem_pool_group(p, j) != pi.group)
 				continue;
@@ -69,6 +87,7 @@ int cmd_plan(int argc, char **argv)
 	usmp_problem *p = NULL;
 	usmp_registry *r = NULL;
 	usmp_plan *plan = NULL;
+	double t_start = now_seconds();
 	if (!params)
 		return EXIT_OTHER;
 	optind = 1;
@@ -140,6 +159,15 @@ int cmd_plan(int argc, char **argv)
 		code = EXIT_OTHER;
 		goto out;
 	}
+	double limit = opts.time_limit;
+	if (opts.time_limit > 0) {
+		/* The limit is for the whole command: reading is done, writing
+		 * is still to come. */
+		double left = opts.time_limit - (now_seconds() - t_start) -
+		              WRITE_SECONDS_PER_BUFFER *
+		                      (double)usmp_problem_buffer_count(p);
+		opts.time_limit = left > 1e-3 ? left : 1e-3;
+	}
 	int st = usmp_plan_compute(r, p, &opts, &plan);
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
@@ -152,7 +180,7 @@ int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(path, p, plan);
+		print_summary(path, p, plan, limit);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
