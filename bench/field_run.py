@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# Owns the real-trace measurement: every shipped heuristic and auto side by
+# side on the XLA traces, and the whole-command time under --time-limit.
+"""Measure heuristics and auto on real traces, side by side in one run.
+
+    python3 bench/field_run.py [--usmp PATH] [--out RAW.json] FILE...
+
+FILE: MiniMalloc CSV problems, or .csv.gz (decompressed to a temporary
+file first), e.g. bench/data/xla/*.csv.gz.  For each: first_fit and
+best_fit with each order, greedy_by_size, greedy_by_conflicts, hill_climb
+(only up to 2,000 buffers: its 500 re-placements take minutes beyond),
+auto with its default budget, and auto with --time-limit 1 and 3.  Each is
+one `usmp plan FILE [-a ALGO -p order=O] -q --no-isolate -o plan.json`
+process under /usr/bin/time (auto runs as the default does: isolation as
+configured); reported: plan total / lower bound, wall seconds, CPU seconds
+(user + system) and peak RSS.  order=all is the smallest of the four
+orders (it runs them one after another).  Prints a Markdown table; --out
+writes the raw numbers as JSON.  Stdlib only.
+"""
+
+import argparse
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HEUR = [("first_fit", o) for o in ("size", "lifetime", "area", "conflicts")] + \
+       [("best_fit", o) for o in ("size", "lifetime", "area", "conflicts")] + \
+       [("greedy_by_size", None), ("greedy_by_conflicts", None),
+        ("hill_climb", None)]
+
+
+def run(usmp, path, args, tmp):
+    out = os.path.join(tmp, "plan.json")
+    tfile = os.path.join(tmp, "time.txt")
+    cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", tfile, usmp, "plan",
+           path] + args + ["-o", out]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    with open(tfile) as f:
+        wall, u, s, rss = f.read().split()[-4:]
+    total = bound = 0
+    for m in re.finditer(r"total (\d+) bytes, lower bound (\d+)", p.stderr):
+        total += int(m.group(1))
+        bound += int(m.group(2))
+    alg = re.search(r"algorithm (\S+)", p.stderr)
+    return {"args": args, "exit": p.returncode, "wall": float(wall),
+            "cpu": float(u) + float(s), "rss_mib": int(rss) / 1024.0,
+            "total": total, "bound": bound,
+            "winner": alg.group(1) if alg else None,
+            "error": p.stderr.strip().splitlines()[-1] if p.returncode else None}
+
+
+def ratio(r):
+    return r["total"] / r["bound"] if r["exit"] == 0 and r["bound"] else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--usmp", default="build/src/cli/usmp")
+    ap.add_argument("--out")
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args(argv)
+    tmp = tempfile.mkdtemp(prefix="usmp-field-")
+    results = {}
+    try:
+        for f in a.files:
+            name = os.path.basename(f).split(".")[0]
+            path = f
+            if f.endswith(".gz"):
+                path = os.path.join(tmp, name + ".csv")
+                with gzip.open(f, "rb") as src, open(path, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            with open(path) as fh:
+                n = sum(1 for _ in fh) - 1
+            rows = {}
+            for alg, order in HEUR:
+                if alg == "hill_climb" and n > 2000:
+                    continue
+                args = ["-a", alg] + (["-p", "order=" + order] if order else [])
+                key = alg + (":" + order if order else "")
+                rows[key] = run(a.usmp, path, args + ["-q", "--no-isolate"], tmp)
+                print(name, key, rows[key], file=sys.stderr)
+            rows["auto"] = run(a.usmp, path, [], tmp)
+            for lim in ("1", "3"):
+                rows["auto --time-limit " + lim] = run(
+                    a.usmp, path, ["--time-limit", lim], tmp)
+            print(name, rows["auto"], file=sys.stderr)
+            results[name] = {"buffers": n, "runs": rows}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if a.out:
+        with open(a.out, "w") as fh:
+            json.dump(results, fh, indent=1, sort_keys=True)
+    print(report(results))
+    return 0
+
+
+def report(results):
+    lines = []
+    for name, res in sorted(results.items()):
+        rows = res["runs"]
+        lines.append("\n%s (%d buffers):\n" % (name, res["buffers"]))
+        lines.append("| run | ratio | wall s | CPU s | peak MiB |")
+        lines.append("|---|---|---|---|---|")
+        for key, r in rows.items():
+            q = ratio(r)
+            lines.append("| %s | %s | %.2f | %.2f | %.0f |" % (
+                key, "%.4f" % q if q else "exit %d" % r["exit"], r["wall"],
+                r["cpu"], r["rss_mib"]))
+        for alg in ("first_fit", "best_fit"):
+            qs = [ratio(rows[k]) for k in rows if k.startswith(alg + ":")]
+            qs = [q for q in qs if q]
+            if qs:
+                lines.append("| %s order=all (min of the four) | %.4f | | | |"
+                             % (alg, min(qs)))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
