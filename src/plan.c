@@ -8,8 +8,9 @@
 #include <string.h>
 
 /* What verifying and merging a part's plan cost, as a multiple of the time
- * building its view took (measured on the XLA traces and the generated
- * workloads: 0.6-1.5 for the part's check and the merged one together). */
+ * building its view took: the part's check and the merged plan's each
+ * sort and sweep the live ranges, as building the view (bound included)
+ * does. */
 #define POST_FACTOR 2.0
 
 usmp_plan *usmp__plan_alloc(usmp_problem *p)

@@ -472,9 +472,14 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		for (size_t i = 0; i < POLICY_COUNT && !only_cancel(h); i++)
 			if (policy[i].role != ROLE_SEARCH && !done[i] &&
 			    !(s.have_best && h->should_stop(h))) {
+				bool first = !s.have_best;
 				done[i] = 1;
+				if (first)
+					usmp__host_patient(hc, true);
 				ran += run_member(&s, &policy[i], hw,
-				                  s.have_best ? h : &patient);
+				                  first ? &patient : h);
+				if (first)
+					usmp__host_patient(hc, false);
 			}
 	double deadline = hc->deadline;
 	if (improve && window_first && s.have_best && !at_bound(&s) &&
