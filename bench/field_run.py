@@ -10,10 +10,11 @@ file first), e.g. bench/data/xla/*.csv.gz.  For each: first_fit and
 best_fit with each order, greedy_by_size, greedy_by_conflicts, hill_climb
 (only up to 2,000 buffers: its 500 re-placements take minutes beyond),
 auto with its default budget, and auto with --time-limit 1 and 3.  Each is
-one `usmp plan FILE [-a ALGO -p order=O] -q --no-isolate -o plan.json`
+one `usmp plan FILE [-a ALGO -p order=O] --no-isolate -o plan.json`
 process under /usr/bin/time (auto runs as the default does: isolation as
-configured); reported: plan total / lower bound, wall seconds, CPU seconds
-(user + system) and peak RSS.  order=all is the smallest of the four
+configured); reported: plan total / lower bound (from the summary), wall
+seconds, CPU seconds (user + system) and peak RSS.  The auto runs are
+repeated (--repeat, default 3) and their median wall and CPU reported.  order=all is the smallest of the four
 orders (it runs them one after another).  Prints a Markdown table; --out
 writes the raw numbers as JSON.  Stdlib only.
 """
@@ -54,6 +55,17 @@ def run(usmp, path, args, tmp):
             "error": p.stderr.strip().splitlines()[-1] if p.returncode else None}
 
 
+def median_run(usmp, path, args, tmp, repeat):
+    runs = [run(usmp, path, args, tmp) for _ in range(max(1, repeat))]
+    out = dict(runs[0])
+    for k in ("wall", "cpu", "rss_mib"):
+        out[k] = sorted(r[k] for r in runs)[len(runs) // 2]
+    out["walls"] = [r["wall"] for r in runs]
+    out["exits"] = [r["exit"] for r in runs]
+    out["totals"] = [r["total"] for r in runs]
+    return out
+
+
 def ratio(r):
     return r["total"] / r["bound"] if r["exit"] == 0 and r["bound"] else None
 
@@ -62,6 +74,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--usmp", default="build/src/cli/usmp")
     ap.add_argument("--out")
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args(argv)
     tmp = tempfile.mkdtemp(prefix="usmp-field-")
@@ -82,12 +95,12 @@ def main(argv=None):
                     continue
                 args = ["-a", alg] + (["-p", "order=" + order] if order else [])
                 key = alg + (":" + order if order else "")
-                rows[key] = run(a.usmp, path, args + ["-q", "--no-isolate"], tmp)
+                rows[key] = run(a.usmp, path, args + ["--no-isolate"], tmp)
                 print(name, key, rows[key], file=sys.stderr)
-            rows["auto"] = run(a.usmp, path, [], tmp)
-            for lim in ("1", "3"):
-                rows["auto --time-limit " + lim] = run(
-                    a.usmp, path, ["--time-limit", lim], tmp)
+            for key, args in (("auto", []),
+                              ("auto --time-limit 1", ["--time-limit", "1"]),
+                              ("auto --time-limit 3", ["--time-limit", "3"])):
+                rows[key] = median_run(a.usmp, path, args, tmp, a.repeat)
             print(name, rows["auto"], file=sys.stderr)
             results[name] = {"buffers": n, "runs": rows}
     finally:

@@ -47,13 +47,19 @@ static uint64_t planned_total(usmp_registry *r, usmp_problem *p,
 	return t;
 }
 
-/* auto (its default budget) against every member of the box; hill_climb
+/* auto (its default budget), with and without its search, against every
+ * member of the box; hill_climb
  * (the last) only when with_hill: its 500 re-placements take seconds from
  * a few thousand buffers on, more than auto's default budget. */
 static void check_box(usmp_problem *p, const char *name, bool with_hill)
 {
 	usmp_registry *r = test_registry(NULL);
 	uint64_t a = planned_total(r, p, NULL, name);
+	/* Without the search too: the heuristics alone must cover the box. */
+	const char *no_search[1] = {"improve=false"};
+	usmp_plan_options ho = {.struct_size = sizeof ho, .algorithm = "auto",
+	                        .params = no_search, .param_count = 1};
+	uint64_t ah = planned_total(r, p, &ho, name);
 	size_t count = sizeof box / sizeof *box - (with_hill ? 0 : 1);
 	for (size_t i = 0; i < count; i++) {
 		const char *params[1] = {box[i].param};
@@ -64,6 +70,10 @@ static void check_box(usmp_problem *p, const char *name, bool with_hill)
 		uint64_t h = planned_total(r, p, &o, box[i].algorithm);
 		cr_assert_leq(a, h, "%s: auto %llu > %s %s %llu", name,
 		              (unsigned long long)a, box[i].algorithm,
+		              box[i].param ? box[i].param : "(defaults)",
+		              (unsigned long long)h);
+		cr_assert_leq(ah, h, "%s: auto improve=false %llu > %s %s %llu",
+		              name, (unsigned long long)ah, box[i].algorithm,
 		              box[i].param ? box[i].param : "(defaults)",
 		              (unsigned long long)h);
 	}
