@@ -231,10 +231,13 @@ void usmp__host_patient(usmp__host_ctx *c, bool on)
 {
 	if (!c->watch)
 		return;
+	double now = usmp__now();
 	if (on) {
+		c->watch->patient_start = now;
 		__atomic_add_fetch(&c->watch->patient, 1, __ATOMIC_SEQ_CST);
 	} else {
-		c->watch->patient_end = usmp__now();
+		c->watch->patient_time += now - c->watch->patient_start;
+		c->watch->patient_end = now;
 		__atomic_sub_fetch(&c->watch->patient, 1, __ATOMIC_SEQ_CST);
 	}
 }

@@ -359,6 +359,8 @@ typedef struct usmp__watch {
 	volatile double deadline; /* usmp__now() value, 0 = none */
 	volatile int patient;     /* > 0 while the first plan is being made */
 	volatile double patient_end; /* when the last patient stretch ended */
+	volatile double patient_start;
+	volatile double patient_time; /* seconds spent making first plans */
 } usmp__watch;
 
 typedef struct usmp__host_ctx {
@@ -395,10 +397,11 @@ void usmp__host_patient(usmp__host_ctx *c, bool on);
 /* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
  * child; placements come back through shared memory ending at a guard page.
  * A crash, an exit or a hang becomes USMP_ERR_PLUGIN with *msg set. A hang
- * is a call still running `grace` seconds past the deadline it works to
- * (hc->deadline, as the child moves it; none when 0), or past the end of its
- * first plan, whichever is later; a call making its first plan is never
- * killed for time. Otherwise returns the algorithm's status with hc's
+ * is a call still running `grace` seconds, plus as long as its first plan
+ * took (one pass over the problem: what a member may need between two
+ * looks at the clock), past the deadline it works to (hc->deadline, as the
+ * child moves it; none when 0) or past the end of its first plan, whichever
+ * is later; a call making its first plan is never killed for time. Otherwise returns the algorithm's status with hc's
  * reported bound and last message updated. */
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,

@@ -56,15 +56,16 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 	_exit(0);
 }
 
-/* Past the deadline the child works to by the grace, and past the end of
- * its first plan by as much; never while it makes its first plan. */
+/* Past the deadline the child works to, or the end of its first plan, by
+ * the grace plus the time its first plan took; never while it makes its
+ * first plan. */
 static bool hung(const usmp__watch *w, double grace)
 {
 	double dl = w->deadline;
 	if (dl <= 0 || __atomic_load_n(&w->patient, __ATOMIC_SEQ_CST) > 0)
 		return false;
 	double from = w->patient_end > dl ? w->patient_end : dl;
-	return usmp__now() >= from + grace;
+	return usmp__now() >= from + grace + w->patient_time;
 }
 
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
