@@ -22,6 +22,7 @@ writes the raw numbers as JSON.  Stdlib only.
 import argparse
 import gzip
 import json
+import math
 import os
 import re
 import shutil
@@ -55,6 +56,28 @@ def run(usmp, path, args, tmp):
             "error": p.stderr.strip().splitlines()[-1] if p.returncode else None}
 
 
+def shape(path):
+    """Buffers, most alive at one time, decades of sizes."""
+    ev, lo, hi, n = [], None, 0, 0
+    with open(path) as fh:
+        next(fh)
+        for line in fh:
+            _, b, e, z = line.strip().split(",")
+            ev.append((int(b), 1))
+            ev.append((int(e), -1))
+            z = int(z)
+            n += 1
+            if z and (lo is None or z < lo):
+                lo = z
+            hi = max(hi, z)
+    ev.sort()
+    cur = top = 0
+    for _, d in ev:
+        cur += d
+        top = max(top, cur)
+    return n, top, math.log10(hi / lo) if lo else 0.0
+
+
 def median_run(usmp, path, args, tmp, repeat):
     runs = [run(usmp, path, args, tmp) for _ in range(max(1, repeat))]
     out = dict(runs[0])
@@ -75,8 +98,14 @@ def main(argv=None):
     ap.add_argument("--usmp", default="build/src/cli/usmp")
     ap.add_argument("--out")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--report-only", metavar="RAW",
+                    help="print the tables of a raw JSON file, run nothing")
+    ap.add_argument("files", nargs="*")
     a = ap.parse_args(argv)
+    if a.report_only:
+        with open(a.report_only) as fh:
+            print(report(json.load(fh)))
+        return 0
     tmp = tempfile.mkdtemp(prefix="usmp-field-")
     results = {}
     try:
@@ -87,8 +116,7 @@ def main(argv=None):
                 path = os.path.join(tmp, name + ".csv")
                 with gzip.open(f, "rb") as src, open(path, "wb") as dst:
                     shutil.copyfileobj(src, dst)
-            with open(path) as fh:
-                n = sum(1 for _ in fh) - 1
+            n, alive, decades = shape(path)
             rows = {}
             for alg, order in HEUR:
                 if alg == "hill_climb" and n > 2000:
@@ -102,7 +130,8 @@ def main(argv=None):
                               ("auto --time-limit 3", ["--time-limit", "3"])):
                 rows[key] = median_run(a.usmp, path, args, tmp, a.repeat)
             print(name, rows["auto"], file=sys.stderr)
-            results[name] = {"buffers": n, "runs": rows}
+            results[name] = {"buffers": n, "alive": alive,
+                             "decades": decades, "runs": rows}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if a.out:
@@ -112,8 +141,61 @@ def main(argv=None):
     return 0
 
 
+ORDERS = ("size", "lifetime", "area", "conflicts")
+HNAMES = ["first_fit:" + o for o in ORDERS] + ["best_fit:" + o for o in ORDERS] + \
+         ["greedy_by_size", "greedy_by_conflicts", "hill_climb"]
+
+
+def summary(results):
+    """Two tables: ratios side by side, then CPU and wall times."""
+    L = ["| trace | buffers | alive at once | size decades | first_fit "
+         "size / lifetime / area / conflicts | best_fit size / lifetime / "
+         "area / conflicts | greedy_by_size | greedy_by_conflicts | "
+         "hill_climb | best heuristic | auto |",
+         "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, res in sorted(results.items()):
+        rows = res["runs"]
+
+        def f(k):
+            q = ratio(rows[k]) if k in rows else None
+            return "%.4f" % q if q else "—"
+        qs = [ratio(rows[k]) for k in HNAMES if k in rows and ratio(rows[k])]
+        qa = ratio(rows["auto"])
+        L.append("| %s | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | **%s** |"
+                 % (name, res["buffers"], res.get("alive", 0),
+                    res.get("decades", 0),
+                    " / ".join(f("first_fit:" + o) for o in ORDERS),
+                    " / ".join(f("best_fit:" + o) for o in ORDERS),
+                    f("greedy_by_size"), f("greedy_by_conflicts"),
+                    f("hill_climb"), "%.4f" % min(qs) if qs else "—",
+                    "%.4f" % qa if qa else "exit %d" % rows["auto"]["exit"]))
+    L += ["", "| trace | CPU s: first_fit size / lifetime / area / conflicts "
+          "| CPU s: best_fit size / lifetime / area / conflicts | CPU s: "
+          "greedy_by_size / _conflicts | auto (default): wall, CPU | "
+          "--time-limit 1: wall, CPU | --time-limit 3: wall, CPU | peak MiB "
+          "first_fit / auto |", "|---|---|---|---|---|---|---|---|"]
+    for name, res in sorted(results.items()):
+        rows = res["runs"]
+
+        def c(k):
+            return "%.2f" % rows[k]["cpu"] if k in rows else "—"
+
+        def w(k):
+            r = rows[k]
+            bad = [e for e in r.get("exits", [r["exit"]]) if e]
+            return "%.2f s, %.2f s%s" % (r["wall"], r["cpu"],
+                                         " (exit %s)" % bad if bad else "")
+        L.append("| %s | %s | %s | %s / %s | %s | %s | %s | %.0f / %.0f |" % (
+            name, " / ".join(c("first_fit:" + o) for o in ORDERS),
+            " / ".join(c("best_fit:" + o) for o in ORDERS),
+            c("greedy_by_size"), c("greedy_by_conflicts"), w("auto"),
+            w("auto --time-limit 1"), w("auto --time-limit 3"),
+            rows["first_fit:size"]["rss_mib"], rows["auto"]["rss_mib"]))
+    return "\n".join(L)
+
+
 def report(results):
-    lines = []
+    lines = [summary(results), "", "Every run:"]
     for name, res in sorted(results.items()):
         rows = res["runs"]
         lines.append("\n%s (%d buffers):\n" % (name, res["buffers"]))
