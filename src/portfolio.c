@@ -545,7 +545,10 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	/* Time left after the search: the heuristics that did not fit. */
 	if (s.have_best)
 		run_heuristics(&s, idx, nidx, done, first_cost, 1.0, hw);
-	usmp__host_set_deadline(hc, deadline);
+	/* Put the caller's deadline back (not the watcher's copy: the call is
+	 * about to return, and an earlier deadline there could only make the
+	 * watcher kill it on the way out). */
+	hc->deadline = deadline;
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
