@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-/* Writing the plan costs about this much per buffer (JSON, measured on the
- * XLA traces and the generated workloads with room to spare): reserved out
- * of --time-limit, which covers the whole command. */
+/* Time kept back per buffer for writing the plan, out of --time-limit,
+ * which covers the whole command (the JSON writer prints one short record
+ * per buffer). */
 #define WRITE_SECONDS_PER_BUFFER 1e-6
 
 static double now_seconds(void)
