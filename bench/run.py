@@ -929,8 +929,16 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 				fmt_time(r["algo_ms"] / 1000) if r.get("algo_ms") is not None else "",
 				fmt_mib(r["rss_kb"]), r["runs"], "; ".join(n.replace("|", "/") for n in notes if n)))
 	w("")
+	# The real-trace section comes from bench/field_run.py: keep it.
+	keep = ""
+	if os.path.exists(path):
+		with open(path) as f:
+			old = f.read()
+		i = old.find("\n## Real XLA traces")
+		if i >= 0:
+			keep = old[i:]
 	with open(path, "w") as f:
-		f.write("\n".join(L))
+		f.write("\n".join(L) + keep)
 
 
 # ---------------------------------------------------------------- main

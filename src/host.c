@@ -219,3 +219,25 @@ void usmp__host_finish(usmp__host_ctx *c)
 	c->priv = NULL;
 	usmp__interval_index_finish(&c->index);
 }
+
+void usmp__host_set_deadline(usmp__host_ctx *c, double deadline)
+{
+	c->deadline = deadline;
+	if (c->watch)
+		c->watch->deadline = deadline;
+}
+
+void usmp__host_patient(usmp__host_ctx *c, bool on)
+{
+	if (!c->watch)
+		return;
+	double now = usmp__now();
+	if (on) {
+		c->watch->patient_start = now;
+		__atomic_add_fetch(&c->watch->patient, 1, __ATOMIC_SEQ_CST);
+	} else {
+		c->watch->patient_time += now - c->watch->patient_start;
+		c->watch->patient_end = now;
+		__atomic_sub_fetch(&c->watch->patient, 1, __ATOMIC_SEQ_CST);
+	}
+}

@@ -364,15 +364,24 @@ typedef struct usmp__builtin {
 } usmp__builtin;
 extern const usmp__builtin usmp__builtins[];
 extern const uint32_t usmp__builtin_count;
-/* The most auto may stretch its default time limit by on a part of n
- * buffers, in seconds (portfolio.c); plan.c widens its hang guard by it. */
-double usmp__auto_stretch_max(uint32_t n);
 
 /* ---- host.c: the services table handed to algorithms ------------------- */
+
+/* What a running call tells whoever watches it (isolate.c's parent, through
+ * shared memory): the deadline it works to now, and whether it is making
+ * the first plan, which is never killed for time. */
+typedef struct usmp__watch {
+	volatile double deadline; /* usmp__now() value, 0 = none */
+	volatile int patient;     /* > 0 while the first plan is being made */
+	volatile double patient_end; /* when the last patient stretch ended */
+	volatile double patient_start;
+	volatile double patient_time; /* seconds spent making first plans */
+} usmp__watch;
 
 typedef struct usmp__host_ctx {
 	usmp_host host; /* what plugins get; host.host_data points back here */
 	const usmp_view *view;
+	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
 	usmp__interval_index index;
 	double deadline; /* usmp__now() value, 0 = none */
 	int default_limit; /* the deadline is auto's default, not the caller's */
@@ -392,6 +401,11 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
                     const volatile int *cancel, const char *algorithm);
 /* Frees leftover allocations (logging a leak) and the index. */
 void usmp__host_finish(usmp__host_ctx *c);
+/* Move the call's deadline (and the watcher's copy). */
+void usmp__host_set_deadline(usmp__host_ctx *c, double deadline);
+/* Start (on) or end (off) making the first plan: a watcher never kills the
+ * call for time in between. */
+void usmp__host_patient(usmp__host_ctx *c, bool on);
 
 /* ---- child.c: forked helper processes ---------------------------------- */
 
@@ -414,21 +428,26 @@ int usmp__child_reap(pid_t pid);
  * (see docs/abi.md, "Isolation"). */
 #define USMP__ISOLATE_CAP 600.0
 
-/* When an isolated call that started at t0 is killed (a usmp__now() time):
- * `deadline` is its deadline, 0 for none; `n` its buffer count;
- * `default_limit` whether the deadline is auto's default, which may stretch. */
-double usmp__isolate_kill_at(double t0, double deadline, uint32_t n,
-                             bool default_limit);
+/* The kill rule of docs/abi.md ("Isolation"), for a call that started at
+ * `started`: with a deadline (w->deadline), true once past it, or past the
+ * end of its first plan, by `grace` plus the time its first plan took, and
+ * never while it makes its first plan; without one, true USMP__ISOLATE_CAP
+ * seconds after it started. */
+bool usmp__isolate_hung(const usmp__watch *w, double started, double grace);
 
 /* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
  * child; placements come back through shared memory ending at a guard page.
- * A crash, an exit or a hang past usmp__isolate_kill_at() becomes
- * USMP_ERR_PLUGIN with *msg set. Otherwise returns the algorithm's status
- * with hc's reported bound and last message updated. */
+ * A crash, an exit or a hang becomes USMP_ERR_PLUGIN with *msg set. A hang
+ * is what docs/abi.md ("Isolation") says: a call still running `grace`
+ * seconds, plus as long as its first plan took, past the deadline it works
+ * to (hc->deadline, as the child moves it) or past the end of its first
+ * plan, whichever is later, but never while it makes its first plan; with
+ * no deadline, USMP__ISOLATE_CAP seconds after it started. Otherwise returns
+ * the algorithm's status with hc's reported bound and last message updated. */
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out, double t0,
-                        double deadline, char **who, char **msg);
+                        usmp__host_ctx *hc, usmp_placement *out,
+                        double grace, char **who, char **msg);
 
 /* ---- infeasible.c: why a part has no plan -------------------------------- */
 

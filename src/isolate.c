@@ -6,7 +6,7 @@
  * its placements through a shared anonymous mapping followed by a PROT_NONE
  * guard page, so writing past the output array faults in the child. The
  * child dies with the caller (child.c) and is killed by the rule of
- * usmp__isolate_kill_at, stated in docs/abi.md ("Isolation"). */
+ * usmp__isolate_hung(), stated in docs/abi.md ("Isolation"). */
 #include "internal.h"
 
 #include <errno.h>
@@ -24,6 +24,7 @@ typedef struct shared_result {
 	int reported;
 	int optimal;
 	int done;
+	usmp__watch watch; /* the child's deadline and first-plan state */
 	uint64_t proven_bound;
 	char message[512];
 	char who[256];
@@ -34,19 +35,6 @@ static size_t round_page(size_t n, size_t page)
 	return (n + page - 1) / page * page;
 }
 
-double usmp__isolate_kill_at(double t0, double deadline, uint32_t n,
-                             bool default_limit)
-{
-	if (deadline <= 0)
-		return t0 + USMP__ISOLATE_CAP;
-	/* A heuristic that finishes its pass over a million buffers late is
-	 * slow, not hung: grace of 1 s, 10 % of the budget, 20 us a buffer. */
-	double kill_at = deadline + 1.0 + 0.1 * (deadline - t0) + 20e-6 * n;
-	if (default_limit)
-		kill_at += usmp__auto_stretch_max(n); /* auto may stretch it */
-	return kill_at;
-}
-
 static void child_run(usmp_registry *r, const usmp__algo *a,
                       const usmp__knobs *k, const usmp_view *v,
                       usmp__host_ctx *hc, usmp_placement *out,
@@ -54,6 +42,7 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 {
 	char *who = NULL;
 	int st;
+	hc->watch = &res->watch;
 	if (a->builtin)
 		st = a->builtin(r, v, &hc->host, out, k, &who);
 	else
@@ -69,13 +58,22 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 	_exit(0);
 }
 
+bool usmp__isolate_hung(const usmp__watch *w, double started, double grace)
+{
+	double dl = w->deadline;
+	if (dl <= 0)
+		return usmp__now() >= started + USMP__ISOLATE_CAP;
+	if (__atomic_load_n(&w->patient, __ATOMIC_SEQ_CST) > 0)
+		return false;
+	double from = w->patient_end > dl ? w->patient_end : dl;
+	return usmp__now() >= from + grace + w->patient_time;
+}
+
 int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
                         const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out, double t0,
-                        double deadline, char **who, char **msg)
+                        usmp__host_ctx *hc, usmp_placement *out,
+                        double grace, char **who, char **msg)
 {
-	double kill_at = usmp__isolate_kill_at(t0, deadline, v->buffer_count,
-	                                       hc->default_limit);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t n = v->buffer_count;
 	size_t res_bytes = round_page(sizeof(shared_result), page);
@@ -103,6 +101,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 	}
 	memcpy(shared_out, out, n * sizeof *out);
 	res->status = USMP_ERR_INTERNAL;
+	res->watch.deadline = hc->deadline;
 
 	pid_t pid = usmp__child_fork("usmp-isolated");
 	if (pid < 0) {
@@ -124,7 +123,19 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
 	double started = usmp__now();
 
-	int killed = !usmp__child_wait(pid, kill_at);
+	/* Polled like usmp__child_wait, but the deadline may move. */
+	int killed = 0;
+	long ns = 20 * 1000;
+	while (!usmp__child_exited(pid)) {
+		if (usmp__isolate_hung(&res->watch, started, grace)) {
+			killed = 1;
+			break;
+		}
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+		if (ns < 2 * 1000 * 1000)
+			ns *= 2;
+	}
 	/* Every way out reaps the child and kills its group. */
 	int wstatus = usmp__child_reap(pid);
 	if (!killed && wstatus == -1) {
@@ -132,7 +143,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		st = USMP_ERR_INTERNAL;
 		goto out;
 	}
-	if (killed && deadline <= 0) {
+	if (killed && res->watch.deadline <= 0) {
 		usmp__set_msg(msg, "%s did not return within %.0f s, the limit of "
 		              "an isolated call without a time limit; killed (set a "
 		              "time limit to allow longer)", culprit,

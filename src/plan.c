@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What verifying and merging a part's plan cost, as a multiple of the time
+ * building its view took: the part's check and the merged plan's each
+ * sort and sweep the live ranges, as building the view (bound included)
+ * does. */
+#define POST_FACTOR 2.0
+
 usmp_plan *usmp__plan_alloc(usmp_problem *p)
 {
 	usmp_plan *plan = calloc(1, sizeof *plan);
@@ -350,11 +356,34 @@ static bool want_isolation(const usmp_registry *r, const usmp__algo *a,
 	return false;
 }
 
-/* Plan the buffers ids[0..n) (one bound group) into plan->placements. */
+/* auto's budget when the caller sets none, in seconds for the whole call. */
+#define DEFAULT_LIMIT 1.0
+
+/* The deadline a part of n buffers works to, given the call's deadline dl
+ * (0 = none) and `left` buffers still to plan including these: its share of
+ * the time that remains by buffer count, less what verifying and merging
+ * are expected to cost afterwards (`post` seconds for this part, in
+ * proportion for the rest). Never earlier than now (a first plan is still
+ * made). */
+static double part_deadline(double dl, uint32_t n, uint32_t left, double post)
+{
+	if (dl <= 0)
+		return 0;
+	double now = usmp__now();
+	double rest = dl - now - post * ((double)left / (n ? n : 1));
+	if (rest <= 0)
+		return now + 1e-6;
+	return now + rest * ((double)n / (left ? left : 1));
+}
+
+/* Plan the buffers ids[0..n) (one bound group) into plan->placements, by
+ * the call's deadline (0 = none) from the call's start t_call; `left` buffers
+ * remain to plan, these included. */
 static int plan_part(usmp_registry *r, usmp_problem *p,
                      const usmp_plan_options *o, const uint32_t *ids,
                      uint32_t n, uint32_t group, double deadline,
-                     usmp_plan *plan, usmp__part *part)
+                     double t_call, uint32_t left, usmp_plan *plan,
+                     usmp__part *part)
 {
 	usmp__view_store vs;
 	usmp__knobs knobs = {0};
@@ -373,6 +402,10 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
 		goto fail_msg;
 	}
+	/* Verifying the plan afterwards costs about what building the view
+	 * did (a sort and a sweep over the live ranges), once for the part
+	 * and once in the merged plan. */
+	double post = POST_FACTOR * (usmp__now() - t0);
 	part->group = group;
 	part->buffer_count = n;
 	part->lower_bound = vs.view.lower_bound;
@@ -412,11 +445,14 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	if (st)
 		goto fail_knobs;
 
-	/* Time budget: what remains of the caller's, or auto's default. */
+	/* Time budget: this part's share of what remains of the caller's, or
+	 * of auto's default. */
 	double dl = deadline;
 	if (dl == 0 && algo->builtin)
-		dl = t0 + 1.0;
-	vs.view.time_limit = dl > 0 ? (dl - t0 > 0 ? dl - t0 : 1e-9) : 0;
+		dl = t_call + DEFAULT_LIMIT;
+	dl = part_deadline(dl, n, left, post);
+	double t_algo = usmp__now();
+	vs.view.time_limit = dl > 0 ? (dl - t_algo > 0 ? dl - t_algo : 1e-9) : 0;
 
 	out = malloc((n ? n : 1) * sizeof *out);
 	if (!out) {
@@ -438,10 +474,14 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	hc.default_limit = deadline == 0 && algo->builtin;
 
 	if (want_isolation(r, algo, o->flags)) {
-		/* Killed by the rule of docs/abi.md ("Isolation"), which
-		 * usmp__isolate_kill_at implements. */
-		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out, t0,
-		                         dl, &who, &msg);
+		/* Killed by the rule of docs/abi.md ("Isolation"): a grace
+		 * of 1 s, 10% of the budget and 20 us per buffer past the
+		 * deadline (a heuristic that finishes its pass over a million
+		 * buffers late is slow, not hung). */
+		double grace = 1.0 + 0.1 * (dl > t_algo ? dl - t_algo : 0) +
+		               20e-6 * n;
+		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out,
+		                         grace, &who, &msg);
 		if (st && msg) {
 			usmp__plan_fail(plan, st, "%s", msg);
 			part->time_ms = (usmp__now() - t0) * 1e3;
@@ -632,8 +672,8 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		if (!n)
 			continue;
 		usmp__part *part = &plan->parts[plan->part_count++];
-		st = plan_part(r, p, &o, order + start[g], n, g, deadline, plan,
-		               part);
+		st = plan_part(r, p, &o, order + start[g], n, g, deadline, t0,
+		               (uint32_t)p->buffer_count - start[g], plan, part);
 		if (st) {
 			describe_failed_part(plan, part, plan->part_count);
 			goto done;

@@ -2,54 +2,112 @@
  * fast heuristics, stop at the lower bound, else spend the rest on search. */
 #include "internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Fast members, tried in this order; the first to reach the lower bound
- * wins outright, and the deadline is checked between members (the first
- * always runs to the end: a plan late beats no plan). Cheapest and usually
- * best first (first_fit by size was never worse than best_fit by size on
- * any workload family in docs/performance.md), so a tight budget on a huge problem still gets a good plan.
- * Missing plugins are skipped. */
+/* The portfolio's policy, as data: every member, what it is for, what it
+ * costs and what it is expected to gain, by problem shape.
+ *
+ * FIRST members make the first plan: tried in this order until one fits,
+ * each allowed to finish whatever the deadline (a plan late beats no plan).
+ * HEURISTIC members then run in order of gain per cost for the part's shape
+ * while their estimated cost (cost x the time the first plan took) fits the
+ * budget they get: all the time left; on a part that goes to exact_window,
+ * a quarter of it, and only when all the cheap ones fit there together.
+ * Those that did not fit run after the search when time remains. Every shipped heuristic is a member, so with the time to run them
+ * auto is never behind any of them (tests/test_auto_box.c).
+ * SEARCH members get the time that remains when no plan is at the bound,
+ * in table order, where their gain for the shape is not 0; the first that
+ * accepts the part is used. exact in feasibility mode runs only while no
+ * plan fits. exact_window starts from the best plan so far (warm=true: auto
+ * puts it in the output array). Its first row goes before exact on parts
+ * with a piece of WINDOW_FIRST buffers or more (a piece: buffers between
+ * two times no live range crosses), which the whole-problem exact search
+ * rarely improves within a time limit (or refuses: > 10,000 buffers); when
+ * it stops early above the bound, exact may use the time left. Parts of many
+ * small pieces go to exact first (it solves pieces apart), and to the second
+ * exact_window row only when exact refuses. With hundreds or thousands of
+ * buffers alive over many decades (WIDE) the window search solved no window
+ * on any XLA trace and overran its deadline by seconds, and exact (beyond
+ * 10,000 buffers it refuses) built its model for 0.25 CPU s on 5,000
+ * buffers with 1,000 alive and searched no node: gain 0 there, so WIDE
+ * parts get the heuristics only (exact still looks for a first plan that
+ * fits when none does).
+ *
+ * cost: time of one run as a multiple of first_fit by size, measured on the
+ * XLA traces (27k-59k buffers, 3k-5k alive) and the generated workloads
+ * (docs/performance.md): the other first_fit orders 0.8-1.1, best_fit
+ * 1.2-2.2 by size and area, TVM's greedies 0.7-1.0; hill_climb's 500
+ * re-placements from the swapped position cost 200-300 first fits (2,000
+ * and 10,500 buffers with 300-400 alive), counted as 400 to be safe.
+ * gain: how often the member gave the smallest heuristic plan on the
+ * training problems of each shape (out of ten; ties count for each; WIDE:
+ * the eight XLA traces and four field.py shapes), so the
+ * likely winners run first when not all fit: FEW = at most 100 buffers
+ * alive at once (CNN and transformer inference streams), MANY = more alive
+ * with sizes within four decades (training steps, MiniMalloc), WIDE = more
+ * alive over four decades or more (XLA traces). A member with gain 0 still
+ * runs when it fits: "never behind" needs every heuristic. */
+enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
+enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
+
 static const struct member {
 	const char *algorithm;
 	const char *knob; /* one "key=value" or NULL */
-} fast_members[] = {
-	{"first_fit", "order=size"},
-	{"best_fit", "order=size"},
-	{"best_fit", "order=lifetime"},
-	{"best_fit", "order=area"},
-	{"best_fit", "order=conflicts"},
-	{"first_fit", "order=lifetime"},
-	{"first_fit", "order=area"},
-	{"first_fit", "order=conflicts"},
-	{"greedy_by_size", NULL},
-	{"greedy_by_conflicts", NULL},
+	int role;
+	double cost;
+	int gain[SHAPE_COUNT]; /* 0 for a SEARCH member: skipped on the shape */
+} policy[] = {
+	/* algorithm      knob               role      cost   FEW MANY WIDE */
+	{"first_fit", "order=size", ROLE_FIRST, 1.0, {10, 8, 9}},
+	{"best_fit", "order=size", ROLE_FIRST, 1.8, {4, 3, 4}},
+	{"best_fit", "order=lifetime", ROLE_HEURISTIC, 1.4, {4, 2, 0}},
+	{"best_fit", "order=area", ROLE_HEURISTIC, 2.2, {4, 2, 1}},
+	{"best_fit", "order=conflicts", ROLE_HEURISTIC, 1.3, {4, 1, 0}},
+	{"first_fit", "order=lifetime", ROLE_HEURISTIC, 1.1, {4, 1, 0}},
+	{"first_fit", "order=area", ROLE_HEURISTIC, 1.0, {4, 2, 2}},
+	{"first_fit", "order=conflicts", ROLE_HEURISTIC, 1.1, {4, 1, 0}},
+	{"greedy_by_size", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}},
+	{"greedy_by_conflicts", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}},
+	{"hill_climb", NULL, ROLE_HEURISTIC, 400.0, {2, 0, 0}},
+	/* SEARCH: the first that accepts the part is used */
+	{"exact", "minimize=false", ROLE_SEARCH, 0, {10, 10, 10}},
+	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}},
+	{"exact", NULL, ROLE_SEARCH, 0, {10, 10, 0}},
+	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}},
+	{"hill_climb", NULL, ROLE_SEARCH, 0, {2, 0, 0}},
 };
+#define POLICY_COUNT (sizeof policy / sizeof *policy)
+/* A shape is MANY or WIDE above this many buffers alive at once, WIDE when
+ * the sizes also span this many decades (largest / smallest). */
+#define FEW_ALIVE 100u
+#define WIDE_DECADES 4.0
 
-/* Improving members: given what time remains when no fast member reached
- * the bound. The first that accepts the part is used. exact_window starts
- * from the best plan so far (warm=true: auto puts it in the output array).
- * It goes before exact on parts with a piece of WINDOW_FIRST buffers or
- * more (a piece: buffers between two times no live range crosses), which
- * the whole-problem exact search rarely improves within a time limit (or
- * refuses: > 10,000 buffers); when it stops early above the bound, exact may
- * use the time left. Parts of many small pieces go to exact first (it
- * solves pieces apart), and to exact_window only when exact refuses. */
-static const struct member improving_members[] = {
-	{"exact", "minimize=false"}, /* only while no plan fits yet */
-	{"exact_window", "warm=true"}, /* large pieces: before exact */
-	{"exact", NULL},
-	{"exact_window", "warm=true"}, /* small pieces: if exact refused */
-	{"hill_climb", NULL},
-};
 #define WINDOW_FIRST 1000u
 /* Above this many buffers the pieces are not measured (exact refuses). */
 #define PIECES_MAX 100000u
 
+/* What the policy reads of a part: its shape class, and whether some piece
+ * holds WINDOW_FIRST buffers or more (buffers without a live range meet
+ * nothing and count for no piece; above PIECES_MAX buffers, or out of
+ * memory, the piece counts as large without measuring). */
+typedef struct shape {
+	int cls;
+	bool large_piece;
+	uint32_t alive; /* most live ranges crossing one time */
+	double decades; /* log10(largest size / smallest) */
+} shape;
+
 typedef struct span64 {
 	int64_t b, e;
 } span64;
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
 
 static int cmp_span(const void *pa, const void *pb)
 {
@@ -57,24 +115,32 @@ static int cmp_span(const void *pa, const void *pb)
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
-/* True when some piece of the part holds WINDOW_FIRST buffers or more
- * (buffers without a live range meet nothing and count for no piece); also
- * true above PIECES_MAX buffers, and when out of memory. */
-static bool large_piece(const usmp_view *v)
+static shape measure_shape(const usmp_view *v)
 {
-	if (v->buffer_count < WINDOW_FIRST)
-		return false;
-	if (v->buffer_count > PIECES_MAX)
-		return true;
-	span64 *sp = malloc(v->buffer_count * sizeof *sp);
-	if (!sp)
-		return true;
+	shape sh = {.cls = SHAPE_FEW, .large_piece = v->buffer_count > PIECES_MAX};
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		uint64_t z = v->buffers[i].size;
+		lo = z && z < lo ? z : lo;
+		hi = z > hi ? z : hi;
+	}
+	sh.decades = hi >= lo ? log10((double)hi / (double)lo) : 0;
+	span64 *sp = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *sp);
+	int64_t *ends = malloc((v->buffer_count ? v->buffer_count : 1) *
+	                       sizeof *ends);
+	if (!sp || !ends) {
+		sh.large_piece = v->buffer_count >= WINDOW_FIRST;
+		goto out;
+	}
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < v->buffer_count; i++)
-		if (v->buffers[i].flags & USMP_BUFFER_LIVE)
-			sp[n++] = (span64){v->buffers[i].begin, v->buffers[i].end};
+		if (v->buffers[i].flags & USMP_BUFFER_LIVE) {
+			sp[n] = (span64){v->buffers[i].begin, v->buffers[i].end};
+			ends[n++] = v->buffers[i].end;
+		}
 	qsort(sp, n, sizeof *sp, cmp_span);
-	uint32_t piece = 0, largest = 0;
+	qsort(ends, n, sizeof *ends, cmp_i64);
+	uint32_t piece = 0, largest = 0, done = 0;
 	int64_t end = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (piece && sp[i].b >= end)
@@ -83,9 +149,19 @@ static bool large_piece(const usmp_view *v)
 			end = sp[i].e;
 		if (++piece > largest)
 			largest = piece;
+		while (done < n && ends[done] <= sp[i].b)
+			done++; /* half-open ranges: ended before this begin */
+		if (i + 1 - done > sh.alive)
+			sh.alive = i + 1 - done;
 	}
+	if (v->buffer_count >= WINDOW_FIRST && largest >= WINDOW_FIRST)
+		sh.large_piece = true;
+out:
 	free(sp);
-	return largest >= WINDOW_FIRST;
+	free(ends);
+	if (sh.alive > FEW_ALIVE)
+		sh.cls = sh.decades >= WIDE_DECADES ? SHAPE_WIDE : SHAPE_MANY;
+	return sh;
 }
 
 static bool is_warm(const struct member *m)
@@ -151,7 +227,15 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw,
 		memcpy(s->trial, s->best, s->v->buffer_count * sizeof *s->trial);
 	else
 		reset_trial(s->v, s->trial);
+	double t0 = usmp__now();
 	int st = usmp__invoke(s->r, a, &k, s->v, host, s->trial);
+	{
+		char line[200];
+		snprintf(line, sizeof line, "auto: %s%s%s returned %s after %.1f ms",
+		         a->name, m->knob ? ":" : "", m->knob ? m->knob : "",
+		         usmp_status_name(st), (usmp__now() - t0) * 1e3);
+		s->h->log(s->h, USMP_LOG_DEBUG, line);
+	}
 	if (st) {
 		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
 			s->proved_infeasible = 1;
@@ -199,7 +283,9 @@ static bool only_cancel(const usmp_host *h)
 	return c->cancel && *c->cancel;
 }
 
-double usmp__auto_stretch_max(uint32_t n)
+/* The most auto may stretch its default time limit by on a part of n
+ * buffers, in seconds. */
+static double stretch_max(uint32_t n)
 {
 	return 1.0 + 8e-6 * n;
 }
@@ -208,35 +294,139 @@ double usmp__auto_stretch_max(uint32_t n)
  * alone took longer than the limit (a million buffers take seconds) would
  * get no search at all, however much it could gain. Such a part with a large
  * piece gives exact_window as long again as the first plan took (at most
- * usmp__auto_stretch_max): the default means "a good plan soon", and one
- * window pass costs less than the first plan did. A limit the caller set is
- * never stretched. The caller restores the deadline afterwards. */
+ * stretch_max): the default means "a good plan soon", and one window pass
+ * costs less than the first plan did. A limit the caller set is never
+ * stretched. The caller restores the deadline afterwards. */
 static void stretch_default_limit(const usmp_host *h, const usmp_view *v,
-                                    double t_start)
+                                  double t_start)
 {
 	usmp__host_ctx *c = h->host_data;
 	double now = usmp__now();
 	if (!c->default_limit || c->deadline <= 0 || now < c->deadline)
 		return;
 	double grace = now - t_start;
-	double cap = usmp__auto_stretch_max(v->buffer_count);
-	c->deadline = now + (grace < cap ? grace : cap);
+	double cap = stretch_max(v->buffer_count);
+	usmp__host_set_deadline(c, now + (grace < cap ? grace : cap));
 }
 
-/* On a part that goes to exact_window, the other fast members run first
- * only when `left` more of them, at the cost of the first, take at most a
- * quarter of the time that remains: on a few thousand buffers they cost
- * milliseconds and sometimes find a smaller start (the training step with
- * uneven sizes: first fit by size 1.0008, another order 1.0004), on a
- * million they would eat the budget. */
-static bool orders_are_cheap(const usmp_host *h, double first_cost,
-                             size_t left)
+/* Seconds left before the deadline (a large number when there is none). */
+static double time_left(const usmp_host *h)
 {
 	const usmp__host_ctx *c = h->host_data;
-	if (c->deadline <= 0)
-		return true;
-	double remaining = c->deadline - usmp__now();
-	return first_cost * (double)left <= 0.25 * remaining;
+	return c->deadline > 0 ? c->deadline - usmp__now() : 1e30;
+}
+
+/* The heuristic members in the order they run on a part of class cls: by
+ * gain per cost, highest first; table order on ties. */
+static size_t heuristic_order(int cls, size_t *idx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < POLICY_COUNT; i++) {
+		if (policy[i].role == ROLE_SEARCH)
+			continue;
+		double key = policy[i].gain[cls] / policy[i].cost;
+		size_t j = k++;
+		while (j > 0 && policy[idx[j - 1]].gain[cls] / policy[idx[j - 1]].cost <
+		                        key) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = i;
+	}
+	return k;
+}
+
+/* The summed cost of the heuristics not run yet whose cost is at most
+ * CHEAP_COST (all but hill_climb). */
+#define CHEAP_COST 10.0
+static double cheap_cost(const char *done)
+{
+	double sum = 0;
+	for (size_t i = 0; i < POLICY_COUNT; i++)
+		if (!done[i] && policy[i].role != ROLE_SEARCH &&
+		    policy[i].cost <= CHEAP_COST)
+			sum += policy[i].cost;
+	return sum;
+}
+
+/* A search member that already ran as a heuristic (hill_climb): no need to
+ * run it again with the same knobs. */
+static bool ran_as_heuristic(const struct member *m, const char *done)
+{
+	for (size_t i = 0; i < POLICY_COUNT; i++)
+		if (done[i] && !strcmp(policy[i].algorithm, m->algorithm) &&
+		    !policy[i].knob && !m->knob)
+			return true;
+	return false;
+}
+
+/* The gain of exact_window's first SEARCH row for a shape. */
+static int window_gain(int cls)
+{
+	for (size_t i = 0; i < POLICY_COUNT; i++)
+		if (policy[i].role == ROLE_SEARCH && is_warm(&policy[i]))
+			return policy[i].gain[cls];
+	return 0;
+}
+
+static bool at_bound(const run_state *s)
+{
+	return s->have_best && s->best_size <= s->v->lower_bound;
+}
+
+/* Run the heuristic members not run yet (done[i] == 0), in idx order,
+ * whose estimated cost fits `share` of the time left; stops at the bound
+ * or the deadline. Members run mark done[i]. */
+static void run_heuristics(run_state *s, const size_t *idx, size_t count,
+                           char *done, double first_cost, double share,
+                           uint64_t *hw)
+{
+	const usmp_host *h = s->h;
+	double budget = share * time_left(h), t0 = usmp__now();
+	for (size_t k = 0; k < count; k++) {
+		size_t i = idx[k];
+		if (done[i])
+			continue;
+		if (at_bound(s) || h->should_stop(h))
+			return;
+		double spent = usmp__now() - t0;
+		if (policy[i].cost * first_cost > budget - spent)
+			continue; /* does not fit: maybe a cheaper one does */
+		done[i] = 1;
+		run_member(s, &policy[i], hw, h);
+	}
+}
+
+/* When every buffer is alive with every other (or the sizes alive at the
+ * peak add up to all of them), the lower bound is the sum of the sizes and
+ * laying the buffers end to end reaches it: O(n), where a fit heuristic
+ * costs a scan of every placed buffer per placement (100,000 buffers alive
+ * at once: minutes). Only for one pool, no fixed offsets, sizes that keep
+ * the alignments; returns true with the plan in out when the stack is at
+ * the bound and within the pool. */
+static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
+{
+	if (v->pool_count != 1 || !v->buffer_count)
+		return false;
+	uint64_t top = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (b->flags & USMP_BUFFER_FIXED)
+			return false;
+		top += b->size;
+		if (top < b->size || top > v->lower_bound)
+			return false; /* above the bound: not worth it */
+	}
+	top = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		bool ok = true;
+		uint64_t at = usmp_align_up(top, usmp_buffer_alignment(v, i, 0), &ok);
+		if (!ok || at + v->buffers[i].size < at)
+			return false;
+		out[i] = (usmp_placement){0, 0, at};
+		top = at + v->buffers[i].size;
+	}
+	return top <= v->lower_bound && top <= v->pools[0].size_limit;
 }
 
 static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
@@ -253,56 +443,96 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		st = USMP_ERR_NOMEM;
 		goto out;
 	}
+	usmp__host_ctx *hc = h->host_data;
+	if (stack_at_bound(v, out)) {
+		if (usmp__verify(v, out, NULL) == USMP_OK) {
+			h->progress(h, plan_size(v, out, hw));
+			*who = usmp__strdup("stack");
+			goto out;
+		}
+		reset_trial(v, out);
+	}
 	usmp_host patient = *h;
 	patient.should_stop = only_cancel;
-	/* A large part goes to exact_window as soon as it has a plan: the
-	 * other orders cost as much as the first and gain less. */
+	shape sh = measure_shape(v);
+	/* A large part goes to exact_window as soon as its heuristics that
+	 * fit a quarter of the time have run. */
 	const usmp__algo *wa = usmp__registry_algo(r, "exact_window");
 	bool window_first = improve && wa && !wa->builtin &&
-	                    !usmp__check_caps(wa, v, NULL) && large_piece(v);
+	                    !usmp__check_caps(wa, v, NULL) && sh.large_piece &&
+	                    window_gain(sh.cls);
+	char done[POLICY_COUNT] = {0};
+	size_t idx[POLICY_COUNT];
+	size_t nidx = heuristic_order(sh.cls, idx);
+
+	/* The first plan: FIRST members in table order until one fits, each
+	 * allowed to finish (a watcher never kills it for time either). */
 	int ran = 0;
 	double first_cost = 0;
-	size_t nfast = sizeof fast_members / sizeof *fast_members;
-	for (size_t i = 0; i < nfast; i++) {
-		if (ran && h->should_stop(h))
-			break;
-		if (s.have_best && window_first &&
-		    !orders_are_cheap(h, first_cost, nfast - i))
-			break;
-		if (!s.have_best && only_cancel(h))
+	for (size_t i = 0; i < POLICY_COUNT && !s.have_best; i++) {
+		if (policy[i].role != ROLE_FIRST)
+			continue;
+		if (only_cancel(h))
 			break;
 		double t_member = usmp__now();
-		ran += run_member(&s, &fast_members[i], hw,
-		                  s.have_best ? h : &patient);
-		if (!first_cost && s.have_best) /* the member that made it */
+		done[i] = 1;
+		usmp__host_patient(hc, true);
+		ran += run_member(&s, &policy[i], hw, &patient);
+		usmp__host_patient(hc, false);
+		if (s.have_best) /* the cost of the member that made it */
 			first_cost = usmp__now() - t_member;
-		if (s.have_best && s.best_size <= v->lower_bound)
-			break;
 	}
-	usmp__host_ctx *hc = h->host_data;
+	/* The other heuristics that fit all the time left; on a part that
+	 * goes to exact_window, only when the cheap ones (cost at most
+	 * CHEAP_COST) all fit a quarter of it: a few of them would take time
+	 * from the window search (BERT-6 at 64 tokens, 8,790 buffers, jittered:
+	 * 1.0122 instead of 1.0000 when five ran first under load). */
+	if (s.have_best &&
+	    (!window_first || cheap_cost(done) * first_cost <= 0.25 * time_left(h)))
+		run_heuristics(&s, idx, nidx, done, first_cost,
+		               window_first ? 0.25 : 1.0, hw);
+	else /* nothing fits yet: every heuristic, each allowed to finish */
+		for (size_t i = 0; i < POLICY_COUNT && !only_cancel(h); i++)
+			if (policy[i].role != ROLE_SEARCH && !done[i] &&
+			    !(s.have_best && h->should_stop(h))) {
+				bool first = !s.have_best;
+				done[i] = 1;
+				if (first)
+					usmp__host_patient(hc, true);
+				ran += run_member(&s, &policy[i], hw,
+				                  first ? &patient : h);
+				if (first)
+					usmp__host_patient(hc, false);
+			}
 	double deadline = hc->deadline;
-	if (improve && window_first && s.have_best &&
-	    s.best_size > v->lower_bound && !only_cancel(h))
+	if (improve && window_first && s.have_best && !at_bound(&s) &&
+	    !only_cancel(h))
 		stretch_default_limit(h, v, t_start);
-	if (improve && !(s.have_best && s.best_size <= v->lower_bound) &&
-	    !h->should_stop(h)) {
+	if (improve && !at_bound(&s) && !h->should_stop(h)) {
 		bool windowed = false;
-		for (size_t i = 0;
-		     i < sizeof improving_members / sizeof *improving_members; i++) {
-			const struct member *m = &improving_members[i];
+		size_t j = 0; /* index among the SEARCH rows */
+		for (size_t i = 0; i < POLICY_COUNT; i++) {
+			const struct member *m = &policy[i];
+			if (m->role != ROLE_SEARCH)
+				continue;
+			size_t row = j++;
+			if (!m->gain[sh.cls])
+				continue;
 			bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
 			if (feasibility && s.have_best)
 				continue;
-			/* exact_window: before exact (i == 1) on a large piece,
+			/* exact_window: before exact (row 1) on a large piece,
 			 * after it on parts of 1,000 buffers or more else. */
 			if (is_warm(m) && (!s.have_best ||
-			                   (i == 1) != window_first ||
+			                   (row == 1) != window_first ||
 			                   v->buffer_count < WINDOW_FIRST))
 				continue;
 			if (windowed && strcmp(m->algorithm, "exact"))
 				continue;
+			if (ran_as_heuristic(m, done))
+				continue;
 			int got = run_member(&s, m, hw, h);
-			if (h->should_stop(h) || s.best_size <= v->lower_bound)
+			if (h->should_stop(h) || at_bound(&s))
 				break;
 			/* exact_window gave up early: the rest goes to exact,
 			 * when it takes the part (never hill_climb). */
@@ -312,6 +542,12 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 				break;
 		}
 	}
+	/* Time left after the search: the heuristics that did not fit. */
+	if (s.have_best)
+		run_heuristics(&s, idx, nidx, done, first_cost, 1.0, hw);
+	/* Put the caller's deadline back (not the watcher's copy: the call is
+	 * about to return, and an earlier deadline there could only make the
+	 * watcher kill it on the way out). */
 	hc->deadline = deadline;
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {

@@ -270,17 +270,30 @@ Test(containment, isolated_child_has_its_own_process_group, .timeout = 60)
 	cr_assert_neq(child.pgrp, parent.pgrp);
 }
 
-/* The rule docs/abi.md ("Isolation") states: with no deadline, a fixed cap. */
+/* The rule docs/abi.md ("Isolation") states: with no deadline, a fixed cap;
+ * with one, a grace past it, never while a first plan is being made. */
 Test(containment, isolated_call_without_a_deadline_is_killed_at_the_cap)
 {
-	cr_assert_eq(usmp__isolate_kill_at(100.0, 0, 1000, false),
-	             100.0 + USMP__ISOLATE_CAP);
-	cr_assert_eq(usmp__isolate_kill_at(100.0, 0, 1000, true),
-	             100.0 + USMP__ISOLATE_CAP);
-	/* with a deadline: later than it, by more for auto's stretchable one */
-	double k = usmp__isolate_kill_at(100.0, 102.0, 1000, false);
-	cr_assert(k > 102.0 && k < 100.0 + USMP__ISOLATE_CAP, "%f", k);
-	cr_assert_gt(usmp__isolate_kill_at(100.0, 102.0, 1000, true), k);
+	double now = usmp__now();
+	usmp__watch w = {0};
+	/* no deadline: only the cap counts */
+	cr_assert_not(usmp__isolate_hung(&w, now - USMP__ISOLATE_CAP + 5, 1.0));
+	cr_assert(usmp__isolate_hung(&w, now - USMP__ISOLATE_CAP - 1, 1.0));
+	/* a deadline 3 s ago: hung with a grace of 1 s, not with 10 s */
+	w.deadline = now - 3;
+	cr_assert(usmp__isolate_hung(&w, now - 5, 1.0));
+	cr_assert_not(usmp__isolate_hung(&w, now - 5, 10.0));
+	/* making its first plan: never hung, however late */
+	w.patient = 1;
+	cr_assert_not(usmp__isolate_hung(&w, now - 5, 1.0));
+	/* a first plan that ended 0.5 s ago and took 2 s: the grace counts from
+	 * its end, and its time is added */
+	w.patient = 0;
+	w.patient_end = now - 0.5;
+	w.patient_time = 2.0;
+	cr_assert_not(usmp__isolate_hung(&w, now - 5, 1.0));
+	w.patient_end = now - 3.5;
+	cr_assert(usmp__isolate_hung(&w, now - 5, 1.0));
 }
 
 /* ---- 2. the plugin scanner -------------------------------------------------- */

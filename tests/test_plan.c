@@ -250,7 +250,9 @@ Test(plan, auto_runs_the_other_orders_first_when_they_are_cheap)
 	usmp_plan_part(plan, 0, &pi);
 	cr_assert_eq(pi.lower_bound, 8);
 	cr_assert_eq(pi.size, 8);
-	cr_assert_str_eq(pi.algorithm, "auto/best_fit:order=lifetime");
+	/* a heuristic ended it, not the search */
+	cr_assert(!strncmp(pi.algorithm, "auto/", 5) &&
+	          strncmp(pi.algorithm, "auto/exact", 10), "%s", pi.algorithm);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);

@@ -367,9 +367,11 @@ typedef struct usmp_plan_options {
 	/* The target assumed for parts whose pools name no target (the CLI's
 	 * -t); NULL = none. Parts whose pools name targets use their own. */
 	const char *target;
-	/* Wall-clock budget for the whole call in seconds; 0 = default (1 s for
-	 * auto, stretched on parts whose first plan alone takes longer, see
-	 * docs/algorithms.md; none for others). A value set here is kept. */
+	/* Wall-clock budget for the whole call in seconds, verifying included
+	 * (parts share it by buffer count); 0 = default (1 s for auto,
+	 * stretched on parts whose first plan alone takes longer, see
+	 * docs/algorithms.md; none for others). A value set here is kept,
+	 * except that auto always finishes its first plan. */
 	double time_limit;
 	/* When non-NULL and set to non-zero by another thread, the call stops
 	 * as soon as the algorithm checks should_stop(). */

@@ -5,6 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* Time kept back per buffer for writing the plan, out of --time-limit,
+ * which covers the whole command (the JSON writer prints one short record
+ * per buffer). */
+#define WRITE_SECONDS_PER_BUFFER 1e-6
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
                           double time_limit)
@@ -28,6 +41,10 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
 		fprintf(stderr, "    chosen by %s rule \"%s\"\n",
 		        cli_source_name(pi.source), cli_shown(pi.rule));
+		if (time_limit > 0 && pi.time_ms > time_limit * 1e3)
+			fprintf(stderr, "    over the time limit of %g s: a first "
+			        "plan is always finished, however long it takes\n",
+			        time_limit);
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 			if (usmp_problem_pool_group(p, j) != pi.group)
 				continue;
@@ -122,6 +139,7 @@ static int cmd_plan(int argc, char **argv)
 	usmp_registry *r = NULL;
 	usmp_plan *plan = NULL;
 	cli_parser ps;
+	double t_start = now_seconds();
 	if (!params)
 		return EXIT_OTHER;
 	cli_parser_init(&ps, &cli_plan_command);
@@ -201,6 +219,15 @@ static int cmd_plan(int argc, char **argv)
 		code = EXIT_OTHER;
 		goto out;
 	}
+	double limit = opts.time_limit;
+	if (opts.time_limit > 0) {
+		/* The limit is for the whole command: reading is done, writing
+		 * is still to come. */
+		double left = opts.time_limit - (now_seconds() - t_start) -
+		              WRITE_SECONDS_PER_BUFFER *
+		                      (double)usmp_problem_buffer_count(p);
+		opts.time_limit = left > 1e-3 ? left : 1e-3;
+	}
 	int st = usmp_plan_compute(r, p, &opts, &plan);
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
@@ -213,7 +240,7 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(path, p, plan, opts.time_limit);
+		print_summary(path, p, plan, limit);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
