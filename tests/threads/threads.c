@@ -18,7 +18,8 @@
 #define MAX_THREADS 64
 
 /* What each job plans with. Only deterministic choices: auto without its
- * time-bounded improvement phase is a fixed portfolio of heuristics. */
+ * time-bounded improvement phase, given a budget every heuristic fits in
+ * (plan_job), runs its whole portfolio of heuristics, whatever the load. */
 static const char *const algorithms[] = {
 	"first_fit", "best_fit", "auto:improve=false", "first_fit:order=all",
 	"best_fit:order=lifetime", "greedy_by_conflicts",
@@ -172,6 +173,9 @@ static int plan_job(usmp_registry *r, const job *j, result *res, char *err,
 	o.struct_size = sizeof o;
 	o.flags = USMP_PLAN_NO_ISOLATE;
 	o.algorithm = j->algorithm;
+	/* auto runs a heuristic only while its estimated cost fits the time
+	 * left: with an hour, all of them run, on a loaded machine too. */
+	o.time_limit = 3600;
 	int rc = usmp_plan_compute(r, p, &o, &plan);
 	if (rc) {
 		snprintf(err, errlen, "problem %" PRIu64 " with %s: %s: %s", j->seed,
