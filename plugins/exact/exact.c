@@ -271,7 +271,8 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	write_plan(&d, out);
 	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound) {
 		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
-		h->report_bound(h, b, !rules && b == d.best_peak);
+		/* reported_lo knows the rules: a plan reaching it is optimal. */
+		h->report_bound(h, b, b == d.best_peak);
 	}
 	rc = USMP_OK;
 fail:
@@ -290,6 +291,19 @@ fail:
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                  uint64_t capacity, double time_limit, bool minimize)
 {
+	bool edges = v->buffer_count && v->conflict_start &&
+	             v->conflict_start[v->buffer_count] > 0;
+	if (v->pool_count > 1 || edges) {
+		/* Several pools or conflict edges: the search of exact_multi.c. */
+		usmp__exact_clock clk = {.host = h};
+		if (time_limit < 0 || time_limit != time_limit) {
+			h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
+			return USMP_ERR_INVALID;
+		}
+		if (time_limit > 0)
+			clk.deadline = usmp__exact_now() + time_limit;
+		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	}
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
 	for (uint32_t i = 0; i < v->buffer_count; i++) {
@@ -328,14 +342,16 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 static const usmp_algorithm exact_algorithm = {
 	.struct_size = sizeof(usmp_algorithm),
 	.caps = USMP_CAP_FIXED_OFFSETS | USMP_CAP_EXACT |
-	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME,
+	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME |
+	        USMP_CAP_MULTI_POOL | USMP_CAP_EXPLICIT_CONFLICTS,
 	.name = "exact",
-	.summary = "complete search over canonical plans (single pool, live "
-	           "ranges), minimises the peak, anytime",
+	.summary = "complete search over canonical plans: one pool with live "
+	           "ranges at any size, several pools or conflict edges up to "
+	           "200 buffers; minimises spill, then size; anytime",
 	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
-		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
+		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
 		"time_limit: seconds before returning the best plan so far; 0 = none\n"
 		"minimize: true = minimise the peak, false = any plan within capacity",
 };
