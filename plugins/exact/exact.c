@@ -182,6 +182,19 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
 }
 
+/* True when an overlap rule joins two buffers alive together and could let
+ * them share a byte (max_lead > -size(dst)); other rules change nothing. */
+static bool sharing_rules(const usmp_view *v)
+{
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (usmp_live_overlap(v, o->src, o->dst) &&
+		    o->max_lead > -(int64_t)v->buffers[o->dst].size)
+			return true;
+	}
+	return false;
+}
+
 static int exact_search(const usmp_view *v, const usmp_host *h,
                         usmp_placement *out, uint64_t capacity,
                         double time_limit, bool minimize)
@@ -217,7 +230,7 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		limit = capacity;
 	/* Bounds: the host's (which knows overlap rules), the fixed buffers,
 	 * and, when no rule lets buffers share, the fullest section. */
-	bool rules = v->overlap_count > 0;
+	bool rules = sharing_rules(v);
 	uint64_t lo = v->lower_bound;
 	if (m->fixed_peak > lo)
 		lo = m->fixed_peak;
@@ -255,6 +268,14 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	       (unsigned long long)lo, (unsigned long long)d.clk.nodes);
 	if (r == USMP__EXACT_NOMEM && !d.have)
 		goto fail;
+	if (!d.have && r == USMP__EXACT_INFEASIBLE && rules) {
+		/* The search treated the rules as conflicts: no proof. */
+		h->log(h, USMP_LOG_ERROR, "exact: no plan fits with the overlap "
+		       "rules as plain conflicts, which proves nothing about the "
+		       "rules (one pool with live ranges)");
+		rc = USMP_ERR_UNSUPPORTED;
+		goto fail;
+	}
 	if (!d.have) {
 		if (r == USMP__EXACT_INFEASIBLE) {
 			logmsg(h, USMP_LOG_ERROR, "exact: no plan fits in %llu "
@@ -343,7 +364,8 @@ static const usmp_algorithm exact_algorithm = {
 	.struct_size = sizeof(usmp_algorithm),
 	.caps = USMP_CAP_FIXED_OFFSETS | USMP_CAP_EXACT |
 	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME |
-	        USMP_CAP_MULTI_POOL | USMP_CAP_EXPLICIT_CONFLICTS,
+	        USMP_CAP_MULTI_POOL | USMP_CAP_EXPLICIT_CONFLICTS |
+	        USMP_CAP_OVERLAP_RULES,
 	.name = "exact",
 	.summary = "complete search over canonical plans: one pool with live "
 	           "ranges at any size, several pools or conflict edges up to "

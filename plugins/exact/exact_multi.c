@@ -746,7 +746,7 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	 * may overlap freely) that looks only for something better than
 	 * search 1 found. Nothing better: search 1's plan is optimal with the
 	 * rules too. Something better that obeys the rules: it is. */
-	if (rules && minimize && complete && !s.done) {
+	if (rules && complete && !s.done && (minimize || !s.have)) {
 		bool had = s.have;
 		uint64_t spill1 = s.best_spill, total1 = s.best_total;
 		uint32_t *keep_pool = h->alloc(h, n * sizeof *keep_pool);
@@ -765,9 +765,10 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 		                           (s.best_spill == spill1 &&
 		                            s.best_total < total1));
 		bool holds = improved && rules_hold(&s);
-		proven = r2 != USMP__EXACT_STOPPED && (!improved || holds);
+		proven = minimize && r2 != USMP__EXACT_STOPPED &&
+		         (!improved || holds);
 		have_bound = proven;
-		if (r2 != USMP__EXACT_STOPPED && improved && !holds && had &&
+		if (minimize && r2 != USMP__EXACT_STOPPED && improved && !holds && had &&
 		    s.best_spill == spill1) {
 			/* The relaxed optimum bounds plans that spill as much. */
 			have_bound = true;
