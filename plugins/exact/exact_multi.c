@@ -40,6 +40,7 @@ typedef struct mp {
 	move *moves;        /* [n * (n * P + 1)] scratch, one slice per depth */
 	uint64_t *ybuf;     /* [n * P] lowest offset >= last_o per (b, pool) */
 	uint64_t *fsum;     /* [P * nsect] forced sizes per pool and section */
+	uint64_t *ssum;     /* [nsect] unplaced sizes per section */
 	/* the best plan */
 	uint32_t *bpool;
 	uint64_t *boff;
@@ -239,34 +240,50 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 				base[only] = e;
 		}
 	}
+	uint64_t pref_spill = 0;
 	if (stack) {
-		/* Buffers forced into one pool and alive together stack above
-		 * the current offset: they conflict pairwise. */
+		/* Per time section: buffers forced into one pool and alive
+		 * together stack above the current offset (they conflict
+		 * pairwise); those preferring a pool beyond its room above it
+		 * must partly spill; all of them stack somewhere (below). */
+		uint64_t excess[64] = {0};
 		for (uint32_t t = 0; t < s->nsect; t++) {
+			uint64_t pref[64] = {0}, all = 0;
 			for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
 				uint32_t b = s->sect_mem[i];
 				if (s->pool[b] != USMP_NO_POOL)
 					continue;
 				uint32_t cc, alive = 0, only = 0;
 				const uint32_t *c = cands(s, b, &cc);
-				for (uint32_t j = 0; j < cc && alive < 2; j++) {
+				uint64_t sz = v->buffers[b].size;
+				for (uint32_t j = 0; j < cc; j++) {
 					uint32_t p = c[j];
-					if (s->ybuf[(size_t)b * s->P + p] + v->buffers[b].size <=
-					    s->limit[p]) {
+					if (s->ybuf[(size_t)b * s->P + p] + sz <= s->limit[p]) {
 						alive++;
 						only = p;
 					}
 				}
+				uint32_t f = first_cand(s, b);
+				if (s->ybuf[(size_t)b * s->P + f] + sz <= s->limit[f])
+					pref[f] += sz;
+				all += sz;
 				if (alive == 1)
-					s->fsum[(size_t)only * s->nsect + t] += v->buffers[b].size;
+					s->fsum[(size_t)only * s->nsect + t] += sz;
 			}
+			s->ssum[t] = all;
 			for (uint32_t p = 0; p < s->P; p++) {
 				uint64_t f = s->fsum[(size_t)p * s->nsect + t];
 				if (f && s->last_o + f > base[p])
 					base[p] = s->last_o + f;
+				uint64_t room = s->limit[p] - s->last_o;
+				if (pref[p] > room && pref[p] - room > excess[p])
+					excess[p] = pref[p] - room;
 			}
 		}
+		for (uint32_t p = 0; p < s->P; p++)
+			pref_spill += excess[p];
 	}
+	spill += pref_spill;
 	uint64_t total = 0, extra = 0;
 	for (uint32_t p = 0; p < s->P; p++)
 		total += base[p];
@@ -289,8 +306,22 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 		if (least != UINT64_MAX && least > extra)
 			extra = least;
 	}
+	total += extra;
+	if (stack) {
+		/* Each section's unplaced buffers lie above the current offset,
+		 * apart within each pool: what the pools' bases leave above it
+		 * takes some, the rest raises the sum. */
+		uint64_t slack = 0, sum = 0;
+		for (uint32_t p = 0; p < s->P; p++) {
+			sum += base[p];
+			slack += base[p] > s->last_o ? base[p] - s->last_o : 0;
+		}
+		for (uint32_t t = 0; t < s->nsect; t++)
+			if (s->ssum[t] > slack && sum + s->ssum[t] - slack > total)
+				total = sum + s->ssum[t] - slack;
+	}
 	*spill_lb = spill;
-	*total_lb = total + extra;
+	*total_lb = total;
 	*nmv = k;
 	return true;
 }
@@ -654,6 +685,21 @@ static int run(mp *s, bool relaxed)
 	s->stop_at_lb = !relaxed;
 	if (!place_fixed(s))
 		return USMP__EXACT_INFEASIBLE;
+	/* A buffer that conflicts with nothing goes to offset 0 of its first
+	 * pool when it fits: that never spills more nor adds more size than
+	 * any other place would (it counts only where it is). */
+	for (uint32_t b = 0; b < s->n; b++) {
+		uint32_t p = first_cand(s, b);
+		uint64_t sz = s->v->buffers[b].size;
+		bool alone = true;
+		for (uint32_t w = 0; w < s->W && alone; w++)
+			alone = s->conf[(size_t)b * s->W + w] == 0;
+		if (s->pool[b] != USMP_NO_POOL || !alone || sz > s->limit[p])
+			continue;
+		place(s, b, p, 0);
+		if (sz > s->hw[p])
+			s->hw[p] = sz;
+	}
 	for (uint32_t b = 0; b < s->n; b++)
 		s->nplaced += s->pool[b] != USMP_NO_POOL;
 	for (uint32_t p = 0; p < s->P; p++)
@@ -716,7 +762,8 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	if (build_sections(&s))
 		goto fail;
-	if (!(s.fsum = h->alloc(h, P * (s.nsect ? s.nsect : 1) * sizeof *s.fsum)))
+	if (!(s.fsum = h->alloc(h, P * (s.nsect ? s.nsect : 1) * sizeof *s.fsum)) ||
+	    !(s.ssum = h->alloc(h, (s.nsect ? s.nsect : 1) * sizeof *s.ssum)))
 		goto fail;
 	for (uint32_t p = 0; p < s.P; p++) {
 		s.limit[p] = v->pools[p].size_limit;
@@ -831,7 +878,7 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 fail:;
 	void *ptrs[] = {s.conf, s.limit, s.rank, s.twin, s.pool, s.off, s.plist,
 	                s.pcount, s.hw, s.moves, s.ybuf, s.bpool, s.boff,
-	                s.sect_start, s.sect_mem, s.fsum};
+	                s.sect_start, s.sect_mem, s.fsum, s.ssum};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
