@@ -41,6 +41,12 @@ typedef struct mp {
 	uint64_t *ybuf;     /* [n * P] lowest offset >= last_o per (b, pool) */
 	uint64_t *fsum;     /* [P * nsect] forced sizes per pool and section */
 	uint64_t *ssum;     /* [nsect] unplaced sizes per section */
+	uint64_t *exc;      /* [P * nsect] preferred bytes beyond a pool's room */
+	uint32_t *reach;    /* [P * nsect] first section none of them is in */
+	uint64_t *dp;       /* [nsect + 1] */
+	uint32_t *send;     /* [n] the section after a buffer's last one */
+	uint64_t *amask;    /* [n] pools an unplaced buffer may still use */
+	uint64_t *zbuf;     /* [n] scratch sizes */
 	/* the best plan */
 	uint32_t *bpool;
 	uint64_t *boff;
@@ -167,10 +173,10 @@ static void record(mp *s)
 
 static int cmp_move(const move *a, const move *b)
 {
-	if (a->x != b->x)
-		return a->x < b->x ? -1 : 1;
 	if (a->pref != b->pref)
 		return a->pref < b->pref ? -1 : 1;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
@@ -187,6 +193,35 @@ static void sort_moves(move *m, uint32_t k)
 	}
 }
 
+/* Whole buffers spill: of the unplaced buffers alive in section t that
+ * prefer pool p, at least m must leave to free ex bytes (m: the fewest
+ * whose largest sizes reach ex), so at least the m smallest sizes do. */
+static uint64_t cover(mp *s, uint32_t t, uint32_t p, uint64_t ex)
+{
+	uint64_t *z = s->zbuf;
+	uint32_t k = 0;
+	for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
+		uint32_t b = s->sect_mem[i];
+		if (s->pool[b] != USMP_NO_POOL || first_cand(s, b) != p ||
+		    !(s->amask[b] >> p & 1))
+			continue;
+		uint64_t sz = s->v->buffers[b].size;
+		uint32_t j = k++;
+		while (j > 0 && z[j - 1] < sz) {
+			z[j] = z[j - 1];
+			j--;
+		}
+		z[j] = sz;
+	}
+	uint64_t big = 0, small = 0;
+	uint32_t m = 0;
+	while (m < k && big < ex)
+		big += z[m++];
+	for (uint32_t i = 0; i < m; i++)
+		small += z[k - 1 - i];
+	return small > ex ? small : ex;
+}
+
 /* Lower bounds of the node (spill, total) and its moves; false when some
  * unplaced buffer fits no pool any more. */
 static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
@@ -195,95 +230,127 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 	const usmp_view *v = s->v;
 	uint64_t base[64];
 	uint32_t k = 0;
-	uint64_t spill = s->spill;
 	for (uint32_t p = 0; p < s->P; p++)
 		base[p] = s->hw[p];
-	if (stack)
-		memset(s->fsum, 0, (size_t)s->P * s->nsect * sizeof *s->fsum);
+	/* Where each unplaced buffer can still go (amask), and the spill no
+	 * completion avoids: buffers whose first pool is out of reach. */
+	uint64_t hard = s->spill;
 	for (uint32_t b = 0; b < s->n; b++) {
 		if (s->pool[b] != USMP_NO_POOL)
 			continue;
-		uint32_t cc, alive = 0, only = 0;
+		uint32_t cc;
 		const uint32_t *c = cands(s, b, &cc);
-		uint64_t sz = v->buffers[b].size;
-		bool first_ok = false;
-		bool twin_wait = s->twin[b] != UINT32_MAX &&
-		                 s->pool[s->twin[b]] == USMP_NO_POOL;
+		uint64_t sz = v->buffers[b].size, m = 0;
 		for (uint32_t j = 0; j < cc; j++) {
 			uint32_t p = c[j];
 			uint64_t y = lowest(s, b, p, s->last_o);
 			s->ybuf[(size_t)b * s->P + p] = y;
-			if (y + sz > s->limit[p])
-				continue;
-			alive++;
-			only = p;
-			if (p == first_cand(s, b))
-				first_ok = true;
-			if (twin_wait)
-				continue;
-			/* A move only where nothing lower fits (canonical plans:
-			 * each buffer at the lowest offset the buffers before it
-			 * leave, offsets in (offset, rank) order). */
-			if (y == s->last_o && s->started && s->rank[b] < s->last_rank)
-				continue;
-			if (s->last_o > 0 && lowest(s, b, p, 0) != y)
-				continue;
-			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1};
+			if (y + sz <= s->limit[p])
+				m |= UINT64_C(1) << p;
 		}
-		if (!alive)
+		if (!m)
 			return false;
-		if (!first_ok)
-			spill += sz;
-		if (alive == 1) {
+		uint32_t f = first_cand(s, b);
+		if (!(m >> f & 1))
+			hard += sz;
+		s->amask[b] = m;
+	}
+	/* A buffer whose spill alone would exceed the best plan's stays in
+	 * its first pool: nothing better spills it. */
+	for (uint32_t b = 0; b < s->n && s->have; b++) {
+		if (s->pool[b] != USMP_NO_POOL)
+			continue;
+		uint32_t f = first_cand(s, b);
+		if ((s->amask[b] >> f & 1) &&
+		    hard + v->buffers[b].size > s->best_spill)
+			s->amask[b] = UINT64_C(1) << f;
+	}
+	for (uint32_t b = 0; b < s->n; b++) {
+		if (s->pool[b] != USMP_NO_POOL)
+			continue;
+		uint64_t m = s->amask[b], sz = v->buffers[b].size;
+		if (!(m & (m - 1))) {
+			uint32_t only = (uint32_t)__builtin_ctzll(m);
 			uint64_t e = s->ybuf[(size_t)b * s->P + only] + sz;
 			if (e > base[only])
 				base[only] = e;
 		}
+		if (s->twin[b] != UINT32_MAX &&
+		    s->pool[s->twin[b]] == USMP_NO_POOL)
+			continue;
+		/* A move only where nothing lower fits (canonical plans: each
+		 * buffer at the lowest offset the buffers before it leave,
+		 * offsets in (offset, rank) order). */
+		if (s->started && s->rank[b] < s->last_rank) {
+			/* at last_o itself it would come out of rank order */
+			for (uint32_t p = 0; p < s->P; p++)
+				if ((m >> p & 1) &&
+				    s->ybuf[(size_t)b * s->P + p] == s->last_o)
+					m &= ~(UINT64_C(1) << p);
+		}
+		for (uint32_t p = 0; p < s->P; p++) {
+			if (!(m >> p & 1))
+				continue;
+			uint64_t y = s->ybuf[(size_t)b * s->P + p];
+			if (s->last_o > 0 && lowest(s, b, p, 0) != y)
+				continue;
+			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1};
+		}
 	}
 	uint64_t pref_spill = 0;
 	if (stack) {
-		/* Per time section: buffers forced into one pool and alive
+		/* Per time section: buffers bound to one pool and alive
 		 * together stack above the current offset (they conflict
 		 * pairwise); those preferring a pool beyond its room above it
 		 * must partly spill; all of them stack somewhere (below). */
-		uint64_t excess[64] = {0};
+		if (s->nsect)
+			memset(s->fsum, 0, (size_t)s->P * s->nsect * sizeof *s->fsum);
 		for (uint32_t t = 0; t < s->nsect; t++) {
 			uint64_t pref[64] = {0}, all = 0;
+			for (uint32_t p = 0; p < s->P; p++)
+				s->reach[(size_t)p * s->nsect + t] = t + 1;
 			for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
 				uint32_t b = s->sect_mem[i];
 				if (s->pool[b] != USMP_NO_POOL)
 					continue;
-				uint32_t cc, alive = 0, only = 0;
-				const uint32_t *c = cands(s, b, &cc);
-				uint64_t sz = v->buffers[b].size;
-				for (uint32_t j = 0; j < cc; j++) {
-					uint32_t p = c[j];
-					if (s->ybuf[(size_t)b * s->P + p] + sz <= s->limit[p]) {
-						alive++;
-						only = p;
-					}
-				}
+				uint64_t m = s->amask[b], sz = v->buffers[b].size;
 				uint32_t f = first_cand(s, b);
-				if (s->ybuf[(size_t)b * s->P + f] + sz <= s->limit[f])
+				if (m >> f & 1) {
 					pref[f] += sz;
+					uint32_t *rr = &s->reach[(size_t)f * s->nsect + t];
+					if (s->send[b] > *rr)
+						*rr = s->send[b];
+				}
 				all += sz;
-				if (alive == 1)
-					s->fsum[(size_t)only * s->nsect + t] += sz;
+				if (!(m & (m - 1)))
+					s->fsum[(size_t)__builtin_ctzll(m) * s->nsect + t] += sz;
 			}
 			s->ssum[t] = all;
 			for (uint32_t p = 0; p < s->P; p++) {
 				uint64_t f = s->fsum[(size_t)p * s->nsect + t];
 				if (f && s->last_o + f > base[p])
 					base[p] = s->last_o + f;
-				uint64_t room = s->limit[p] - s->last_o;
-				if (pref[p] > room && pref[p] - room > excess[p])
-					excess[p] = pref[p] - room;
+				uint64_t room = s->limit[p] > s->last_o
+				                        ? s->limit[p] - s->last_o : 0;
+				uint64_t ex = pref[p] > room ? pref[p] - room : 0;
+				if (ex)
+					ex = cover(s, t, p, ex);
+				s->exc[(size_t)p * s->nsect + t] = ex;
 			}
 		}
-		for (uint32_t p = 0; p < s->P; p++)
-			pref_spill += excess[p];
+		/* Sections that share no such buffer spill apart: the best sum
+		 * of excesses over sections no buffer joins (a walk in time). */
+		for (uint32_t p = 0; p < s->P; p++) {
+			const uint64_t *ex = s->exc + (size_t)p * s->nsect;
+			const uint32_t *rr = s->reach + (size_t)p * s->nsect;
+			s->dp[s->nsect] = 0;
+			for (uint32_t t = s->nsect; t-- > 0;) {
+				uint64_t take = ex[t] ? ex[t] + s->dp[rr[t]] : 0;
+				s->dp[t] = take > s->dp[t + 1] ? take : s->dp[t + 1];
+			}
+			pref_spill += s->dp[0];
+		}
 	}
-	spill += pref_spill;
 	uint64_t total = 0, extra = 0;
 	for (uint32_t p = 0; p < s->P; p++)
 		total += base[p];
@@ -291,14 +358,11 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 	for (uint32_t b = 0; b < s->n; b++) {
 		if (s->pool[b] != USMP_NO_POOL)
 			continue;
-		uint32_t cc;
-		const uint32_t *c = cands(s, b, &cc);
 		uint64_t least = UINT64_MAX, sz = v->buffers[b].size;
-		for (uint32_t j = 0; j < cc; j++) {
-			uint32_t p = c[j];
-			uint64_t y = s->ybuf[(size_t)b * s->P + p];
-			if (y + sz > s->limit[p])
+		for (uint32_t p = 0; p < s->P; p++) {
+			if (!(s->amask[b] >> p & 1))
 				continue;
+			uint64_t y = s->ybuf[(size_t)b * s->P + p];
 			uint64_t e = y + sz > base[p] ? y + sz - base[p] : 0;
 			if (e < least)
 				least = e;
@@ -320,6 +384,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			if (s->ssum[t] > slack && sum + s->ssum[t] - slack > total)
 				total = sum + s->ssum[t] - slack;
 	}
+	uint64_t spill = hard > s->spill + pref_spill ? hard : s->spill + pref_spill;
 	*spill_lb = spill;
 	*total_lb = total;
 	*nmv = k;
@@ -344,6 +409,13 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 	uint64_t sl, tl;
 	if (!bound(s, &sl, &tl, mv, &k, stack))
 		return USMP__EXACT_INFEASIBLE;
+	if (depth == 0) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "exact: %s search, root bound: spill >= "
+		         "%llu, size >= %llu", stack ? "first" : "relaxed",
+		         (unsigned long long)sl, (unsigned long long)tl);
+		s->h->log(s->h, USMP_LOG_DEBUG, msg);
+	}
 	if (s->have && (sl > s->best_spill ||
 	                (sl == s->best_spill && tl >= s->best_total)))
 		return USMP__EXACT_INFEASIBLE;
@@ -623,6 +695,18 @@ static int build_sections(mp *s)
 		}
 	}
 	s->sect_start[s->nsect] = (uint32_t)total;
+	s->send = h->alloc(h, (s->n ? s->n : 1) * sizeof *s->send);
+	if (!s->send)
+		goto nomem;
+	for (uint32_t b = 0; b < s->n; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		uint32_t e = 0;
+		for (uint32_t q = 0; q < s->nsect; q++)
+			if ((r->flags & USMP_BUFFER_LIVE) && r->begin <= t[q] &&
+			    t[q] < r->end)
+				e = q + 1;
+		s->send[b] = e;
+	}
 	s->sect_mem = h->alloc(h, (total ? total : 1) * sizeof *s->sect_mem);
 	if (!s->sect_mem)
 		goto nomem;
@@ -758,12 +842,18 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	    !(s.moves = h->alloc(h, n * (n * P + 1) * sizeof *s.moves)) ||
 	    !(s.ybuf = h->alloc(h, n * P * sizeof *s.ybuf)) ||
 	    !(s.bpool = h->alloc(h, n * sizeof *s.bpool)) ||
-	    !(s.boff = h->alloc(h, n * sizeof *s.boff)))
+	    !(s.boff = h->alloc(h, n * sizeof *s.boff)) ||
+	    !(s.amask = h->alloc(h, n * sizeof *s.amask)) ||
+	    !(s.zbuf = h->alloc(h, n * sizeof *s.zbuf)))
 		goto fail;
 	if (build_sections(&s))
 		goto fail;
-	if (!(s.fsum = h->alloc(h, P * (s.nsect ? s.nsect : 1) * sizeof *s.fsum)) ||
-	    !(s.ssum = h->alloc(h, (s.nsect ? s.nsect : 1) * sizeof *s.ssum)))
+	size_t ns = s.nsect ? s.nsect : 1;
+	if (!(s.fsum = h->alloc(h, P * ns * sizeof *s.fsum)) ||
+	    !(s.ssum = h->alloc(h, ns * sizeof *s.ssum)) ||
+	    !(s.exc = h->alloc(h, P * ns * sizeof *s.exc)) ||
+	    !(s.reach = h->alloc(h, P * ns * sizeof *s.reach)) ||
+	    !(s.dp = h->alloc(h, (ns + 1) * sizeof *s.dp)))
 		goto fail;
 	for (uint32_t p = 0; p < s.P; p++) {
 		s.limit[p] = v->pools[p].size_limit;
@@ -878,7 +968,8 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 fail:;
 	void *ptrs[] = {s.conf, s.limit, s.rank, s.twin, s.pool, s.off, s.plist,
 	                s.pcount, s.hw, s.moves, s.ybuf, s.bpool, s.boff,
-	                s.sect_start, s.sect_mem, s.fsum, s.ssum};
+	                s.sect_start, s.sect_mem, s.fsum, s.ssum, s.exc,
+	                s.reach, s.dp, s.send, s.amask, s.zbuf};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
