@@ -55,6 +55,10 @@ typedef struct mp {
 	bool first_only;    /* feasibility mode: stop at the first plan */
 	bool found;
 	bool stop_at_lb;    /* a plan at the host's bound ends the search */
+	bool native;        /* lowest() lets rule pairs share as allowed */
+	int64_t *leadm;     /* [n * n] max_lead of rule (src, dst), or INT64_MIN */
+	bool has_target;    /* a plan reaching (tspill, ttotal) ends it too */
+	uint64_t tspill, ttotal;
 	bool done;          /* ... and one was found */
 	usmp__exact_clock *clk;
 } mp;
@@ -95,8 +99,13 @@ static uint32_t first_cand(const mp *s, uint32_t b)
 
 /* The lowest offset >= from, aligned, where b meets no placed buffer of
  * pool p it conflicts with; plist[p] is sorted by offset. */
+static uint64_t lowest_native(const mp *s, uint32_t b, uint32_t p,
+                              uint64_t from);
+
 static uint64_t lowest(const mp *s, uint32_t b, uint32_t p, uint64_t from)
 {
+	if (s->native)
+		return lowest_native(s, b, p, from);
 	bool ok = true;
 	uint64_t a = usmp_buffer_alignment(s->v, b, p);
 	uint64_t x = usmp_align_up(from, a, &ok), sz = s->v->buffers[b].size;
@@ -110,6 +119,46 @@ static uint64_t lowest(const mp *s, uint32_t b, uint32_t p, uint64_t from)
 		uint64_t e = s->off[c] + s->v->buffers[c].size;
 		if (e > x)
 			x = usmp_align_up(e, a, &ok);
+	}
+	return x;
+}
+
+/* lowest() when rule pairs may share as their rules allow: a placed
+ * partner forbids only the offsets where the pair overlaps and the rule
+ * does not hold, so passes repeat until no placed buffer objects. */
+static uint64_t lowest_native(const mp *s, uint32_t b, uint32_t p,
+                              uint64_t from)
+{
+	bool ok = true;
+	uint64_t a = usmp_buffer_alignment(s->v, b, p);
+	uint64_t x = usmp_align_up(from, a, &ok), sz = s->v->buffers[b].size;
+	const uint32_t *l = s->plist + (size_t)p * s->n;
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (uint32_t i = 0; i < s->pcount[p]; i++) {
+			uint32_t c = l[i];
+			if (!conflicts(s, b, c))
+				continue;
+			uint64_t oc = s->off[c], ec = oc + s->v->buffers[c].size;
+			if (oc >= x + sz)
+				break;
+			if (ec <= x)
+				continue;
+			uint64_t to = ec;
+			int64_t cb = s->leadm[(size_t)c * s->n + b];
+			int64_t bc = s->leadm[(size_t)b * s->n + c];
+			if (cb != INT64_MIN && (int64_t)x <= (int64_t)oc + cb)
+				continue; /* b is dst, at or below oc + lead */
+			if (bc != INT64_MIN) {
+				/* b is src: fine from oc - lead on */
+				if ((int64_t)x >= (int64_t)oc - bc)
+					continue;
+				if ((int64_t)oc - bc < (int64_t)ec)
+					to = (uint64_t)((int64_t)oc - bc);
+			}
+			x = usmp_align_up(to, a, &ok);
+			moved = true;
+		}
 	}
 	return x;
 }
@@ -401,6 +450,9 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 		/* No spill and the host's lower bound: nothing beats it. */
 		if (s->stop_at_lb && s->best_spill == 0 &&
 		    s->best_total <= s->v->lower_bound)
+			s->done = true;
+		if (s->has_target && s->best_spill <= s->tspill &&
+		    s->best_total <= s->ttotal)
 			s->done = true;
 		return USMP__EXACT_FOUND;
 	}
@@ -750,8 +802,12 @@ static bool place_fixed(mp *s)
 
 /* One complete search in a mode; the state is reset first, the best plan
  * so far (s->have...) is kept. Returns a usmp__exact_result. */
-static int run(mp *s, bool relaxed)
+enum { MODE_CONFLICTS, MODE_RELAXED, MODE_NATIVE };
+
+static int run(mp *s, int mode)
 {
+	bool relaxed = mode == MODE_RELAXED;
+	s->native = mode == MODE_NATIVE;
 	build_conflicts(s, relaxed);
 	find_twins(s);
 	for (uint32_t b = 0; b < s->n; b++)
@@ -789,7 +845,7 @@ static int run(mp *s, bool relaxed)
 	for (uint32_t p = 0; p < s->P; p++)
 		if (s->hw[p] > s->limit[p])
 			return USMP__EXACT_INFEASIBLE;
-	if (!relaxed) {
+	if (mode == MODE_CONFLICTS) {
 		greedy(s);
 		if (s->have && s->first_only)
 			return USMP__EXACT_FOUND;
@@ -799,8 +855,8 @@ static int run(mp *s, bool relaxed)
 			return USMP__EXACT_FOUND;
 		}
 	}
-	/* The stacking bound assumes pairs alive together conflict. */
-	return dfs(s, 0, !relaxed);
+	/* The section bounds assume pairs alive together never share. */
+	return dfs(s, 0, mode == MODE_CONFLICTS);
 }
 
 static void write_plan(const mp *s, usmp_placement *out)
@@ -844,7 +900,8 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	    !(s.bpool = h->alloc(h, n * sizeof *s.bpool)) ||
 	    !(s.boff = h->alloc(h, n * sizeof *s.boff)) ||
 	    !(s.amask = h->alloc(h, n * sizeof *s.amask)) ||
-	    !(s.zbuf = h->alloc(h, n * sizeof *s.zbuf)))
+	    !(s.zbuf = h->alloc(h, n * sizeof *s.zbuf)) ||
+	    !(s.leadm = h->alloc(h, n * n * sizeof *s.leadm)))
 		goto fail;
 	if (build_sections(&s))
 		goto fail;
@@ -855,6 +912,11 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	    !(s.reach = h->alloc(h, P * ns * sizeof *s.reach)) ||
 	    !(s.dp = h->alloc(h, (ns + 1) * sizeof *s.dp)))
 		goto fail;
+	for (size_t i = 0; i < n * n; i++)
+		s.leadm[i] = INT64_MIN;
+	for (uint64_t i = 0; i < v->overlap_count; i++)
+		s.leadm[(size_t)v->overlaps[i].src * n + v->overlaps[i].dst] =
+			v->overlaps[i].max_lead;
 	for (uint32_t p = 0; p < s.P; p++) {
 		s.limit[p] = v->pools[p].size_limit;
 		if (capacity > 0 && capacity < s.limit[p])
@@ -874,11 +936,11 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	/* Search 1: rules as plain conflicts (every plan it finds is valid). */
 	build_conflicts(&s, false);
 	bool rules = sharing_rules(&s);
-	int r = run(&s, false);
+	int r = run(&s, MODE_CONFLICTS);
 	bool complete = r != USMP__EXACT_STOPPED;
 	bool proven = complete && minimize;
 	bool have_bound = proven;
-	uint64_t bound_total = 0;
+	uint64_t bound_total = s.best_total;
 	/* Search 2, with rules that let pairs share: a relaxation (such pairs
 	 * may overlap freely) that looks only for something better than
 	 * search 1 found. Nothing better: search 1's plan is optimal with the
@@ -897,38 +959,56 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 		}
 		memcpy(keep_pool, s.bpool, n * sizeof *keep_pool);
 		memcpy(keep_off, s.boff, n * sizeof *keep_off);
-		int r2 = run(&s, true);
+		int r2 = run(&s, MODE_RELAXED);
 		bool improved = s.have && (!had || s.best_spill < spill1 ||
 		                           (s.best_spill == spill1 &&
 		                            s.best_total < total1));
 		bool holds = improved && rules_hold(&s);
-		proven = minimize && r2 != USMP__EXACT_STOPPED &&
-		         (!improved || holds);
+		bool b_done = r2 != USMP__EXACT_STOPPED;
+		proven = minimize && b_done && (!improved || holds);
 		have_bound = proven;
-		if (minimize && r2 != USMP__EXACT_STOPPED && improved && !holds && had &&
-		    s.best_spill == spill1) {
-			/* The relaxed optimum bounds plans that spill as much. */
-			have_bound = true;
-			bound_total = s.best_total;
-		}
 		if (improved && !holds) {
-			/* Only a plan that breaks a rule: keep search 1's. */
+			/* The relaxed optimum breaks a rule. Search 3: pairs share
+			 * as their rules allow (valid plans; not complete alone),
+			 * from search 1's plan, until it reaches the relaxed
+			 * optimum (then optimal) or ends. */
+			uint64_t spill2 = s.best_spill, total2 = s.best_total;
 			memcpy(s.bpool, keep_pool, n * sizeof *keep_pool);
 			memcpy(s.boff, keep_off, n * sizeof *keep_off);
 			s.best_spill = spill1;
 			s.best_total = total1;
 			s.have = had;
+			s.has_target = true;
+			s.tspill = spill2;
+			s.ttotal = total2;
+			int r3 = run(&s, MODE_NATIVE);
+			s.has_target = false;
+			s.native = false;
+			if (r3 == USMP__EXACT_STOPPED)
+				b_done = false;
+			bool reached = s.have && s.best_spill == spill2 &&
+			               s.best_total == total2;
+			proven = minimize && b_done && reached;
+			have_bound = proven;
+			if (minimize && r2 != USMP__EXACT_STOPPED && s.have &&
+			    s.best_spill == spill2) {
+				/* The relaxed optimum bounds plans that spill as much. */
+				have_bound = true;
+				bound_total = total2;
+			}
+			improved = !s.have;
+		} else {
+			improved = false;
 		}
 		h->free(h, keep_pool);
 		h->free(h, keep_off);
 		if (!s.have && improved) {
-			h->log(h, USMP_LOG_ERROR, r2 == USMP__EXACT_STOPPED ?
+			h->log(h, USMP_LOG_ERROR, !b_done ?
 			       "exact: stopped before any plan was found" :
-			       "exact: no plan fits with the overlap rules as "
-			       "conflicts, and the search cannot decide whether "
-			       "sharing as the rules allow makes one fit");
-			rc = r2 == USMP__EXACT_STOPPED ? USMP_ERR_STOPPED
-			                               : USMP_ERR_UNSUPPORTED;
+			       "exact: no plan found that obeys the overlap rules, "
+			       "but a plan sharing more freely fits; the search "
+			       "cannot decide whether one obeying them does");
+			rc = !b_done ? USMP_ERR_STOPPED : USMP_ERR_UNSUPPORTED;
 			goto fail;
 		}
 		if (!s.have && r2 == USMP__EXACT_STOPPED)
@@ -969,7 +1049,7 @@ fail:;
 	void *ptrs[] = {s.conf, s.limit, s.rank, s.twin, s.pool, s.off, s.plist,
 	                s.pcount, s.hw, s.moves, s.ybuf, s.bpool, s.boff,
 	                s.sect_start, s.sect_mem, s.fsum, s.ssum, s.exc,
-	                s.reach, s.dp, s.send, s.amask, s.zbuf};
+	                s.reach, s.dp, s.send, s.amask, s.zbuf, s.leadm};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
