@@ -15,6 +15,10 @@ typedef struct move {
 	uint32_t pref; /* 0 when p is b's first candidate */
 } move;
 
+/* The three searches: rules as plain conflicts; a relaxation where rule
+ * pairs may overlap freely; rule pairs sharing as their rules allow. */
+enum { MODE_CONFLICTS, MODE_RELAXED, MODE_NATIVE };
+
 typedef struct mp {
 	const usmp_view *v;
 	const usmp_host *h;
@@ -57,6 +61,11 @@ typedef struct mp {
 	bool stop_at_lb;    /* a plan at the host's bound ends the search */
 	bool native;        /* lowest() lets rule pairs share as allowed */
 	int64_t *leadm;     /* [n * n] max_lead of rule (src, dst), or INT64_MIN */
+	bool shared;        /* rule pairs may share in this search */
+	int mode;           /* MODE_* of the search running */
+	uint64_t *charge;   /* [sect_start[nsect]] bytes a section member adds
+	                       at least: its size less what rule partners
+	                       listed before it could share with it */
 	bool has_target;    /* a plan reaching (tspill, ttotal) ends it too */
 	uint64_t tspill, ttotal;
 	bool done;          /* ... and one was found */
@@ -362,7 +371,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 				uint32_t b = s->sect_mem[i];
 				if (s->pool[b] != USMP_NO_POOL)
 					continue;
-				uint64_t m = s->amask[b], sz = v->buffers[b].size;
+				uint64_t m = s->amask[b], sz = s->charge[i];
 				uint32_t f = first_cand(s, b);
 				if (m >> f & 1) {
 					pref[f] += sz;
@@ -382,7 +391,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 				uint64_t room = s->limit[p] > s->last_o
 				                        ? s->limit[p] - s->last_o : 0;
 				uint64_t ex = pref[p] > room ? pref[p] - room : 0;
-				if (ex)
+				if (ex && !s->shared)
 					ex = cover(s, t, p, ex);
 				s->exc[(size_t)p * s->nsect + t] = ex;
 			}
@@ -463,8 +472,10 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 		return USMP__EXACT_INFEASIBLE;
 	if (depth == 0) {
 		char msg[160];
-		snprintf(msg, sizeof msg, "exact: %s search, root bound: spill >= "
-		         "%llu, size >= %llu", stack ? "first" : "relaxed",
+		static const char *const names[] = {"rules as conflicts",
+		                                    "relaxed", "rules shared"};
+		snprintf(msg, sizeof msg, "exact: search (%s), root bound: spill "
+		         ">= %llu, size >= %llu", names[s->mode],
 		         (unsigned long long)sl, (unsigned long long)tl);
 		s->h->log(s->h, USMP_LOG_DEBUG, msg);
 	}
@@ -628,6 +639,13 @@ static void build_conflicts(mp *s, bool relaxed)
 		if (o->max_lead > -sd)
 			set_conflict(s, o->src, o->dst, false);
 	}
+}
+
+/* True when a rule (src, dst) could let the pair share a byte. */
+static bool share_rule(const mp *s, uint32_t src, uint32_t dst)
+{
+	int64_t l = s->leadm[(size_t)src * s->n + dst];
+	return l != INT64_MIN && l > -(int64_t)s->v->buffers[dst].size;
 }
 
 /* True when some rule lets a conflicting pair share bytes. */
@@ -802,11 +820,10 @@ static bool place_fixed(mp *s)
 
 /* One complete search in a mode; the state is reset first, the best plan
  * so far (s->have...) is kept. Returns a usmp__exact_result. */
-enum { MODE_CONFLICTS, MODE_RELAXED, MODE_NATIVE };
-
 static int run(mp *s, int mode)
 {
 	bool relaxed = mode == MODE_RELAXED;
+	s->mode = mode;
 	s->native = mode == MODE_NATIVE;
 	build_conflicts(s, relaxed);
 	find_twins(s);
@@ -855,8 +872,22 @@ static int run(mp *s, int mode)
 			return USMP__EXACT_FOUND;
 		}
 	}
-	/* The section bounds assume pairs alive together never share. */
-	return dfs(s, 0, mode == MODE_CONFLICTS);
+	/* Section bounds: pairs alive together are apart, but for what a
+	 * rule lets them share when this search allows it. */
+	s->shared = mode != MODE_CONFLICTS;
+	for (uint32_t t = 0; t < s->nsect; t++)
+		for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
+			uint32_t b = s->sect_mem[i];
+			uint64_t sz = s->v->buffers[b].size, sh = 0;
+			for (uint32_t j = s->sect_start[t]; j < i && s->shared; j++) {
+				uint32_t c = s->sect_mem[j];
+				uint64_t sc = s->v->buffers[c].size;
+				if (share_rule(s, b, c) || share_rule(s, c, b))
+					sh += sc < sz ? sc : sz;
+			}
+			s->charge[i] = sz - (sh < sz ? sh : sz);
+		}
+	return dfs(s, 0, true);
 }
 
 static void write_plan(const mp *s, usmp_placement *out)
@@ -906,6 +937,9 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	if (build_sections(&s))
 		goto fail;
 	size_t ns = s.nsect ? s.nsect : 1;
+	size_t nm = s.nsect ? s.sect_start[s.nsect] : 0;
+	if (!(s.charge = h->alloc(h, (nm ? nm : 1) * sizeof *s.charge)))
+		goto fail;
 	if (!(s.fsum = h->alloc(h, P * ns * sizeof *s.fsum)) ||
 	    !(s.ssum = h->alloc(h, ns * sizeof *s.ssum)) ||
 	    !(s.exc = h->alloc(h, P * ns * sizeof *s.exc)) ||
@@ -1049,7 +1083,8 @@ fail:;
 	void *ptrs[] = {s.conf, s.limit, s.rank, s.twin, s.pool, s.off, s.plist,
 	                s.pcount, s.hw, s.moves, s.ybuf, s.bpool, s.boff,
 	                s.sect_start, s.sect_mem, s.fsum, s.ssum, s.exc,
-	                s.reach, s.dp, s.send, s.amask, s.zbuf, s.leadm};
+	                s.reach, s.dp, s.send, s.amask, s.zbuf, s.leadm,
+	                s.charge};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
