@@ -459,3 +459,184 @@ Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
 	cr_assert_gt(st.planned, cases / 2);
 	usmp_registry_destroy(r);
 }
+
+/* ---- the scope and the done-when problems ---------------------------------- */
+
+static usmp_problem *parse_problem(const char *json)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "case.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	return p;
+}
+
+static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
+{
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "exact"};
+	int rc = usmp_plan_compute(r, p, &o, plan);
+	cr_assert_not_null(*plan);
+	return rc;
+}
+
+Test(exact_oracle, more_than_200_buffers_with_two_pools_are_refused)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	char name[16];
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 4096, 16, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),
+	             USMP_OK);
+	for (uint32_t i = 0; i < 201; i++) {
+		snprintf(name, sizeof name, "t%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 3), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+	}
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "201 buffers with several pools "
+	                 "or conflict edges is beyond the exact search (at most "
+	                 "200)"), "%s", usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	/* 200 are planned, and proven: every buffer fits in sram. */
+	usmp_problem_destroy(p);
+	p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 4096, 16, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),
+	             USMP_OK);
+	for (uint32_t i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "t%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 3), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+	}
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 192);
+	cr_assert(pi.optimal);
+	cr_assert_eq(usmp_plan_pool_size(plan, 1), 0);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* TVM's fan-out conflict graph (tests/test_tvm.c): greedy_by_size gives 250,
+ * greedy_by_conflicts 320; 210 is the optimum (a-b-c-e is a clique of 180,
+ * and the oracle above agrees on such graphs). */
+Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 1000}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
+		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
+		" {\"name\": \"d\", \"size\": 40}, {\"name\": \"e\", \"size\": 50},"
+		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
+		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
+		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 210);
+	cr_assert_eq(pi.proven_bound, 210);
+	cr_assert(pi.optimal);
+	usmp_plan_destroy(plan);
+	/* With a limit of 209 no plan exists, and exact says so. */
+	usmp_problem_destroy(p);
+	p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 209}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
+		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
+		" {\"name\": \"d\", \"size\": 40}, {\"name\": \"e\", \"size\": 50},"
+		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
+		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
+		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_INFEASIBLE, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* The example board: an NPU part (one pool, in-place rules) and a Cortex-M
+ * part (DTCM first, DRAM to spill to, fixed camera frames). Both proven;
+ * the M55 part spills exactly pre.rgb, the one buffer DTCM cannot hold. */
+Test(exact_oracle, board_example_is_proven_optimal)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	char path[4096];
+	snprintf(path, sizeof path, "%s/examples/board_m55_u55.json",
+	         test_source_root());
+	cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	uint32_t parts = usmp_plan_part_count(plan);
+	cr_assert_eq(parts, 2);
+	for (uint32_t i = 0; i < parts; i++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		cr_assert(pi.optimal, "part %u: size %" PRIu64 ", bound %" PRIu64, i,
+		          pi.size, pi.proven_bound);
+		cr_assert_eq(pi.size, i == 0 ? 1505280 : 1394440);
+	}
+	uint64_t spill = 0;
+	for (uint32_t b = 0; b < usmp_problem_buffer_count(p); b++) {
+		uint32_t q;
+		uint64_t off;
+		cr_assert_eq(usmp_plan_placement(plan, b, &q, &off), USMP_OK);
+		const char *n = usmp_problem_buffer_name(p, b);
+		if (!strncmp(n, "pre.", 4) || !strncmp(n, "post.", 5))
+			spill += strcmp(usmp_problem_pool_name(p, q), "dtcm") ? 1 : 0;
+		if (!strcmp(n, "pre.rgb"))
+			cr_assert_str_eq(usmp_problem_pool_name(p, q), "dram");
+	}
+	cr_assert_eq(spill, 1, "only pre.rgb leaves dtcm");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* A rule that lets two buffers fit where conflicts cannot: exact finds the
+ * shared plan (dst one byte below src), never one breaking the rule. */
+Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
+		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
+		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}],"
+		" \"conflicts\": [[\"src\", \"dst\"]],"
+		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\","
+		" \"max_lead\": -1}]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
+	uint32_t q;
+	uint64_t os, od;
+	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &os), USMP_OK);
+	cr_assert_eq(usmp_plan_placement(plan, 1, &q, &od), USMP_OK);
+	cr_assert_eq(od + 1, os);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 5);
+	cr_assert_leq(pi.proven_bound, 5);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
