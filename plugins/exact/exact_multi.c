@@ -13,6 +13,7 @@ typedef struct move {
 	uint64_t x;
 	uint32_t b, p;
 	uint32_t pref; /* 0 when p is b's first candidate */
+	uint32_t choice; /* 0 when p is the only pool b can still use */
 } move;
 
 /* The three searches: rules as plain conflicts; a relaxation where rule
@@ -235,6 +236,8 @@ static int cmp_move(const move *a, const move *b)
 		return a->pref < b->pref ? -1 : 1;
 	if (a->x != b->x)
 		return a->x < b->x ? -1 : 1;
+	if (a->choice != b->choice)
+		return a->choice < b->choice ? -1 : 1;
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
@@ -352,7 +355,8 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			uint64_t y = s->ybuf[(size_t)b * s->P + p];
 			if (s->last_o > 0 && lowest(s, b, p, 0) != y)
 				continue;
-			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1};
+			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1,
+			                 (s->amask[b] & (s->amask[b] - 1)) ? 1 : 0};
 		}
 	}
 	uint64_t pref_spill = 0;
@@ -410,8 +414,11 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 		}
 	}
 	uint64_t total = 0, extra = 0;
-	for (uint32_t p = 0; p < s->P; p++)
+	for (uint32_t p = 0; p < s->P; p++) {
+		if (base[p] > s->limit[p])
+			return false; /* what must go there does not fit */
 		total += base[p];
+	}
 	/* One buffer with a choice of pools still raises one of them. */
 	for (uint32_t b = 0; b < s->n; b++) {
 		if (s->pool[b] != USMP_NO_POOL)
@@ -512,9 +519,26 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 	return USMP__EXACT_INFEASIBLE;
 }
 
-/* A first plan: each buffer (largest first) at the lowest offset of its
+/* The greedy's orders: buffers with fewer candidate pools first (they
+ * have nowhere else to go), then larger first (kind 0), earlier first
+ * (kind 1, as a schedule allocates) or longer-lived first (kind 2). */
+static bool greedy_before(const usmp_view *v, int kind, uint32_t a,
+                          uint32_t b)
+{
+	const usmp_buffer_rec *x = &v->buffers[a], *y = &v->buffers[b];
+	if (x->candidate_count != y->candidate_count)
+		return x->candidate_count < y->candidate_count;
+	bool lx = x->flags & USMP_BUFFER_LIVE, ly = y->flags & USMP_BUFFER_LIVE;
+	if (kind == 1 && lx && ly && x->begin != y->begin)
+		return x->begin < y->begin;
+	if (kind == 2 && lx && ly && x->end - x->begin != y->end - y->begin)
+		return x->end - x->begin > y->end - y->begin;
+	return x->size > y->size;
+}
+
+/* A first plan: each buffer (fewest candidates, then largest first) at the lowest offset of its
  * first candidate pool where it fits. Not canonical; only an incumbent. */
-static void greedy(mp *s)
+static void greedy(mp *s, int kind)
 {
 	const usmp_view *v = s->v;
 	uint32_t *order = s->h->alloc(s->h, (size_t)s->n * sizeof *order);
@@ -526,7 +550,7 @@ static void greedy(mp *s)
 			order[k++] = b;
 	for (uint32_t i = 1; i < k; i++) {
 		uint32_t t = order[i], j = i;
-		while (j > 0 && v->buffers[order[j - 1]].size < v->buffers[t].size) {
+		while (j > 0 && greedy_before(v, kind, t, order[j - 1])) {
 			order[j] = order[j - 1];
 			j--;
 		}
@@ -863,7 +887,8 @@ static int run(mp *s, int mode)
 		if (s->hw[p] > s->limit[p])
 			return USMP__EXACT_INFEASIBLE;
 	if (mode == MODE_CONFLICTS) {
-		greedy(s);
+		for (int kind = 0; kind < 3; kind++)
+			greedy(s, kind);
 		if (s->have && s->first_only)
 			return USMP__EXACT_FOUND;
 		if (s->have && s->best_spill == 0 &&
