@@ -13,7 +13,6 @@ typedef struct move {
 	uint64_t x;
 	uint32_t b, p;
 	uint32_t pref; /* 0 when p is b's first candidate */
-	uint32_t choice; /* 0 when p is the only pool b can still use */
 } move;
 
 /* The three searches: rules as plain conflicts; a relaxation where rule
@@ -236,8 +235,6 @@ static int cmp_move(const move *a, const move *b)
 		return a->pref < b->pref ? -1 : 1;
 	if (a->x != b->x)
 		return a->x < b->x ? -1 : 1;
-	if (a->choice != b->choice)
-		return a->choice < b->choice ? -1 : 1;
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
@@ -355,8 +352,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			uint64_t y = s->ybuf[(size_t)b * s->P + p];
 			if (s->last_o > 0 && lowest(s, b, p, 0) != y)
 				continue;
-			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1,
-			                 (s->amask[b] & (s->amask[b] - 1)) ? 1 : 0};
+			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1};
 		}
 	}
 	uint64_t pref_spill = 0;
@@ -519,25 +515,27 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 	return USMP__EXACT_INFEASIBLE;
 }
 
-/* The greedy's orders: buffers with fewer candidate pools first (they
- * have nowhere else to go), then larger first (kind 0), earlier first
- * (kind 1, as a schedule allocates) or longer-lived first (kind 2). */
+/* The greedy's orders: larger first (kind 0); or buffers with fewer
+ * candidate pools first (they have nowhere else to go), then larger first
+ * (kind 1), earlier first (kind 2, as a schedule allocates) or
+ * longer-lived first (kind 3). */
 static bool greedy_before(const usmp_view *v, int kind, uint32_t a,
                           uint32_t b)
 {
 	const usmp_buffer_rec *x = &v->buffers[a], *y = &v->buffers[b];
-	if (x->candidate_count != y->candidate_count)
+	if (kind > 0 && x->candidate_count != y->candidate_count)
 		return x->candidate_count < y->candidate_count;
 	bool lx = x->flags & USMP_BUFFER_LIVE, ly = y->flags & USMP_BUFFER_LIVE;
-	if (kind == 1 && lx && ly && x->begin != y->begin)
+	if (kind == 2 && lx && ly && x->begin != y->begin)
 		return x->begin < y->begin;
-	if (kind == 2 && lx && ly && x->end - x->begin != y->end - y->begin)
+	if (kind == 3 && lx && ly && x->end - x->begin != y->end - y->begin)
 		return x->end - x->begin > y->end - y->begin;
 	return x->size > y->size;
 }
 
-/* A first plan: each buffer (fewest candidates, then largest first) at the lowest offset of its
- * first candidate pool where it fits. Not canonical; only an incumbent. */
+/* A first plan: each buffer, in one of the orders above, at the lowest
+ * offset of its first candidate pool where it fits. Not canonical; only
+ * an incumbent. */
 static void greedy(mp *s, int kind)
 {
 	const usmp_view *v = s->v;
@@ -887,7 +885,7 @@ static int run(mp *s, int mode)
 		if (s->hw[p] > s->limit[p])
 			return USMP__EXACT_INFEASIBLE;
 	if (mode == MODE_CONFLICTS) {
-		for (int kind = 0; kind < 3; kind++)
+		for (int kind = 0; kind < 4; kind++)
 			greedy(s, kind);
 		if (s->have && s->first_only)
 			return USMP__EXACT_FOUND;
