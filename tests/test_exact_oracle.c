@@ -640,3 +640,25 @@ Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* One pool with live ranges: that search treats rules as conflicts, so when
+ * it finds nothing it cannot say infeasible (src at 1, dst at 0 fits in 6). */
+Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
+		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
+		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}],"
+		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\","
+		" \"max_lead\": -1}]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits with the "
+	                 "overlap rules as plain conflicts, which proves nothing "
+	                 "about the rules (one pool with live ranges)"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
