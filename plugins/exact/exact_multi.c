@@ -67,6 +67,7 @@ typedef struct mp {
 	                       at least: its size less what rule partners
 	                       listed before it could share with it */
 	bool has_target;    /* a plan reaching (tspill, ttotal) ends it too */
+	bool root_check;    /* the root's spill bound holds for valid plans */
 	uint64_t tspill, ttotal;
 	bool done;          /* ... and one was found */
 	usmp__exact_clock *clk;
@@ -252,29 +253,35 @@ static void sort_moves(move *m, uint32_t k)
 }
 
 /* Whole buffers spill: of the unplaced buffers alive in section t that
- * prefer pool p, at least m must leave to free ex bytes (m: the fewest
- * whose largest sizes reach ex), so at least the m smallest sizes do. */
+ * prefer pool p, the ones leaving must free ex bytes of their charges (a
+ * charge is at most the size), so at least m leave (m: the fewest whose
+ * largest charges reach ex), so at least the m smallest sizes spill. */
 static uint64_t cover(mp *s, uint32_t t, uint32_t p, uint64_t ex)
 {
-	uint64_t *z = s->zbuf;
+	uint64_t *z = s->zbuf, *c = s->zbuf + s->n;
 	uint32_t k = 0;
 	for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
 		uint32_t b = s->sect_mem[i];
 		if (s->pool[b] != USMP_NO_POOL || first_cand(s, b) != p ||
 		    !(s->amask[b] >> p & 1))
 			continue;
-		uint64_t sz = s->v->buffers[b].size;
-		uint32_t j = k++;
-		while (j > 0 && z[j - 1] < sz) {
+		uint64_t sz = s->v->buffers[b].size, ch = s->charge[i];
+		uint32_t j = k, h = k++;
+		while (j > 0 && z[j - 1] < sz) { /* sizes, descending */
 			z[j] = z[j - 1];
 			j--;
 		}
 		z[j] = sz;
+		while (h > 0 && c[h - 1] < ch) { /* charges, descending */
+			c[h] = c[h - 1];
+			h--;
+		}
+		c[h] = ch;
 	}
 	uint64_t big = 0, small = 0;
 	uint32_t m = 0;
 	while (m < k && big < ex)
-		big += z[m++];
+		big += c[m++];
 	for (uint32_t i = 0; i < m; i++)
 		small += z[k - 1 - i];
 	return small > ex ? small : ex;
@@ -391,7 +398,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 				uint64_t room = s->limit[p] > s->last_o
 				                        ? s->limit[p] - s->last_o : 0;
 				uint64_t ex = pref[p] > room ? pref[p] - room : 0;
-				if (ex && !s->shared)
+				if (ex)
 					ex = cover(s, t, p, ex);
 				s->exc[(size_t)p * s->nsect + t] = ex;
 			}
@@ -473,6 +480,13 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 	uint64_t sl, tl;
 	if (!bound(s, &sl, &tl, mv, &k, stack))
 		return USMP__EXACT_INFEASIBLE;
+	/* The best plan so far (a valid one) meets the root's spill bound and
+	 * the host's size bound: it is optimal (spill first, then size). */
+	if (depth == 0 && s->root_check && s->have && !s->found &&
+	    s->best_spill <= sl && s->best_total <= s->v->lower_bound) {
+		s->done = true;
+		return USMP__EXACT_FOUND;
+	}
 	if (depth == 0) {
 		char msg[160];
 		static const char *const names[] = {"rules as conflicts",
@@ -954,7 +968,7 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	    !(s.bpool = h->alloc(h, n * sizeof *s.bpool)) ||
 	    !(s.boff = h->alloc(h, n * sizeof *s.boff)) ||
 	    !(s.amask = h->alloc(h, n * sizeof *s.amask)) ||
-	    !(s.zbuf = h->alloc(h, n * sizeof *s.zbuf)) ||
+	    !(s.zbuf = h->alloc(h, 2 * n * sizeof *s.zbuf)) ||
 	    !(s.leadm = h->alloc(h, n * n * sizeof *s.leadm)))
 		goto fail;
 	if (build_sections(&s))
@@ -993,6 +1007,7 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 	/* Search 1: rules as plain conflicts (every plan it finds is valid). */
 	build_conflicts(&s, false);
 	bool rules = sharing_rules(&s);
+	s.root_check = !rules;
 	int r = run(&s, MODE_CONFLICTS);
 	bool complete = r != USMP__EXACT_STOPPED;
 	bool proven = complete && minimize;
@@ -1016,7 +1031,9 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 		}
 		memcpy(keep_pool, s.bpool, n * sizeof *keep_pool);
 		memcpy(keep_off, s.boff, n * sizeof *keep_off);
+		s.root_check = true; /* a relaxation: its bounds hold for all */
 		int r2 = run(&s, MODE_RELAXED);
+		s.root_check = false;
 		bool improved = s.have && (!had || s.best_spill < spill1 ||
 		                           (s.best_spill == spill1 &&
 		                            s.best_total < total1));
