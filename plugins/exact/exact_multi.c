@@ -50,7 +50,7 @@ typedef struct mp {
 	uint64_t *dp;       /* [nsect + 1] */
 	uint32_t *send;     /* [n] the section after a buffer's last one */
 	uint64_t *amask;    /* [n] pools an unplaced buffer may still use */
-	uint64_t *zbuf;     /* [n] scratch sizes */
+	uint64_t *zbuf;     /* [2 n] scratch sizes and charges */
 	/* the best plan */
 	uint32_t *bpool;
 	uint64_t *boff;
@@ -290,7 +290,7 @@ static uint64_t cover(mp *s, uint32_t t, uint32_t p, uint64_t ex)
 /* Lower bounds of the node (spill, total) and its moves; false when some
  * unplaced buffer fits no pool any more. */
 static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
-                  uint32_t *nmv, bool stack)
+                  uint32_t *nmv)
 {
 	const usmp_view *v = s->v;
 	uint64_t base[64];
@@ -363,7 +363,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 		}
 	}
 	uint64_t pref_spill = 0;
-	if (stack) {
+	{
 		/* Per time section: buffers bound to one pool and alive
 		 * together stack above the current offset (they conflict
 		 * pairwise); those preferring a pool beyond its room above it
@@ -439,7 +439,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			extra = least;
 	}
 	total += extra;
-	if (stack) {
+	{
 		/* Each section's unplaced buffers lie above the current offset,
 		 * apart within each pool: what the pools' bases leave above it
 		 * takes some, the rest raises the sum. */
@@ -459,7 +459,7 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 	return true;
 }
 
-static int dfs(mp *s, uint32_t depth, bool stack)
+static int dfs(mp *s, uint32_t depth)
 {
 	if ((++s->clk->nodes & 1023) == 0 && usmp__exact_should_stop(s->clk))
 		return USMP__EXACT_STOPPED;
@@ -478,12 +478,13 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 	move *mv = s->moves + (size_t)depth * ((size_t)s->n * s->P + 1);
 	uint32_t k;
 	uint64_t sl, tl;
-	if (!bound(s, &sl, &tl, mv, &k, stack))
+	if (!bound(s, &sl, &tl, mv, &k))
 		return USMP__EXACT_INFEASIBLE;
 	/* The best plan so far (a valid one) meets the root's spill bound and
-	 * the host's size bound: it is optimal (spill first, then size). */
+	 * a size bound of every plan: it is optimal (spill first, then size). */
 	if (depth == 0 && s->root_check && s->have && !s->found &&
-	    s->best_spill <= sl && s->best_total <= s->v->lower_bound) {
+	    s->best_spill <= sl &&
+	    (s->best_total <= s->v->lower_bound || s->best_total <= tl)) {
 		s->done = true;
 		return USMP__EXACT_FOUND;
 	}
@@ -514,7 +515,7 @@ static int dfs(mp *s, uint32_t depth, bool stack)
 		s->last_rank = s->rank[m.b];
 		s->started = true;
 		s->nplaced++;
-		int r = dfs(s, depth + 1, stack);
+		int r = dfs(s, depth + 1);
 		s->nplaced--;
 		unplace(s, m.b);
 		memcpy(s->hw, save_hw, (size_t)s->P * sizeof *s->hw);
@@ -924,7 +925,7 @@ static int run(mp *s, int mode)
 			}
 			s->charge[i] = sz - (sh < sz ? sh : sz);
 		}
-	return dfs(s, 0, true);
+	return dfs(s, 0);
 }
 
 static void write_plan(const mp *s, usmp_placement *out)
