@@ -642,17 +642,48 @@ Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
 }
 
 /* One pool with live ranges: that search treats rules as conflicts, so when
- * it finds nothing it cannot say infeasible (src at 1, dst at 0 fits in 6). */
+ * it finds nothing it cannot say infeasible (src at 1, dst at 0 fits in 6).
+ * Up to 200 buffers the several-pool search then decides with the rules;
+ * above, the answer is "cannot decide". */
+static char *one_pool_rule_problem(uint32_t fillers)
+{
+	size_t cap = 512 + 64 * (size_t)fillers, at = 0;
+	char *j = malloc(cap);
+	cr_assert_not_null(j);
+	at += (size_t)snprintf(j + at, cap - at,
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
+		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
+		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}");
+	for (uint32_t i = 0; i < fillers; i++)
+		at += (size_t)snprintf(j + at, cap - at, ", {\"name\": \"f%u\", "
+		                       "\"size\": 1, \"live\": [%u, %u]}", i,
+		                       10 + i, 11 + i);
+	snprintf(j + at, cap - at, "], \"overlaps\": [{\"src\": \"src\", "
+	         "\"dst\": \"dst\", \"max_lead\": -1}]}");
+	return j;
+}
+
 Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse_problem(
-		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
-		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
-		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}],"
-		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\","
-		" \"max_lead\": -1}]}");
+	char *json = one_pool_rule_problem(0);
+	usmp_problem *p = parse_problem(json);
+	free(json);
 	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
+	uint32_t q;
+	uint64_t os, od;
+	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &os), USMP_OK);
+	cr_assert_eq(usmp_plan_placement(plan, 1, &q, &od), USMP_OK);
+	cr_assert_eq(od + 1, os);
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), 5);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* 201 buffers: beyond the several-pool search. */
+	json = one_pool_rule_problem(199);
+	p = parse_problem(json);
+	free(json);
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
 	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits with the "
 	                 "overlap rules as plain conflicts, which proves nothing "

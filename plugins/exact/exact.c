@@ -309,22 +309,10 @@ fail:
  * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
-static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize)
+static int exact_one_pool(const usmp_view *v, const usmp_host *h,
+                          usmp_placement *out, uint64_t capacity,
+                          double time_limit, bool minimize)
 {
-	bool edges = v->buffer_count && v->conflict_start &&
-	             v->conflict_start[v->buffer_count] > 0;
-	if (v->pool_count > 1 || edges) {
-		/* Several pools or conflict edges: the search of exact_multi.c. */
-		usmp__exact_clock clk = {.host = h};
-		if (time_limit < 0 || time_limit != time_limit) {
-			h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
-			return USMP_ERR_INVALID;
-		}
-		if (time_limit > 0)
-			clk.deadline = usmp__exact_now() + time_limit;
-		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
-	}
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
 	for (uint32_t i = 0; i < v->buffer_count; i++) {
@@ -357,6 +345,31 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	w.buffers = copy;
 	int rc = exact_search(&w, h, out, capacity, time_limit, minimize);
 	h->free(h, copy);
+	return rc;
+}
+
+/* Several pools or conflict edges go to the search of exact_multi.c; one
+ * pool with live ranges to the search above, and when that one finds no
+ * plan because it took overlap rules as conflicts, a small part goes to
+ * exact_multi.c too, which decides with the rules. */
+static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                 uint64_t capacity, double time_limit, bool minimize)
+{
+	if (time_limit < 0 || time_limit != time_limit) {
+		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
+		return USMP_ERR_INVALID;
+	}
+	usmp__exact_clock clk = {.host = h};
+	if (time_limit > 0)
+		clk.deadline = usmp__exact_now() + time_limit;
+	bool edges = v->buffer_count && v->conflict_start &&
+	             v->conflict_start[v->buffer_count] > 0;
+	if (v->pool_count > 1 || edges)
+		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	int rc = exact_one_pool(v, h, out, capacity, time_limit, minimize);
+	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
+	    v->buffer_count <= 200 && !usmp__exact_should_stop(&clk))
+		rc = usmp__exact_multi(v, h, out, capacity, &clk, minimize);
 	return rc;
 }
 
