@@ -369,8 +369,9 @@ Test(exact, descriptor_names_one_exact_algorithm)
 	cr_assert(a->caps & USMP_CAP_ANYTIME);
 	cr_assert(a->caps & USMP_CAP_FIXED_OFFSETS);
 	cr_assert(a->caps & USMP_CAP_DETERMINISTIC);
-	cr_assert_not(a->caps & USMP_CAP_OVERLAP_RULES);
-	cr_assert_not(a->caps & USMP_CAP_MULTI_POOL);
+	cr_assert(a->caps & USMP_CAP_OVERLAP_RULES);
+	cr_assert(a->caps & USMP_CAP_MULTI_POOL);
+	cr_assert(a->caps & USMP_CAP_EXPLICIT_CONFLICTS);
 	dlclose(dl);
 }
 
@@ -523,35 +524,44 @@ Test(exact, minimalloc_readme_example_fits_in_12)
 	cr_assert_eq(run_exact(&p, &t, out, 11, 0, false), USMP_ERR_INFEASIBLE);
 }
 
-Test(exact, unsupported_features_are_refused)
+Test(exact, several_pools_candidates_and_edges_are_planned)
 {
 	prob p;
 	usmp_placement out[MAXB];
 	thost t;
-	prob_init(&p, 2, USMP_UNBOUNDED, 1);
+	prob_init(&p, 2, 6, 1);
 	p.buf[0].size = p.buf[1].size = 4;
 	p.buf[0].end = p.buf[1].end = 2;
 	prob_finish(&p);
-	/* Two pools. */
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_INFEASIBLE);
+	/* Two pools: b1 may spill to the unbounded p1 (cand = {0, 1}). */
 	p.v.pool_count = 2;
-	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
-	p.v.pool_count = 1;
-	/* A buffer with two candidate pools. */
+	p.cand[1] = 1;
 	p.buf[1].candidate_count = 2;
-	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
-	p.buf[1].candidate_count = 1;
-	/* Explicit conflict edges. */
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(out[0].pool, 0);
+	cr_assert_eq(out[1].pool, 1);
+	cr_assert(t.reported && t.optimal);
+	cr_assert_eq(t.bound, 8);
+	/* An explicit edge, no live ranges: the same answer. */
+	p.buf[0].flags = p.buf[1].flags = 0;
 	p.cstart[1] = 1;
 	p.cstart[2] = 2;
 	p.adj[0] = 1;
 	p.adj[1] = 0;
-	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_ERR_UNSUPPORTED);
-	p.cstart[1] = p.cstart[2] = 0;
 	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
-	cr_assert_eq(check_plan(&p, out), 8);
+	cr_assert_eq(out[1].pool, 1);
+	/* Without the edge they share pool 0 (no spill). */
+	p.cstart[1] = p.cstart[2] = 0;
+	p.v.lower_bound = 4;
+	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(out[0].pool, 0);
+	cr_assert_eq(out[1].pool, 0);
+	cr_assert(t.reported && t.optimal);
+	cr_assert_eq(t.bound, 4);
 }
 
-Test(exact, overlap_rules_are_never_claimed_optimal)
+Test(exact, overlap_rules_as_conflicts_claim_optimal_only_at_the_bound)
 {
 	prob p;
 	usmp_placement out[MAXB];

@@ -321,13 +321,13 @@ Test(refusals, part_error_names_part_target_pools_rule_and_capability)
 	char *problem = test_write_tmp(".json", board_json), *out = NULL;
 	char args[4200];
 	snprintf(args, sizeof args, "plan '%s' -o /dev/null", problem);
-	int st = usmp_with("", "*=exact", args, &out);
+	int st = usmp_with("", "*=exact_window", args, &out);
 	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
-	assert_has(out, "algorithm \"exact\" cannot plan explicit conflict edges: "
-	                "it lacks the capability conflict-edges; installed "
-	                "algorithms that have it: auto, first_fit, best_fit, ");
+	assert_has(out, "algorithm \"exact_window\" cannot plan explicit conflict "
+	                "edges: it lacks the capability conflict-edges; installed "
+	                "algorithms that have it: auto, exact, first_fit, best_fit, ");
 	assert_has(out, "(part 2: target npu,cpu; pool dram; algorithm chosen by "
-	                "rule \"*=exact\" of USMP_ALGORITHM)");
+	                "rule \"*=exact_window\" of USMP_ALGORITHM)");
 	free(out);
 	/* Two capabilities missing, two pools, the rule of -a. */
 	char *multi = test_write_tmp(".json",
@@ -336,15 +336,16 @@ Test(refusals, part_error_names_part_target_pools_rule_and_capability)
 		"\"targets\": [\"npu\"]}], \"buffers\": [{\"name\": \"x\", \"size\": "
 		"64, \"pools\": [\"a\", \"b\"]}, {\"name\": \"y\", \"size\": 64, "
 		"\"pools\": [\"a\"]}], \"conflicts\": [[\"x\", \"y\"]]}");
-	snprintf(args, sizeof args, "plan '%s' -a exact -o /dev/null", multi);
+	snprintf(args, sizeof args, "plan '%s' -a exact_window -o /dev/null", multi);
 	st = usmp_with("", "", args, &out);
 	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
-	assert_has(out, "algorithm \"exact\" cannot plan buffers with several "
-	                "candidate pools and explicit conflict edges: it lacks the "
-	                "capabilities multi-pool, conflict-edges; installed "
-	                "algorithms that have them: auto, first_fit, best_fit, ");
+	assert_has(out, "algorithm \"exact_window\" cannot plan buffers with "
+	                "several candidate pools and explicit conflict edges: it "
+	                "lacks the capabilities multi-pool, conflict-edges; "
+	                "installed algorithms that have them: auto, exact, "
+	                "first_fit, best_fit, ");
 	assert_has(out, "(part 1: target npu; pools a, b; algorithm chosen by rule "
-	                "\"exact\" of the plan options (-a))");
+	                "\"exact_window\" of the plan options (-a))");
 	free(out);
 	free(multi);
 	/* An error before any rule chose: the part, its target and pools. */

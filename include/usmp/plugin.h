@@ -165,8 +165,11 @@ struct usmp_host {
 	                         usmp_neighbor_fn visit, void *arg);
 
 	/* An exact algorithm states what it proved about the plan it returns:
-	 * no valid plan has a total size below `proven_bound`; `optimal` when the
-	 * returned plan's size equals it. Without a call, nothing is claimed. */
+	 * no valid plan that spills no more bytes (docs/design.md, "Several
+	 * pools: the objective") has a total size below `proven_bound`;
+	 * `optimal` when the returned plan's size equals it. With one
+	 * candidate pool per buffer every plan spills alike. Without a call,
+	 * nothing is claimed. */
 	void (*report_bound)(const usmp_host *host, uint64_t proven_bound,
 	                     bool optimal);
 };

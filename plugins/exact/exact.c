@@ -182,6 +182,19 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
 }
 
+/* True when an overlap rule joins two buffers alive together and could let
+ * them share a byte (max_lead > -size(dst)); other rules change nothing. */
+static bool sharing_rules(const usmp_view *v)
+{
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (usmp_live_overlap(v, o->src, o->dst) &&
+		    o->max_lead > -(int64_t)v->buffers[o->dst].size)
+			return true;
+	}
+	return false;
+}
+
 static int exact_search(const usmp_view *v, const usmp_host *h,
                         usmp_placement *out, uint64_t capacity,
                         double time_limit, bool minimize)
@@ -217,7 +230,7 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		limit = capacity;
 	/* Bounds: the host's (which knows overlap rules), the fixed buffers,
 	 * and, when no rule lets buffers share, the fullest section. */
-	bool rules = v->overlap_count > 0;
+	bool rules = sharing_rules(v);
 	uint64_t lo = v->lower_bound;
 	if (m->fixed_peak > lo)
 		lo = m->fixed_peak;
@@ -255,6 +268,14 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	       (unsigned long long)lo, (unsigned long long)d.clk.nodes);
 	if (r == USMP__EXACT_NOMEM && !d.have)
 		goto fail;
+	if (!d.have && r == USMP__EXACT_INFEASIBLE && rules) {
+		/* The search treated the rules as conflicts: no proof. */
+		h->log(h, USMP_LOG_ERROR, "exact: no plan fits with the overlap "
+		       "rules as plain conflicts, which proves nothing about the "
+		       "rules (one pool with live ranges)");
+		rc = USMP_ERR_UNSUPPORTED;
+		goto fail;
+	}
 	if (!d.have) {
 		if (r == USMP__EXACT_INFEASIBLE) {
 			logmsg(h, USMP_LOG_ERROR, "exact: no plan fits in %llu "
@@ -271,7 +292,8 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	write_plan(&d, out);
 	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound) {
 		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
-		h->report_bound(h, b, !rules && b == d.best_peak);
+		/* reported_lo knows the rules: a plan reaching it is optimal. */
+		h->report_bound(h, b, b == d.best_peak);
 	}
 	rc = USMP_OK;
 fail:
@@ -287,8 +309,9 @@ fail:
  * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
-static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize)
+static int exact_one_pool(const usmp_view *v, const usmp_host *h,
+                          usmp_placement *out, uint64_t capacity,
+                          double time_limit, bool minimize)
 {
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
@@ -325,17 +348,45 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	return rc;
 }
 
+/* Several pools or conflict edges go to the search of exact_multi.c; one
+ * pool with live ranges to the search above, and when that one finds no
+ * plan because it took overlap rules as conflicts, a small part goes to
+ * exact_multi.c too, which decides with the rules. */
+static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                 uint64_t capacity, double time_limit, bool minimize)
+{
+	if (time_limit < 0 || time_limit != time_limit) {
+		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
+		return USMP_ERR_INVALID;
+	}
+	usmp__exact_clock clk = {.host = h};
+	if (time_limit > 0)
+		clk.deadline = usmp__exact_now() + time_limit;
+	bool edges = v->buffer_count && v->conflict_start &&
+	             v->conflict_start[v->buffer_count] > 0;
+	if (v->pool_count > 1 || edges)
+		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	int rc = exact_one_pool(v, h, out, capacity, time_limit, minimize);
+	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
+	    v->buffer_count <= 200 && !usmp__exact_should_stop(&clk))
+		rc = usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	return rc;
+}
+
 static const usmp_algorithm exact_algorithm = {
 	.struct_size = sizeof(usmp_algorithm),
 	.caps = USMP_CAP_FIXED_OFFSETS | USMP_CAP_EXACT |
-	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME,
+	        USMP_CAP_DETERMINISTIC | USMP_CAP_ANYTIME |
+	        USMP_CAP_MULTI_POOL | USMP_CAP_EXPLICIT_CONFLICTS |
+	        USMP_CAP_OVERLAP_RULES,
 	.name = "exact",
-	.summary = "complete search over canonical plans (single pool, live "
-	           "ranges), minimises the peak, anytime",
+	.summary = "complete search over canonical plans: one pool with live "
+	           "ranges at any size, several pools or conflict edges up to "
+	           "200 buffers; minimises spill, then size; anytime",
 	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
-		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
+		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
 		"time_limit: seconds before returning the best plan so far; 0 = none\n"
 		"minimize: true = minimise the peak, false = any plan within capacity",
 };

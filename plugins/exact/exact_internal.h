@@ -126,6 +126,14 @@ bool usmp__exact_should_stop(usmp__exact_clock *c);
 int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
                       uint64_t budget, usmp__exact_clock *clk, uint64_t *off);
 
+/* The exact search for several pools, candidate lists and explicit
+ * conflict edges (exact_multi.c), at most 200 buffers: minimises the bytes
+ * placed outside each buffer's first candidate pool, then the sum of the
+ * pools' sizes; reports what it proved. Returns a usmp_status. */
+int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
+                      usmp_placement *out, uint64_t capacity,
+                      usmp__exact_clock *clk, bool minimize);
+
 /* The "exact_window" algorithm (exact_window.c): re-places time windows of
  * a plan with the search above, for problems too large for it whole. */
 int usmp__exact_window(const usmp_view *v, const usmp_host *h,

@@ -1,0 +1,695 @@
+/* test_exact_oracle.c — a second opinion on exact: on thousands of small random
+ * problems, exact's proven optimum equals an exhaustive search written here.
+ *
+ * Each problem has 1-6 buffers, one or two pools with small limits, candidate
+ * lists in priority order, explicit conflict edges, live ranges (or none),
+ * fixed placements, buffer and pool alignment and overlap rules. The oracle
+ * tries every pool and every aligned offset in [0, limit - size] of every
+ * buffer, judging pairs by the definitions of docs/design.md ("Plans",
+ * "Overlap rules"), and shares no code with the plugin. The objective is the
+ * one of docs/design.md ("Several pools"): least spill (bytes outside each
+ * buffer's first candidate pool), then least total size. It checks:
+ *
+ *   - exact says infeasible exactly when the oracle finds no plan (with
+ *     rules that let buffers share, exact may also say "cannot decide");
+ *   - every exact plan passes usmp_plan_verify;
+ *   - without such rules, exact's plan has the oracle's (spill, size);
+ *   - every part claimed optimal is: no plan spilling no more is smaller,
+ *     and the proven bounds never exceed what the oracle reaches.
+ *
+ * Fixed seed by default. USMP_ORACLE_SEED (a number, or "random") and
+ * USMP_ORACLE_CASES (default 20000) run other or longer sweeps, e.g.
+ * USMP_ORACLE_SEED=random USMP_ORACLE_CASES=100000. A failure prints the
+ * seed and case and writes the problem to /tmp as JSON.
+ */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <usmp/usmp.h>
+
+#include "internal.h"
+#include "rule_schedule.h"
+#include "support.h"
+
+#define MAX_N 6
+#define MAX_P 2
+
+typedef struct orule {
+	uint32_t src, dst;
+	int64_t lead;
+} orule;
+
+/* The problem as the oracle sees it (read back after the builder retimed
+ * live ranges for the rules). */
+typedef struct desc {
+	uint32_t P, n;
+	uint64_t limit[MAX_P], palign[MAX_P];
+	uint64_t size[MAX_N], align[MAX_N];
+	int live[MAX_N];
+	int64_t begin[MAX_N], end[MAX_N];
+	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
+	int fixed[MAX_N];
+	uint32_t fixed_pool[MAX_N];
+	uint64_t fixed_offset[MAX_N];
+	int edge[MAX_N][MAX_N];
+	orule rules[8];
+	int rule_count;
+} desc;
+
+static uint64_t env_u64(const char *name, uint64_t fallback, int *random)
+{
+	const char *v = getenv(name);
+	*random = 0;
+	if (!v || !*v)
+		return fallback;
+	if (strcmp(v, "random") == 0) {
+		*random = 1;
+		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	}
+	return strtoull(v, NULL, 0);
+}
+
+static uint64_t rnd(uint64_t *s, uint64_t lo, uint64_t hi)
+{
+	return test_rand_range(s, lo, hi);
+}
+
+static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
+{
+	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
+}
+
+static int may_use(const desc *d, uint32_t i, uint32_t q)
+{
+	if (d->fixed[i])
+		return q == d->fixed_pool[i];
+	if (!d->ncand[i])
+		return 1;
+	for (uint32_t j = 0; j < d->ncand[i]; j++)
+		if (d->cand[i][j] == q)
+			return 1;
+	return 0;
+}
+
+/* The pool a buffer prefers: its first candidate; every pool means pool 0,
+ * a fixed buffer without candidates its fixed pool. */
+static uint32_t first_pool(const desc *d, uint32_t i)
+{
+	if (d->ncand[i])
+		return d->cand[i][0];
+	return d->fixed[i] ? d->fixed_pool[i] : 0;
+}
+
+static int conflict(const desc *d, uint32_t a, uint32_t b)
+{
+	if (d->edge[a][b])
+		return 1;
+	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
+	       d->begin[b] < d->end[a];
+}
+
+/* May a and b (conflicting, same pool) sit at these offsets? */
+static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
+                   uint64_t ob)
+{
+	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
+		return 1;
+	for (int r = 0; r < d->rule_count; r++) {
+		const orule *ru = &d->rules[r];
+		uint64_t os, od;
+		if (ru->src == a && ru->dst == b) {
+			os = oa;
+			od = ob;
+		} else if (ru->src == b && ru->dst == a) {
+			os = ob;
+			od = oa;
+		} else {
+			continue;
+		}
+		if ((int64_t)od <= (int64_t)os + ru->lead)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the oracle: every pool, every aligned offset ------------------------ */
+
+typedef struct oracle {
+	const desc *d;
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N];
+	/* mode 0: least (spill, total); mode 1: least total with spill <= cap */
+	int mode;
+	uint64_t cap;
+	int found;
+	uint64_t best_spill, best_total;
+} oracle;
+
+static uint64_t total_of(const oracle *o, uint32_t k)
+{
+	uint64_t hw[MAX_P] = {0}, t = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		uint64_t e = o->off[i] + o->d->size[i];
+		if (e > hw[o->pool[i]])
+			hw[o->pool[i]] = e;
+	}
+	for (uint32_t q = 0; q < o->d->P; q++)
+		t += hw[q];
+	return t;
+}
+
+/* Spill and each pool's top only grow as buffers are added, so a partial
+ * assignment already no better than the best is dropped. */
+static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
+{
+	if (o->mode == 1 && spill > o->cap)
+		return 1;
+	if (!o->found)
+		return 0;
+	if (o->mode == 1)
+		return total >= o->best_total;
+	return spill > o->best_spill ||
+	       (spill == o->best_spill && total >= o->best_total);
+}
+
+static void search(oracle *o, uint32_t k, uint64_t spill)
+{
+	const desc *d = o->d;
+	if (hopeless(o, spill, total_of(o, k)))
+		return;
+	if (k == d->n) {
+		o->found = 1;
+		o->best_spill = spill;
+		o->best_total = total_of(o, k);
+		return;
+	}
+	for (uint32_t q = 0; q < d->P; q++) {
+		if (!may_use(d, k, q))
+			continue;
+		uint64_t a = eff_align(d, k, q);
+		for (uint64_t x = 0; x + d->size[k] <= d->limit[q]; x += a) {
+			if (d->fixed[k] && x != d->fixed_offset[k])
+				continue;
+			int ok = 1;
+			for (uint32_t j = 0; j < k && ok; j++)
+				if (o->pool[j] == q && conflict(d, j, k))
+					ok = pair_ok(d, j, o->off[j], k, x);
+			if (!ok)
+				continue;
+			o->pool[k] = q;
+			o->off[k] = x;
+			search(o, k + 1,
+			       spill + (q != first_pool(d, k) ? d->size[k] : 0));
+		}
+	}
+}
+
+/* ---- random problems ------------------------------------------------------ */
+
+static void generate(desc *d, uint64_t *s)
+{
+	memset(d, 0, sizeof *d);
+	/* Mostly small; one case in four has larger sizes, fewer buffers. */
+	int wide = rnd(s, 0, 3) == 0;
+	d->P = (uint32_t)rnd(s, 1, MAX_P);
+	d->n = (uint32_t)rnd(s, 1, wide ? MAX_N - 1 : MAX_N);
+	for (uint32_t q = 0; q < d->P; q++) {
+		d->limit[q] = wide ? rnd(s, 10, 24) : rnd(s, 4, 14);
+		d->palign[q] = rnd(s, 0, 3) ? 1 : 2;
+	}
+	int any_live = rnd(s, 0, 4) != 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		static const uint64_t al[] = {1, 1, 1, 2, 4};
+		d->size[i] = rnd(s, 1, wide ? 9 : 5);
+		d->align[i] = al[rnd(s, 0, 4)];
+		d->live[i] = any_live && rnd(s, 0, 9) != 0;
+		d->begin[i] = (int64_t)rnd(s, 0, 4);
+		d->end[i] = d->begin[i] + (int64_t)rnd(s, 1, 3);
+		if (d->P > 1 && rnd(s, 0, 4)) {
+			/* a candidate list: one pool, or both in either order */
+			uint32_t first = (uint32_t)rnd(s, 0, 1);
+			d->cand[i][d->ncand[i]++] = first;
+			if (rnd(s, 0, 1))
+				d->cand[i][d->ncand[i]++] = 1 - first;
+		}
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (rnd(s, 0, 99) < (any_live ? 15 : 45))
+				d->edge[a][b] = d->edge[b][a] = 1;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (rnd(s, 0, 9))
+			continue;
+		uint32_t q;
+		do
+			q = (uint32_t)rnd(s, 0, d->P - 1);
+		while (!may_use(d, i, q));
+		uint64_t a = eff_align(d, i, q);
+		if (d->size[i] > d->limit[q])
+			continue;
+		d->fixed[i] = 1;
+		d->fixed_pool[i] = q;
+		d->fixed_offset[i] = rnd(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+	}
+}
+
+/* Build the problem; rules go through add_fitting_rule, which retimes live
+ * ranges to the rule schedule, so the oracle reads the ranges back. */
+static usmp_problem *build(desc *d, uint64_t *s)
+{
+	usmp_problem *p = usmp_problem_create();
+	char name[16];
+	cr_assert(p);
+	for (uint32_t q = 0; q < d->P; q++) {
+		snprintf(name, sizeof name, "p%u", q);
+		cr_assert_eq(usmp_problem_add_pool(p, name, d->limit[q], d->palign[q],
+		                                   NULL), USMP_OK);
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		snprintf(name, sizeof name, "b%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, d->size[i], d->align[i],
+		                                     NULL), USMP_OK);
+		if (d->live[i])
+			cr_assert_eq(usmp_problem_set_live(p, i, d->begin[i], d->end[i]),
+			             USMP_OK);
+		for (uint32_t j = 0; j < d->ncand[i]; j++)
+			cr_assert_eq(usmp_problem_add_candidate(p, i, d->cand[i][j]),
+			             USMP_OK);
+		if (d->fixed[i])
+			cr_assert_eq(usmp_problem_set_fixed(p, i, d->fixed_pool[i],
+			                                    d->fixed_offset[i]),
+			             USMP_OK, "%s", usmp_problem_error(p));
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (d->edge[a][b])
+				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	uint64_t want = d->n > 1 && rnd(s, 0, 2) == 0 ? rnd(s, 1, 3) : 0;
+	for (uint64_t k = 0; k < want && d->rule_count < 8; k++) {
+		uint32_t a = (uint32_t)rnd(s, 0, d->n - 1);
+		uint32_t b = (uint32_t)rnd(s, 0, d->n - 1);
+		int64_t lead = (int64_t)rnd(s, 0, 5) - 3;
+		if (a == b || d->fixed[a] || d->fixed[b])
+			continue;
+		int dup = 0;
+		for (int r = 0; r < d->rule_count; r++)
+			dup |= d->rules[r].src == a && d->rules[r].dst == b;
+		if (dup || !add_fitting_rule(p, a, b, lead))
+			continue;
+		d->rules[d->rule_count++] = (orule){a, b, lead};
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		span sp = span_of(p, i);
+		d->live[i] = sp.live;
+		d->begin[i] = sp.begin;
+		d->end[i] = sp.end;
+	}
+	return p;
+}
+
+/* Rules that could let a conflicting pair share a byte. */
+static int sharing_rules(const desc *d)
+{
+	for (int r = 0; r < d->rule_count; r++) {
+		const orule *ru = &d->rules[r];
+		if (conflict(d, ru->src, ru->dst) &&
+		    ru->lead > -(int64_t)d->size[ru->dst])
+			return 1;
+	}
+	return 0;
+}
+
+static const char *save(usmp_problem *p, uint64_t seed, uint64_t c)
+{
+	static char path[96];
+	snprintf(path, sizeof path, "/tmp/usmp_exact_oracle_%" PRIu64 "_%" PRIu64
+	         ".json", seed, c);
+	usmp_problem_write(p, path, USMP_FORMAT_JSON);
+	return path;
+}
+
+typedef struct stats {
+	uint64_t cases, infeasible, planned, lex_proven, claimed, undecided,
+	    with_rules, spill_cases, multi_pool;
+} stats;
+
+static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
+                       uint64_t seed, uint64_t c, stats *st)
+{
+	oracle o = {.d = d};
+	search(&o, 0, 0);
+	int rules = sharing_rules(d);
+	usmp_plan_options opt = {.struct_size = sizeof opt,
+	                         .flags = USMP_PLAN_NO_ISOLATE,
+	                         .algorithm = "exact"};
+	usmp_plan *plan = NULL;
+	int rc = usmp_plan_compute(r, p, &opt, &plan);
+	cr_assert(plan, "no plan object");
+#define FAIL_IF(cond, ...)                                                    \
+	do {                                                                      \
+		if (cond) {                                                           \
+			cr_log_error("USMP_ORACLE_SEED=%" PRIu64 " case %" PRIu64        \
+			             ": problem in %s", seed, c, save(p, seed, c));      \
+			cr_assert_fail(__VA_ARGS__);                                      \
+		}                                                                     \
+	} while (0)
+	st->with_rules += rules;
+	st->multi_pool += d->P > 1;
+	if (!o.found) {
+		st->infeasible++;
+		if (rc == USMP_ERR_UNSUPPORTED && rules) {
+			st->undecided++;
+			usmp_plan_destroy(plan);
+			return;
+		}
+		FAIL_IF(rc != USMP_ERR_INFEASIBLE, "the oracle finds no plan; exact "
+		        "says %s: %s", usmp_status_name(rc), usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+		return;
+	}
+	if (rc == USMP_ERR_UNSUPPORTED && rules) {
+		st->undecided++;
+		usmp_plan_destroy(plan);
+		return;
+	}
+	FAIL_IF(rc != USMP_OK, "the oracle finds (spill %" PRIu64 ", size %"
+	        PRIu64 "); exact says %s: %s", o.best_spill, o.best_total,
+	        usmp_status_name(rc), usmp_plan_error(plan));
+	st->planned++;
+	FAIL_IF(usmp_plan_verify(plan, p) != USMP_OK, "invalid plan: %s",
+	        usmp_plan_error(plan));
+	uint64_t spill = 0, size = 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		uint32_t q;
+		uint64_t x;
+		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
+		spill += q != first_pool(d, i) ? d->size[i] : 0;
+	}
+	for (uint32_t q = 0; q < d->P; q++)
+		size += usmp_plan_pool_size(plan, q);
+	st->spill_cases += o.best_spill > 0;
+	FAIL_IF(spill < o.best_spill ||
+	        (spill == o.best_spill && size < o.best_total),
+	        "exact (spill %" PRIu64 ", size %" PRIu64 ") beats the oracle's "
+	        "optimum (%" PRIu64 ", %" PRIu64 ")", spill, size, o.best_spill,
+	        o.best_total);
+	int lex = spill == o.best_spill && size == o.best_total;
+	st->lex_proven += lex;
+	FAIL_IF(!rules && !lex, "exact (spill %" PRIu64 ", size %" PRIu64 ") "
+	        "misses the optimum (%" PRIu64 ", %" PRIu64 ")", spill, size,
+	        o.best_spill, o.best_total);
+	/* Claims: the least size among plans spilling no more than exact's. */
+	oracle capped = {.d = d, .mode = 1, .cap = spill};
+	search(&capped, 0, 0);
+	cr_assert(capped.found);
+	uint32_t parts = usmp_plan_part_count(plan);
+	int all_optimal = 1;
+	uint64_t proven = 0;
+	for (uint32_t i = 0; i < parts; i++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		all_optimal &= pi.optimal != 0;
+		proven += pi.proven_bound;
+	}
+	FAIL_IF(proven > capped.best_total, "proven bounds sum to %" PRIu64
+	        ", but a plan spilling at most %" PRIu64 " has size %" PRIu64,
+	        proven, spill, capped.best_total);
+	FAIL_IF(all_optimal && size != capped.best_total, "claimed optimal at "
+	        "size %" PRIu64 ", but a plan spilling at most %" PRIu64
+	        " has size %" PRIu64, size, spill, capped.best_total);
+	st->claimed += all_optimal;
+	usmp_plan_destroy(plan);
+#undef FAIL_IF
+}
+
+Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
+{
+	int random_seed;
+	uint64_t seed = env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
+	uint64_t cases = env_u64("USMP_ORACLE_CASES", 20000, &(int){0}), s = seed;
+	usmp_registry *r = test_registry(NULL);
+	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	for (uint64_t c = 0; c < cases; c++) {
+		desc d;
+		generate(&d, &s);
+		usmp_problem *p = build(&d, &s);
+		check_case(r, &d, p, seed, c, &st);
+		st.cases++;
+		usmp_problem_destroy(p);
+	}
+	cr_log_info("seed %" PRIu64 ": %" PRIu64 " cases (%" PRIu64 " with two "
+	            "pools, %" PRIu64 " with sharing rules), %" PRIu64
+	            " infeasible, %" PRIu64 " planned, %" PRIu64 " at the oracle's "
+	            "optimum, %" PRIu64 " claimed optimal, %" PRIu64 " with "
+	            "spill, %" PRIu64 " undecided", seed, st.cases, st.multi_pool,
+	            st.with_rules, st.infeasible, st.planned, st.lex_proven,
+	            st.claimed, st.spill_cases, st.undecided);
+	/* The generator must reach every kind of case. */
+	cr_assert_gt(st.infeasible, cases / 50);
+	cr_assert_gt(st.spill_cases, cases / 50);
+	cr_assert_gt(st.with_rules, cases / 50);
+	cr_assert_gt(st.multi_pool, cases / 4);
+	cr_assert_gt(st.planned, cases / 2);
+	usmp_registry_destroy(r);
+}
+
+/* ---- the scope and the done-when problems ---------------------------------- */
+
+static usmp_problem *parse_problem(const char *json)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "case.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	return p;
+}
+
+static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
+{
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "exact"};
+	int rc = usmp_plan_compute(r, p, &o, plan);
+	cr_assert_not_null(*plan);
+	return rc;
+}
+
+Test(exact_oracle, more_than_200_buffers_with_two_pools_are_refused)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	char name[16];
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 4096, 16, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),
+	             USMP_OK);
+	for (uint32_t i = 0; i < 201; i++) {
+		snprintf(name, sizeof name, "t%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 3), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+	}
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "201 buffers with several pools "
+	                 "or conflict edges is beyond the exact search (at most "
+	                 "200)"), "%s", usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	/* 200 are planned, and proven: every buffer fits in sram. */
+	usmp_problem_destroy(p);
+	p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 4096, 16, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),
+	             USMP_OK);
+	for (uint32_t i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "t%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 3), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+	}
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 192);
+	cr_assert(pi.optimal);
+	cr_assert_eq(usmp_plan_pool_size(plan, 1), 0);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* TVM's fan-out conflict graph (tests/test_tvm.c): greedy_by_size gives 250,
+ * greedy_by_conflicts 320; 210 is the optimum (a-b-c-e is a clique of 180,
+ * and the oracle above agrees on such graphs). */
+Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 1000}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
+		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
+		" {\"name\": \"d\", \"size\": 40}, {\"name\": \"e\", \"size\": 50},"
+		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
+		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
+		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 210);
+	cr_assert_eq(pi.proven_bound, 210);
+	cr_assert(pi.optimal);
+	usmp_plan_destroy(plan);
+	/* With a limit of 209 no plan exists, and exact says so. */
+	usmp_problem_destroy(p);
+	p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 209}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
+		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
+		" {\"name\": \"d\", \"size\": 40}, {\"name\": \"e\", \"size\": 50},"
+		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
+		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
+		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_INFEASIBLE, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* The example board: an NPU part (one pool, in-place rules) and a Cortex-M
+ * part (DTCM first, DRAM to spill to, fixed camera frames). Both proven;
+ * the M55 part spills exactly pre.rgb, the one buffer DTCM cannot hold. */
+Test(exact_oracle, board_example_is_proven_optimal)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	char path[4096];
+	snprintf(path, sizeof path, "%s/examples/board_m55_u55.json",
+	         test_source_root());
+	cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	uint32_t parts = usmp_plan_part_count(plan);
+	cr_assert_eq(parts, 2);
+	for (uint32_t i = 0; i < parts; i++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		cr_assert(pi.optimal, "part %u: size %" PRIu64 ", bound %" PRIu64, i,
+		          pi.size, pi.proven_bound);
+		cr_assert_eq(pi.size, i == 0 ? 1505280 : 1394440);
+	}
+	uint64_t spill = 0;
+	for (uint32_t b = 0; b < usmp_problem_buffer_count(p); b++) {
+		uint32_t q;
+		uint64_t off;
+		cr_assert_eq(usmp_plan_placement(plan, b, &q, &off), USMP_OK);
+		const char *n = usmp_problem_buffer_name(p, b);
+		if (!strncmp(n, "pre.", 4) || !strncmp(n, "post.", 5))
+			spill += strcmp(usmp_problem_pool_name(p, q), "dtcm") ? 1 : 0;
+		if (!strcmp(n, "pre.rgb"))
+			cr_assert_str_eq(usmp_problem_pool_name(p, q), "dram");
+	}
+	cr_assert_eq(spill, 1, "only pre.rgb leaves dtcm");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* A rule that lets two buffers fit where conflicts cannot: exact finds the
+ * shared plan (dst one byte below src), never one breaking the rule. */
+Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = parse_problem(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
+		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
+		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}],"
+		" \"conflicts\": [[\"src\", \"dst\"]],"
+		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\","
+		" \"max_lead\": -1}]}");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
+	uint32_t q;
+	uint64_t os, od;
+	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &os), USMP_OK);
+	cr_assert_eq(usmp_plan_placement(plan, 1, &q, &od), USMP_OK);
+	cr_assert_eq(od + 1, os);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.size, 5);
+	cr_assert_leq(pi.proven_bound, 5);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* One pool with live ranges: that search treats rules as conflicts, so when
+ * it finds nothing it cannot say infeasible (src at 1, dst at 0 fits in 6).
+ * Up to 200 buffers the several-pool search then decides with the rules;
+ * above, the answer is "cannot decide". */
+static char *one_pool_rule_problem(uint32_t fillers)
+{
+	size_t cap = 512 + 64 * (size_t)fillers, at = 0;
+	char *j = malloc(cap);
+	cr_assert_not_null(j);
+	at += (size_t)snprintf(j + at, cap - at,
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
+		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
+		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}");
+	for (uint32_t i = 0; i < fillers; i++)
+		at += (size_t)snprintf(j + at, cap - at, ", {\"name\": \"f%u\", "
+		                       "\"size\": 1, \"live\": [%u, %u]}", i,
+		                       10 + i, 11 + i);
+	snprintf(j + at, cap - at, "], \"overlaps\": [{\"src\": \"src\", "
+	         "\"dst\": \"dst\", \"max_lead\": -1}]}");
+	return j;
+}
+
+Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
+{
+	usmp_registry *r = test_registry(NULL);
+	char *json = one_pool_rule_problem(0);
+	usmp_problem *p = parse_problem(json);
+	free(json);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
+	uint32_t q;
+	uint64_t os, od;
+	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &os), USMP_OK);
+	cr_assert_eq(usmp_plan_placement(plan, 1, &q, &od), USMP_OK);
+	cr_assert_eq(od + 1, os);
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), 5);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* 201 buffers: beyond the several-pool search. */
+	json = one_pool_rule_problem(199);
+	p = parse_problem(json);
+	free(json);
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits with the "
+	                 "overlap rules as plain conflicts, which proves nothing "
+	                 "about the rules (one pool with live ranges)"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
