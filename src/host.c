@@ -25,6 +25,14 @@ static usmp__host_ctx *ctx_of(const usmp_host *h)
 	return (usmp__host_ctx *)h->host_data;
 }
 
+/* Show one message of the call at `level`, when the level allows it. */
+static void emit(usmp__host_ctx *c, int level, const char *message)
+{
+	if (level <= c->log_level)
+		fprintf(stderr, "usmp: %s: %s\n", c->algorithm ? c->algorithm : "?",
+		        message);
+}
+
 static void host_log(const usmp_host *h, int level, const char *message)
 {
 	usmp__host_ctx *c = ctx_of(h);
@@ -37,9 +45,7 @@ static void host_log(const usmp_host *h, int level, const char *message)
 		snprintf(c->last_message, sizeof c->last_message, "%s", message);
 	}
 	pthread_mutex_unlock(&hp->lock);
-	if (level <= c->log_level)
-		fprintf(stderr, "usmp: %s: %s\n", c->algorithm ? c->algorithm : "?",
-		        message);
+	emit(c, level, message);
 }
 
 static bool host_should_stop(const usmp_host *h)
@@ -55,9 +61,16 @@ static void host_progress(const usmp_host *h, uint64_t best_size)
 	usmp__host_ctx *c = ctx_of(h);
 	host_private *hp = c->priv;
 	pthread_mutex_lock(&hp->lock);
-	if (best_size < c->best_size)
+	bool better = best_size < c->best_size;
+	if (better)
 		c->best_size = best_size;
 	pthread_mutex_unlock(&hp->lock);
+	if (better && c->log_level >= USMP_LOG_DEBUG) {
+		char line[64];
+		snprintf(line, sizeof line, "best so far: %llu bytes",
+		         (unsigned long long)best_size);
+		emit(c, USMP_LOG_DEBUG, line);
+	}
 }
 
 static void link_alloc(host_private *hp, alloc_hdr *a)
@@ -210,9 +223,12 @@ void usmp__host_finish(usmp__host_ctx *c)
 		blocks++;
 		free(a);
 	}
-	if (blocks && c->log_level >= USMP_LOG_WARN)
-		fprintf(stderr, "usmp: %s: leaked %zu bytes in %zu blocks (freed)\n",
-		        c->algorithm ? c->algorithm : "?", leaked, blocks);
+	if (blocks && c->log_level >= USMP_LOG_WARN) {
+		char line[96];
+		snprintf(line, sizeof line, "leaked %zu bytes in %zu blocks (freed)",
+		         leaked, blocks);
+		emit(c, USMP_LOG_WARN, line);
+	}
 	c->leaked = leaked;
 	pthread_mutex_destroy(&hp->lock);
 	free(hp);

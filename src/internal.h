@@ -377,7 +377,7 @@ typedef struct usmp__host_ctx {
 	double deadline; /* usmp__now() value, 0 = none */
 	int default_limit; /* the deadline is auto's default, not the caller's */
 	const volatile int *cancel;
-	uint64_t best_size;    /* from progress(), UINT64_MAX when none */
+	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */
 	uint64_t proven_bound; /* from report_bound() */
 	int optimal;
 	int reported;

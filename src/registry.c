@@ -514,7 +514,6 @@ static bool scan_check(const char *path, usmp__scan_emit emit, void *sink)
 	bool ok;
 
 	memset(&scratch, 0, sizeof scratch);
-	scratch.error = "";
 	ok = load_plugin(&scratch, path) == USMP_OK && scratch.plugin_count == 1;
 	for (size_t i = 0, k = 0; i < scratch.diag_count; i++) {
 		emit(sink, scratch.diag_kinds[i], scratch.diags[i]);
@@ -887,7 +886,6 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	r = calloc(1, sizeof *r);
 	if (!r)
 		return USMP_ERR_NOMEM;
-	r->error = "";
 	if (pthread_rwlock_init(&r->rules_lock, NULL) != 0)
 		goto fail;
 	rules_lock = true;
@@ -961,14 +959,17 @@ void usmp_registry_destroy(usmp_registry *r)
 const char *usmp_registry_error(const usmp_registry *r)
 {
 	usmp_registry *w = (usmp_registry *)r; /* the lock is not part of the value */
-	const char *e;
+	pthread_t self = pthread_self();
+	const char *e = "";
 
 	if (!r)
 		return "no registry";
 	pthread_mutex_lock(&w->keep_lock);
-	e = r->error;
+	for (size_t i = 0; i < r->error_count; i++)
+		if (pthread_equal(r->errors[i].thread, self))
+			e = r->errors[i].text;
 	pthread_mutex_unlock(&w->keep_lock);
-	return e ? e : "";
+	return e;
 }
 
 uint32_t usmp_registry_diagnostic_count(const usmp_registry *r)

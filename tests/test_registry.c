@@ -920,3 +920,44 @@ Test(select, concurrent_select_and_resolve_agree)
 	}
 	usmp_registry_destroy(r);
 }
+
+/* usmp_registry_error answers for the calling thread: a failure in another
+ * thread sharing the registry does not replace this thread's message. */
+typedef struct erring {
+	usmp_registry *r;
+	pthread_barrier_t *after_fail, *after_read;
+	const char *algorithm;
+	char seen[256];
+} erring;
+
+static void *fail_then_read(void *arg)
+{
+	erring *e = arg;
+	usmp_registry_bind(e->r, "t*", e->algorithm, NULL, 0);
+	pthread_barrier_wait(e->after_fail); /* both have failed */
+	snprintf(e->seen, sizeof e->seen, "%s", usmp_registry_error(e->r));
+	pthread_barrier_wait(e->after_read);
+	return NULL;
+}
+
+Test(select, each_thread_reads_its_own_registry_error)
+{
+	usmp_registry *r = load("good_v1_1");
+	pthread_barrier_t b1, b2;
+	pthread_barrier_init(&b1, NULL, 2);
+	pthread_barrier_init(&b2, NULL, 2);
+	erring e[2] = {{r, &b1, &b2, "nosuch_one", ""},
+	               {r, &b1, &b2, "nosuch_two", ""}};
+	pthread_t th[2];
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&th[i], NULL, fail_then_read, &e[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	assert_contains(e[0].seen, "nosuch_one");
+	assert_contains(e[1].seen, "nosuch_two");
+	/* This thread made no failing call. */
+	cr_assert_str_eq(usmp_registry_error(r), "");
+	pthread_barrier_destroy(&b1);
+	pthread_barrier_destroy(&b2);
+	usmp_registry_destroy(r);
+}
