@@ -886,6 +886,7 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	r = calloc(1, sizeof *r);
 	if (!r)
 		return USMP_ERR_NOMEM;
+	r->log_level = USMP_LOG_LEVEL_ENV;
 	if (pthread_rwlock_init(&r->rules_lock, NULL) != 0)
 		goto fail;
 	rules_lock = true;

@@ -87,6 +87,12 @@ struct usmp_registry {
 	 * thread. Beyond USMP__ERROR_THREADS threads the oldest slot is reused. */
 	usmp__thread_error errors[USMP__ERROR_THREADS];
 	size_t error_count, error_next;
+
+	/* usmp_registry_set_log: the host's log function (NULL: stderr) and
+	 * level (USMP_LOG_LEVEL_ENV: as USMP_LOG says). */
+	usmp_log_fn log_fn;
+	void *log_ctx;
+	int log_level;
 };
 
 /* select.c: parse USMP_ALGORITHM into env_rules (bad rules become

@@ -326,6 +326,39 @@ USMP_API void usmp_registry_destroy(usmp_registry *r);
  * valid until the registry is destroyed. */
 USMP_API const char *usmp_registry_error(const usmp_registry *r);
 
+/* A host's log function: receives a message an algorithm logged while
+ * planning with the registry (usmp_host.log, including the host's own lines
+ * about the call: "best so far: N bytes", a leak). `level` is a
+ * usmp_log_level, `algorithm` the name of the algorithm called ("auto",
+ * "exact", a plugin's), `message` the text without a newline; both strings
+ * are valid only during the call. */
+typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
+                            const char *message);
+
+/* For usmp_registry_set_log: the level USMP_LOG names. */
+#define USMP_LOG_LEVEL_ENV (-1)
+
+/* Send the log messages of every later usmp_plan_compute with `r` to `fn`
+ * (with `ctx` as its first argument) instead of stderr: those at `level` or
+ * more severe (USMP_LOG_ERROR .. USMP_LOG_DEBUG), or, with
+ * USMP_LOG_LEVEL_ENV, those USMP_LOG=error|warn|info|debug allows (none when
+ * it is unset, empty or another value). `fn` NULL restores the default:
+ * "usmp: ALGORITHM: message" lines on stderr at the level USMP_LOG names
+ * (`ctx` and `level` are then ignored).
+ * `fn` is called in the thread of the usmp_plan_compute, or in a thread an
+ * algorithm started; the messages of one call reach it one at a time, in
+ * order, but calls planned in several threads at once call it
+ * concurrently. A plugin call isolated in a child process logs into memory
+ * shared with the host, and `fn` gets its messages (up to 64 KiB, then one
+ * line saying how many were dropped) in the calling thread when the call
+ * ends, even when the child crashed or was killed.
+ * Thread-safe: no: like usmp_registry_bind, no other call on `r` may run
+ * concurrently (calls under way keep the setting they started with).
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL registry, `level` out of
+ * range with a non-NULL `fn`). */
+USMP_API int usmp_registry_set_log(usmp_registry *r, usmp_log_fn fn, void *ctx,
+                                   int level);
+
 /* Load failures: "FILE: reason" lines, one per plugin or algorithm that was
  * skipped, in search order. They are fixed when usmp_registry_create returns.
  * Thread-safe: yes.
