@@ -221,7 +221,6 @@ void usmp__host_finish(usmp__host_ctx *c)
 		         leaked, blocks);
 		emit(c, USMP_LOG_WARN, line);
 	}
-	c->leaked = leaked;
 	pthread_mutex_destroy(&hp->lock);
 	free(hp);
 	c->priv = NULL;

@@ -100,8 +100,7 @@ struct usmp_problem {
 	size_t overlap_count, overlap_cap;
 	char *error;
 
-	/* Set by the readers: the format it came from and its CSV columns. */
-	int source_format;
+	/* Set by the readers: the optional CSV columns a CSV file had. */
 	uint32_t csv_columns;
 
 	/* Derived by usmp__problem_prepare; dropped by any change. */
@@ -397,7 +396,6 @@ typedef struct usmp__host_ctx {
 	void *log_ctx;          /* log_fn's first argument */
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
-	size_t leaked;          /* bytes the algorithm left allocated */
 	const char *algorithm;  /* for log messages */
 } usmp__host_ctx;
 
