@@ -126,19 +126,6 @@ Test(log, messages_above_the_level_are_filtered)
 	usmp_registry_destroy(r);
 }
 
-Test(log, a_leak_is_reported_at_warn)
-{
-	usmp_registry *r = fixture("leak");
-	seen s = {0};
-	cr_assert_eq(usmp_registry_set_log(r, record, &s, USMP_LOG_WARN), USMP_OK);
-	cr_assert_eq(plan(r, "fx_leak", NULL, 0, USMP_PLAN_NO_ISOLATE), USMP_OK);
-	int i = find(&s, "leaked 10000 bytes in 10 blocks");
-	cr_assert_geq(i, 0, "%d messages", s.count);
-	cr_assert_eq(s.level[i], USMP_LOG_WARN);
-	cr_assert_str_eq(s.algorithm[i], "fx_leak");
-	usmp_registry_destroy(r);
-}
-
 Test(log, progress_reports_are_logged_at_debug)
 {
 	usmp_registry *r = test_registry(NULL);
