@@ -48,7 +48,7 @@ static void log_to_shared(void *ctx, int level, const char *algorithm,
 	shared_result *res = ctx;
 	size_t used = res->log_used, len = strlen(message);
 	(void)algorithm;
-	if (len + 2 > LOG_BYTES - used) {
+	if (used > LOG_BYTES || len + 2 > LOG_BYTES - used) {
 		res->log_dropped++;
 		return;
 	}
