@@ -25,6 +25,21 @@ static usmp__host_ctx *ctx_of(const usmp_host *h)
 	return (usmp__host_ctx *)h->host_data;
 }
 
+/* Show one message of the call at `level`, when the level allows it: to
+ * the host's log function, else on stderr. Callers hold the call's lock
+ * (but for usmp__host_finish, alone by then), so one call's messages reach
+ * the function one at a time. */
+static void emit(usmp__host_ctx *c, int level, const char *message)
+{
+	const char *who = c->algorithm ? c->algorithm : "?";
+	if (level > c->log_level)
+		return;
+	if (c->log_fn)
+		c->log_fn(c->log_ctx, level, who, message);
+	else
+		fprintf(stderr, "usmp: %s: %s\n", who, message);
+}
+
 static void host_log(const usmp_host *h, int level, const char *message)
 {
 	usmp__host_ctx *c = ctx_of(h);
@@ -36,10 +51,8 @@ static void host_log(const usmp_host *h, int level, const char *message)
 		/* Keep the latest error/warning: it explains a failed call. */
 		snprintf(c->last_message, sizeof c->last_message, "%s", message);
 	}
+	emit(c, level, message);
 	pthread_mutex_unlock(&hp->lock);
-	if (level <= c->log_level)
-		fprintf(stderr, "usmp: %s: %s\n", c->algorithm ? c->algorithm : "?",
-		        message);
 }
 
 static bool host_should_stop(const usmp_host *h)
@@ -55,8 +68,13 @@ static void host_progress(const usmp_host *h, uint64_t best_size)
 	usmp__host_ctx *c = ctx_of(h);
 	host_private *hp = c->priv;
 	pthread_mutex_lock(&hp->lock);
-	if (best_size < c->best_size)
+	if (best_size < c->best_size) {
 		c->best_size = best_size;
+		char line[64];
+		snprintf(line, sizeof line, "best so far: %llu bytes",
+		         (unsigned long long)best_size);
+		emit(c, USMP_LOG_DEBUG, line);
+	}
 	pthread_mutex_unlock(&hp->lock);
 }
 
@@ -145,21 +163,8 @@ static void host_report_bound(const usmp_host *h, uint64_t proven_bound,
 	pthread_mutex_unlock(&hp->lock);
 }
 
-static int log_level_from_env(void)
-{
-	const char *s = getenv("USMP_LOG");
-	if (!s || !*s)
-		return USMP_LOG_ERROR - 1; /* silent: errors reach the caller anyway */
-	if (!strcmp(s, "error"))
-		return USMP_LOG_ERROR;
-	if (!strcmp(s, "warn"))
-		return USMP_LOG_WARN;
-	if (!strcmp(s, "info"))
-		return USMP_LOG_INFO;
-	return USMP_LOG_DEBUG;
-}
-
-int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
+int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
+                    const usmp_view *v, double deadline,
                     const volatile int *cancel, const char *algorithm)
 {
 	memset(c, 0, sizeof *c);
@@ -174,7 +179,7 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
 	c->cancel = cancel;
 	c->best_size = UINT64_MAX;
 	c->algorithm = algorithm;
-	c->log_level = log_level_from_env();
+	usmp__log_config(r, &c->log_fn, &c->log_ctx, &c->log_level);
 	int st = usmp__interval_index_build(&c->index, v);
 	if (st) {
 		pthread_mutex_destroy(&hp->lock);
@@ -210,10 +215,12 @@ void usmp__host_finish(usmp__host_ctx *c)
 		blocks++;
 		free(a);
 	}
-	if (blocks && c->log_level >= USMP_LOG_WARN)
-		fprintf(stderr, "usmp: %s: leaked %zu bytes in %zu blocks (freed)\n",
-		        c->algorithm ? c->algorithm : "?", leaked, blocks);
-	c->leaked = leaked;
+	if (blocks) {
+		char line[96];
+		snprintf(line, sizeof line, "leaked %zu bytes in %zu blocks (freed)",
+		         leaked, blocks);
+		emit(c, USMP_LOG_WARN, line);
+	}
 	pthread_mutex_destroy(&hp->lock);
 	free(hp);
 	c->priv = NULL;

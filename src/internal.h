@@ -100,8 +100,7 @@ struct usmp_problem {
 	size_t overlap_count, overlap_cap;
 	char *error;
 
-	/* Set by the readers: the format it came from and its CSV columns. */
-	int source_format;
+	/* Set by the readers: the optional CSV columns a CSV file had. */
 	uint32_t csv_columns;
 
 	/* Derived by usmp__problem_prepare; dropped by any change. */
@@ -365,6 +364,17 @@ typedef struct usmp__builtin {
 extern const usmp__builtin usmp__builtins[];
 extern const uint32_t usmp__builtin_count;
 
+/* ---- log.c: where algorithms' log messages go --------------------------- */
+
+/* A log level below every usmp_log_level: nothing is shown. */
+#define USMP__LOG_SILENT (USMP_LOG_ERROR - 1)
+/* The level USMP_LOG names; USMP__LOG_SILENT when unset, empty or unknown. */
+int usmp__log_level_from_env(void);
+/* The log function, its context (NULL, NULL: stderr) and level that calls
+ * planned with r use now. */
+void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
+                      int *level);
+
 /* ---- host.c: the services table handed to algorithms ------------------- */
 
 /* What a running call tells whoever watches it (isolate.c's parent, through
@@ -386,18 +396,22 @@ typedef struct usmp__host_ctx {
 	double deadline; /* usmp__now() value, 0 = none */
 	int default_limit; /* the deadline is auto's default, not the caller's */
 	const volatile int *cancel;
-	uint64_t best_size;    /* from progress(), UINT64_MAX when none */
+	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */
 	uint64_t proven_bound; /* from report_bound() */
 	int optimal;
 	int reported;
-	int log_level;          /* messages at or below it go to stderr (USMP_LOG) */
+	int log_level;          /* messages at or below it are shown (log.c) */
+	usmp_log_fn log_fn;     /* where they go; NULL: stderr */
+	void *log_ctx;          /* log_fn's first argument */
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
-	size_t leaked;          /* bytes the algorithm left allocated */
 	const char *algorithm;  /* for log messages */
 } usmp__host_ctx;
 
-int usmp__host_init(usmp__host_ctx *c, const usmp_view *v, double deadline,
+/* A services table for one call of `algorithm` on `v`, logging as registry
+ * r says (usmp_registry_set_log). */
+int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
+                    const usmp_view *v, double deadline,
                     const volatile int *cancel, const char *algorithm);
 /* Frees leftover allocations (logging a leak) and the index. */
 void usmp__host_finish(usmp__host_ctx *c);

@@ -431,8 +431,20 @@ static int note_line(cctx *c, uint32_t b)
 /* Problem reader                                                           */
 /* ------------------------------------------------------------------------ */
 
-static int read_problem_row(cctx *c)
+/* Every data row, each given to `row` with `arg`; USMP_OK at the end, or
+ * the first failure (reported). */
+static int read_rows(cctx *c, int (*row)(cctx *c, void *arg), void *arg)
 {
+	int got, rc;
+	while ((got = read_row(c)) > 0)
+		if ((rc = row(c, arg)))
+			return rc;
+	return got < 0 ? USMP_ERR_INVALID /* reported by read_row */ : USMP_OK;
+}
+
+static int read_problem_row(cctx *c, void *unused)
+{
+	(void)unused;
 	char id[CSV_MAX_LINE + 1];
 	int64_t lower, upper, size, offset = 0;
 	uint64_t align;
@@ -489,18 +501,8 @@ int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
 		free(msg);
 		goto done;
 	}
-	for (;;) {
-		int got = read_row(&c);
-		if (got < 0) {
-			rc = USMP_ERR_INVALID; /* reported by read_row */
-			goto done;
-		}
-		if (got == 0)
-			break;
-		if ((rc = read_problem_row(&c)))
-			goto done;
-	}
-	p->source_format = USMP_FORMAT_CSV;
+	if ((rc = read_rows(&c, read_problem_row, NULL)))
+		goto done;
 	p->csv_columns = (c.col_of[COL_ALIGNMENT] >= 0 ? USMP__CSV_ALIGNMENT : 0) |
 	                 (c.col_of[COL_OFFSET] >= 0 ? USMP__CSV_OFFSET : 0);
 	rc = USMP_OK;
@@ -531,8 +533,9 @@ static int check_same(cctx *c, int k, int64_t want, const char *id)
 	return USMP_OK;
 }
 
-static int read_plan_row(cctx *c, uint32_t *seen)
+static int read_plan_row(cctx *c, void *arg)
 {
+	uint32_t *seen = arg;
 	char id[CSV_MAX_LINE + 1];
 	const usmp__buffer *buf;
 	int64_t offset;
@@ -599,17 +602,8 @@ int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 		rc = cfail(&c, USMP_ERR_NOMEM, 0, "out of memory");
 		goto done;
 	}
-	for (;;) {
-		int got = read_row(&c);
-		if (got < 0) {
-			rc = USMP_ERR_INVALID; /* reported by read_row */
-			goto done;
-		}
-		if (got == 0)
-			break;
-		if ((rc = read_plan_row(&c, seen)))
-			goto done;
-	}
+	if ((rc = read_rows(&c, read_plan_row, seen)))
+		goto done;
 	for (size_t i = 0; i < p->buffer_count; i++) {
 		if (!seen[i]) {
 			rc = cfail(&c, USMP_ERR_INVALID, 0,

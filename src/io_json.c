@@ -635,7 +635,6 @@ int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
 	    (rc = read_list(&c, root, "conflicts", read_conflict)) ||
 	    (rc = read_list(&c, root, "overlaps", read_overlap)))
 		goto done;
-	p->source_format = USMP_FORMAT_JSON;
 	p->csv_columns = 0;
 done:
 	json_decref(root);

@@ -18,6 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Bytes of log messages an isolated call may leave for the host's log
+ * function (usmp_registry_set_log). */
+#define LOG_BYTES (64 * 1024)
+
 /* What the child reports back, at the start of the shared mapping. */
 typedef struct shared_result {
 	int status;
@@ -28,7 +32,61 @@ typedef struct shared_result {
 	uint64_t proven_bound;
 	char message[512];
 	char who[256];
+	/* Log records for the host's function: a level byte, the message, a
+	 * NUL. log_used is published after the record is written. */
+	uint32_t log_used;
+	uint32_t log_dropped; /* messages that did not fit */
+	char log[LOG_BYTES];
 } shared_result;
+
+/* The child's log function when the host set one: the host replays the
+ * records through its own after the call (the child must not call into
+ * the host's code, whose state it only has a copy of). Called under the
+ * call's lock (host.c), one message at a time. */
+static void log_to_shared(void *ctx, int level, const char *algorithm,
+                          const char *message)
+{
+	shared_result *res = ctx;
+	size_t used = res->log_used, len = strlen(message);
+	(void)algorithm;
+	if (used > LOG_BYTES || len + 2 > LOG_BYTES - used) {
+		res->log_dropped++;
+		return;
+	}
+	res->log[used] = (char)level;
+	memcpy(res->log + used + 1, message, len + 1);
+	__atomic_store_n(&res->log_used, (uint32_t)(used + len + 2),
+	                 __ATOMIC_RELEASE);
+}
+
+/* Pass what the child logged to the host's log function, in order. The
+ * child may have scribbled on the records: every read stays in bounds. */
+static void replay_log(usmp__host_ctx *hc, shared_result *res)
+{
+	const char *who = hc->algorithm ? hc->algorithm : "?";
+	size_t used = __atomic_load_n(&res->log_used, __ATOMIC_ACQUIRE);
+	if (!hc->log_fn)
+		return;
+	if (used > LOG_BYTES)
+		used = LOG_BYTES;
+	for (size_t at = 0; at + 1 < used;) {
+		const char *text = res->log + at + 1;
+		const char *nul = memchr(text, '\0', used - at - 1);
+		int level = res->log[at];
+		if (!nul)
+			break;
+		if (level >= USMP_LOG_ERROR && level <= hc->log_level)
+			hc->log_fn(hc->log_ctx, level, who, text);
+		at = (size_t)(nul - res->log) + 1;
+	}
+	if (res->log_dropped && hc->log_level >= USMP_LOG_WARN) {
+		char line[128];
+		snprintf(line, sizeof line, "%u more log messages dropped (an "
+		         "isolated call keeps %d KiB of them)", res->log_dropped,
+		         LOG_BYTES / 1024);
+		hc->log_fn(hc->log_ctx, USMP_LOG_WARN, who, line);
+	}
+}
 
 static size_t round_page(size_t n, size_t page)
 {
@@ -43,6 +101,10 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 	char *who = NULL;
 	int st;
 	hc->watch = &res->watch;
+	if (hc->log_fn) {
+		hc->log_fn = log_to_shared;
+		hc->log_ctx = res;
+	}
 	if (a->builtin)
 		st = a->builtin(r, v, &hc->host, out, k, &who);
 	else
@@ -138,6 +200,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 	}
 	/* Every way out reaps the child and kills its group. */
 	int wstatus = usmp__child_reap(pid);
+	replay_log(hc, res);
 	if (!killed && wstatus == -1) {
 		usmp__set_msg(msg, "lost the isolated call: %s", strerror(errno));
 		st = USMP_ERR_INTERNAL;

@@ -465,7 +465,7 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		if (b->flags & USMP_BUFFER_FIXED)
 			out[i] = (usmp_placement){b->fixed_pool, 0, b->fixed_offset};
 	}
-	st = usmp__host_init(&hc, &vs.view, dl, o->cancel, algo->name);
+	st = usmp__host_init(&hc, r, &vs.view, dl, o->cancel, algo->name);
 	if (st) {
 		usmp__plan_fail(plan, st, "out of memory");
 		goto fail_out;

@@ -197,7 +197,6 @@ void usmp__problem_clear(usmp_problem *p)
 	p->overlap_count = p->overlap_cap = 0;
 	p->overlap_set = NULL;
 	p->overlap_set_cap = 0;
-	p->source_format = 0;
 	p->csv_columns = 0;
 	/* p->error stays: a reader sets its message, then empties p. */
 }

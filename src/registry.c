@@ -249,7 +249,12 @@ static int other_major(void *handle)
 	return -1;
 }
 
-#define FIELD_END(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+/* The sizes ABI 1.0 descriptors have (their last 1.0 fields, `fn` and
+ * `algorithms`, end there), for messages refusing shorter ones. */
+#define ALGORITHM_1_0_SIZE                                                     \
+	(offsetof(usmp_algorithm, fn) + sizeof(usmp_algorithm_fn))
+#define PLUGIN_1_0_SIZE                                                        \
+	(offsetof(usmp_plugin, algorithms) + sizeof(const usmp_algorithm *const *))
 
 /* Check algorithm `i` of the plugin at `path` and append it. Returns
  * USMP_ERR_NOMEM only when out of memory; otherwise USMP_OK whether the
@@ -276,14 +281,13 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 		                    path, i);
 		return USMP_OK;
 	}
-	if (pa->struct_size < FIELD_END(usmp_algorithm, fn)) {
+	if (!USMP_HAS_FIELD(pa, usmp_algorithm, fn)) {
 		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm %" PRIu32 ": struct_size %" PRIu32
 		                    " is smaller than the %zu bytes ABI 1.0 requires; "
 		                    "skipped",
-		                    path, i, pa->struct_size,
-		                    FIELD_END(usmp_algorithm, fn));
-		if (pa->struct_size >= FIELD_END(usmp_algorithm, name) &&
+		                    path, i, pa->struct_size, ALGORITHM_1_0_SIZE);
+		if (USMP_HAS_FIELD(pa, usmp_algorithm, name) &&
 		    valid_algo_name(pa->name))
 			return declare(r, pa->name);
 		return USMP_OK;
@@ -405,12 +409,11 @@ static int load_plugin(usmp_registry *r, const char *path)
 			                    path);
 		goto refuse;
 	}
-	if (d->struct_size < FIELD_END(usmp_plugin, algorithms)) {
+	if (!USMP_HAS_FIELD(d, usmp_plugin, algorithms)) {
 		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: descriptor struct_size %" PRIu32 " is smaller "
 		                    "than the %zu bytes ABI 1.0 requires",
-		                    path, d->struct_size,
-		                    FIELD_END(usmp_plugin, algorithms));
+		                    path, d->struct_size, PLUGIN_1_0_SIZE);
 		goto refuse;
 	}
 	if (d->abi_major != USMP_ABI_MAJOR) {
@@ -471,7 +474,7 @@ refuse_declared:
 	for (uint32_t i = 0; d->algorithms && d->algorithm_count <= MAX_PLUGIN_ALGOS &&
 	                     i < d->algorithm_count; i++) {
 		const usmp_algorithm *pa = d->algorithms[i];
-		if (pa && pa->struct_size >= FIELD_END(usmp_algorithm, name) &&
+		if (pa && USMP_HAS_FIELD(pa, usmp_algorithm, name) &&
 		    valid_algo_name(pa->name) && declare(r, pa->name) != USMP_OK)
 			goto fail;
 	}
@@ -514,7 +517,6 @@ static bool scan_check(const char *path, usmp__scan_emit emit, void *sink)
 	bool ok;
 
 	memset(&scratch, 0, sizeof scratch);
-	scratch.error = "";
 	ok = load_plugin(&scratch, path) == USMP_OK && scratch.plugin_count == 1;
 	for (size_t i = 0, k = 0; i < scratch.diag_count; i++) {
 		emit(sink, scratch.diag_kinds[i], scratch.diags[i]);
@@ -879,15 +881,15 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	*out = NULL;
 	memset(&s, 0, sizeof s);
 	if (opts) {
-		if (opts->struct_size >= FIELD_END(usmp_registry_options, flags))
+		if (USMP_HAS_FIELD(opts, usmp_registry_options, flags))
 			flags = opts->flags;
-		if (opts->struct_size >= FIELD_END(usmp_registry_options, plugin_path))
+		if (USMP_HAS_FIELD(opts, usmp_registry_options, plugin_path))
 			plugin_path = opts->plugin_path;
 	}
 	r = calloc(1, sizeof *r);
 	if (!r)
 		return USMP_ERR_NOMEM;
-	r->error = "";
+	r->log_level = USMP_LOG_LEVEL_ENV;
 	if (pthread_rwlock_init(&r->rules_lock, NULL) != 0)
 		goto fail;
 	rules_lock = true;
@@ -961,14 +963,17 @@ void usmp_registry_destroy(usmp_registry *r)
 const char *usmp_registry_error(const usmp_registry *r)
 {
 	usmp_registry *w = (usmp_registry *)r; /* the lock is not part of the value */
-	const char *e;
+	pthread_t self = pthread_self();
+	const char *e = "";
 
 	if (!r)
 		return "no registry";
 	pthread_mutex_lock(&w->keep_lock);
-	e = r->error;
+	for (size_t i = 0; i < r->error_count; i++)
+		if (pthread_equal(r->errors[i].thread, self))
+			e = r->errors[i].text;
 	pthread_mutex_unlock(&w->keep_lock);
-	return e ? e : "";
+	return e;
 }
 
 uint32_t usmp_registry_diagnostic_count(const usmp_registry *r)

@@ -44,6 +44,13 @@ typedef struct usmp__kept {
 	size_t override_count, override_cap;
 } usmp__kept;
 
+/* The last bind/select error of one thread (usmp_registry_error). */
+#define USMP__ERROR_THREADS 64
+typedef struct usmp__thread_error {
+	pthread_t thread;
+	const char *text; /* a kept string */
+} usmp__thread_error;
+
 /* An algorithm name a refused plugin declared, and the diagnostic (index)
  * that explains the refusal. */
 typedef struct usmp__refused {
@@ -75,7 +82,17 @@ struct usmp_registry {
 
 	pthread_mutex_t keep_lock;
 	usmp__kept kept;
-	const char *error; /* a kept string or "" */
+	/* The last error message (a kept string) of each thread that had one,
+	 * guarded by keep_lock: usmp_registry_error answers for the calling
+	 * thread. Beyond USMP__ERROR_THREADS threads the oldest slot is reused. */
+	usmp__thread_error errors[USMP__ERROR_THREADS];
+	size_t error_count, error_next;
+
+	/* usmp_registry_set_log: the host's log function (NULL: stderr) and
+	 * level (USMP_LOG_LEVEL_ENV: as USMP_LOG says). */
+	usmp_log_fn log_fn;
+	void *log_ctx;
+	int log_level;
 };
 
 /* select.c: parse USMP_ALGORITHM into env_rules (bad rules become

@@ -40,15 +40,28 @@ static const char *keep_locked(usmp_registry *r, const char *s)
 	return copy;
 }
 
-/* Record the message of a failed bind/select (thread-safe: the text is kept,
- * so a pointer another thread got from usmp_registry_error stays valid). */
+/* Record the message of a failed bind/select as the calling thread's
+ * (thread-safe: the text is kept, so a pointer got from usmp_registry_error
+ * stays valid until the registry is destroyed). */
 static void set_error(usmp_registry *r, const char *text)
 {
+	pthread_t self = pthread_self();
+	usmp__thread_error *slot = NULL;
 	const char *kept;
 
 	pthread_mutex_lock(&r->keep_lock);
 	kept = keep_locked(r, text ? text : "");
-	r->error = kept ? kept : "out of memory";
+	for (size_t i = 0; i < r->error_count && !slot; i++)
+		if (pthread_equal(r->errors[i].thread, self))
+			slot = &r->errors[i];
+	if (!slot && r->error_count < USMP__ERROR_THREADS)
+		slot = &r->errors[r->error_count++];
+	if (!slot) {
+		slot = &r->errors[r->error_next];
+		r->error_next = (r->error_next + 1) % USMP__ERROR_THREADS;
+	}
+	slot->thread = self;
+	slot->text = kept ? kept : "out of memory";
 	pthread_mutex_unlock(&r->keep_lock);
 }
 

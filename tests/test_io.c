@@ -215,7 +215,6 @@ Test(io, json_problem_reads_every_field)
 	cr_assert_eq(p->buffers[3].begin, -10);
 	cr_assert_eq(p->overlap_count, 1);
 	cr_assert_eq(p->overlaps[0].max_lead, -64);
-	cr_assert_eq(p->source_format, USMP_FORMAT_JSON);
 	usmp_problem_destroy(p);
 }
 
@@ -418,7 +417,6 @@ Test(io, csv_problem_reads_columns_in_any_order)
 	cr_assert_eq(p->buffers[1].size, 8);
 	cr_assert_eq(p->buffers[1].begin, 5);
 	cr_assert_eq(p->buffers[1].end, 20);
-	cr_assert_eq(p->source_format, USMP_FORMAT_CSV);
 	cr_assert_eq(p->csv_columns, 0);
 	usmp_problem_destroy(p);
 }

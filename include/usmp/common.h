@@ -67,7 +67,9 @@ enum usmp_param_type {
 	USMP_PARAM_STR = 7   /* "str":  const char * (NUL-terminated, valid for the call) */
 };
 
-/* Log levels for usmp_host.log. */
+/* Log levels for usmp_host.log and usmp_registry_set_log; a message is shown
+ * when its level is at most the level chosen (USMP_LOG_ERROR shows errors
+ * only, USMP_LOG_DEBUG everything). */
 enum usmp_log_level {
 	USMP_LOG_ERROR = 0,
 	USMP_LOG_WARN = 1,

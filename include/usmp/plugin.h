@@ -29,7 +29,9 @@ extern "C" {
 
 /* True when the struct at `ptr` (of type `type`, first field struct_size)
  * is large enough to hold `field`. Use it before reading any field that was
- * appended after ABI 1.0, in both directions (host tables and descriptors). */
+ * appended after ABI 1.0, in both directions (host tables and descriptors).
+ * Thread-safe: yes (a pure expression).
+ * Returns: a truth value (int). */
 #define USMP_HAS_FIELD(ptr, type, field)                                       \
 	((ptr)->struct_size >=                                                     \
 	 offsetof(type, field) + sizeof(((const type *)0)->field))
@@ -126,8 +128,9 @@ typedef struct usmp_placement {
 
 /* ------------------------------------------------------------------------ */
 /* Host services: a table the host passes to each call.                      */
-/* Every function takes the table itself first. All are [thread-safe] for    */
-/* threads the algorithm starts, and valid only during the call.             */
+/* Every function takes the table itself first. All are thread-safe: any     */
+/* thread the algorithm starts may call any of them concurrently, during     */
+/* the call only (the table and what it points to end with the call).        */
 /* ------------------------------------------------------------------------ */
 
 typedef struct usmp_host usmp_host;
@@ -140,27 +143,42 @@ struct usmp_host {
 	uint32_t reserved;
 	void *host_data;      /* the host's; plugins must not touch it */
 
-	/* Log a NUL-terminated message at a usmp_log_level. */
+	/* Log a NUL-terminated message at a usmp_log_level. The host prints it
+	 * on stderr as "usmp: ALGORITHM: message" when USMP_LOG allows its
+	 * level, or passes it to the log function the embedding program set
+	 * (usmp_registry_set_log); the latest error or warning also explains a
+	 * failed call in usmp_plan_error. NULL messages are ignored.
+	 * Thread-safe: yes. Returns: nothing. */
 	void (*log)(const usmp_host *host, int level, const char *message);
 
 	/* True once the deadline has passed or the host cancelled the call.
 	 * Cheap (a clock read); call it every few thousand steps. An anytime
-	 * algorithm then returns its best plan, others may return USMP_ERR_STOPPED. */
+	 * algorithm then returns its best plan, others may return USMP_ERR_STOPPED.
+	 * Thread-safe: yes. Returns: whether to stop. */
 	bool (*should_stop)(const usmp_host *host);
 
 	/* Report the size (sum of pool high-water marks) of the best plan found
-	 * so far. Optional to call; used for progress display. */
+	 * so far. Optional to call. Each report smaller than every earlier one
+	 * of the call is logged at USMP_LOG_DEBUG ("best so far: N bytes"), so
+	 * USMP_LOG=debug or a host's log function shows the search progress.
+	 * Thread-safe: yes. Returns: nothing. */
 	void (*progress)(const usmp_host *host, uint64_t best_size);
 
 	/* malloc/realloc/free semantics. Memory still held when the call returns
-	 * is released by the host (and logged as a leak). NULL when out of memory. */
+	 * is released by the host (and logged as a leak, at USMP_LOG_WARN).
+	 * Thread-safe: yes.
+	 * Returns: the memory (alloc, realloc), NULL when out of memory (realloc
+	 * then leaves `ptr` valid); nothing (free). */
 	void *(*alloc)(const usmp_host *host, size_t size);
 	void *(*realloc)(const usmp_host *host, void *ptr, size_t size);
 	void (*free)(const usmp_host *host, void *ptr);
 
 	/* Visit every buffer that conflicts with `buffer` (live ranges and
-	 * explicit edges), in no particular order, each once. Returns the value
-	 * of the visit that stopped the walk, or 0. O(log n + neighbours). */
+	 * explicit edges), in no particular order, each once. O(log n +
+	 * neighbours).
+	 * Thread-safe: yes.
+	 * Returns: the value of the visit that stopped the walk, or 0 (also for
+	 * a NULL visit or an out-of-range buffer). */
 	int (*for_each_neighbor)(const usmp_host *host, uint32_t buffer,
 	                         usmp_neighbor_fn visit, void *arg);
 
@@ -169,7 +187,8 @@ struct usmp_host {
 	 * pools: the objective") has a total size below `proven_bound`;
 	 * `optimal` when the returned plan's size equals it. With one
 	 * candidate pool per buffer every plan spills alike. Without a call,
-	 * nothing is claimed. */
+	 * nothing is claimed. Several calls keep the largest bound; `optimal`
+	 * once given stays. Thread-safe: yes. Returns: nothing. */
 	void (*report_bound)(const usmp_host *host, uint64_t proven_bound,
 	                     bool optimal);
 };
@@ -327,7 +346,8 @@ typedef struct usmp_plugin {
 /* Small helpers every algorithm needs (pure, inline, no host involved).     */
 /* ------------------------------------------------------------------------ */
 
-/* The alignment a buffer needs in a pool: the larger of the two. */
+/* The alignment a buffer needs in a pool: the larger of the two.
+ * Thread-safe: yes (pure). Returns: the alignment. */
 static inline uint64_t usmp_buffer_alignment(const usmp_view *v, uint32_t b,
                                              uint32_t pool)
 {
@@ -335,7 +355,10 @@ static inline uint64_t usmp_buffer_alignment(const usmp_view *v, uint32_t b,
 	return a > p ? a : p;
 }
 
-/* Round x up to a multiple of the power of two a; *ok cleared on overflow. */
+/* Round x up to a multiple of the power of two a.
+ * Thread-safe: yes (pure).
+ * Returns: the rounded value; on overflow, a wrapped value and *ok set to
+ * false (it is never set to true). */
 static inline uint64_t usmp_align_up(uint64_t x, uint64_t a, bool *ok)
 {
 	uint64_t r = (x + (a - 1)) & ~(a - 1);
@@ -344,7 +367,8 @@ static inline uint64_t usmp_align_up(uint64_t x, uint64_t a, bool *ok)
 	return r;
 }
 
-/* True when buffers a and b both have live ranges that intersect. */
+/* Whether buffers a and b both have live ranges that intersect.
+ * Thread-safe: yes (pure). Returns: true when they do. */
 static inline bool usmp_live_overlap(const usmp_view *v, uint32_t a,
                                      uint32_t b)
 {

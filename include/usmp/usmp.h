@@ -9,14 +9,30 @@
  *  - Handles are opaque; `*_create` allocates, `*_destroy` frees and accepts NULL.
  *  - Fallible calls return an `int` usmp_status (0 = USMP_OK). The text of the
  *    most recent failure is kept on the handle involved (usmp_problem_error,
- *    usmp_registry_error, usmp_plan_error); there is no global error state.
+ *    usmp_plan_error; usmp_registry_error keeps one per calling thread);
+ *    there is no global error state.
  *  - Strings returned by the library are owned by the handle and stay valid
  *    until it is destroyed (or, where said, until the next call on it).
  *  - Threads: a problem or plan is used by one thread at a time. A registry
  *    may be shared: usmp_plan_compute and the read-only queries are
- *    [thread-safe]; usmp_registry_bind and usmp_registry_clear_bindings are
- *    not and must not run concurrently with any other call on the registry.
+ *    thread-safe; usmp_registry_bind, usmp_registry_bind_rules,
+ *    usmp_registry_clear_bindings and usmp_registry_set_log are not and must
+ *    not run concurrently with any other call on the registry.
  *  - Indices (pools, buffers) are dense, 0-based, in insertion order.
+ *
+ * How each function is documented (checked by tests/check_header_docs.py,
+ * `meson test header_docs`): the comment right above a USMP_API declaration
+ * (one comment may cover several declarations that follow it without a
+ * blank line) contains
+ *  - a line starting "Thread-safe:" — "yes" (any thread, any time), or what
+ *    may run concurrently with what ("no: one thread at a time per problem");
+ *  - a line starting "Returns:" — for a call returning `int`, every
+ *    usmp_status it can return, by name (USMP_OK, USMP_ERR_INVALID, ...),
+ *    unless the value is not a status and the line says "(not a status)";
+ *    for any other call, what the value is.
+ * A call that changes its handle although its name reads like a query
+ * starts its comment with "MUTATES".
+ * USMP_ERR_INVALID always includes a NULL handle or a NULL required pointer.
  */
 #ifndef USMP_USMP_H
 #define USMP_USMP_H
@@ -37,14 +53,21 @@ extern "C" {
 /* Versions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* The library's release version, e.g. "0.1.0". Static string. [thread-safe] */
+/* The library's release version, e.g. "0.1.0".
+ * Thread-safe: yes.
+ * Returns: a static string. */
 USMP_API const char *usmp_version(void);
 
 /* The plugin ABI version this library implements; either pointer may be
- * NULL. A host that dlopen()s libusmp.so.1 checks it before use. [thread-safe] */
+ * NULL. A host that dlopen()s libusmp.so.1 checks it before use.
+ * Thread-safe: yes.
+ * Returns: nothing; sets *major and *minor. */
 USMP_API void usmp_abi_version(uint32_t *major, uint32_t *minor);
 
-/* A short English name of a status code ("infeasible"). Static. [thread-safe] */
+/* A short English name of a status code ("infeasible").
+ * Thread-safe: yes.
+ * Returns: a static string ("unknown status" for a value not in
+ * usmp_status). */
 USMP_API const char *usmp_status_name(int status);
 
 /* ------------------------------------------------------------------------ */
@@ -53,68 +76,106 @@ USMP_API const char *usmp_status_name(int status);
 
 typedef struct usmp_problem usmp_problem;
 
-/* A new, empty problem, or NULL when out of memory. Destroy it with
- * usmp_problem_destroy. A problem without pools gets one unbounded pool
- * named "default" when it is first planned, bounded or written. */
+/* A new, empty problem. Destroy it with usmp_problem_destroy. A problem
+ * without pools gets one unbounded pool named "default" when it is first
+ * planned, bounded or written.
+ * Thread-safe: yes.
+ * Returns: the problem, or NULL when out of memory. */
 USMP_API usmp_problem *usmp_problem_create(void);
 
-/* Free a problem and everything it owns. Accepts NULL. */
+/* Free a problem and everything it owns. Accepts NULL.
+ * Thread-safe: no: nothing else may use `p` during or after the call.
+ * Returns: nothing. */
 USMP_API void usmp_problem_destroy(usmp_problem *p);
 
-/* The message of the most recent failed call on `p` (never NULL; "" when
- * none). Valid until the next call on `p`. */
+/* The message of the most recent failed call on `p`.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: the message, never NULL ("" when none); valid until the next
+ * call on `p`. */
 USMP_API const char *usmp_problem_error(const usmp_problem *p);
 
 /* Add a pool. `name` is copied and must be unique and non-empty;
- * `size_limit` is in bytes (USMP_UNBOUNDED for none); `alignment` a power of
- * two (0 means 1). Its index is stored in *id when id is not NULL. */
+ * `size_limit` is in bytes, > 0 (USMP_UNBOUNDED for none); `alignment` a
+ * power of two (0 means 1). Its index is stored in *id when id is not NULL.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (bad name, size or alignment, too many
+ * pools); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_pool(usmp_problem *p, const char *name,
                                    uint64_t size_limit, uint64_t alignment,
                                    uint32_t *id);
 
-/* Declare that compiler target `target` (copied) reaches pool `pool`. */
+/* Declare that compiler target `target` (copied, non-empty) reaches pool
+ * `pool`. Naming a target twice changes nothing.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such pool, empty target);
+ * USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
                                           const char *target);
 
 /* Add a buffer of `size` > 0 bytes, `alignment` a power of two (0 means 1).
  * `name` is copied and must be unique and non-empty. It has no live range,
- * no conflicts and every pool as candidate until told otherwise. */
+ * no conflicts and every pool as candidate until told otherwise.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (bad name, size or alignment, too many
+ * buffers); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_buffer(usmp_problem *p, const char *name,
                                      uint64_t size, uint64_t alignment,
                                      uint32_t *id);
 
-/* Give buffer `b` the half-open live range [begin, end), end > begin. */
+/* Give buffer `b` the half-open live range [begin, end), end > begin.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer, end <= begin). */
 USMP_API int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
                                    int64_t end);
 
-/* Append pool `pool` to buffer b's candidate pools (priority order). */
+/* Append pool `pool` to buffer b's candidate pools (priority order).
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer or pool, pool already
+ * a candidate); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_candidate(usmp_problem *p, uint32_t b,
                                         uint32_t pool);
 
 /* Impose pool and offset on buffer b (offline planning, pinned I/O). The
- * offset must suit the buffer's and pool's alignment and the pool's limit. */
+ * offset must suit the buffer's and pool's alignment and the pool's limit.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer or pool, misaligned
+ * offset, beyond the pool's limit). */
 USMP_API int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
                                     uint64_t offset);
 
 /* An explicit conflict between buffers a != b (in addition to live ranges).
- * Duplicates are merged. */
+ * Duplicates are merged.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer, a == b);
+ * USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b);
 
 /* An overlap rule (docs/design.md, "Overlap rules"; docs/formats.md): dst may share bytes with src in the
  * same pool when offset(dst) <= offset(src) + max_lead. dst is written by
  * the op that reads src, so rules must form no cycle, and with live ranges
  * on both dst must begin at src's last step; both are checked when the
- * problem is prepared (planning, verifying, reading a file). */
+ * problem is prepared (planning, verifying, reading a file).
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer, src == dst, the same
+ * rule twice); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_add_overlap(usmp_problem *p, uint32_t src,
                                       uint32_t dst, int64_t max_lead);
 
-/* Counts and names. Names are owned by `p`. Out-of-range indices give 0/NULL. */
+/* Counts and names. Names are owned by `p`.
+ * Thread-safe: yes with other read-only calls on `p` (these four and
+ * usmp_problem_find_*), not with a call that changes `p`.
+ * Returns: the count or name; 0 or NULL for a NULL problem or an
+ * out-of-range index. */
 USMP_API uint32_t usmp_problem_pool_count(const usmp_problem *p);
 USMP_API uint32_t usmp_problem_buffer_count(const usmp_problem *p);
 USMP_API const char *usmp_problem_pool_name(const usmp_problem *p, uint32_t pool);
 USMP_API const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b);
 
-/* Look a pool or buffer up by name: USMP_OK and *id, or USMP_ERR_NOT_FOUND. */
+/* Look a pool or buffer up by name and store its index in *id (id may be
+ * NULL).
+ * Thread-safe: yes with other read-only calls on `p`, not with a call that
+ * changes `p`.
+ * Returns: USMP_OK; USMP_ERR_NOT_FOUND; USMP_ERR_INVALID (NULL name). */
 USMP_API int usmp_problem_find_pool(const usmp_problem *p, const char *name,
                                     uint32_t *id);
 USMP_API int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
@@ -130,11 +191,20 @@ enum usmp_format {
 /* Read a problem file (JSON, or MiniMalloc CSV) into the empty problem `p`.
  * `capacity` is the size limit of the CSV format's single pool
  * (USMP_UNBOUNDED for none; ignored for JSON). On failure `p` is left empty
- * and usmp_problem_error names file, record and field. */
+ * and usmp_problem_error names file, record and field.
+ * Thread-safe: no: one thread at a time per problem; threads may read
+ * different problems at once.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, `p` not
+ * empty, malformed or inconsistent file); USMP_ERR_IO (cannot read the
+ * file); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_read(usmp_problem *p, const char *path, int format,
                                uint64_t capacity);
 
-/* Parse a problem from memory; `name` is used in messages in place of a path. */
+/* Parse a problem from memory; `name` is used in messages in place of a
+ * path. Otherwise like usmp_problem_read.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (unknown format, `p` not empty,
+ * malformed or inconsistent data); USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
                                 const char *name, int format,
                                 uint64_t capacity);
@@ -170,16 +240,33 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  * space left on device"). Checks that need no file (a CSV plan of a
  * two-pool problem) fail before anything is opened. */
 
-/* Write the problem as JSON or CSV to `path` ("-" for stdout), atomically as
- * said under "Output files" above. */
+/* Write the problem to `path` ("-" for stdout) as JSON or as MiniMalloc CSV
+ * (`format`; USMP_FORMAT_AUTO: CSV for a ".csv" name, else JSON),
+ * atomically as said under "Output files" above. Prepares `p` first (adds
+ * the default pool to a problem without pools, see usmp_problem_create).
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, a problem
+ * that fails its cross-record checks); USMP_ERR_UNSUPPORTED (CSV cannot
+ * hold the problem: several pools, alignment, overlap rules, ...);
+ * USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_write(usmp_problem *p, const char *path, int format);
 
-/* Lower bounds. Buffers that can share a pool (transitively) form a group;
- * the sum of a group's pools' sizes in any valid plan is at least its bound.
- * Groups are numbered 0..count-1. */
+/* Lower bounds. MUTATES `p`: these look like queries but prepare the
+ * problem (add the "default" pool to a problem without pools, check
+ * records against each other, compute the groups), and on failure set
+ * usmp_problem_error. Buffers that can share a pool (transitively) form a
+ * group; the sum of a group's pools' sizes in any valid plan is at least
+ * its bound. Groups are numbered 0..count-1.
+ * Thread-safe: no: one thread at a time per problem (even these).
+ * Returns: the count, the bound, or the pool's group; 0 (count, bound) or
+ * UINT32_MAX (pool group) when `p` is NULL, fails its checks, is out of
+ * memory or the index is out of range (usmp_problem_error says which). */
 USMP_API uint32_t usmp_problem_group_count(usmp_problem *p);
 USMP_API uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group);
-/* The group a pool belongs to (pools no buffer can use form their own). */
+/* The group a pool belongs to (pools no buffer can use form their own).
+ * MUTATES `p` like usmp_problem_group_count.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: the group, or UINT32_MAX on failure (see above). */
 USMP_API uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool);
 
 /* ------------------------------------------------------------------------ */
@@ -214,19 +301,68 @@ typedef struct usmp_registry_options {
  * sticky bit) or owned by another user than the process's and root is
  * skipped (group write is fine), unless USMP_ALLOW_INSECURE_PLUGINS=1.
  * A plugin that fails to load is recorded as a diagnostic and skipped.
- * `opts` may be NULL. Returns USMP_OK and *out, or USMP_ERR_NOMEM. */
+ * `opts` may be NULL.
+ * Thread-safe: yes (each call makes its own registry; it reads the
+ * environment and forks the scanner).
+ * Returns: USMP_OK and *out; USMP_ERR_INVALID (out is NULL);
+ * USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,
                                   usmp_registry **out);
 
-/* Unload every plugin and free the registry. Accepts NULL. No plan may be
- * under way. Plans already returned stay valid. */
+/* Unload every plugin and free the registry. Accepts NULL. Plans already
+ * returned stay valid.
+ * Thread-safe: no: no other call on `r` may be under way or follow.
+ * Returns: nothing. */
 USMP_API void usmp_registry_destroy(usmp_registry *r);
 
-/* The message of the most recent failed bind/select call. */
+/* The message of the most recent failed usmp_registry_bind,
+ * usmp_registry_bind_rules, usmp_registry_select or
+ * usmp_registry_select_part made by the calling thread on `r`. Each thread
+ * sees its own: a failure in another thread sharing `r` does not replace
+ * it (the registry remembers the last message of up to 64 threads; an
+ * older thread's is dropped and reads as "").
+ * Thread-safe: yes.
+ * Returns: the message, never NULL ("" when none; "no registry" for NULL);
+ * valid until the registry is destroyed. */
 USMP_API const char *usmp_registry_error(const usmp_registry *r);
 
+/* A host's log function: receives a message an algorithm logged while
+ * planning with the registry (usmp_host.log, including the host's own lines
+ * about the call: "best so far: N bytes", a leak). `level` is a
+ * usmp_log_level, `algorithm` the name of the algorithm called ("auto",
+ * "exact", a plugin's), `message` the text without a newline; both strings
+ * are valid only during the call. */
+typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
+                            const char *message);
+
+/* For usmp_registry_set_log: the level USMP_LOG names. */
+#define USMP_LOG_LEVEL_ENV (-1)
+
+/* Send the log messages of every later usmp_plan_compute with `r` to `fn`
+ * (with `ctx` as its first argument) instead of stderr: those at `level` or
+ * more severe (USMP_LOG_ERROR .. USMP_LOG_DEBUG), or, with
+ * USMP_LOG_LEVEL_ENV, those USMP_LOG=error|warn|info|debug allows (none when
+ * it is unset, empty or another value). `fn` NULL restores the default:
+ * "usmp: ALGORITHM: message" lines on stderr at the level USMP_LOG names
+ * (`ctx` and `level` are then ignored).
+ * `fn` is called in the thread of the usmp_plan_compute, or in a thread an
+ * algorithm started; the messages of one call reach it one at a time, in
+ * order, but calls planned in several threads at once call it
+ * concurrently. A plugin call isolated in a child process logs into memory
+ * shared with the host, and `fn` gets its messages (up to 64 KiB, then one
+ * line saying how many were dropped) in the calling thread when the call
+ * ends, even when the child crashed or was killed.
+ * Thread-safe: no: like usmp_registry_bind, no other call on `r` may run
+ * concurrently (calls under way keep the setting they started with).
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL registry, `level` out of
+ * range with a non-NULL `fn`). */
+USMP_API int usmp_registry_set_log(usmp_registry *r, usmp_log_fn fn, void *ctx,
+                                   int level);
+
 /* Load failures: "FILE: reason" lines, one per plugin or algorithm that was
- * skipped, in search order. */
+ * skipped, in search order. They are fixed when usmp_registry_create returns.
+ * Thread-safe: yes.
+ * Returns: the count; the line, owned by `r`, or NULL when out of range. */
 USMP_API uint32_t usmp_registry_diagnostic_count(const usmp_registry *r);
 USMP_API const char *usmp_registry_diagnostic(const usmp_registry *r,
                                               uint32_t i);
@@ -240,8 +376,10 @@ enum usmp_diagnostic_kind {
 	                          earlier provider, which keeps it */
 };
 
-/* The usmp_diagnostic_kind of diagnostic i (USMP_DIAG_OTHER when out of
- * range). */
+/* The usmp_diagnostic_kind of diagnostic i.
+ * Thread-safe: yes.
+ * Returns: the kind, a usmp_diagnostic_kind (not a status); USMP_DIAG_OTHER
+ * when out of range. */
 USMP_API int usmp_registry_diagnostic_kind(const usmp_registry *r, uint32_t i);
 
 /* A loaded plugin, as read from its descriptor. Strings owned by the registry. */
@@ -272,8 +410,13 @@ typedef struct usmp_param_info {
 	const char *help;          /* "" when the plugin documents none */
 } usmp_param_info;
 
-/* Queries. They copy at most info->struct_size bytes, so callers built
- * against older headers keep working. [thread-safe] */
+/* Queries of what was loaded. The struct-filling ones copy at most
+ * info->struct_size bytes, so callers built against older headers keep
+ * working; strings are owned by the registry.
+ * Thread-safe: yes.
+ * Returns: the counts; for the others USMP_OK; USMP_ERR_INVALID (NULL
+ * info or name, struct_size below 4); USMP_ERR_NOT_FOUND (index or name
+ * out of range). */
 USMP_API uint32_t usmp_registry_plugin_count(const usmp_registry *r);
 USMP_API int usmp_registry_plugin(const usmp_registry *r, uint32_t i,
                                   usmp_plugin_info *info);
@@ -300,16 +443,28 @@ enum usmp_rule_source {
 /* Bind targets matching the glob `pattern` ("ethos-u*", "*") to an algorithm
  * with knob values given as "key=value" strings. Rules are tried in the
  * order bound. Unknown algorithms, knobs and bad values are refused here,
- * with a message naming the rule. Not thread-safe (see Conventions). */
+ * with a message naming the rule (usmp_registry_error).
+ * Thread-safe: no: no other call on `r` may run concurrently (see
+ * Conventions).
+ * Returns: USMP_OK; USMP_ERR_INVALID (empty pattern or algorithm, bad knob
+ * or value); USMP_ERR_NOT_FOUND (no such algorithm or knob);
+ * USMP_ERR_PLUGIN (the algorithm's plugin was refused at load);
+ * USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_bind(usmp_registry *r, const char *pattern,
                                 const char *algorithm,
                                 const char *const *params, uint32_t param_count);
 
 /* Parse and bind a rule list in USMP_ALGORITHM syntax:
- * "pattern=algo[:key=value[:key=value...]][;...]". Not thread-safe. */
+ * "pattern=algo[:key=value[:key=value...]][;...]". All or nothing: a list
+ * with one bad rule binds none.
+ * Thread-safe: no: like usmp_registry_bind.
+ * Returns: USMP_OK; USMP_ERR_INVALID; USMP_ERR_NOT_FOUND; USMP_ERR_PLUGIN;
+ * USMP_ERR_NOMEM (as usmp_registry_bind). */
 USMP_API int usmp_registry_bind_rules(usmp_registry *r, const char *rules);
 
-/* Drop every rule bound through the API. Not thread-safe. */
+/* Drop every rule bound through the API.
+ * Thread-safe: no: like usmp_registry_bind.
+ * Returns: nothing. */
 USMP_API void usmp_registry_clear_bindings(usmp_registry *r);
 
 /* What a target would get, and why. Strings owned by the registry, valid
@@ -324,14 +479,22 @@ typedef struct usmp_selection {
 
 /* Resolve `target` ("" or NULL for the untargeted part) against the rules.
  * `override` is an algorithm spec in rule syntax without the pattern
- * ("best_fit:order=area"), or NULL. [thread-safe] */
+ * ("best_fit:order=area"), or NULL.
+ * Thread-safe: yes, with each other and usmp_plan_compute; not with
+ * bind/clear.
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL out, struct_size not set, a
+ * broken rule or override); USMP_ERR_NOT_FOUND (unknown algorithm or
+ * knob); USMP_ERR_PLUGIN (its plugin was refused); USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_select(usmp_registry *r, const char *target,
                                   const char *override, usmp_selection *out);
 
 /* What a part would get: `targets` are the targets its pools name (none:
  * the untargeted part), `pools` the names of its pools. Pool rules
  * ("@dram=best_fit") come first, then the first target rule whose glob
- * matches every target (docs/registry.md, "Selection rules"). [thread-safe] */
+ * matches every target (docs/registry.md, "Selection rules").
+ * Thread-safe: yes, like usmp_registry_select.
+ * Returns: USMP_OK; USMP_ERR_INVALID; USMP_ERR_NOT_FOUND; USMP_ERR_PLUGIN;
+ * USMP_ERR_NOMEM (as usmp_registry_select). */
 USMP_API int usmp_registry_select_part(usmp_registry *r,
                                        const char *const *targets,
                                        uint32_t target_count,
@@ -381,42 +544,74 @@ typedef struct usmp_plan_options {
 /* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
  * usmp_plan_status is the return value; on failure usmp_plan_error says why.
  * A returned USMP_OK plan has passed the verifier. `opts` may be NULL.
- * [thread-safe] with respect to `r`; `p` must not change during the call. */
+ * Prepares `p` (see usmp_problem_group_count) unless it already is.
+ * Thread-safe: yes with respect to `r` (many threads may plan with one
+ * registry), not with bind/clear/set_log on `r`; `p` is used by one
+ * thread at a time and must not change during the call.
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL argument, negative time limit,
+ * bad problem, bad knob); USMP_ERR_INFEASIBLE; USMP_ERR_STOPPED;
+ * USMP_ERR_UNSUPPORTED (the algorithm lacks a capability the problem
+ * needs); USMP_ERR_NOT_FOUND (unknown algorithm); USMP_ERR_PLUGIN (a plugin
+ * crashed, hung, broke its contract or returned a plan the verifier
+ * refused); USMP_ERR_NOMEM; USMP_ERR_INTERNAL; or another status a plugin
+ * algorithm returned. */
 USMP_API int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
                                const usmp_plan_options *opts, usmp_plan **out);
 
 /* Read a plan file (JSON or CSV) for problem `p`, e.g. to verify it. Sets
- * *out like usmp_plan_compute. */
+ * *out like usmp_plan_compute (NULL only when out of memory or `out` or `p`
+ * is NULL). Prepares `p`.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, malformed
+ * file, a plan not for this problem); USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_read(usmp_problem *p, const char *path, int format,
                             usmp_plan **out);
 
-/* Free a plan. Accepts NULL. */
+/* Free a plan. Accepts NULL.
+ * Thread-safe: no: nothing else may use `plan` during or after the call.
+ * Returns: nothing. */
 USMP_API void usmp_plan_destroy(usmp_plan *plan);
 
-/* Status and message of the plan's most recent operation. */
+/* Status and message of the plan's most recent operation.
+ * Thread-safe: no: one thread at a time per plan.
+ * Returns: the status (USMP_ERR_INVALID for a NULL plan); the message,
+ * never NULL ("" when none), valid until the next call on `plan`. */
 USMP_API int usmp_plan_status(const usmp_plan *plan);
 USMP_API const char *usmp_plan_error(const usmp_plan *plan);
 
-/* Verify `plan` against `p` independently of any algorithm. USMP_OK, or
- * USMP_ERR_INVALID_PLAN with the first violation in usmp_plan_error (it
- * names the buffers involved). */
+/* Verify `plan` against `p` independently of any algorithm; the first
+ * violation goes to usmp_plan_error (it names the buffers involved).
+ * Prepares `p`.
+ * Thread-safe: no: one thread at a time per plan and per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (a violation, or a plan for
+ * another problem); USMP_ERR_INVALID (NULL argument, a problem that fails
+ * its checks); USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
 
 /* Execute `plan` (independently of the verifier): lay every buffer into real pool
  * memory at its offset and replay the schedule step by step, every byte
  * recording the buffer that wrote it (a dst of an overlap rule written byte
  * by byte over its src, as the rule defines); writing over a byte still
- * needed by a live buffer is an error. USMP_OK, or USMP_ERR_INVALID_PLAN
- * naming the buffer and byte overwritten and the writer. Buffers without a
- * live range are not replayed. Allocates four bytes per pool byte (refused
- * above 512 MiB of pools). */
+ * needed by a live buffer is an error, reported on usmp_plan_error naming
+ * the buffer and byte overwritten and the writer. Buffers without a live
+ * range are not replayed. Allocates four bytes per pool byte.
+ * Thread-safe: no: one thread at a time per plan and per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (an overwrite, an unplaced
+ * buffer, a plan for another problem); USMP_ERR_INVALID (NULL argument,
+ * pools above 512 MiB in all); USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
-/* Placement of buffer b: USMP_OK with pool index and offset. */
+/* Placement of buffer b: pool index and offset (either pointer may be
+ * NULL).
+ * Thread-safe: yes with other read-only calls on `plan`.
+ * Returns: USMP_OK; USMP_ERR_NOT_FOUND (b has no pool in this plan: a
+ * failed plan); USMP_ERR_INVALID (NULL plan, b out of range). */
 USMP_API int usmp_plan_placement(const usmp_plan *plan, uint32_t b,
                                  uint32_t *pool, uint64_t *offset);
 
-/* A pool's high-water mark (max offset + size over its buffers) in the plan. */
+/* A pool's high-water mark (max offset + size over its buffers) in the plan.
+ * Thread-safe: yes with other read-only calls on `plan`.
+ * Returns: the size in bytes; 0 for a NULL plan or an out-of-range pool. */
 USMP_API uint64_t usmp_plan_pool_size(const usmp_plan *plan, uint32_t pool);
 
 /* Independent parts the problem was split into, and how each was planned. */
@@ -437,6 +632,11 @@ typedef struct usmp_part_info {
 	uint32_t reserved;
 } usmp_part_info;
 
+/* The parts; usmp_plan_part copies at most info->struct_size bytes, with
+ * strings owned by the plan.
+ * Thread-safe: yes with other read-only calls on `plan`.
+ * Returns: the count (0 for NULL); USMP_OK; USMP_ERR_INVALID (NULL
+ * argument, i out of range, struct_size below 4). */
 USMP_API uint32_t usmp_plan_part_count(const usmp_plan *plan);
 USMP_API int usmp_plan_part(const usmp_plan *plan, uint32_t i,
                             usmp_part_info *info);
@@ -506,21 +706,28 @@ typedef struct usmp_infeasibility {
 /* The infeasibility of a plan whose status is USMP_ERR_INFEASIBLE: copies
  * at most out->struct_size bytes (callers built against older headers keep
  * working). Arrays and strings are owned by the plan and valid until
- * usmp_plan_destroy. Reads the plan only: calls on one plan from several
- * threads are safe when none changes it. USMP_OK; USMP_ERR_NOT_FOUND when
- * the plan is not infeasible (any other status, or a plan read from a
- * file); USMP_ERR_INVALID for NULL arguments or a struct_size below 8. */
+ * usmp_plan_destroy.
+ * Thread-safe: yes, on one plan from several threads while none changes it.
+ * Returns: USMP_OK; USMP_ERR_NOT_FOUND when the plan is not infeasible (any
+ * other status, or a plan read from a file); USMP_ERR_INVALID for NULL
+ * arguments or a struct_size below 8. */
 USMP_API int usmp_plan_infeasibility(const usmp_plan *plan,
                                      usmp_infeasibility *out);
 
 /* Write the plan as JSON or CSV (the problem's columns plus offset) to
  * `path` ("-" for stdout), atomically as said under "Output files" above:
- * a failure leaves `path` as it was. */
+ * a failure leaves `path` as it was. Only a complete plan can be written.
+ * Thread-safe: no: one thread at a time per plan and per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, incomplete
+ * plan, a plan for another problem); USMP_ERR_UNSUPPORTED (CSV cannot hold
+ * it); USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
                              int format);
 
 /* Draw the plan as SVG: time across, address up, one panel per pool, the
- * lower bound as a line. Written like usmp_plan_write ("Output files"). */
+ * lower bound as a line. Written like usmp_plan_write ("Output files").
+ * Thread-safe: no: one thread at a time per plan and per problem.
+ * Returns: USMP_OK; USMP_ERR_INVALID; USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
                                  const char *path);
 

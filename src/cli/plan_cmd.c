@@ -93,8 +93,8 @@ static const cli_option plan_options[] = {
 	{0, NULL, NULL, 0, NULL},
 };
 
-/* USMP_LOG is read by the library, which takes any unknown value for
- * "debug"; the command refuses it instead. */
+/* USMP_LOG is read by the library, which takes any unknown value for the
+ * default (silent); the command refuses it instead. */
 static int log_level_ok(void)
 {
 	static const char *levels[] = {"error", "warn", "info", "debug"};

@@ -44,22 +44,41 @@ static int parse(const cli_command *cmd, int argc, char **argv,
 	return optind;
 }
 
-static int cmd_verify(int argc, char **argv)
+/* verify and simulate: parse `cmd`'s options, read PROBLEM and PLAN into
+ * *p and *plan. Returns -1 when both were read (*first is PROBLEM's index
+ * in argv), else the exit status, having freed what it read. */
+static int load_problem_and_plan(const cli_command *cmd, int argc, char **argv,
+                                 int *first, usmp_problem **p,
+                                 usmp_plan **plan)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
-	int first = parse(&cli_verify_command, argc, argv, 2, &capacity);
-	if (first < 0)
-		return first == -2 ? EXIT_DONE : EXIT_USAGE;
-	usmp_problem *p = cli_load_problem(argv[first], capacity);
-	if (!p)
+	*p = NULL;
+	*plan = NULL;
+	*first = parse(cmd, argc, argv, 2, &capacity);
+	if (*first < 0)
+		return *first == -2 ? EXIT_DONE : EXIT_USAGE;
+	*p = cli_load_problem(argv[*first], capacity);
+	if (!*p)
 		return EXIT_USAGE;
-	usmp_plan *plan = NULL;
-	int code;
-	int st = usmp_plan_read(p, argv[first + 1], USMP_FORMAT_AUTO, &plan);
-	if (st) {
-		cli_error("%s", plan ? usmp_plan_error(plan) : "out of memory");
-		code = EXIT_USAGE;
-	} else if ((st = usmp_plan_verify(plan, p))) {
+	if (usmp_plan_read(*p, argv[*first + 1], USMP_FORMAT_AUTO, plan)) {
+		cli_error("%s", *plan ? usmp_plan_error(*plan) : "out of memory");
+		usmp_plan_destroy(*plan);
+		usmp_problem_destroy(*p);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	usmp_problem *p;
+	usmp_plan *plan;
+	int first, st;
+	int code = load_problem_and_plan(&cli_verify_command, argc, argv, &first,
+	                                 &p, &plan);
+	if (code >= 0)
+		return code;
+	if ((st = usmp_plan_verify(plan, p))) {
 		cli_error("%s: invalid plan: %s", argv[first + 1],
 		          usmp_plan_error(plan));
 		code = EXIT_OTHER;
@@ -80,20 +99,15 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_simulate(int argc, char **argv)
 {
-	uint64_t capacity = USMP_UNBOUNDED;
-	int first = parse(&cli_simulate_command, argc, argv, 2, &capacity);
-	if (first < 0)
-		return first == -2 ? EXIT_DONE : EXIT_USAGE;
-	usmp_problem *p = cli_load_problem(argv[first], capacity);
-	if (!p)
-		return EXIT_USAGE;
-	usmp_plan *plan = NULL;
-	int code = EXIT_DONE;
-	int st = usmp_plan_read(p, argv[first + 1], USMP_FORMAT_AUTO, &plan);
-	if (st) {
-		cli_error("%s", plan ? usmp_plan_error(plan) : "out of memory");
-		code = EXIT_USAGE;
-	} else if ((st = usmp_plan_simulate(plan, p))) {
+	usmp_problem *p;
+	usmp_plan *plan;
+	int first, st;
+	int code = load_problem_and_plan(&cli_simulate_command, argc, argv,
+	                                 &first, &p, &plan);
+	if (code >= 0)
+		return code;
+	code = EXIT_DONE;
+	if ((st = usmp_plan_simulate(plan, p))) {
 		cli_error("%s: %s: %s", argv[first + 1],
 		          st == USMP_ERR_INVALID_PLAN ? "replay failed" : "cannot replay",
 		          usmp_plan_error(plan));

@@ -150,6 +150,6 @@ if [ -f "$crash" ]; then
 	else fail "the shipped directory reached through a symlink is trusted too (exit $rc)"; diag "$tmp/crash.log"
 	fi
 else
-	skip "trust rule checks" "no $crash (configure with -Dtests=true)"
+	skip "trust rule checks" "no $crash (configure with -Dtests=enabled)"
 fi
 finish

@@ -34,7 +34,7 @@ fi
 # 2. Everything under ThreadSanitizer.
 if [ ! -f "$tsan/build.ninja" ]; then
 	meson setup "$tsan" "$root" -Db_sanitize=thread -Db_lundef=false \
-		-Dtests=false -Dbuildtype=debugoptimized >"$tmp/setup.log" 2>&1 ||
+		-Dtests=disabled -Dbuildtype=debugoptimized >"$tmp/setup.log" 2>&1 ||
 		{ note "not ok - configure $tsan with -Db_sanitize=thread"; failed=1
 		  sed 's/^/# /' "$tmp/setup.log" >>"$tmp/tap"; }
 fi
