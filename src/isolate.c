@@ -44,9 +44,9 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 	int st;
 	hc->watch = &res->watch;
 	if (a->builtin)
-		st = a->builtin(r, v, &hc->host, out, k, &who);
+		st = a->builtin(r, v, hc, out, k, &who);
 	else
-		st = usmp__invoke(r, a, k, v, &hc->host, out);
+		st = usmp__invoke(r, a, k, v, hc, out);
 	res->reported = hc->reported;
 	res->optimal = hc->optimal;
 	res->proven_bound = hc->proven_bound;
