@@ -669,6 +669,70 @@ out:
 	return st;
 }
 
+/* ---- the table, as the registry's public query sees it ------------------ */
+
+static bool is_volunteer(const usmp__algo *a)
+{
+	return a && !a->builtin && (a->caps & USMP_CAP_PORTFOLIO);
+}
+
+uint32_t usmp_registry_member_count(const usmp_registry *r)
+{
+	if (!r)
+		return 0;
+	uint32_t n = (uint32_t)POLICY_COUNT;
+	for (uint32_t i = 0; i < usmp__registry_algo_count(r); i++)
+		n += is_volunteer(usmp__registry_algo_at(r, i));
+	return n;
+}
+
+int usmp_registry_member(const usmp_registry *r, uint32_t i,
+                         usmp_member_info *info)
+{
+	if (!r || !info || info->struct_size < sizeof(uint32_t))
+		return USMP_ERR_INVALID;
+	usmp_member_info full = {.struct_size = info->struct_size,
+	                         .algorithm = UINT32_MAX, .knobs = ""};
+	if (i < POLICY_COUNT) {
+		static const uint32_t roles[] = {
+			[ROLE_FIRST] = USMP_MEMBER_FIRST,
+			[ROLE_HEURISTIC] = USMP_MEMBER_HEURISTIC,
+			[ROLE_SEARCH] = USMP_MEMBER_SEARCH};
+		static const uint32_t bits[SHAPE_COUNT] = {
+			USMP_SHAPE_FEW, USMP_SHAPE_MANY, USMP_SHAPE_WIDE};
+		const struct member *m = &policy[i];
+		full.role = roles[m->role];
+		full.name = m->algorithm;
+		full.knobs = m->knob ? m->knob : "";
+		full.cost = m->role == ROLE_SEARCH ? 0 : m->cost;
+		for (int c = 0; c < SHAPE_COUNT; c++)
+			if (m->gain[c])
+				full.shapes |= bits[c];
+		uint32_t idx;
+		if (!usmp_registry_find_algorithm(r, m->algorithm, &idx))
+			full.algorithm = idx;
+	} else {
+		uint32_t k = i - (uint32_t)POLICY_COUNT, a = 0;
+		const usmp__algo *v = NULL;
+		for (; a < usmp__registry_algo_count(r); a++) {
+			v = usmp__registry_algo_at(r, a);
+			if (is_volunteer(v) && k-- == 0)
+				break;
+		}
+		if (a == usmp__registry_algo_count(r))
+			return USMP_ERR_NOT_FOUND;
+		full.role = USMP_MEMBER_VOLUNTEER;
+		full.name = v->name;
+		full.cost = v->cost;
+		full.algorithm = a;
+		full.shapes = USMP_SHAPE_FEW | USMP_SHAPE_MANY | USMP_SHAPE_WIDE;
+	}
+	size_t n = info->struct_size < sizeof full ? info->struct_size
+	                                           : sizeof full;
+	memcpy(info, &full, n);
+	return USMP_OK;
+}
+
 const usmp__builtin usmp__builtins[] = {
 	{
 		.name = "auto",

@@ -400,6 +400,22 @@ static const usmp_algorithm *const algos[] = {&fx_vcrash_algo,
 #define FX_NAME "volunteer_crash"
 #endif
 
+/* A volunteer whose declared cost auto cannot use (negative): refused, its
+ * neighbour kept. */
+#if defined(FX_BAD_COST)
+static const usmp_algorithm fx_bad_cost = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_bad_cost",
+	"declares a negative cost", "", FN(fx_plain), NULL, -1.0,
+};
+static const usmp_algorithm fx_cost_ok = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_cost_ok",
+	"declares cost 3", "", FN(fx_plain), NULL, 3.0,
+};
+static const usmp_algorithm *const algos[] = {&fx_bad_cost, &fx_cost_ok};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "bad_cost"
+#endif
+
 /* ---- faulting plugins: what isolation must survive ---------------------- */
 #if defined(FX_CRASH)
 static int fx_crash(const usmp_view *v, const usmp_host *h, usmp_placement *out)
