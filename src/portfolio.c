@@ -49,7 +49,15 @@
  * alive at once (CNN and transformer inference streams), MANY = more alive
  * with sizes within four decades (training steps, MiniMalloc), WIDE = more
  * alive over four decades or more (XLA traces). A member with gain 0 still
- * runs when it fits: "never behind" needs every heuristic. */
+ * runs when it fits: "never behind" needs every heuristic.
+ *
+ * VOLUNTEERS are not in the table: every plugin algorithm that declares
+ * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
+ * pass, before the search, each when its declared cost (usmp_algorithm.cost,
+ * 1 when unknown) x the first plan's time fits the time left (every one
+ * while no plan exists), isolated as any plugin call would be; what they
+ * fail with is a logged note (run_algo). usmp_registry_member reads this
+ * table and the volunteers back for `usmp list -v`. */
 enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
 enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
 
