@@ -20,9 +20,13 @@ typedef struct host_private {
 	alloc_hdr head; /* circular list sentinel */
 } host_private;
 
+/* The context behind a table this file built: the one way back from what
+ * a plugin holds (host_data is the context, set by usmp__host_init). Code
+ * inside libusmp holds the context itself and never comes through here. */
 static usmp__host_ctx *ctx_of(const usmp_host *h)
 {
-	return (usmp__host_ctx *)h->host_data;
+	usmp__host_ctx *c = h->host_data;
+	return c;
 }
 
 /* Show one message of the call at `level`, when the level allows it: to
@@ -60,6 +64,8 @@ static bool host_should_stop(const usmp_host *h)
 	usmp__host_ctx *c = ctx_of(h);
 	if (c->cancel && *c->cancel)
 		return true;
+	if (__atomic_load_n(&c->patient, __ATOMIC_SEQ_CST) > 0)
+		return false; /* the first plan: late beats none */
 	return c->deadline > 0 && usmp__now() >= c->deadline;
 }
 
@@ -236,6 +242,10 @@ void usmp__host_set_deadline(usmp__host_ctx *c, double deadline)
 
 void usmp__host_patient(usmp__host_ctx *c, bool on)
 {
+	if (on)
+		__atomic_add_fetch(&c->patient, 1, __ATOMIC_SEQ_CST);
+	else
+		__atomic_sub_fetch(&c->patient, 1, __ATOMIC_SEQ_CST);
 	if (!c->watch)
 		return;
 	double now = usmp__now();

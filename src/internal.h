@@ -304,15 +304,20 @@ void usmp__knobs_finish(usmp__knobs *k);
 
 /* ---- registry.c / invoke.c: plugins and calling them ------------------- */
 
-/* A built-in algorithm (implemented inside libusmp, e.g. "auto"). */
+/* The state of one algorithm call behind its usmp_host table (host.c). */
+typedef struct usmp__host_ctx usmp__host_ctx;
+
+/* A built-in algorithm (implemented inside libusmp, e.g. "auto"). It gets
+ * the call's context itself, typed (hc->host is the table plugins get). */
 typedef int (*usmp__builtin_fn)(usmp_registry *r, const usmp_view *v,
-                                const usmp_host *h, usmp_placement *out,
+                                usmp__host_ctx *hc, usmp_placement *out,
                                 const usmp__knobs *k, char **who);
 
 typedef struct usmp__algo {
 	char *name, *summary, *params_text;
 	uint32_t caps;
 	uint32_t plugin; /* index into registry plugins, UINT32_MAX for built-in */
+	double cost;     /* a volunteer's declared cost (ABI 1.2), 0 unknown */
 	usmp_algorithm_fn fn;
 	usmp__builtin_fn builtin;
 	usmp__signature sig;
@@ -320,10 +325,11 @@ typedef struct usmp__algo {
 	void *arg_types; /* ffi_type ** */
 } usmp__algo;
 
-/* Call algorithm `a` with knobs `k` through libffi (or directly for a
- * built-in). Returns the algorithm's status. */
+/* Call algorithm `a` with knobs `k` (NULL: its defaults) through libffi,
+ * a plugin getting hc->host, or directly for a built-in. The one way
+ * libusmp calls an algorithm in process. Returns the algorithm's status. */
 int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
-                 const usmp_view *v, const usmp_host *h, usmp_placement *out);
+                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out);
 int usmp__invoke_prepare(usmp__algo *a, char **msg);
 void usmp__invoke_finish(usmp__algo *a);
 
@@ -388,7 +394,7 @@ typedef struct usmp__watch {
 	volatile double patient_time; /* seconds spent making first plans */
 } usmp__watch;
 
-typedef struct usmp__host_ctx {
+struct usmp__host_ctx {
 	usmp_host host; /* what plugins get; host.host_data points back here */
 	const usmp_view *view;
 	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
@@ -406,7 +412,12 @@ typedef struct usmp__host_ctx {
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
 	const char *algorithm;  /* for log messages */
-} usmp__host_ctx;
+	volatile int patient;   /* > 0: making the first plan, which only a
+	                           cancel stops (should_stop ignores the
+	                           deadline; usmp__host_patient) */
+	uint32_t isolation;     /* the call's USMP_PLAN_ISOLATE/NO_ISOLATE flags,
+	                           for the plugins auto runs (portfolio.c) */
+};
 
 /* A services table for one call of `algorithm` on `v`, logging as registry
  * r says (usmp_registry_set_log). */
@@ -418,7 +429,7 @@ void usmp__host_finish(usmp__host_ctx *c);
 /* Move the call's deadline (and the watcher's copy). */
 void usmp__host_set_deadline(usmp__host_ctx *c, double deadline);
 /* Start (on) or end (off) making the first plan: a watcher never kills the
- * call for time in between. */
+ * call for time in between, and should_stop says true only on a cancel. */
 void usmp__host_patient(usmp__host_ctx *c, bool on);
 
 /* ---- child.c: forked helper processes ---------------------------------- */

@@ -151,7 +151,7 @@ static int call_plugin(const usmp__algo *a, const usmp__knobs *k,
 }
 
 int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
-                 const usmp_view *v, const usmp_host *h, usmp_placement *out)
+                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out)
 {
 	usmp__knobs defaults = {0};
 	char *who = NULL;
@@ -169,7 +169,7 @@ int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
 		return USMP_ERR_INTERNAL; /* knobs of another algorithm */
 	}
 	if (a->builtin) {
-		rc = a->builtin(r, v, h, out, k, &who);
+		rc = a->builtin(r, v, hc, out, k, &who);
 		usmp__free_msg(&who);
 	} else {
 		/* call_plugin may replace a NULL str by "": work on a copy. */
@@ -182,7 +182,7 @@ int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
 		if (a->sig.count)
 			memcpy(vals, k->values, a->sig.count * sizeof *vals);
 		tmp.values = vals;
-		rc = call_plugin(a, &tmp, v, h, out);
+		rc = call_plugin(a, &tmp, v, &hc->host, out);
 	}
 out:
 	usmp__knobs_finish(&defaults);

@@ -106,9 +106,9 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 		hc->log_ctx = res;
 	}
 	if (a->builtin)
-		st = a->builtin(r, v, &hc->host, out, k, &who);
+		st = a->builtin(r, v, hc, out, k, &who);
 	else
-		st = usmp__invoke(r, a, k, v, &hc->host, out);
+		st = usmp__invoke(r, a, k, v, hc, out);
 	res->reported = hc->reported;
 	res->optimal = hc->optimal;
 	res->proven_bound = hc->proven_bound;

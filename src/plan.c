@@ -472,6 +472,7 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	}
 	host_ready = 1;
 	hc.default_limit = deadline == 0 && algo->builtin;
+	hc.isolation = o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE);
 
 	if (want_isolation(r, algo, o->flags)) {
 		/* Killed by the rule of docs/abi.md ("Isolation"): a grace
@@ -488,9 +489,9 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 			goto fail_host;
 		}
 	} else if (algo->builtin) {
-		st = algo->builtin(r, &vs.view, &hc.host, out, &knobs, &who);
+		st = algo->builtin(r, &vs.view, &hc, out, &knobs, &who);
 	} else {
-		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc.host, out);
+		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc, out);
 	}
 	part->time_ms = (usmp__now() - t0) * 1e3;
 	{

@@ -1,6 +1,7 @@
 /* portfolio.c — "auto", the default algorithm, built into libusmp: run the
  * fast heuristics, stop at the lower bound, else spend the rest on search. */
 #include "internal.h"
+#include "paths.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,7 +49,15 @@
  * alive at once (CNN and transformer inference streams), MANY = more alive
  * with sizes within four decades (training steps, MiniMalloc), WIDE = more
  * alive over four decades or more (XLA traces). A member with gain 0 still
- * runs when it fits: "never behind" needs every heuristic. */
+ * runs when it fits: "never behind" needs every heuristic.
+ *
+ * VOLUNTEERS are not in the table: every plugin algorithm that declares
+ * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
+ * pass, before the search, each when its declared cost (usmp_algorithm.cost,
+ * 1 when unknown) x the first plan's time fits the time left (every one
+ * while no plan exists), isolated as any plugin call would be; what they
+ * fail with is a logged note (run_algo). usmp_registry_member reads this
+ * table and the volunteers back for `usmp list -v`. */
 enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
 enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
 
@@ -172,7 +181,8 @@ static bool is_warm(const struct member *m)
 typedef struct run_state {
 	usmp_registry *r;
 	const usmp_view *v;
-	const usmp_host *h;
+	usmp__host_ctx *hc; /* the call's context: members get hc->host */
+	const usmp_host *h; /* &hc->host, for auto's own log and progress */
 	usmp_placement *best; /* the caller's output array */
 	usmp_placement *trial;
 	uint64_t best_size; /* valid when have_best */
@@ -208,12 +218,31 @@ static void reset_trial(const usmp_view *v, usmp_placement *pl)
 	}
 }
 
-/* Run one member; keep its plan when valid and better. Returns 1 when the
- * member ran and produced a plan, 0 when skipped or failed. */
-static int run_member(run_state *s, const struct member *m, uint64_t *hw,
-                      const usmp_host *host)
+/* Whether a volunteer runs in a child process of its own: as any plugin
+ * would (docs/abi.md, "Isolation"), by the call's flags, else when its
+ * plugin is not in the shipped plugin directory. */
+static bool isolate_volunteer(const run_state *s, const usmp__algo *a)
 {
-	const usmp__algo *a = usmp__registry_algo(s->r, m->algorithm);
+	if (s->hc->isolation & USMP_PLAN_ISOLATE)
+		return true;
+	if (s->hc->isolation & USMP_PLAN_NO_ISOLATE)
+		return false;
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (usmp_registry_plugin(s->r, a->plugin, &info))
+		return true;
+	return !usmp__in_plugindir(info.path);
+}
+
+/* Run one member, the one way auto calls an algorithm: algorithm a with its
+ * defaults plus `knob` (one "key=value" or NULL), warm-started when `warm`;
+ * keep its plan when valid and better. A volunteer (a plugin's algorithm
+ * with USMP_CAP_PORTFOLIO) is never trusted further than that: it runs
+ * isolated when a plugin call would be, what it fails with is a note, never
+ * auto's error, and what it claims with report_bound is dropped. Returns 1
+ * when the member ran and produced a plan, 0 when skipped or failed. */
+static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
+                    bool warm, bool volunteer, uint64_t *hw)
+{
 	char *msg = NULL;
 	int produced = 0;
 	if (!a || a->builtin || usmp__check_caps(a, s->v, NULL))
@@ -221,20 +250,42 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw,
 	usmp__knobs k;
 	if (usmp__knobs_init(&k, &a->sig))
 		return 0;
-	if (m->knob && usmp__knobs_set(&k, a->name, m->knob, &msg))
+	if (knob && usmp__knobs_set(&k, a->name, knob, &msg))
 		goto out; /* the plugin lacks the knob: an older version; skip */
-	if (is_warm(m) && s->have_best)
+	if (warm && s->have_best)
 		memcpy(s->trial, s->best, s->v->buffer_count * sizeof *s->trial);
 	else
 		reset_trial(s->v, s->trial);
+	usmp__host_ctx *hc = s->hc;
+	int reported = hc->reported, optimal = hc->optimal;
+	uint64_t proven = hc->proven_bound;
 	double t0 = usmp__now();
-	int st = usmp__invoke(s->r, a, &k, s->v, host, s->trial);
+	int st;
+	if (volunteer && isolate_volunteer(s, a))
+		/* Killed 0.2 s past the deadline: before any watcher of auto. */
+		st = usmp__isolated_call(s->r, a, &k, s->v, hc, s->trial, 0.2,
+		                         NULL, &msg);
+	else
+		st = usmp__invoke(s->r, a, &k, s->v, hc, s->trial);
+	if (volunteer) {
+		hc->reported = reported;
+		hc->optimal = optimal;
+		hc->proven_bound = proven;
+	}
 	{
 		char line[200];
 		snprintf(line, sizeof line, "auto: %s%s%s returned %s after %.1f ms",
-		         a->name, m->knob ? ":" : "", m->knob ? m->knob : "",
+		         a->name, knob ? ":" : "", knob ? knob : "",
 		         usmp_status_name(st), (usmp__now() - t0) * 1e3);
 		s->h->log(s->h, USMP_LOG_DEBUG, line);
+	}
+	if (st && volunteer) {
+		char line[700];
+		snprintf(line, sizeof line, "auto: volunteer %s failed (%s%s%s); "
+		         "ignored", a->name, usmp_status_name(st), msg ? ": " : "",
+		         msg ? msg : "");
+		s->h->log(s->h, USMP_LOG_WARN, line);
+		goto out;
 	}
 	if (st) {
 		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
@@ -246,11 +297,13 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw,
 		}
 		goto out;
 	}
+	usmp__free_msg(&msg);
 	if (usmp__verify(s->v, s->trial, &msg)) {
 		/* Never trust a member: an invalid plan is dropped, and said. */
 		char line[600];
-		snprintf(line, sizeof line, "auto: %s returned an invalid plan "
-		         "(dropped): %s", a->name, msg ? msg : "?");
+		snprintf(line, sizeof line, "auto: %s%s returned an invalid plan "
+		         "(dropped): %s", volunteer ? "volunteer " : "", a->name,
+		         msg ? msg : "?");
 		s->h->log(s->h, USMP_LOG_WARN, line);
 		goto out;
 	}
@@ -261,11 +314,11 @@ static int run_member(run_state *s, const struct member *m, uint64_t *hw,
 		s->best_size = size;
 		memcpy(s->best, s->trial, s->v->buffer_count * sizeof *s->best);
 		free(s->winner);
-		size_t len = strlen(a->name) + (m->knob ? strlen(m->knob) + 1 : 0) + 1;
+		size_t len = strlen(a->name) + (knob ? strlen(knob) + 1 : 0) + 1;
 		s->winner = malloc(len);
 		if (s->winner)
-			snprintf(s->winner, len, "%s%s%s", a->name, m->knob ? ":" : "",
-			         m->knob ? m->knob : "");
+			snprintf(s->winner, len, "%s%s%s", a->name, knob ? ":" : "",
+			         knob ? knob : "");
 		s->h->progress(s->h, size);
 	}
 out:
@@ -274,12 +327,18 @@ out:
 	return produced;
 }
 
+/* Run a row of the policy table. */
+static int run_member(run_state *s, const struct member *m, uint64_t *hw)
+{
+	return run_algo(s, usmp__registry_algo(s->r, m->algorithm), m->knob,
+	                is_warm(m), false, hw);
+}
+
 /* should_stop for the heuristics while no plan exists: only a cancel stops
  * them, so the first plan arrives even when it arrives late (a plan late
  * beats no plan; a million buffers take seconds even for first fit). */
-static bool only_cancel(const usmp_host *h)
+static bool only_cancel(const usmp__host_ctx *c)
 {
-	const usmp__host_ctx *c = h->host_data;
 	return c->cancel && *c->cancel;
 }
 
@@ -297,10 +356,9 @@ static double stretch_max(uint32_t n)
  * stretch_max): the default means "a good plan soon", and one window pass
  * costs less than the first plan did. A limit the caller set is never
  * stretched. The caller restores the deadline afterwards. */
-static void stretch_default_limit(const usmp_host *h, const usmp_view *v,
+static void stretch_default_limit(usmp__host_ctx *c, const usmp_view *v,
                                   double t_start)
 {
-	usmp__host_ctx *c = h->host_data;
 	double now = usmp__now();
 	if (!c->default_limit || c->deadline <= 0 || now < c->deadline)
 		return;
@@ -310,9 +368,8 @@ static void stretch_default_limit(const usmp_host *h, const usmp_view *v,
 }
 
 /* Seconds left before the deadline (a large number when there is none). */
-static double time_left(const usmp_host *h)
+static double time_left(const usmp__host_ctx *c)
 {
-	const usmp__host_ctx *c = h->host_data;
 	return c->deadline > 0 ? c->deadline - usmp__now() : 1e30;
 }
 
@@ -382,7 +439,7 @@ static void run_heuristics(run_state *s, const size_t *idx, size_t count,
                            uint64_t *hw)
 {
 	const usmp_host *h = s->h;
-	double budget = share * time_left(h), t0 = usmp__now();
+	double budget = share * time_left(s->hc), t0 = usmp__now();
 	for (size_t k = 0; k < count; k++) {
 		size_t i = idx[k];
 		if (done[i])
@@ -393,8 +450,53 @@ static void run_heuristics(run_state *s, const size_t *idx, size_t count,
 		if (policy[i].cost * first_cost > budget - spent)
 			continue; /* does not fit: maybe a cheaper one does */
 		done[i] = 1;
-		run_member(s, &policy[i], hw, h);
+		run_member(s, &policy[i], hw);
 	}
+}
+
+/* A volunteer's estimated cost, as a multiple of the first plan's time:
+ * what it declares, or 1 (as first_fit) when it declares none. */
+static double volunteer_cost(const usmp__algo *a)
+{
+	return a->cost > 0 ? a->cost : 1.0;
+}
+
+/* Run every volunteer (a plugin algorithm with USMP_CAP_PORTFOLIO), in
+ * registry order, with its default knobs: while no plan is at the bound
+ * and time remains, each whose estimated cost (its declared cost x the time
+ * the first plan took) fits the time left; every one while no plan exists.
+ * Logs what each took as a multiple of the first plan (its measured cost).
+ * Returns how many produced a plan. */
+static int run_volunteers(run_state *s, double first_cost, uint64_t *hw)
+{
+	const usmp_host *h = s->h;
+	int ran = 0;
+	for (uint32_t i = 0; i < usmp__registry_algo_count(s->r); i++) {
+		const usmp__algo *a = usmp__registry_algo_at(s->r, i);
+		if (!a || a->builtin || !(a->caps & USMP_CAP_PORTFOLIO) ||
+		    usmp__check_caps(a, s->v, NULL))
+			continue;
+		if (at_bound(s) || only_cancel(s->hc) ||
+		    (s->have_best && h->should_stop(h)))
+			break;
+		char line[300];
+		double est = volunteer_cost(a) * first_cost;
+		if (s->have_best && est > time_left(s->hc)) {
+			snprintf(line, sizeof line, "auto: volunteer %s skipped: "
+			         "estimated %.1f ms, %.1f ms left", a->name, est * 1e3,
+			         time_left(s->hc) * 1e3);
+			h->log(h, USMP_LOG_INFO, line);
+			continue;
+		}
+		double t0 = usmp__now();
+		ran += run_algo(s, a, NULL, false, true, hw);
+		double took = usmp__now() - t0;
+		snprintf(line, sizeof line, "auto: volunteer %s took %.1f ms, %.2f "
+		         "times the first plan (declared cost %g)", a->name,
+		         took * 1e3, first_cost > 0 ? took / first_cost : 0, a->cost);
+		h->log(h, USMP_LOG_INFO, line);
+	}
+	return ran;
 }
 
 /* When every buffer is alive with every other (or the sizes alive at the
@@ -429,12 +531,13 @@ static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
 	return top <= v->lower_bound && top <= v->pools[0].size_limit;
 }
 
-static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
+static int auto_plan(usmp_registry *r, const usmp_view *v, usmp__host_ctx *hc,
                      usmp_placement *out, const usmp__knobs *k, char **who)
 {
 	bool improve = k && k->sig && k->sig->count ? k->values[0].b : true;
 	double t_start = usmp__now();
-	run_state s = {.r = r, .v = v, .h = h, .best = out,
+	const usmp_host *h = &hc->host;
+	run_state s = {.r = r, .v = v, .hc = hc, .h = h, .best = out,
 	               .best_size = UINT64_MAX};
 	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
 	s.trial = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *s.trial);
@@ -443,7 +546,6 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		st = USMP_ERR_NOMEM;
 		goto out;
 	}
-	usmp__host_ctx *hc = h->host_data;
 	if (stack_at_bound(v, out)) {
 		if (usmp__verify(v, out, NULL) == USMP_OK) {
 			h->progress(h, plan_size(v, out, hw));
@@ -452,8 +554,6 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 		}
 		reset_trial(v, out);
 	}
-	usmp_host patient = *h;
-	patient.should_stop = only_cancel;
 	shape sh = measure_shape(v);
 	/* A large part goes to exact_window as soon as its heuristics that
 	 * fit a quarter of the time have run. */
@@ -472,12 +572,12 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	for (size_t i = 0; i < POLICY_COUNT && !s.have_best; i++) {
 		if (policy[i].role != ROLE_FIRST)
 			continue;
-		if (only_cancel(h))
+		if (only_cancel(hc))
 			break;
 		double t_member = usmp__now();
 		done[i] = 1;
 		usmp__host_patient(hc, true);
-		ran += run_member(&s, &policy[i], hw, &patient);
+		ran += run_member(&s, &policy[i], hw);
 		usmp__host_patient(hc, false);
 		if (s.have_best) /* the cost of the member that made it */
 			first_cost = usmp__now() - t_member;
@@ -488,26 +588,27 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 	 * from the window search (BERT-6 at 64 tokens, 8,790 buffers, jittered:
 	 * 1.0122 instead of 1.0000 when five ran first under load). */
 	if (s.have_best &&
-	    (!window_first || cheap_cost(done) * first_cost <= 0.25 * time_left(h)))
+	    (!window_first || cheap_cost(done) * first_cost <= 0.25 * time_left(hc)))
 		run_heuristics(&s, idx, nidx, done, first_cost,
 		               window_first ? 0.25 : 1.0, hw);
 	else /* nothing fits yet: every heuristic, each allowed to finish */
-		for (size_t i = 0; i < POLICY_COUNT && !only_cancel(h); i++)
+		for (size_t i = 0; i < POLICY_COUNT && !only_cancel(hc); i++)
 			if (policy[i].role != ROLE_SEARCH && !done[i] &&
 			    !(s.have_best && h->should_stop(h))) {
 				bool first = !s.have_best;
 				done[i] = 1;
 				if (first)
 					usmp__host_patient(hc, true);
-				ran += run_member(&s, &policy[i], hw,
-				                  first ? &patient : h);
+				ran += run_member(&s, &policy[i], hw);
 				if (first)
 					usmp__host_patient(hc, false);
 			}
+	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
+	ran += run_volunteers(&s, first_cost, hw);
 	double deadline = hc->deadline;
 	if (improve && window_first && s.have_best && !at_bound(&s) &&
-	    !only_cancel(h))
-		stretch_default_limit(h, v, t_start);
+	    !only_cancel(hc))
+		stretch_default_limit(hc, v, t_start);
 	if (improve && !at_bound(&s) && !h->should_stop(h)) {
 		bool windowed = false;
 		size_t j = 0; /* index among the SEARCH rows */
@@ -531,7 +632,7 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, const usmp_host *h,
 				continue;
 			if (ran_as_heuristic(m, done))
 				continue;
-			int got = run_member(&s, m, hw, h);
+			int got = run_member(&s, m, hw);
 			if (h->should_stop(h) || at_bound(&s))
 				break;
 			/* exact_window gave up early: the rest goes to exact,
@@ -574,6 +675,70 @@ out:
 	free(s.trial);
 	free(hw);
 	return st;
+}
+
+/* ---- the table, as the registry's public query sees it ------------------ */
+
+static bool is_volunteer(const usmp__algo *a)
+{
+	return a && !a->builtin && (a->caps & USMP_CAP_PORTFOLIO);
+}
+
+uint32_t usmp_registry_member_count(const usmp_registry *r)
+{
+	if (!r)
+		return 0;
+	uint32_t n = (uint32_t)POLICY_COUNT;
+	for (uint32_t i = 0; i < usmp__registry_algo_count(r); i++)
+		n += is_volunteer(usmp__registry_algo_at(r, i));
+	return n;
+}
+
+int usmp_registry_member(const usmp_registry *r, uint32_t i,
+                         usmp_member_info *info)
+{
+	if (!r || !info || info->struct_size < sizeof(uint32_t))
+		return USMP_ERR_INVALID;
+	usmp_member_info full = {.struct_size = info->struct_size,
+	                         .algorithm = UINT32_MAX, .knobs = ""};
+	if (i < POLICY_COUNT) {
+		static const uint32_t roles[] = {
+			[ROLE_FIRST] = USMP_MEMBER_FIRST,
+			[ROLE_HEURISTIC] = USMP_MEMBER_HEURISTIC,
+			[ROLE_SEARCH] = USMP_MEMBER_SEARCH};
+		static const uint32_t bits[SHAPE_COUNT] = {
+			USMP_SHAPE_FEW, USMP_SHAPE_MANY, USMP_SHAPE_WIDE};
+		const struct member *m = &policy[i];
+		full.role = roles[m->role];
+		full.name = m->algorithm;
+		full.knobs = m->knob ? m->knob : "";
+		full.cost = m->role == ROLE_SEARCH ? 0 : m->cost;
+		for (int c = 0; c < SHAPE_COUNT; c++)
+			if (m->gain[c])
+				full.shapes |= bits[c];
+		uint32_t idx;
+		if (!usmp_registry_find_algorithm(r, m->algorithm, &idx))
+			full.algorithm = idx;
+	} else {
+		uint32_t k = i - (uint32_t)POLICY_COUNT, a = 0;
+		const usmp__algo *v = NULL;
+		for (; a < usmp__registry_algo_count(r); a++) {
+			v = usmp__registry_algo_at(r, a);
+			if (is_volunteer(v) && k-- == 0)
+				break;
+		}
+		if (a == usmp__registry_algo_count(r))
+			return USMP_ERR_NOT_FOUND;
+		full.role = USMP_MEMBER_VOLUNTEER;
+		full.name = v->name;
+		full.cost = v->cost;
+		full.algorithm = a;
+		full.shapes = USMP_SHAPE_FEW | USMP_SHAPE_MANY | USMP_SHAPE_WIDE;
+	}
+	size_t n = info->struct_size < sizeof full ? info->struct_size
+	                                           : sizeof full;
+	memcpy(info, &full, n);
+	return USMP_OK;
 }
 
 const usmp__builtin usmp__builtins[] = {

@@ -322,6 +322,18 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 	/* ABI 1.0 descriptors end before param_help: never read past them. */
 	if (USMP_HAS_FIELD(pa, usmp_algorithm, param_help))
 		help = pa->param_help;
+	/* ABI 1.2: the cost a volunteer for auto declares (1.1 and older:
+	 * none, 0). A cost auto cannot use refuses the algorithm. */
+	double cost = 0;
+	if (USMP_HAS_FIELD(pa, usmp_algorithm, cost))
+		cost = pa->cost;
+	if (!(cost >= 0 && cost <= 1e9)) {
+		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
+		                    "%s: algorithm \"%s\": cost %g is not a finite "
+		                    "number from 0 to 1e9; skipped",
+		                    path, pa->name, cost);
+		return declare(r, pa->name);
+	}
 	rc = algo_fill(&a, pa->name, pa->summary, pa->params, help, pa->caps,
 	               &msg);
 	if (rc == USMP_ERR_NOMEM)
@@ -336,6 +348,7 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 	}
 	a.plugin = plugin_index;
 	a.fn = pa->fn;
+	a.cost = cost;
 	rc = usmp__invoke_prepare(&a, &msg);
 	if (rc != USMP_OK) {
 		algo_free(&a);

@@ -84,7 +84,7 @@ Test(layout, usmp_host_is_pinned)
 
 Test(layout, usmp_algorithm_is_pinned)
 {
-	cr_assert_eq(sizeof(usmp_algorithm), 48);
+	cr_assert_eq(sizeof(usmp_algorithm), 56);
 	cr_assert_eq(offsetof(usmp_algorithm, struct_size), 0);
 	cr_assert_eq(offsetof(usmp_algorithm, caps), 4);
 	cr_assert_eq(offsetof(usmp_algorithm, name), 8);
@@ -92,6 +92,7 @@ Test(layout, usmp_algorithm_is_pinned)
 	cr_assert_eq(offsetof(usmp_algorithm, params), 24);
 	cr_assert_eq(offsetof(usmp_algorithm, fn), 32);
 	cr_assert_eq(offsetof(usmp_algorithm, param_help), 40);
+	cr_assert_eq(offsetof(usmp_algorithm, cost), 48); /* ABI 1.2 */
 }
 
 Test(layout, usmp_plugin_is_pinned)
@@ -139,6 +140,25 @@ Test(layout, usmp_algorithm_info_is_pinned)
 	cr_assert_eq(offsetof(usmp_algorithm_info, name), 16);
 	cr_assert_eq(offsetof(usmp_algorithm_info, summary), 24);
 	cr_assert_eq(offsetof(usmp_algorithm_info, params), 32);
+}
+
+Test(layout, usmp_member_info_is_pinned)
+{
+	cr_assert_eq(sizeof(usmp_member_info), 40);
+	cr_assert_eq(offsetof(usmp_member_info, struct_size), 0);
+	cr_assert_eq(offsetof(usmp_member_info, role), 4);
+	cr_assert_eq(offsetof(usmp_member_info, algorithm), 8);
+	cr_assert_eq(offsetof(usmp_member_info, shapes), 12);
+	cr_assert_eq(offsetof(usmp_member_info, name), 16);
+	cr_assert_eq(offsetof(usmp_member_info, knobs), 24);
+	cr_assert_eq(offsetof(usmp_member_info, cost), 32);
+	cr_assert_eq(USMP_MEMBER_FIRST, 1);
+	cr_assert_eq(USMP_MEMBER_HEURISTIC, 2);
+	cr_assert_eq(USMP_MEMBER_SEARCH, 3);
+	cr_assert_eq(USMP_MEMBER_VOLUNTEER, 4);
+	cr_assert_eq(USMP_SHAPE_FEW, 1);
+	cr_assert_eq(USMP_SHAPE_MANY, 2);
+	cr_assert_eq(USMP_SHAPE_WIDE, 4);
 }
 
 Test(layout, usmp_param_info_is_pinned)
@@ -226,6 +246,7 @@ Test(layout, capability_flags_are_pinned)
 	cr_assert_eq(USMP_CAP_DETERMINISTIC, 16);
 	cr_assert_eq(USMP_CAP_ANYTIME, 32);
 	cr_assert_eq(USMP_CAP_EXPLICIT_CONFLICTS, 64);
+	cr_assert_eq(USMP_CAP_PORTFOLIO, 128);
 }
 
 Test(layout, param_types_log_levels_and_flags_are_pinned)
@@ -267,7 +288,7 @@ Test(layout, abi_version_macros_match_the_library)
 	cr_assert_eq(major, USMP_ABI_MAJOR);
 	cr_assert_eq(minor, USMP_ABI_MINOR);
 	cr_assert_eq(USMP_ABI_MAJOR, 1);
-	cr_assert_eq(USMP_ABI_MINOR, 1);
+	cr_assert_eq(USMP_ABI_MINOR, 2);
 }
 
 Test(layout, abi_1_0_algorithm_descriptor_ends_before_param_help)
@@ -280,4 +301,16 @@ Test(layout, abi_1_0_algorithm_descriptor_ends_before_param_help)
 	cr_assert(!USMP_HAS_FIELD(&old, usmp_algorithm, param_help));
 	cr_assert(USMP_HAS_FIELD(&now, usmp_algorithm, param_help));
 	cr_assert(USMP_HAS_FIELD(&old, usmp_algorithm, fn));
+}
+
+Test(layout, abi_1_1_algorithm_descriptor_ends_before_cost)
+{
+	/* A 1.1 plugin's usmp_algorithm has struct_size 48: the host must not
+	 * read cost (ABI 1.2) from it. */
+	usmp_algorithm old = {.struct_size = offsetof(usmp_algorithm, cost)};
+	usmp_algorithm now = {.struct_size = sizeof(usmp_algorithm)};
+	cr_assert_eq(old.struct_size, 48);
+	cr_assert(!USMP_HAS_FIELD(&old, usmp_algorithm, cost));
+	cr_assert(USMP_HAS_FIELD(&old, usmp_algorithm, param_help));
+	cr_assert(USMP_HAS_FIELD(&now, usmp_algorithm, cost));
 }

@@ -21,9 +21,10 @@ extern "C" {
 
 /* ABI version of these headers. A plugin loads into a host when its major
  * equals the host's and its minor is not newer than the host's.
- * Minor history: 1.0 first release; 1.1 appended usmp_algorithm.param_help. */
+ * Minor history: 1.0 first release; 1.1 appended usmp_algorithm.param_help;
+ * 1.2 added USMP_CAP_PORTFOLIO and appended usmp_algorithm.cost. */
 #define USMP_ABI_MAJOR 1
-#define USMP_ABI_MINOR 1
+#define USMP_ABI_MINOR 2
 
 /* Status codes, returned as `int` by every fallible call of the host API and
  * by every algorithm. 0 is success; everything else is an error whose text
@@ -52,7 +53,11 @@ enum usmp_capability {
 	USMP_CAP_EXACT = 1u << 3,            /* can prove a plan optimal (reports it) */
 	USMP_CAP_DETERMINISTIC = 1u << 4,    /* same input and knobs give the same plan */
 	USMP_CAP_ANYTIME = 1u << 5,          /* returns its best plan so far when asked to stop */
-	USMP_CAP_EXPLICIT_CONFLICTS = 1u << 6 /* honours conflict edges, not only live ranges */
+	USMP_CAP_EXPLICIT_CONFLICTS = 1u << 6, /* honours conflict edges, not only live ranges */
+	/* ABI 1.2: the algorithm volunteers for "auto": auto may run it with its
+	 * default knobs, after the shipped heuristics, when time allows, and
+	 * keep its plan when it is valid and smaller (docs/plugins.md). */
+	USMP_CAP_PORTFOLIO = 1u << 7
 };
 
 /* Knob types of a parameter signature ("seed:u64=0 name:str=size"), and the C

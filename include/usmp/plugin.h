@@ -214,6 +214,11 @@ typedef struct usmp_algorithm {
 	/* ABI 1.1: one line per knob, "name: what it does", '\n'-separated;
 	 * NULL when undocumented. */
 	const char *param_help;
+	/* ABI 1.2: with USMP_CAP_PORTFOLIO, the time of one run as a multiple
+	 * of first_fit's on the same problem (e.g. 2.0: twice as long), which
+	 * auto uses to decide whether the run fits the time left; finite and
+	 * >= 0; 0 when unknown (auto then counts it as 1 and measures it). */
+	double cost;
 } usmp_algorithm;
 
 /* The plugin. Export it as `USMP_PLUGIN_EXPORT const usmp_plugin
@@ -334,13 +339,17 @@ typedef struct usmp_plugin {
 
 /* A complete usmp_algorithm initializer for `fn` declared with
  * USMP_ALGORITHM_DECLARE: struct_size, caps, name (a string), summary,
- * params, fn and param_help, in field order (valid C and C++). */
-#define USMP_ALGORITHM_INIT(fn, name, caps, summary)                           \
+ * params, fn, param_help and cost (0: unknown), in field order (valid C and
+ * C++). USMP_ALGORITHM_INIT_COST sets the cost a volunteer for auto
+ * declares (caps holding USMP_CAP_PORTFOLIO). */
+#define USMP_ALGORITHM_INIT_COST(fn, name, caps, summary, cost)                \
 	{                                                                          \
 		sizeof(usmp_algorithm), (caps), (name), (summary),                     \
 			USMP_ALGORITHM_PARAMS(fn), (usmp_algorithm_fn)(fn),                \
-			USMP_ALGORITHM_PARAM_HELP(fn)                                      \
+			USMP_ALGORITHM_PARAM_HELP(fn), (cost)                              \
 	}
+#define USMP_ALGORITHM_INIT(fn, name, caps, summary)                           \
+	USMP_ALGORITHM_INIT_COST(fn, name, caps, summary, 0.0)
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers every algorithm needs (pure, inline, no host involved).     */

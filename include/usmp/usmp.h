@@ -428,6 +428,50 @@ USMP_API int usmp_registry_find_algorithm(const usmp_registry *r,
 USMP_API int usmp_registry_param(const usmp_registry *r, uint32_t algorithm,
                                  uint32_t k, usmp_param_info *info);
 
+/* auto's portfolio: its members, in the order of its policy table, then
+ * the algorithms plugins volunteer (USMP_CAP_PORTFOLIO), in registry order.
+ * `usmp list -v` prints them; docs/algorithms.md says what each role does. */
+enum usmp_member_role {
+	USMP_MEMBER_FIRST = 1,     /* makes the first plan: tried in order until
+	                              one fits, always allowed to finish */
+	USMP_MEMBER_HEURISTIC = 2, /* runs while its estimated cost fits the time left */
+	USMP_MEMBER_SEARCH = 3,    /* searches the time left when no plan is at
+	                              the lower bound */
+	USMP_MEMBER_VOLUNTEER = 4  /* a plugin's algorithm with USMP_CAP_PORTFOLIO:
+	                              runs after the shipped heuristics when time allows */
+};
+
+/* Problem shapes a member is expected to help (usmp_member_info.shapes). */
+enum usmp_shape {
+	USMP_SHAPE_FEW = 1u << 0,  /* at most 100 buffers alive at once */
+	USMP_SHAPE_MANY = 1u << 1, /* more alive, sizes within four decades */
+	USMP_SHAPE_WIDE = 1u << 2  /* more alive, sizes over four decades or more */
+};
+
+typedef struct usmp_member_info {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_member_info) */
+	uint32_t role;        /* usmp_member_role */
+	uint32_t algorithm;   /* index for usmp_registry_algorithm; UINT32_MAX
+	                         when no loaded algorithm has the name */
+	uint32_t shapes;      /* usmp_shape bits where it is expected to gain */
+	const char *name;     /* the algorithm's name */
+	const char *knobs;    /* "key=value" it runs with on top of its
+	                         defaults; "" for none */
+	double cost;          /* one run as a multiple of first_fit's time; 0 for
+	                         a search member (it gets the time left) or a
+	                         volunteer that declares none */
+} usmp_member_info;
+
+/* auto's member count (0 for NULL), and member i (0 <= i < count): copies
+ * at most info->struct_size bytes; the strings are owned by the registry and
+ * live as long as it does.
+ * Thread-safe: yes, concurrently with any call that does not change r.
+ * Returns: the count; USMP_OK, USMP_ERR_INVALID for NULL arguments or a
+ * struct_size below 4, USMP_ERR_NOT_FOUND for i past the count. */
+USMP_API uint32_t usmp_registry_member_count(const usmp_registry *r);
+USMP_API int usmp_registry_member(const usmp_registry *r, uint32_t i,
+                                  usmp_member_info *info);
+
 /* ------------------------------------------------------------------------ */
 /* Per-target algorithm selection                                           */
 /* ------------------------------------------------------------------------ */

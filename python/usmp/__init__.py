@@ -44,7 +44,7 @@ _FORMATS = {"auto": 0, "json": 1, "csv": 2}
 CAPABILITIES = {
     "multi_pool": 1 << 0, "overlap_rules": 1 << 1, "fixed_offsets": 1 << 2,
     "exact": 1 << 3, "deterministic": 1 << 4, "anytime": 1 << 5,
-    "explicit_conflicts": 1 << 6,
+    "explicit_conflicts": 1 << 6, "portfolio": 1 << 7,
 }
 _PARAM_TYPES = {1: "bool", 2: "i32", 3: "u32", 4: "i64", 5: "u64", 6: "f64",
                 7: "str"}

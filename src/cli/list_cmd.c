@@ -26,6 +26,7 @@ static void print_caps(uint32_t caps)
 		{USMP_CAP_EXACT, "exact"},
 		{USMP_CAP_DETERMINISTIC, "deterministic"},
 		{USMP_CAP_ANYTIME, "anytime"},
+		{USMP_CAP_PORTFOLIO, "volunteers for auto"},
 	};
 	const char *sep = "";
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -35,6 +36,56 @@ static void print_caps(uint32_t caps)
 		}
 	if (!*sep)
 		printf("none");
+}
+
+/* `usmp list -v`: auto's members, what each is for and where it is
+ * expected to help, then the plugins' volunteers with their files. */
+static void print_members(const usmp_registry *r)
+{
+	static const char *roles[] = {"?", "first plan", "heuristic", "search",
+	                              "volunteer"};
+	printf("auto's members (docs/algorithms.md): a first plan from the first "
+	       "that fits;\nthe heuristics while their cost (x first_fit's "
+	       "time) fits the time left, best\ngain per cost for the shape "
+	       "first; the volunteers; then the search, when no\nplan is at the "
+	       "lower bound\n");
+	uint32_t n = usmp_registry_member_count(r);
+	for (uint32_t i = 0; i < n; i++) {
+		usmp_member_info m = {.struct_size = sizeof m};
+		if (usmp_registry_member(r, i, &m))
+			continue;
+		char name[160], cost[32], shapes[40] = "";
+		snprintf(name, sizeof name, "%s%s%s", cli_shown(m.name),
+		         *m.knobs ? ":" : "", cli_shown(m.knobs));
+		if (m.cost > 0)
+			snprintf(cost, sizeof cost, "cost %g", m.cost);
+		else
+			snprintf(cost, sizeof cost, "%s",
+			         m.role == USMP_MEMBER_SEARCH ? "time left" : "cost unknown");
+		static const struct {
+			uint32_t bit;
+			const char *name;
+		} sh[] = {{USMP_SHAPE_FEW, "few"}, {USMP_SHAPE_MANY, "many"},
+		          {USMP_SHAPE_WIDE, "wide"}};
+		for (size_t k = 0; k < sizeof sh / sizeof *sh; k++)
+			if (m.shapes & sh[k].bit)
+				snprintf(shapes + strlen(shapes),
+				         sizeof shapes - strlen(shapes), "%s%s",
+				         *shapes ? ", " : "", sh[k].name);
+		printf("  %-10s  %-28s  %-12s  helps: %s", roles[m.role < 5 ? m.role : 0],
+		       name, cost, *shapes ? shapes : "none (runs when it fits)");
+		usmp_algorithm_info ai = {.struct_size = sizeof ai};
+		usmp_plugin_info pi = {.struct_size = sizeof pi};
+		if (m.algorithm == UINT32_MAX)
+			printf("  (not installed)");
+		else if (m.role == USMP_MEMBER_VOLUNTEER &&
+		         !usmp_registry_algorithm(r, m.algorithm, &ai) &&
+		         !usmp_registry_plugin(r, ai.plugin, &pi))
+			printf("  from %s", cli_shown(pi.path));
+		putchar('\n');
+	}
+	printf("  (few: at most 100 buffers alive at once; many: more, sizes "
+	       "within four decades;\n  wide: more, over four decades)\n\n");
 }
 
 static const cli_option list_options[] = {
@@ -142,6 +193,7 @@ static int cmd_list(int argc, char **argv)
 	if (!verbose)
 		print_skipped_summary(r);
 	if (verbose) {
+		print_members(r);
 		printf("plugins:\n");
 		for (uint32_t i = 0; i < np; i++) {
 			usmp_plugin_info pi = {.struct_size = sizeof pi};

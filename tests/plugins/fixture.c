@@ -95,18 +95,44 @@ FX_UNUSED static int fx_seeded_order(const usmp_view *v, const usmp_host *h,
                  USMP_CAP_DETERMINISTIC | USMP_CAP_EXPLICIT_CONFLICTS)
 #define FN(f) ((usmp_algorithm_fn)(f))
 
-/* ---- good_v1_1: today's ABI, with param_help ---------------------------- */
-#if defined(FX_GOOD_V1_1) || defined(FX_DUPLICATE)
+/* ---- good_v1_2: today's ABI, with param_help and cost ------------------ */
+#if defined(FX_GOOD_V1_2) || defined(FX_DUPLICATE)
 static const usmp_algorithm fx_good = USMP_ALGORITHM_INIT(
 	fx_seeded_order, "fx_good", FX_CAPS,
 	"stack buffers in their first pool (fixture)");
 #endif
 
-#if defined(FX_GOOD_V1_1)
+#if defined(FX_GOOD_V1_2)
 static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
 	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
 #define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "good_v1_2"
+#endif
+
+/* ---- good_v1_1: built as ABI 1.1, whose usmp_algorithm ends at param_help - */
+#if defined(FX_GOOD_V1_1)
+/* The 1.1 layout: a host reading cost would read past the object. */
+typedef struct usmp_algorithm_1_1 {
+	uint32_t struct_size, caps;
+	const char *name, *summary, *params;
+	usmp_algorithm_fn fn;
+	const char *param_help;
+} usmp_algorithm_1_1;
+static const usmp_algorithm_1_1 fx_good_1_1 = {
+	sizeof(usmp_algorithm_1_1), FX_CAPS, "fx_good",
+	"stack buffers in their first pool (fixture)",
+	USMP_ALGORITHM_PARAMS(fx_seeded_order), FN(fx_seeded_order),
+	USMP_ALGORITHM_PARAM_HELP(fx_seeded_order),
+};
+static const usmp_algorithm_1_1 fx_plain_1_1 = {
+	sizeof(usmp_algorithm_1_1), FX_CAPS, "fx_plain", "no knobs at all", "",
+	FN(fx_plain), NULL,
+};
+static const usmp_algorithm *const algos[] = {
+	(const usmp_algorithm *)(const void *)&fx_good_1_1,
+	(const usmp_algorithm *)(const void *)&fx_plain_1_1};
+#define FX_MINOR 1
 #define FX_NAME "good_v1_1"
 #endif
 
@@ -132,7 +158,7 @@ static const usmp_algorithm *const algos[] = {
 #if defined(FX_NEWER_MINOR)
 static const usmp_algorithm fx_newer = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_newer", "from the future", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_newer};
 #define FX_MINOR (USMP_ABI_MINOR + 1)
@@ -143,7 +169,7 @@ static const usmp_algorithm *const algos[] = {&fx_newer};
 #if defined(FX_SHORT_STRUCT)
 static const usmp_algorithm fx_short = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_short", "never seen", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_short};
 #define FX_MINOR USMP_ABI_MINOR
@@ -155,7 +181,7 @@ static const usmp_algorithm *const algos[] = {&fx_short};
 #if defined(FX_BAD_SIGNATURE)
 static const usmp_algorithm fx_bad_sig = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_bad_sig", "bad signature",
-	"seed:u65=0", FN(fx_seeded), NULL,
+	"seed:u65=0", FN(fx_seeded), NULL, 0,
 };
 static const usmp_algorithm fx_sig_ok = USMP_ALGORITHM_INIT(
 	fx_seeded, "fx_sig_ok", FX_CAPS, "good neighbour");
@@ -168,18 +194,18 @@ static const usmp_algorithm *const algos[] = {&fx_bad_sig, &fx_sig_ok};
 #if defined(FX_BAD_ENTRIES)
 static const usmp_algorithm fx_upper = {
 	sizeof(usmp_algorithm), FX_CAPS, "Upper", "bad name", "", FN(fx_plain),
-	NULL,
+	NULL, 0,
 };
 static const usmp_algorithm fx_no_fn = {
-	sizeof(usmp_algorithm), FX_CAPS, "fx_no_fn", "no function", "", NULL, NULL,
+	sizeof(usmp_algorithm), FX_CAPS, "fx_no_fn", "no function", "", NULL, NULL, 0,
 };
 static const usmp_algorithm fx_tiny = {
 	offsetof(usmp_algorithm, fn), FX_CAPS, "fx_tiny", "struct too short", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm fx_twice = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_entries_ok", "declared twice", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm fx_entries_ok = USMP_ALGORITHM_INIT(
 	fx_seeded, "fx_entries_ok", FX_CAPS, "the survivor");
@@ -193,12 +219,12 @@ static const usmp_algorithm *const algos[] = {
 #if defined(FX_DUPLICATE)
 static const usmp_algorithm fx_dup_unique = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_dup_unique", "survives", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 /* A plugin may not take over the built-in default either. */
 static const usmp_algorithm fx_fake_auto = {
 	sizeof(usmp_algorithm), FX_CAPS, "auto", "an impostor", "",
-	FN(fx_plain), NULL,
+	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique,
                                               &fx_fake_auto};
@@ -266,11 +292,128 @@ static int fx_invalid(const usmp_view *v, const usmp_host *h,
 }
 static const usmp_algorithm fx_invalid_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_invalid_plan",
-	"returns overlapping buffers and says USMP_OK", "", FN(fx_invalid), NULL,
+	"returns overlapping buffers and says USMP_OK", "", FN(fx_invalid), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_invalid_algo};
 #define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "invalid_plan"
+#endif
+
+/* ---- volunteers for auto (ABI 1.2, USMP_CAP_PORTFOLIO) ------------------ */
+#if defined(FX_VOLUNTEER) || defined(FX_NOT_VOLUNTEER)
+#include <string.h>
+/* First fit in the order of the buffers' names: it knows the optimal order
+ * of a problem whose names spell it (tests/test_volunteer.c's crafted
+ * problem, where every shipped heuristic stays above the bound). One pool
+ * (the first candidate), live ranges only. */
+static int fx_oracle(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out)
+{
+	uint32_t n = v->buffer_count;
+	uint32_t *order = h->alloc(h, (n ? n : 1) * sizeof *order);
+	char *done = h->alloc(h, n ? n : 1);
+	if (!order || !done)
+		return 5;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t j = i;
+		for (; j > 0 && strcmp(v->buffers[order[j - 1]].name,
+		                       v->buffers[i].name) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		done[i] = 0;
+	}
+	bool ok = true;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t b = order[k];
+		uint32_t pool = v->candidates[v->buffers[b].candidate_start];
+		uint64_t align = usmp_buffer_alignment(v, b, pool), off = 0;
+		bool moved = true;
+		while (moved) { /* lowest offset clear of every placed neighbour */
+			moved = false;
+			off = usmp_align_up(off, align, &ok);
+			for (uint32_t o = 0; o < n; o++)
+				if (done[o] && usmp_live_overlap(v, b, o) &&
+				    off < out[o].offset + v->buffers[o].size &&
+				    out[o].offset < off + v->buffers[b].size) {
+					off = out[o].offset + v->buffers[o].size;
+					moved = true;
+				}
+		}
+		out[b] = (usmp_placement){pool, 0, off};
+		done[b] = 1;
+	}
+	h->free(h, order);
+	h->free(h, done);
+	return ok ? 0 : 1;
+}
+#if defined(FX_VOLUNTEER)
+/* Declares twice first_fit's time: auto runs it when that fits. */
+static const usmp_algorithm fx_oracle_algo = {
+	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC | USMP_CAP_PORTFOLIO,
+	"fx_oracle", "first fit in name order, volunteering for auto", "",
+	FN(fx_oracle), NULL, 2.0,
+};
+#define FX_NAME "volunteer"
+#else
+/* The same algorithm without the bit: auto never runs it. */
+static const usmp_algorithm fx_oracle_algo = {
+	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC, "fx_oracle_off",
+	"first fit in name order, not volunteering", "", FN(fx_oracle), NULL, 0,
+};
+#define FX_NAME "not_volunteer"
+#endif
+static const usmp_algorithm *const algos[] = {&fx_oracle_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#endif
+
+/* A volunteer that crashes, and one that returns an invalid plan: auto
+ * ignores both, with a note. */
+#if defined(FX_VOLUNTEER_CRASH)
+static int fx_vcrash(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out)
+{
+	(void)v, (void)h, (void)out;
+	volatile int *volatile nowhere = NULL;
+	return *nowhere; /* SIGSEGV */
+}
+static int fx_vinvalid(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out)
+{
+	(void)h;
+	for (uint32_t b = 0; b < v->buffer_count; b++)
+		out[b] = (usmp_placement){v->candidates[v->buffers[b].candidate_start],
+		                          0, 0};
+	return 0;
+}
+static const usmp_algorithm fx_vcrash_algo = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_volunteer_crash",
+	"volunteers, then dereferences NULL", "", FN(fx_vcrash), NULL, 0,
+};
+static const usmp_algorithm fx_vinvalid_algo = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_volunteer_invalid",
+	"volunteers, then puts every buffer at offset 0", "", FN(fx_vinvalid),
+	NULL, 0.5,
+};
+static const usmp_algorithm *const algos[] = {&fx_vcrash_algo,
+                                              &fx_vinvalid_algo};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "volunteer_crash"
+#endif
+
+/* A volunteer whose declared cost auto cannot use (negative): refused, its
+ * neighbour kept. */
+#if defined(FX_BAD_COST)
+static const usmp_algorithm fx_bad_cost = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_bad_cost",
+	"declares a negative cost", "", FN(fx_plain), NULL, -1.0,
+};
+static const usmp_algorithm fx_cost_ok = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_cost_ok",
+	"declares cost 3", "", FN(fx_plain), NULL, 3.0,
+};
+static const usmp_algorithm *const algos[] = {&fx_bad_cost, &fx_cost_ok};
+#define FX_MINOR USMP_ABI_MINOR
+#define FX_NAME "bad_cost"
 #endif
 
 /* ---- faulting plugins: what isolation must survive ---------------------- */
@@ -283,7 +426,7 @@ static int fx_crash(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 }
 static const usmp_algorithm fx_crash_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_crash", "dereferences NULL", "",
-	FN(fx_crash), NULL,
+	FN(fx_crash), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_crash_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -300,7 +443,7 @@ static int fx_hang(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 }
 static const usmp_algorithm fx_hang_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_hang", "never returns", "",
-	FN(fx_hang), NULL,
+	FN(fx_hang), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_hang_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -320,7 +463,7 @@ static int fx_scribble(const usmp_view *v, const usmp_host *h,
 }
 static const usmp_algorithm fx_scribble_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_scribble",
-	"writes past the end of its output array", "", FN(fx_scribble), NULL,
+	"writes past the end of its output array", "", FN(fx_scribble), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_scribble_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -338,7 +481,7 @@ static int fx_leak(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 }
 static const usmp_algorithm fx_leak_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_leak",
-	"forgets to free what it allocated", "", FN(fx_leak), NULL,
+	"forgets to free what it allocated", "", FN(fx_leak), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_leak_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -378,7 +521,7 @@ static int fx_shadow(const usmp_view *v, const usmp_host *h,
 static const usmp_algorithm fx_shadow_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "first_fit",
 	"stacks every buffer, under the shipped first_fit's name", "order:str=size",
-	FN(fx_shadow), NULL,
+	FN(fx_shadow), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_shadow_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -389,7 +532,7 @@ static const usmp_algorithm *const algos[] = {&fx_shadow_algo};
 #if defined(FX_WRONG_MAJOR)
 static const usmp_algorithm fx_major2 = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_major2", "descriptor says major 2",
-	"", FN(fx_plain), NULL,
+	"", FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_major2};
 #define FX_MINOR 0
@@ -415,7 +558,7 @@ __attribute__((constructor)) static void fx_misbehave(void)
 }
 static const usmp_algorithm fx_ctor_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_ctor", "never reached: its "
-	"plugin misbehaves while loading", "", FN(fx_plain), NULL,
+	"plugin misbehaves while loading", "", FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_ctor_algo};
 #define FX_MINOR USMP_ABI_MINOR
@@ -447,7 +590,7 @@ USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
 #if defined(FX_V2_ONLY)
 static const usmp_algorithm fx_v2 = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_v2", "from major 2", "", FN(fx_plain),
-	NULL,
+	NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_v2};
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v2 = {

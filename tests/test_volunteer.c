@@ -1,0 +1,264 @@
+/* test_volunteer.c — plugins volunteering algorithms for auto (ABI 1.2,
+ * USMP_CAP_PORTFOLIO): run by auto when they declare it, never otherwise,
+ * ignored when they fail, listed by `usmp list -v`; older plugins load. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+/* 19 buffers on which every shipped heuristic stays one byte above the
+ * lower bound (41), found by search; the names spell an order in which
+ * first fit reaches it, which the volunteer fixture (fx_oracle: first fit
+ * in name order) knows and the shipped heuristics do not. */
+static const char crafted[] =
+	"id,lower,upper,size\n"
+	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
+	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
+	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
+	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
+
+/* "BUILD/plugins:FIXTURES/volunteer/NAME.so" (NULL: the shipped ones). */
+static char *with_fixture(const char *name)
+{
+	char *p = malloc(8192);
+	cr_assert_not_null(p);
+	if (name)
+		snprintf(p, 8192, "%s/plugins:%s/volunteer/%s.so", test_build_root(),
+		         test_fixture_plugindir(), name);
+	else
+		snprintf(p, 8192, "%s/plugins", test_build_root());
+	return p;
+}
+
+static usmp_problem *crafted_problem(void)
+{
+	char *path = test_write_tmp(".csv", crafted);
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_not_null(p);
+	cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	remove(path);
+	free(path);
+	return p;
+}
+
+typedef struct outcome {
+	uint64_t size, lower_bound;
+	char algorithm[128];
+} outcome;
+
+/* auto (with improve=false when `heuristics_only`) on the crafted problem
+ * with the plugins of `path`; asserts a verified plan. */
+static outcome plan_crafted(const char *path, bool heuristics_only)
+{
+	usmp_registry *r = test_registry(path);
+	usmp_problem *p = crafted_problem();
+	const char *knobs[1] = {"improve=false"};
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
+	                       .params = knobs,
+	                       .param_count = heuristics_only ? 1 : 0};
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, &o, &plan);
+	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info part = {.struct_size = sizeof part};
+	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	outcome out = {.size = part.size, .lower_bound = part.lower_bound};
+	snprintf(out.algorithm, sizeof out.algorithm, "%s", part.algorithm);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	return out;
+}
+
+Test(volunteer, the_crafted_problem_beats_the_shipped_heuristics)
+{
+	char *path = with_fixture(NULL);
+	outcome o = plan_crafted(path, true);
+	cr_assert_eq(o.lower_bound, 41);
+	cr_assert_gt(o.size, o.lower_bound, "heuristics reached the bound (%s)",
+	             o.algorithm);
+	free(path);
+}
+
+Test(volunteer, auto_runs_a_volunteer_and_keeps_its_better_plan)
+{
+	char *path = with_fixture("volunteer");
+	outcome o = plan_crafted(path, true);
+	cr_assert_eq(o.size, 41);
+	cr_assert_str_eq(o.algorithm, "auto/fx_oracle");
+	/* With the search on too: the volunteer reaches the bound first. */
+	o = plan_crafted(path, false);
+	cr_assert_eq(o.size, 41);
+	cr_assert_str_eq(o.algorithm, "auto/fx_oracle");
+	free(path);
+}
+
+Test(volunteer, the_same_algorithm_without_the_bit_is_never_run)
+{
+	char *path = with_fixture("not_volunteer");
+	outcome o = plan_crafted(path, true);
+	cr_assert_gt(o.size, 41, "auto got the oracle's plan: %s", o.algorithm);
+	cr_assert_null(strstr(o.algorithm, "fx_oracle"), "%s", o.algorithm);
+	/* It is there, and finds the plan when asked by name. */
+	usmp_registry *r = test_registry(path);
+	usmp_problem *p = crafted_problem();
+	usmp_plan_options named = {.struct_size = sizeof named,
+	                           .algorithm = "fx_oracle_off"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &named, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info part = {.struct_size = sizeof part};
+	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	cr_assert_eq(part.size, 41);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	free(path);
+}
+
+Test(volunteer, a_crashing_or_invalid_volunteer_does_not_fail_auto)
+{
+	char *path = with_fixture("volunteer_crash");
+	for (int improve = 0; improve < 2; improve++) {
+		outcome o = plan_crafted(path, !improve);
+		cr_assert_null(strstr(o.algorithm, "fx_volunteer"), "%s", o.algorithm);
+		cr_assert_geq(o.size, 41);
+	}
+	/* The notes say which volunteer was ignored and why. */
+	char *csv = test_write_tmp(".csv", crafted);
+	char cmd[12000], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_LOG=warn USMP_PLUGIN_PATH='%s' '%s' plan "
+	         "'%s' -o /dev/null", path, test_cli(), csv);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "volunteer fx_volunteer_crash failed (plugin "
+	                      "failure: algorithm \"fx_volunteer_crash\""), "%s",
+	          out);
+	cr_assert(strstr(out, "crashed with signal 11"), "%s", out);
+	cr_assert(strstr(out, "volunteer fx_volunteer_invalid returned an invalid "
+	                      "plan (dropped): buffers "), "%s", out);
+	cr_assert(strstr(out, "ratio 1.0000"), "%s", out);
+	free(out);
+	remove(csv);
+	free(csv);
+	free(path);
+}
+
+Test(volunteer, members_list_the_table_then_volunteers_only)
+{
+	char *path = malloc(16384);
+	cr_assert_not_null(path);
+	snprintf(path, 16384, "%s/plugins:%s/volunteer/volunteer.so:"
+	         "%s/volunteer/not_volunteer.so", test_build_root(),
+	         test_fixture_plugindir(), test_fixture_plugindir());
+	usmp_registry *r = test_registry(path);
+	uint32_t n = usmp_registry_member_count(r), volunteers = 0;
+	cr_assert_gt(n, 1);
+	usmp_member_info m = {.struct_size = sizeof m};
+	cr_assert_eq(usmp_registry_member(r, 0, &m), USMP_OK);
+	cr_assert_eq(m.role, USMP_MEMBER_FIRST);
+	cr_assert_str_eq(m.name, "first_fit");
+	cr_assert_str_eq(m.knobs, "order=size");
+	cr_assert_eq(m.cost, 1.0);
+	cr_assert_eq(m.shapes, USMP_SHAPE_FEW | USMP_SHAPE_MANY | USMP_SHAPE_WIDE);
+	cr_assert_neq(m.algorithm, UINT32_MAX);
+	for (uint32_t i = 0; i < n; i++) {
+		m = (usmp_member_info){.struct_size = sizeof m};
+		cr_assert_eq(usmp_registry_member(r, i, &m), USMP_OK);
+		cr_assert_str_neq(m.name, "fx_oracle_off");
+		if (m.role != USMP_MEMBER_VOLUNTEER)
+			continue;
+		volunteers++;
+		cr_assert_eq(i, n - 1, "volunteers come last");
+		cr_assert_str_eq(m.name, "fx_oracle");
+		cr_assert_eq(m.cost, 2.0);
+		usmp_algorithm_info ai = {.struct_size = sizeof ai};
+		cr_assert_eq(usmp_registry_algorithm(r, m.algorithm, &ai), USMP_OK);
+		cr_assert_str_eq(ai.name, "fx_oracle");
+		cr_assert(ai.caps & USMP_CAP_PORTFOLIO);
+	}
+	cr_assert_eq(volunteers, 1);
+	cr_assert_eq(usmp_registry_member(r, n, &m), USMP_ERR_NOT_FOUND);
+	usmp_registry_destroy(r);
+
+	/* usmp list -v: the table, and the volunteer with its file. */
+	char cmd[20000], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH='%s' '%s' list -v", path,
+	         test_cli());
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert(strstr(out, "auto's members"), "%s", out);
+	cr_assert(strstr(out, "  first plan  first_fit:order=size"), "%s", out);
+	cr_assert(strstr(out, "  heuristic   hill_climb                    cost "
+	                      "400      helps: few"), "%s", out);
+	cr_assert(strstr(out, "  search      exact:minimize=false"), "%s", out);
+	const char *v = strstr(out, "  volunteer   fx_oracle ");
+	cr_assert(v, "%s", out);
+	cr_assert(strstr(v, "cost 2") && strstr(v, "volunteer/volunteer.so\n"),
+	          "%s", out);
+	cr_assert_null(strstr(out, "volunteer   fx_oracle_off"), "%s", out);
+	cr_assert(strstr(out, "capabilities: deterministic, volunteers for auto"),
+	          "%s", out);
+	free(out);
+	free(path);
+}
+
+/* One plugin per ABI revision, loaded side by side (good_v1_2 names its
+ * algorithms as good_v1_1 does: each in a registry of its own). */
+Test(volunteer, plugins_of_abi_1_0_1_1_and_1_2_load)
+{
+	static const struct {
+		const char *file, *algo;
+		uint32_t minor;
+	} revs[] = {{"good_v1_0", "fx_old", 0},
+	            {"good_v1_1", "fx_good", 1},
+	            {"volunteer/good_v1_2", "fx_good", 2}};
+	for (size_t i = 0; i < sizeof revs / sizeof *revs; i++) {
+		char path[8192];
+		snprintf(path, sizeof path, "%s/%s.so", test_fixture_plugindir(),
+		         revs[i].file);
+		usmp_registry *r = test_registry(path);
+		usmp_plugin_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_registry_plugin(r, 0, &pi), USMP_OK);
+		cr_assert_eq(pi.abi_minor, revs[i].minor, "%s", revs[i].file);
+		uint32_t a;
+		cr_assert_eq(usmp_registry_find_algorithm(r, revs[i].algo, &a),
+		             USMP_OK, "%s", revs[i].file);
+		/* None volunteers: auto's members are its table alone. */
+		for (uint32_t k = 0; k < usmp_registry_member_count(r); k++) {
+			usmp_member_info m = {.struct_size = sizeof m};
+			cr_assert_eq(usmp_registry_member(r, k, &m), USMP_OK);
+			cr_assert_neq(m.role, USMP_MEMBER_VOLUNTEER, "%s", revs[i].file);
+		}
+		usmp_registry_destroy(r);
+	}
+}
+
+Test(volunteer, a_cost_auto_cannot_use_refuses_that_algorithm)
+{
+	char path[8192];
+	snprintf(path, sizeof path, "%s/volunteer/bad_cost.so",
+	         test_fixture_plugindir());
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = path,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
+	const char *d = usmp_registry_diagnostic(r, 0);
+	cr_assert(strstr(d, "bad_cost.so: algorithm \"fx_bad_cost\": cost -1 is "
+	                    "not a finite number from 0 to 1e9; skipped"), "%s", d);
+	uint32_t a;
+	cr_assert_eq(usmp_registry_find_algorithm(r, "fx_bad_cost", &a),
+	             USMP_ERR_NOT_FOUND);
+	cr_assert_eq(usmp_registry_find_algorithm(r, "fx_cost_ok", &a), USMP_OK);
+	usmp_registry_destroy(r);
+}
