@@ -45,9 +45,12 @@ static void host_log(const usmp_host *h, int level, const char *message)
 static bool host_should_stop(const usmp_host *h)
 {
 	usmp__host_ctx *c = ctx_of(h);
-	if (c->cancel && *c->cancel)
+	if ((c->cancel && *c->cancel) ||
+	    (c->deadline > 0 && usmp__now() >= c->deadline)) {
+		c->stopped = 1;
 		return true;
-	return c->deadline > 0 && usmp__now() >= c->deadline;
+	}
+	return false;
 }
 
 static void host_progress(const usmp_host *h, uint64_t best_size)

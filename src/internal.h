@@ -390,6 +390,7 @@ typedef struct usmp__host_ctx {
 	uint64_t proven_bound; /* from report_bound() */
 	int optimal;
 	int reported;
+	int stopped;            /* should_stop() said yes for time or cancel */
 	int log_level;          /* messages at or below it go to stderr (USMP_LOG) */
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
@@ -494,6 +495,8 @@ typedef struct usmp__part {
 	int optimal;
 	uint64_t size, lower_bound, proven_bound;
 	double time_ms;
+	double limit; /* seconds of budget from the call's start; 0 = none */
+	int stopped;  /* the algorithm was told to stop (limit or cancel) */
 } usmp__part;
 
 struct usmp_plan {
