@@ -336,7 +336,8 @@ static const usmp_algorithm exact_algorithm = {
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
 		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
-		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"time_limit: seconds before returning the best plan so far; 0 = the "
+		"call's budget only (default 10 s)\n"
 		"minimize: true = minimise the peak, false = any plan within capacity",
 };
 
@@ -352,7 +353,8 @@ static const usmp_algorithm exact_window_algorithm = {
 	.param_help =
 		"window: buffers re-placed together at first (2..4096); grows "
 		"on failure\n"
-		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"time_limit: seconds before returning the best plan so far; 0 = the "
+		"call's budget only (default 10 s)\n"
 		"warm: true = start from the plan the caller put in the output "
 		"array (auto does), else from a first fit by size",
 };
