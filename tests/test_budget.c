@@ -205,3 +205,34 @@ Test(budget, an_isolated_hang_is_killed_after_the_default_budget)
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 }
+
+/* Budget part 0 of the small problem got from exact with `knob` and no
+ * time limit from the caller. */
+static double exact_budget(const char *knob)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = small_problem();
+	const char *params[] = {knob};
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
+	                       .params = params, .param_count = 1};
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, &o, &plan);
+	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	double limit = -1;
+	int stopped = -1;
+	cr_assert_eq(usmp_plan_part_limit(plan, 0, &limit, &stopped), USMP_OK);
+	cr_assert_eq(stopped, 0); /* exact proves 8 buffers optimal at once */
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	return limit;
+}
+
+Test(budget, an_algorithms_longer_time_limit_knob_replaces_the_default)
+{
+	double limit = exact_budget("time_limit=30");
+	/* From the knob's start, a little after the call's. */
+	cr_assert(limit >= 30.0 && limit < 60.0, "budget %g s", limit);
+	cr_assert_eq(exact_budget("time_limit=2"), USMP_DEFAULT_TIME_LIMIT);
+	cr_assert_eq(exact_budget("time_limit=0"), USMP_DEFAULT_TIME_LIMIT);
+}
