@@ -335,7 +335,7 @@ static const usmp_algorithm exact_algorithm = {
 	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
-		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
+		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
 		"time_limit: seconds before returning the best plan so far; 0 = the "
 		"call's budget only (default 10 s)\n"
 		"minimize: true = minimise the peak, false = any plan within capacity",
