@@ -335,9 +335,8 @@ static const usmp_algorithm exact_algorithm = {
 	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
-		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
-		"time_limit: seconds before returning the best plan so far; 0 = the "
-		"call's budget only (default 10 s)\n"
+		"capacity: bytes the plan must fit in; 0 = the pool's size limit\n"
+		"time_limit: seconds before returning the best plan so far; 0 = none\n"
 		"minimize: true = minimise the peak, false = any plan within capacity",
 };
 
@@ -353,8 +352,7 @@ static const usmp_algorithm exact_window_algorithm = {
 	.param_help =
 		"window: buffers re-placed together at first (2..4096); grows "
 		"on failure\n"
-		"time_limit: seconds before returning the best plan so far; 0 = the "
-		"call's budget only (default 10 s)\n"
+		"time_limit: seconds before returning the best plan so far; 0 = none\n"
 		"warm: true = start from the plan the caller put in the output "
 		"array (auto does), else from a first fit by size",
 };
