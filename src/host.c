@@ -62,11 +62,17 @@ static void host_log(const usmp_host *h, int level, const char *message)
 static bool host_should_stop(const usmp_host *h)
 {
 	usmp__host_ctx *c = ctx_of(h);
-	if (c->cancel && *c->cancel)
+	if (c->cancel && *c->cancel) {
+		c->stopped = 1;
 		return true;
+	}
 	if (__atomic_load_n(&c->patient, __ATOMIC_SEQ_CST) > 0)
 		return false; /* the first plan: late beats none */
-	return c->deadline > 0 && usmp__now() >= c->deadline;
+	if (c->deadline > 0 && usmp__now() >= c->deadline) {
+		c->stopped = 1;
+		return true;
+	}
+	return false;
 }
 
 static void host_progress(const usmp_host *h, uint64_t best_size)

@@ -406,6 +406,7 @@ struct usmp__host_ctx {
 	uint64_t proven_bound; /* from report_bound() */
 	int optimal;
 	int reported;
+	int stopped;            /* should_stop() said yes for time or cancel */
 	int log_level;          /* messages at or below it are shown (log.c) */
 	usmp_log_fn log_fn;     /* where they go; NULL: stderr */
 	void *log_ctx;          /* log_fn's first argument */
@@ -519,6 +520,8 @@ typedef struct usmp__part {
 	int optimal;
 	uint64_t size, lower_bound, proven_bound;
 	double time_ms;
+	double limit; /* seconds of budget from the call's start; 0 = none */
+	int stopped;  /* the algorithm was told to stop (limit or cancel) */
 } usmp__part;
 
 struct usmp_plan {

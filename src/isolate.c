@@ -28,6 +28,7 @@ typedef struct shared_result {
 	int reported;
 	int optimal;
 	int done;
+	int stopped;
 	usmp__watch watch; /* the child's deadline and first-plan state */
 	uint64_t proven_bound;
 	char message[512];
@@ -111,6 +112,7 @@ static void child_run(usmp_registry *r, const usmp__algo *a,
 		st = usmp__invoke(r, a, k, v, hc, out);
 	res->reported = hc->reported;
 	res->optimal = hc->optimal;
+	res->stopped = hc->stopped;
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
 	if (who)
@@ -232,6 +234,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		memcpy(out, shared_out, n * sizeof *out);
 		hc->reported = res->reported;
 		hc->optimal = res->optimal;
+		hc->stopped = res->stopped;
 		hc->proven_bound = res->proven_bound;
 		memcpy(hc->last_message, res->message, sizeof hc->last_message);
 		hc->last_message[sizeof hc->last_message - 1] = '\0';

@@ -4,6 +4,7 @@
 
 #include "paths.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,18 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
+	return USMP_OK;
+}
+
+int usmp_plan_part_limit(const usmp_plan *plan, uint32_t i, double *limit,
+                         int *stopped)
+{
+	if (!plan || i >= plan->part_count)
+		return USMP_ERR_INVALID;
+	if (limit)
+		*limit = plan->parts[i].limit;
+	if (stopped)
+		*stopped = plan->parts[i].stopped;
 	return USMP_OK;
 }
 
@@ -356,8 +369,22 @@ static bool want_isolation(const usmp_registry *r, const usmp__algo *a,
 	return false;
 }
 
-/* auto's budget when the caller sets none, in seconds for the whole call. */
-#define DEFAULT_LIMIT 1.0
+/* The budget of a part whose caller set no time limit, in seconds from the
+ * start of the call (USMP_DEFAULT_TIME_LIMIT_AUTO for auto, else
+ * USMP_DEFAULT_TIME_LIMIT; docs/decisions.md): at least the algorithm's own
+ * time_limit knob when it sets one, counted from `t_algo`, the knob's start. */
+static double default_deadline(const usmp__algo *a, const usmp__knobs *k,
+                               double t_call, double t_algo)
+{
+	double dl = t_call + (a->builtin ? USMP_DEFAULT_TIME_LIMIT_AUTO
+	                                 : USMP_DEFAULT_TIME_LIMIT);
+	for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
+		if (!strcmp(k->sig->params[i].name, "time_limit") &&
+		    k->sig->params[i].type == USMP_PARAM_F64 &&
+		    k->values[i].f64 > 0 && t_algo + k->values[i].f64 > dl)
+			dl = t_algo + k->values[i].f64;
+	return dl;
+}
 
 /* The deadline a part of n buffers works to, given the call's deadline dl
  * (0 = none) and `left` buffers still to plan including these: its share of
@@ -377,8 +404,8 @@ static double part_deadline(double dl, uint32_t n, uint32_t left, double post)
 }
 
 /* Plan the buffers ids[0..n) (one bound group) into plan->placements, by
- * the call's deadline (0 = none) from the call's start t_call; `left` buffers
- * remain to plan, these included. */
+ * the call's deadline (0 = the default, < 0 = none) from the call's start
+ * t_call; `left` buffers remain to plan, these included. */
 static int plan_part(usmp_registry *r, usmp_problem *p,
                      const usmp_plan_options *o, const uint32_t *ids,
                      uint32_t n, uint32_t group, double deadline,
@@ -446,11 +473,12 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		goto fail_knobs;
 
 	/* Time budget: this part's share of what remains of the caller's, or
-	 * of auto's default. */
+	 * of the default; none when the caller asked for none (deadline < 0). */
 	double dl = deadline;
-	if (dl == 0 && algo->builtin)
-		dl = t_call + DEFAULT_LIMIT;
-	dl = part_deadline(dl, n, left, post);
+	if (dl == 0)
+		dl = default_deadline(algo, &knobs, t_call, usmp__now());
+	part->limit = dl > 0 ? dl - t_call : 0;
+	dl = part_deadline(dl > 0 ? dl : 0, n, left, post);
 	double t_algo = usmp__now();
 	vs.view.time_limit = dl > 0 ? (dl - t_algo > 0 ? dl - t_algo : 1e-9) : 0;
 
@@ -494,6 +522,7 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc, out);
 	}
 	part->time_ms = (usmp__now() - t0) * 1e3;
+	part->stopped = hc.stopped;
 	{
 		size_t len = strlen(algo->name) + (who ? strlen(who) + 1 : 0) + 1;
 		part->algorithm = malloc(len);
@@ -654,8 +683,12 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
 	if (o.time_limit < 0 || o.time_limit != o.time_limit)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "time limit must be >= 0 seconds");
-	double deadline = o.time_limit > 0 ? t0 + o.time_limit : 0;
+		                       "time limit must be >= 0 seconds (INFINITY: "
+		                       "none)");
+	/* 0: the default; INFINITY: none (-1 below); else the caller's. */
+	double deadline = o.time_limit == 0 ? 0
+	                  : isinf(o.time_limit) ? -1
+	                                        : t0 + o.time_limit;
 
 	st = group_buffers(p, &order, &start);
 	if (st) {

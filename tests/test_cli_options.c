@@ -84,7 +84,7 @@ Test(cli_options, every_command_help_exits_0_and_lists_all_its_options)
 	} cases[] = {
 		{"plan", {"-a, --algorithm ALGO", "-p, --param KEY=VALUE",
 		          "-t, --target TARGET", "--time-limit SECONDS",
-		          "--capacity BYTES", "-o, --output PLAN",
+		          "--no-time-limit ", "--capacity BYTES", "-o, --output PLAN",
 		          "--format json|csv", "--svg FILE", "--isolate ",
 		          "--no-isolate ", "-q, --quiet", "-h, --help"}},
 		{"verify", {"--capacity BYTES", "-h, --help"}},
@@ -118,7 +118,7 @@ Test(cli_options, every_command_help_exits_0_and_lists_all_its_options)
 	char *out = NULL;
 	cr_expect_eq(usmp_in(dir, NULL, &out, "--help"), 0);
 	static const char *top[] = {"usmp simulate PROBLEM PLAN [--capacity BYTES]",
-	                            "[--isolate] [--no-isolate] [-q]",
+	                            "[--no-isolate] [-q]", "[--no-time-limit]",
 	                            "usmp list [-v]", "--version", "USMP_LOG"};
 	for (size_t k = 0; k < sizeof top / sizeof *top; k++)
 		cr_expect(strstr(out, top[k]), "usmp --help lacks \"%s\":\n%s", top[k],

@@ -559,6 +559,11 @@ enum usmp_plan_flag {
 	USMP_PLAN_NO_ISOLATE = 1u << 1 /* never isolate (overrides the default) */
 };
 
+/* The budget of a usmp_plan_compute call whose time_limit is 0, in seconds
+ * for the whole call: auto's, and every other algorithm's. */
+#define USMP_DEFAULT_TIME_LIMIT_AUTO 1.0
+#define USMP_DEFAULT_TIME_LIMIT 10.0
+
 /* Options for one usmp_plan_compute call; zero-fill, set struct_size. */
 typedef struct usmp_plan_options {
 	uint32_t struct_size; /* sizeof(usmp_plan_options) */
@@ -575,10 +580,13 @@ typedef struct usmp_plan_options {
 	 * -t); NULL = none. Parts whose pools name targets use their own. */
 	const char *target;
 	/* Wall-clock budget for the whole call in seconds, verifying included
-	 * (parts share it by buffer count); 0 = default (1 s for auto,
-	 * stretched on parts whose first plan alone takes longer, see
-	 * docs/algorithms.md; none for others). A value set here is kept,
-	 * except that auto always finishes its first plan. */
+	 * (parts share it by buffer count); 0 = the default budget
+	 * (USMP_DEFAULT_TIME_LIMIT_AUTO for auto, stretched on parts whose
+	 * first plan alone takes longer; USMP_DEFAULT_TIME_LIMIT for any other
+	 * algorithm, or its own time_limit knob when longer; see
+	 * docs/algorithms.md, "Time budget"); INFINITY = no limit (an isolated
+	 * call is then killed after 600 s, docs/abi.md "Isolation"). A value
+	 * set here is kept, except that auto always finishes its first plan. */
 	double time_limit;
 	/* When non-NULL and set to non-zero by another thread, the call stops
 	 * as soon as the algorithm checks should_stop(). */
@@ -684,6 +692,15 @@ typedef struct usmp_part_info {
 USMP_API uint32_t usmp_plan_part_count(const usmp_plan *plan);
 USMP_API int usmp_plan_part(const usmp_plan *plan, uint32_t i,
                             usmp_part_info *info);
+/* Part i's time budget: *limit, the seconds from the start of the call it
+ * worked to (the caller's time limit or the default; 0 = none), and
+ * *stopped, 1 when its algorithm was told to stop (the budget ran out, or
+ * a cancel) before it returned: its plan is then the best it had found and
+ * its proven_bound what it had proven by then. Either pointer may be NULL.
+ * Thread-safe: yes with other read-only calls on `plan`.
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL plan, i out of range). */
+USMP_API int usmp_plan_part_limit(const usmp_plan *plan, uint32_t i,
+                                  double *limit, int *stopped);
 
 /* Why a plan is infeasible (docs/hosts.md, "Why my model does not fit").
  *

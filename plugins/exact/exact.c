@@ -250,17 +250,17 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	if (g <= limit)
 		take(&d, d.trial, g);
 
-	int r;
-	if (!minimize) {
-		r = USMP__EXACT_FOUND;
-		if (!d.have) {
-			r = usmp__exact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
-			if (r == USMP__EXACT_FOUND)
-				take(&d, d.trial, plan_peak(m, d.trial));
-		}
-	} else {
-		r = minimise(&d, &lo, limit);
+	/* No greedy plan within the limit: first any plan that fits (the
+	 * decision question, all minimize=false asks), so that a search
+	 * stopped by its budget still has a plan; minimising starts from it. */
+	int r = USMP__EXACT_FOUND;
+	if (!d.have) {
+		r = usmp__exact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
+		if (r == USMP__EXACT_FOUND)
+			take(&d, d.trial, plan_peak(m, d.trial));
 	}
+	if (minimize && r == USMP__EXACT_FOUND)
+		r = minimise(&d, &lo, limit);
 	if (!rules)
 		reported_lo = lo;
 	logmsg(h, USMP_LOG_INFO, "exact: peak %llu, proven bound %llu, %llu "

@@ -535,6 +535,8 @@ class Registry:
         """Plan `problem`. algorithm: a spec in rule syntax ("first_fit" or
         "first_fit:order=area") for parts no bound rule decides; params:
         extra knob values for it; target: for parts whose pools name none;
+        time_limit: seconds for the whole call, 0 for the default budget
+        (1 s for auto, 10 s for other algorithms), math.inf for none;
         isolate: True/False forces plugin calls into / out of a child
         process (None: the library's default); cancel: a Cancel flag
         another thread may set. The GIL is released during the call. Raises

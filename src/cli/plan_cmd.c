@@ -2,6 +2,7 @@
  * stderr, write the plan (stdout or -o) and optionally an SVG picture. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,39 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* "exact" or "exact:..." (the -a spec names exact). */
+static int names_exact(const char *spec)
+{
+	return spec && !strncmp(spec, "exact", 5) &&
+	       (spec[5] == '\0' || spec[5] == ':');
+}
+
+/* -a exact with --capacity asks MiniMalloc's question, "does it fit?":
+ * unless the spec or a -p sets minimize, exact stops at the first plan that
+ * fits (docs/cli.md, "plan"). */
+static void capacity_means_decision(usmp_plan_options *o, const char **params,
+                                    uint64_t capacity)
+{
+	if (capacity == USMP_UNBOUNDED || !names_exact(o->algorithm) ||
+	    strstr(o->algorithm, "minimize="))
+		return;
+	for (uint32_t i = 0; i < o->param_count; i++)
+		if (!strncmp(params[i], "minimize=", 9))
+			return;
+	params[o->param_count++] = "minimize=false";
+}
+
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
-                          double time_limit)
+                          double time_limit, uint64_t capacity)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
 	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s", cli_shown(path),
 	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p),
 	        usmp_problem_pool_count(p) == 1 ? "" : "s", parts,
 	        parts == 1 ? "" : "s");
-	if (time_limit > 0)
+	if (isinf(time_limit))
+		fputs(", no time limit", stderr);
+	else if (time_limit > 0)
 		fprintf(stderr, ", time limit %g s", time_limit);
 	fputc('\n', stderr);
 	for (uint32_t i = 0; i < parts; i++) {
@@ -41,10 +66,25 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
 		fprintf(stderr, "    chosen by %s rule \"%s\"\n",
 		        cli_source_name(pi.source), cli_shown(pi.rule));
-		if (time_limit > 0 && pi.time_ms > time_limit * 1e3)
+		double limit = 0;
+		int stopped = 0;
+		usmp_plan_part_limit(plan, i, &limit, &stopped);
+		/* A stop costs a little past the limit (the last probe, the
+		 * check); only a first plan runs much longer. */
+		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0))
 			fprintf(stderr, "    over the time limit of %g s: a first "
 			        "plan is always finished, however long it takes\n",
-			        time_limit);
+			        limit);
+		if (stopped && !pi.optimal)
+			fprintf(stderr, "    stopped at the time limit of %g s%s: best "
+			        "plan so far, proven bound %llu\n", limit,
+			        time_limit > 0 ? "" : " (the default)",
+			        (unsigned long long)pi.proven_bound);
+		if (capacity != USMP_UNBOUNDED && names_exact(pi.algorithm) &&
+		    strstr(pi.params, "minimize=false"))
+			fprintf(stderr, "    fits in the capacity of %llu bytes (exact "
+			        "stops at the first plan that fits; -p minimize=true "
+			        "minimises)\n", (unsigned long long)capacity);
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 			if (usmp_problem_pool_group(p, j) != pi.group)
 				continue;
@@ -69,7 +109,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 
 enum {
 	OPT_TIME_LIMIT = CLI_LONG_ONLY, OPT_CAPACITY, OPT_FORMAT, OPT_SVG,
-	OPT_ISOLATE, OPT_NO_ISOLATE
+	OPT_ISOLATE, OPT_NO_ISOLATE, OPT_NO_TIME_LIMIT
 };
 
 static const cli_option plan_options[] = {
@@ -79,7 +119,9 @@ static const cli_option plan_options[] = {
 	 "a knob of the -a algorithm, once each (usmp list -v)"},
 	{'t', "target", "TARGET", 0, "the target of parts whose pools name none"},
 	{OPT_TIME_LIMIT, "time-limit", "SECONDS", 0,
-	 "wall-clock budget, > 0 and <= 1e9 (default: auto 1 s)"},
+	 "wall-clock budget, > 0 and <= 1e9 (default: auto 1 s, others 10 s)"},
+	{OPT_NO_TIME_LIMIT, "no-time-limit", NULL, 0,
+	 "no budget: run until the algorithm returns"},
 	{OPT_CAPACITY, "capacity", "BYTES", 0,
 	 "size limit of a CSV problem's pool (1048576, 1M)"},
 	{'o', "output", "PLAN", 0, "write the plan to PLAN, not to stdout"},
@@ -162,15 +204,27 @@ static int cmd_plan(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case OPT_TIME_LIMIT: {
 			char *end;
+			if (isinf(opts.time_limit)) {
+				cli_error("--time-limit and --no-time-limit: give one");
+				goto out;
+			}
 			opts.time_limit = strtod(optarg, &end);
 			if (end == optarg || *end || !(opts.time_limit > 0) ||
 			    opts.time_limit > 1e9) {
 				cli_error("--time-limit %s: expected seconds, more than 0 "
-				          "and at most 1e9", optarg);
+				          "and at most 1e9 (--no-time-limit: none)",
+				          optarg);
 				goto out;
 			}
 			break;
 		}
+		case OPT_NO_TIME_LIMIT:
+			if (opts.time_limit > 0 && !isinf(opts.time_limit)) {
+				cli_error("--time-limit and --no-time-limit: give one");
+				goto out;
+			}
+			opts.time_limit = INFINITY;
+			break;
 		case OPT_CAPACITY:
 			if (cli_parse_bytes(optarg, &capacity) || capacity == 0) {
 				cli_error("--capacity %s: expected a positive byte count "
@@ -203,6 +257,7 @@ static int cmd_plan(int argc, char **argv)
 	}
 	if (!log_level_ok())
 		goto out;
+	capacity_means_decision(&opts, params, capacity);
 	opts.params = params;
 	const char *path = argv[optind];
 	if (cli_check_outputs(path, output, svg))
@@ -220,7 +275,7 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	double limit = opts.time_limit;
-	if (opts.time_limit > 0) {
+	if (opts.time_limit > 0 && !isinf(opts.time_limit)) {
 		/* The limit is for the whole command: reading is done, writing
 		 * is still to come. */
 		double left = opts.time_limit - (now_seconds() - t_start) -
@@ -240,7 +295,7 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		print_summary(path, p, plan, limit);
+		print_summary(path, p, plan, limit, capacity);
 	if (format == USMP_FORMAT_AUTO && !output)
 		format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, output ? output : "-", format);
