@@ -143,14 +143,15 @@ static bool in_group(pid_t pid, const proc_stat *ps, void *ctx)
 
 /* ---- 1. children die with usmp -------------------------------------------- */
 
-/* Start `usmp plan ... -a fx_hang --isolate` with default signal actions. */
-static pid_t start_hanging_plan(void)
+/* Start `usmp plan ... -a fx_hang --isolate -o out` with default signal
+ * actions. */
+static pid_t start_hanging_plan(const char *out)
 {
 	char *plugin = fixture("hang");
 	char *env_path = fmt("USMP_PLUGIN_PATH=%s", plugin);
 	char *problem = fmt("%s/examples/mobilenet_v2.json", test_source_root());
 	char *argv[] = {(char *)test_cli(), "plan", problem, "-a", "fx_hang",
-	                "--isolate", "-q", "-o", "/dev/null", NULL};
+	                "--isolate", "-q", "-o", (char *)out, NULL};
 	size_t n = 0;
 	while (environ[n])
 		n++;
@@ -189,9 +190,31 @@ static pid_t start_hanging_plan(void)
 	return pid;
 }
 
+/* The names in dir other than "." and ".."; 0 when it cannot be read. */
+static int entries_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
 static void signal_kills_usmp_and_its_children(int sig)
 {
-	pid_t usmp = start_hanging_plan();
+	/* A previous plan at -o: the signal must leave it as it was. */
+	char dir[] = "/tmp/usmp-sig-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char *out = fmt("%s/plan.json", dir);
+	static const char previous[] = "{\"previous\": \"plan\"}\n";
+	FILE *f = fopen(out, "w");
+	cr_assert_not_null(f);
+	fputs(previous, f);
+	fclose(f);
+	pid_t usmp = start_hanging_plan(out);
 	kids k = {.parent = usmp, .want_comm = "usmp-isolated"};
 	int tries = 0;
 	for (; tries < TRIES; tries++) {
@@ -235,6 +258,14 @@ static void signal_kills_usmp_and_its_children(int sig)
 		cr_assert_lt(tries, TRIES, "a process of group %d survived",
 		             (int)group);
 	}
+	char *now = test_read_file(out);
+	cr_assert_str_eq(now, previous, "the previous plan changed");
+	cr_assert_eq(entries_in(dir), 1, "a file beside the plan was left in %s",
+	             dir);
+	free(now);
+	unlink(out);
+	rmdir(dir);
+	free(out);
 }
 
 Test(containment, sigterm_to_usmp_kills_its_isolated_child, .timeout = 60)
@@ -251,7 +282,7 @@ Test(containment, sigint_to_usmp_kills_its_isolated_child, .timeout = 60)
  * (sent to the foreground group) reaches usmp, not the plugin. */
 Test(containment, isolated_child_has_its_own_process_group, .timeout = 60)
 {
-	pid_t usmp = start_hanging_plan();
+	pid_t usmp = start_hanging_plan("/dev/null");
 	kids k = {.parent = usmp, .want_comm = "usmp-isolated"};
 	int tries = 0;
 	for (; tries < TRIES; tries++) {
