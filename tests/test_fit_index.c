@@ -122,7 +122,8 @@ static uint64_t rand_size(uint64_t *rng, int zero)
 
 /* A random one-pool problem: n buffers, many alive at once or few, random
  * alignments, sometimes a pool limit, sometimes unlived or empty buffers. */
-static th_problem *rand_problem(uint64_t *rng, uint32_t n, int *zero)
+static th_problem *rand_problem(uint64_t *rng, uint32_t n, int dense,
+                                int *zero)
 {
 	th_problem *p = th_new();
 	uint64_t limit = USMP_UNBOUNDED;
@@ -135,6 +136,12 @@ static th_problem *rand_problem(uint64_t *rng, uint32_t n, int *zero)
 	        aligned ? 1ull << test_rand_range(rng, 0, 3) : 1);
 	int64_t horizon = (int64_t)test_rand_range(rng, 1, 2 * n + 2);
 	uint64_t maxlife = test_rand_range(rng, 1, (uint64_t)horizon + 1);
+	uint64_t minlife = 1;
+	if (dense) { /* most buffers alive at once */
+		horizon = (int64_t)test_rand_range(rng, 1, n / 4 + 1);
+		minlife = (uint64_t)horizon / 2 + 1;
+		maxlife = 4 * (uint64_t)horizon;
+	}
 	for (uint32_t b = 0; b < n; b++) {
 		char name[32];
 		snprintf(name, sizeof name, "b%u", b);
@@ -147,19 +154,47 @@ static th_problem *rand_problem(uint64_t *rng, uint32_t n, int *zero)
 		int64_t begin = (int64_t)test_rand_range(rng, 0,
 		                                         (uint64_t)horizon) -
 		                5;
-		int64_t len = (int64_t)test_rand_range(rng, 1, maxlife);
+		int64_t len = (int64_t)test_rand_range(rng, minlife, maxlife);
 		th_buffer(p, name, size, al, begin, begin + len);
 	}
 	return p;
 }
 
-static void compare_one(uint64_t *rng, uint32_t n, unsigned *feasible)
+/* Whether the plugin takes its gap index for v: on average 32 or more
+ * live buffers alive at each distinct begin time (plus one pool, no
+ * empty buffers, which these problems have unless *zero). */
+static int dense_enough(const usmp_view *v)
+{
+	uint64_t cover = 0, times = 0;
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (!(r->flags & USMP_BUFFER_LIVE))
+			continue;
+		int first = 1;
+		for (uint32_t o = 0; o < b; o++)
+			if ((v->buffers[o].flags & USMP_BUFFER_LIVE) &&
+			    v->buffers[o].begin == r->begin)
+				first = 0;
+		times += first;
+		for (uint32_t o = 0; o < v->buffer_count; o++)
+			if ((v->buffers[o].flags & USMP_BUFFER_LIVE) &&
+			    v->buffers[o].begin <= r->begin &&
+			    r->begin < v->buffers[o].end)
+				cover += first;
+	}
+	return times && cover >= 32 * times;
+}
+
+static void compare_one(uint64_t *rng, uint32_t n, int dense,
+                        unsigned *feasible, unsigned *indexed)
 {
 	const usmp_algorithm *a = th_algorithm("fit", "first_fit");
 	cr_assert_not_null(a);
 	int zero;
-	th_problem *p = rand_problem(rng, n, &zero);
+	th_problem *p = rand_problem(rng, n, dense, &zero);
 	const usmp_view *v = th_view(p);
+	if (!zero && dense_enough(v))
+		(*indexed)++;
 	uint64_t *want = calloc(n, sizeof *want);
 	cr_assert_not_null(want);
 	for (int o = 0; o < 4; o++) {
@@ -193,21 +228,28 @@ static void compare_one(uint64_t *rng, uint32_t n, unsigned *feasible)
 Test(fit_index, first_fit_equals_naive_first_fit_on_small_problems)
 {
 	uint64_t rng = 20261203;
-	unsigned feasible = 0;
-	for (int i = 0; i < 3000; i++)
-		compare_one(&rng, (uint32_t)test_rand_range(&rng, 1, 40),
-		            &feasible);
-	/* both outcomes are exercised */
+	unsigned feasible = 0, indexed = 0;
+	for (int i = 0; i < 3000; i++) {
+		int dense = i % 2;
+		uint32_t n = dense ? (uint32_t)test_rand_range(&rng, 40, 80)
+		                   : (uint32_t)test_rand_range(&rng, 1, 40);
+		compare_one(&rng, n, dense, &feasible, &indexed);
+	}
+	/* both outcomes, and both the gap index and the lists, are
+	 * exercised */
 	cr_assert_gt(feasible, 3000);
 	cr_assert_lt(feasible, 4 * 3000);
+	cr_assert_gt(indexed, 500, "%u problems dense enough", indexed);
+	cr_assert_lt(indexed, 2500, "%u problems dense enough", indexed);
 }
 
 Test(fit_index, first_fit_equals_naive_first_fit_with_hundreds_alive)
 {
 	uint64_t rng = 77;
-	unsigned feasible = 0;
-	for (int i = 0; i < 60; i++)
+	unsigned feasible = 0, indexed = 0;
+	for (int i = 0; i < 40; i++)
 		compare_one(&rng, (uint32_t)test_rand_range(&rng, 200, 400),
-		            &feasible);
+		            i % 2, &feasible, &indexed);
 	cr_assert_gt(feasible, 0);
+	cr_assert_gt(indexed, 10, "%u problems dense enough", indexed);
 }

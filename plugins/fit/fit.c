@@ -82,6 +82,10 @@ typedef struct fit_set {
  * nodes of a tree of at most 2^32 leaves. */
 #define FIT_QSETS 100
 
+/* The gap index serves first_fit when on average at least this many
+ * buffers are alive at a begin time (fewer: the lists). */
+#define FIT_GAP_MIN_ALIVE 32
+
 typedef struct fit_ctx {
 	const usmp_view *v;
 	const usmp_host *h;
@@ -519,13 +523,19 @@ static int fit_index_build(fit_ctx *c)
 		c->tsize *= 2;
 	}
 	size_t nodes = 2 * (size_t)c->tsize;
+	uint64_t cover = 0; /* sum over leaves of the buffers alive there */
+	for (uint32_t b = 0; b < c->n; b++) {
+		if (!fit_live(v, b))
+			continue;
+		c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
+		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
+		cover += (uint64_t)c->hi[b] - c->lo[b] + 1;
+	}
+	/* With few buffers alive at a time the lists are cheaper (a
+	 * placement reads a handful of spans) and smaller. */
+	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
+		c->gap = false;
 	if (c->gap) {
-		for (uint32_t b = 0; b < c->n; b++) {
-			if (!fit_live(v, b))
-				continue;
-			c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
-			c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
-		}
 		c->gcover = fit_alloc(c, nodes, sizeof *c->gcover);
 		c->gbegin = fit_alloc(c, nodes, sizeof *c->gbegin);
 		if (!c->gcover || !c->gbegin)
@@ -553,8 +563,6 @@ static int fit_index_build(fit_ctx *c)
 	for (uint32_t b = 0; b < c->n; b++) {
 		if (!fit_live(v, b))
 			continue;
-		c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
-		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
 		unsigned k = fit_nodes(c, b, nd);
 		for (unsigned i = 0; i < k; i++)
 			c->nlist[nd[i]].start++; /* counts, for now */
@@ -712,7 +720,7 @@ static int fit_set_add(fit_ctx *c, fit_set *s, uint64_t a, uint64_t b)
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap ? 2 * s->cap : 4;
+		uint32_t ncap = s->cap ? 2 * s->cap : 1;
 		void *p = c->h->realloc(c->h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
