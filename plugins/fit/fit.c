@@ -11,7 +11,9 @@
  * conflicts with, never a scan of every placed buffer. Their forbidden
  * ranges are put in order of start by a bucket sort (O(k) for the usual
  * spread of offsets) before the gap scan. Overlap rules turn into a smaller
- * forbidden range of start offsets.
+ * forbidden range of start offsets. first_fit in one pool without rules,
+ * edges, fixed or empty buffers uses a gap index instead: merged occupied
+ * intervals per node of the same time tree (see "the gap index").
  */
 #include <usmp/plugin.h>
 
@@ -70,6 +72,20 @@ typedef struct fit_list {
 	uint64_t start, cnt;
 } fit_list;
 
+/* Merged occupied offset intervals [a, b) in order, for the gap index. */
+typedef struct fit_set {
+	fit_range *iv;
+	uint32_t cnt, cap;
+} fit_set;
+
+/* Sets one gap query reads at most: a root path and a range's canonical
+ * nodes of a tree of at most 2^32 leaves. */
+#define FIT_QSETS 100
+
+/* The gap index serves first_fit when on average at least this many
+ * buffers are alive at a begin time (fewer: the lists). */
+#define FIT_GAP_MIN_ALIVE 32
+
 typedef struct fit_ctx {
 	const usmp_view *v;
 	const usmp_host *h;
@@ -99,6 +115,12 @@ typedef struct fit_ctx {
 	uint32_t *fen;           /* [tcount + 1] Fenwick tree: placed per leaf */
 	uint64_t slive;          /* slots in sarr (live buffers) */
 	uint32_t *seq; /* placement order of one run: fixed ones first */
+
+	/* The gap index, used instead of the lists above when c->gap. */
+	bool gap;
+	fit_set *gcover, *gbegin; /* [2 * tsize] */
+	const fit_set *qset[FIT_QSETS];
+	uint32_t qpos[FIT_QSETS];
 
 	/* Rule partners of the buffer being placed. */
 	uint32_t *rule_stamp;
@@ -501,6 +523,27 @@ static int fit_index_build(fit_ctx *c)
 		c->tsize *= 2;
 	}
 	size_t nodes = 2 * (size_t)c->tsize;
+	uint64_t cover = 0; /* sum over leaves of the buffers alive there */
+	for (uint32_t b = 0; b < c->n; b++) {
+		if (!fit_live(v, b))
+			continue;
+		c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
+		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
+		cover += (uint64_t)c->hi[b] - c->lo[b] + 1;
+	}
+	/* With few buffers alive at a time the lists are cheaper (a
+	 * placement reads a handful of spans) and smaller. */
+	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
+		c->gap = false;
+	if (c->gap) {
+		c->gcover = fit_alloc(c, nodes, sizeof *c->gcover);
+		c->gbegin = fit_alloc(c, nodes, sizeof *c->gbegin);
+		if (!c->gcover || !c->gbegin)
+			return USMP_ERR_NOMEM;
+		memset(c->gcover, 0, nodes * sizeof *c->gcover);
+		memset(c->gbegin, 0, nodes * sizeof *c->gbegin);
+		return USMP_OK;
+	}
 	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
 	c->slist = fit_alloc(c, u, sizeof *c->slist);
 	c->sarr = fit_alloc(c, live, sizeof *c->sarr);
@@ -520,8 +563,6 @@ static int fit_index_build(fit_ctx *c)
 	for (uint32_t b = 0; b < c->n; b++) {
 		if (!fit_live(v, b))
 			continue;
-		c->lo[b] = fit_lower(c->times, u, v->buffers[b].begin);
-		c->hi[b] = fit_lower(c->times, u, v->buffers[b].end) - 1;
 		unsigned k = fit_nodes(c, b, nd);
 		for (unsigned i = 0; i < k; i++)
 			c->nlist[nd[i]].start++; /* counts, for now */
@@ -557,6 +598,11 @@ static void fit_index_reset(fit_ctx *c)
 {
 	if (!c->tcount)
 		return;
+	if (c->gap) {
+		for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
+			c->gcover[i].cnt = c->gbegin[i].cnt = 0;
+		return;
+	}
 	for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
 		c->nlist[i].cnt = 0;
 	for (uint32_t i = 0; i < c->tcount; i++)
@@ -627,6 +673,166 @@ static uint32_t fit_next_start(const fit_ctx *c, uint32_t j, uint32_t r)
 		w = (W + 1) * 64;
 	}
 	return FIT_NONE;
+}
+
+/* ---- the gap index (first_fit, the common case) -------------------------- */
+
+/* With one pool, no overlap rules, no conflict edges, no fixed buffers and
+ * no empty buffers, first_fit needs only the lowest aligned x that leaves
+ * [x, x + size) free at every leaf of the buffer's range. Placed buffers
+ * are kept as merged occupied offset intervals per node of the time tree:
+ * cover[v] holds the buffers whose canonical nodes include v (alive at
+ * every leaf under v), begin[v] those whose first leaf is under v. The
+ * buffers met by a placement on leaves l..r are those of cover[] on the
+ * root path of l and of begin[] on the canonical nodes of l+1..r, about
+ * 3 log T sets whatever the number alive, and densely packed memory
+ * merges into few intervals per set. */
+
+/* Insert [a, b) into set s, merging with intervals it overlaps or
+ * touches. */
+static int fit_set_add(fit_ctx *c, fit_set *s, uint64_t a, uint64_t b)
+{
+	uint32_t lo = 0, hi = s->cnt;
+	while (lo < hi) { /* first interval with .b >= a */
+		uint32_t m = lo + (hi - lo) / 2;
+		if (s->iv[m].b < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	uint32_t i = lo, j = lo;
+	while (j < s->cnt && s->iv[j].a <= b)
+		j++;
+	if (j > i) {
+		if (s->iv[i].a < a)
+			a = s->iv[i].a;
+		if (s->iv[j - 1].b > b)
+			b = s->iv[j - 1].b;
+		s->iv[i].a = a;
+		s->iv[i].b = b;
+		if (j > i + 1) {
+			memmove(s->iv + i + 1, s->iv + j,
+			        (size_t)(s->cnt - j) * sizeof *s->iv);
+			s->cnt -= j - i - 1;
+		}
+		return USMP_OK;
+	}
+	if (s->cnt == s->cap) {
+		if (s->cap >= UINT32_MAX / 2)
+			return USMP_ERR_NOMEM;
+		uint32_t ncap = s->cap ? 2 * s->cap : 1;
+		void *p = c->h->realloc(c->h, s->iv, (size_t)ncap * sizeof *s->iv);
+		if (!p)
+			return USMP_ERR_NOMEM;
+		s->iv = p;
+		s->cap = ncap;
+	}
+	memmove(s->iv + i + 1, s->iv + i, (size_t)(s->cnt - i) * sizeof *s->iv);
+	s->iv[i].a = a;
+	s->iv[i].b = b;
+	s->cnt++;
+	return USMP_OK;
+}
+
+static int fit_gap_insert(fit_ctx *c, uint32_t b)
+{
+	uint64_t a = c->place[b].off, e = c->place[b].end;
+	uint32_t nd[70];
+	int rc;
+	unsigned k = fit_nodes(c, b, nd);
+	for (unsigned j = 0; j < k; j++)
+		if ((rc = fit_set_add(c, &c->gcover[nd[j]], a, e)))
+			return rc;
+	for (uint64_t v = (uint64_t)c->lo[b] + c->tsize; v; v >>= 1)
+		if ((rc = fit_set_add(c, &c->gbegin[v], a, e)))
+			return rc;
+	return USMP_OK;
+}
+
+/* The lowest x, a multiple of align, with [x, x + size) free in every set
+ * of c->qset[0..m) and x + size <= limit; false when there is none. Each
+ * set keeps a cursor (x only grows), and the sets are visited in turn
+ * until m in a row agree with x. */
+static bool fit_gap_lowest(fit_ctx *c, unsigned m, uint64_t size,
+                           uint64_t align, uint64_t limit, uint64_t *out)
+{
+	uint64_t x = 0;
+	if (size > limit)
+		return false;
+	unsigned clean = 0, i = 0;
+	while (clean < m) {
+		const fit_set *s = c->qset[i];
+		uint32_t p = c->qpos[i];
+		/* first interval with .b > x: gallop from the cursor */
+		if (p < s->cnt && s->iv[p].b <= x) {
+			uint32_t step = 1, lo = p + 1, hi;
+			for (;;) {
+				hi = p + step;
+				if (hi >= s->cnt) {
+					hi = s->cnt;
+					break;
+				}
+				if (s->iv[hi].b > x)
+					break;
+				lo = hi + 1;
+				step *= 2;
+			}
+			while (lo < hi) {
+				uint32_t md = lo + (hi - lo) / 2;
+				if (s->iv[md].b <= x)
+					lo = md + 1;
+				else
+					hi = md;
+			}
+			p = lo;
+			c->qpos[i] = p;
+		}
+		if (p < s->cnt && s->iv[p].a < x + size) {
+			bool ok = true;
+			x = usmp_align_up(s->iv[p].b, align, &ok);
+			if (!ok || x > limit - size)
+				return false;
+			clean = 0; /* this set again: its next interval */
+			c->qpos[i] = p + 1;
+			continue;
+		}
+		clean++;
+		i = i + 1 == m ? 0 : i + 1;
+	}
+	*out = x;
+	return true;
+}
+
+/* first_fit's offset for b in pool 0 through the gap index. */
+static bool fit_gap_place(fit_ctx *c, uint32_t b, uint64_t *x)
+{
+	const usmp_view *v = c->v;
+	unsigned m = 0;
+	if (fit_live(v, b) && c->tcount) {
+		uint32_t l = c->lo[b], r = c->hi[b];
+		for (uint64_t nd = (uint64_t)l + c->tsize; nd; nd >>= 1)
+			if (c->gcover[nd].cnt)
+				c->qset[m++] = &c->gcover[nd];
+		uint64_t lo = (uint64_t)l + 1 + c->tsize;
+		uint64_t hi = (uint64_t)r + c->tsize + 1;
+		while (lo < hi) {
+			if ((lo & 1) && c->gbegin[lo].cnt)
+				c->qset[m++] = &c->gbegin[lo];
+			if (lo & 1)
+				lo++;
+			if ((hi & 1) && c->gbegin[hi - 1].cnt)
+				c->qset[m++] = &c->gbegin[hi - 1];
+			if (hi & 1)
+				hi--;
+			lo >>= 1;
+			hi >>= 1;
+		}
+	}
+	for (unsigned i = 0; i < m; i++)
+		c->qpos[i] = 0;
+	return fit_gap_lowest(c, m, v->buffers[b].size,
+	                      usmp_buffer_alignment(v, b, 0),
+	                      v->pools[0].size_limit, x);
 }
 
 /* ---- overlap rules ------------------------------------------------------ */
@@ -881,7 +1087,7 @@ static int fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, bool *found_out,
 	return USMP_OK;
 }
 
-static void fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
+static int fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 {
 	c->work[b].pool = p;
 	c->work[b].reserved = 0;
@@ -890,8 +1096,12 @@ static void fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->owner[b].buf = b;
 	c->place[b].off = x;
 	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
-	if (c->tcount && fit_live(c->v, b))
+	if (c->tcount && fit_live(c->v, b)) {
+		if (c->gap)
+			return fit_gap_insert(c, b);
 		fit_index_insert(c, b);
+	}
+	return USMP_OK;
 }
 
 /* Prepare placing b: a fresh query id and b's rule partners. */
@@ -918,13 +1128,15 @@ static int fit_place(fit_ctx *c, uint32_t b)
 		bool found;
 		if (p >= v->pool_count)
 			continue;
-		int rc = fit_in_pool(c, b, p, &found, &x);
-		if (rc)
-			return rc;
-		if (found) {
-			fit_put(c, b, p, x);
-			return USMP_OK;
+		if (c->gap) {
+			found = fit_gap_place(c, b, &x);
+		} else {
+			int rc = fit_in_pool(c, b, p, &found, &x);
+			if (rc)
+				return rc;
 		}
+		if (found)
+			return fit_put(c, b, p, x);
 	}
 	snprintf(c->msg, sizeof c->msg,
 	         "%s: buffer \"%s\" (%llu bytes) fits in none of its %u "
@@ -999,7 +1211,8 @@ static int fit_place_fixed(fit_ctx *c, uint32_t count)
 			fit_fixed_clash(c, i);
 			return USMP_ERR_INFEASIBLE;
 		}
-		fit_put(c, b, r->fixed_pool, r->fixed_offset);
+		if ((rc = fit_put(c, b, r->fixed_pool, r->fixed_offset)))
+			return rc;
 	}
 	return USMP_OK;
 }
@@ -1122,6 +1335,27 @@ static void fit_release(fit_ctx *c)
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
+	for (size_t i = 0; c->gcover && c->gbegin && i < 2 * (size_t)c->tsize; i++) {
+		fit_free(c, c->gcover[i].iv);
+		fit_free(c, c->gbegin[i].iv);
+	}
+	fit_free(c, c->gcover);
+	fit_free(c, c->gbegin);
+}
+
+/* Whether first_fit may use the gap index: one pool, no overlap rules, no
+ * conflict edges, no fixed buffers, no empty buffers (an empty buffer
+ * collides only strictly inside another, which merged intervals lose). */
+static bool fit_gap_usable(const usmp_view *v, int best_fit)
+{
+	if (best_fit || v->pool_count != 1 || v->overlap_count ||
+	    (v->conflict_start && v->conflict_adj &&
+	     v->conflict_start[v->buffer_count]))
+		return false;
+	for (uint32_t b = 0; b < v->buffer_count; b++)
+		if (fit_fixed(v, b) || v->buffers[b].size == 0)
+			return false;
+	return true;
 }
 
 static int fit_main(const usmp_view *v, const usmp_host *h,
@@ -1166,6 +1400,7 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 		}
 	}
 	size_t n = c.n;
+	c.gap = fit_gap_usable(v, best_fit);
 	c.work = fit_alloc(&c, n, sizeof *c.work);
 	c.place = fit_alloc(&c, n, sizeof *c.place);
 	c.owner = fit_alloc(&c, n, sizeof *c.owner);
