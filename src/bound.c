@@ -45,28 +45,6 @@
  * when read.
  */
 
-typedef struct wide {
-	uint64_t hi, lo;
-} wide;
-
-static void wide_add(wide *w, uint64_t x)
-{
-	w->lo += x;
-	if (w->lo < x)
-		w->hi++;
-}
-
-static void wide_sub(wide *w, uint64_t x)
-{
-	if (w->lo < x)
-		w->hi--;
-	w->lo -= x;
-}
-
-static uint64_t wide_min(wide w, uint64_t cap)
-{
-	return w.hi || w.lo > cap ? cap : w.lo;
-}
 
 typedef struct bitem {
 	uint64_t size;
@@ -169,10 +147,10 @@ static void edge_term(const bitem *it, const bpair *pr, size_t np, uint32_t a,
 {
 	if (it[a].group != it[b].group)
 		return;
-	wide w = { 0, it[a].size };
-	wide_add(&w, it[b].size);
-	wide_sub(&w, pair_share(pr, np, a, b));
-	uint64_t v = wide_min(w, UINT64_MAX);
+	usmp__wide w = { 0, it[a].size };
+	usmp__wide_add(&w, it[b].size);
+	usmp__wide_sub(&w, pair_share(pr, np, a, b));
+	uint64_t v = usmp__wide_min(w, UINT64_MAX);
 	if (v > best[it[a].group])
 		best[it[a].group] = v;
 }
@@ -245,9 +223,9 @@ fail:
 typedef struct sweep {
 	const bitem *it;
 	const rules *r;
-	wide *acc; /* sum of shares with alive earlier partners */
+	usmp__wide *acc; /* sum of shares with alive earlier partners */
 	unsigned char *alive;
-	wide *net; /* per group: sum(size) - sum(charge) of alive buffers */
+	usmp__wide *net; /* per group: sum(size) - sum(charge) of alive buffers */
 	uint64_t *best;
 } sweep;
 
@@ -255,24 +233,24 @@ static void sweep_enter(sweep *s, uint32_t j)
 {
 	const bitem *it = s->it;
 	const rules *r = s->r;
-	wide *net = &s->net[it[j].group];
-	wide acc = { 0, 0 };
+	usmp__wide *net = &s->net[it[j].group];
+	usmp__wide acc = { 0, 0 };
 	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
 		uint32_t i = r->nb[e];
 		if (!s->alive[i])
 			continue;
 		if (r->rank[i] < r->rank[j]) {
-			wide_add(&acc, r->sh[e]);
+			usmp__wide_add(&acc, r->sh[e]);
 		} else {
-			uint64_t old = wide_min(s->acc[i], it[i].size);
-			wide_add(&s->acc[i], r->sh[e]);
-			wide_sub(net, wide_min(s->acc[i], it[i].size) - old);
+			uint64_t old = usmp__wide_min(s->acc[i], it[i].size);
+			usmp__wide_add(&s->acc[i], r->sh[e]);
+			usmp__wide_sub(net, usmp__wide_min(s->acc[i], it[i].size) - old);
 		}
 	}
 	s->acc[j] = acc;
 	s->alive[j] = 1;
-	wide_add(net, it[j].size - wide_min(acc, it[j].size));
-	uint64_t v = wide_min(*net, UINT64_MAX);
+	usmp__wide_add(net, it[j].size - usmp__wide_min(acc, it[j].size));
+	uint64_t v = usmp__wide_min(*net, UINT64_MAX);
 	if (v > s->best[it[j].group])
 		s->best[it[j].group] = v;
 }
@@ -281,16 +259,16 @@ static void sweep_leave(sweep *s, uint32_t j)
 {
 	const bitem *it = s->it;
 	const rules *r = s->r;
-	wide *net = &s->net[it[j].group];
+	usmp__wide *net = &s->net[it[j].group];
 	s->alive[j] = 0;
-	wide_sub(net, it[j].size - wide_min(s->acc[j], it[j].size));
+	usmp__wide_sub(net, it[j].size - usmp__wide_min(s->acc[j], it[j].size));
 	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
 		uint32_t i = r->nb[e];
 		if (!s->alive[i] || r->rank[i] < r->rank[j])
 			continue;
-		uint64_t old = wide_min(s->acc[i], it[i].size);
-		wide_sub(&s->acc[i], r->sh[e]);
-		wide_add(net, old - wide_min(s->acc[i], it[i].size));
+		uint64_t old = usmp__wide_min(s->acc[i], it[i].size);
+		usmp__wide_sub(&s->acc[i], r->sh[e]);
+		usmp__wide_add(net, old - usmp__wide_min(s->acc[i], it[i].size));
 	}
 }
 
@@ -470,17 +448,17 @@ static int clique_run(const bitem *it, uint32_t n, const uint64_t *cs,
 			}
 			for (uint32_t t = 0; t < c; t++)
 				stamp[taken[t]] = mark;
-			wide net = { 0, 0 };
+			usmp__wide net = { 0, 0 };
 			for (uint32_t t = 0; t < c; t++) {
 				uint32_t i = taken[t];
-				wide acc = { 0, 0 };
+				usmp__wide acc = { 0, 0 };
 				for (uint64_t e = r->start[i]; e < r->start[i + 1]; e++)
 					if (stamp[r->nb[e]] == mark &&
 					    r->rank[r->nb[e]] < r->rank[i])
-						wide_add(&acc, r->sh[e]);
-				wide_add(&net, it[i].size - wide_min(acc, it[i].size));
+						usmp__wide_add(&acc, r->sh[e]);
+				usmp__wide_add(&net, it[i].size - usmp__wide_min(acc, it[i].size));
 			}
-			uint64_t val = wide_min(net, UINT64_MAX);
+			uint64_t val = usmp__wide_min(net, UINT64_MAX);
 			if (val > best[g])
 				best[g] = val;
 		}

@@ -38,41 +38,19 @@
 #define NONE UINT32_MAX
 enum { MAX_MOVES = 32, MAX_TRIES = 16, MAX_DEST = 16 };
 
-typedef struct wide {
-	uint64_t hi, lo;
-} wide;
 
-static void wide_add(wide *w, uint64_t x)
-{
-	w->lo += x;
-	if (w->lo < x)
-		w->hi++;
-}
-
-static void wide_sub(wide *w, uint64_t x)
-{
-	if (w->lo < x)
-		w->hi--;
-	w->lo -= x;
-}
-
-static uint64_t wide_min(wide w, uint64_t cap)
-{
-	return w.hi || w.lo > cap ? cap : w.lo;
-}
-
-static bool wide_gt(wide a, wide b)
+static bool wide_gt(usmp__wide a, usmp__wide b)
 {
 	return a.hi > b.hi || (a.hi == b.hi && a.lo > b.lo);
 }
 
 /* a - b for a > b, saturated. */
-static uint64_t wide_excess(wide a, wide b)
+static uint64_t wide_excess(usmp__wide a, usmp__wide b)
 {
-	wide d = a;
-	wide_sub(&d, b.lo);
+	usmp__wide d = a;
+	usmp__wide_sub(&d, b.lo);
 	d.hi -= b.hi;
-	return wide_min(d, UINT64_MAX);
+	return usmp__wide_min(d, UINT64_MAX);
 }
 
 /* ---- messages ------------------------------------------------------------ */
@@ -229,7 +207,7 @@ fail:
 typedef struct cert {
 	int kind; /* usmp_infeasibility_kind, 0 = none found */
 	uint32_t pool; /* view pool, NONE for several */
-	wide limit;
+	usmp__wide limit;
 	int64_t step;
 	uint64_t total;
 	uint32_t last;  /* STEP: the buffer whose entry made the state */
@@ -246,7 +224,7 @@ typedef struct best_step {
 	int64_t step;
 	uint64_t total;
 	uint32_t last;
-	wide limit, net;
+	usmp__wide limit, net;
 } best_step;
 
 typedef struct sweep {
@@ -254,28 +232,28 @@ typedef struct sweep {
 	const partners *r;
 	const uint32_t *single; /* [n] the one pool a buffer may use, or NONE */
 	unsigned char *alive;
-	wide *acc1, *accA; /* charges: partners of lower index alive (same pool / any) */
-	wide *net1;        /* [pools] */
-	wide netA, limA;
+	usmp__wide *acc1, *accA; /* charges: partners of lower index alive (same pool / any) */
+	usmp__wide *net1;        /* [pools] */
+	usmp__wide netA, limA;
 	uint64_t *cnt;     /* [pools] live buffers that may use the pool */
 	best_step b1, bA;
 } sweep;
 
-static void charge(wide *acc, uint64_t size, uint64_t sh, wide *net)
+static void charge(usmp__wide *acc, uint64_t size, uint64_t sh, usmp__wide *net)
 {
-	uint64_t old = wide_min(*acc, size);
-	wide_add(acc, sh);
-	wide_sub(net, wide_min(*acc, size) - old);
+	uint64_t old = usmp__wide_min(*acc, size);
+	usmp__wide_add(acc, sh);
+	usmp__wide_sub(net, usmp__wide_min(*acc, size) - old);
 }
 
-static void uncharge(wide *acc, uint64_t size, uint64_t sh, wide *net)
+static void uncharge(usmp__wide *acc, uint64_t size, uint64_t sh, usmp__wide *net)
 {
-	uint64_t old = wide_min(*acc, size);
-	wide_sub(acc, sh);
-	wide_add(net, old - wide_min(*acc, size));
+	uint64_t old = usmp__wide_min(*acc, size);
+	usmp__wide_sub(acc, sh);
+	usmp__wide_add(net, old - usmp__wide_min(*acc, size));
 }
 
-static void consider(best_step *b, uint32_t pool, wide net, wide lim,
+static void consider(best_step *b, uint32_t pool, usmp__wide net, usmp__wide lim,
                      int64_t t, uint32_t j)
 {
 	if (!wide_gt(net, lim))
@@ -283,7 +261,7 @@ static void consider(best_step *b, uint32_t pool, wide net, wide lim,
 	uint64_t ex = wide_excess(net, lim);
 	if (b->found && ex <= b->excess)
 		return;
-	*b = (best_step){true, pool, ex, t, wide_min(net, UINT64_MAX), j, lim,
+	*b = (best_step){true, pool, ex, t, usmp__wide_min(net, UINT64_MAX), j, lim,
 	                 net};
 }
 
@@ -293,16 +271,16 @@ static void sweep_enter(sweep *s, uint32_t j)
 	const partners *r = s->r;
 	uint64_t size = v->buffers[j].size;
 	uint32_t p = s->single[j];
-	wide a = {0, 0}, a1 = {0, 0};
+	usmp__wide a = {0, 0}, a1 = {0, 0};
 	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
 		uint32_t i = r->nb[e];
 		if (i == j || !s->alive[i] || !r->sh[e])
 			continue;
 		bool same = p != NONE && s->single[i] == p;
 		if (i < j) {
-			wide_add(&a, r->sh[e]);
+			usmp__wide_add(&a, r->sh[e]);
 			if (same)
-				wide_add(&a1, r->sh[e]);
+				usmp__wide_add(&a1, r->sh[e]);
 		} else {
 			uint64_t si = v->buffers[i].size;
 			charge(&s->accA[i], si, r->sh[e], &s->netA);
@@ -312,19 +290,19 @@ static void sweep_enter(sweep *s, uint32_t j)
 	}
 	s->alive[j] = 1;
 	s->accA[j] = a;
-	wide_add(&s->netA, size - wide_min(a, size));
+	usmp__wide_add(&s->netA, size - usmp__wide_min(a, size));
 	if (p != NONE) {
 		s->acc1[j] = a1;
-		wide_add(&s->net1[p], size - wide_min(a1, size));
+		usmp__wide_add(&s->net1[p], size - usmp__wide_min(a1, size));
 	}
 	uint32_t np;
 	const uint32_t *ps = pools_of(v, j, &np);
 	for (uint32_t c = 0; c < np; c++)
 		if (s->cnt[ps[c]]++ == 0)
-			wide_add(&s->limA, limit_of(v, ps[c]));
+			usmp__wide_add(&s->limA, limit_of(v, ps[c]));
 	int64_t t = v->buffers[j].begin;
 	if (p != NONE) {
-		wide lim = {0, limit_of(v, p)};
+		usmp__wide lim = {0, limit_of(v, p)};
 		consider(&s->b1, p, s->net1[p], lim, t, j);
 	}
 	if (v->pool_count > 1)
@@ -338,9 +316,9 @@ static void sweep_leave(sweep *s, uint32_t j)
 	uint64_t size = v->buffers[j].size;
 	uint32_t p = s->single[j];
 	s->alive[j] = 0;
-	wide_sub(&s->netA, size - wide_min(s->accA[j], size));
+	usmp__wide_sub(&s->netA, size - usmp__wide_min(s->accA[j], size));
 	if (p != NONE)
-		wide_sub(&s->net1[p], size - wide_min(s->acc1[j], size));
+		usmp__wide_sub(&s->net1[p], size - usmp__wide_min(s->acc1[j], size));
 	for (uint64_t e = r->start[j]; e < r->start[j + 1]; e++) {
 		uint32_t i = r->nb[e];
 		if (i <= j || !s->alive[i] || !r->sh[e])
@@ -354,7 +332,7 @@ static void sweep_leave(sweep *s, uint32_t j)
 	const uint32_t *ps = pools_of(v, j, &np);
 	for (uint32_t c = 0; c < np; c++)
 		if (--s->cnt[ps[c]] == 0)
-			wide_sub(&s->limA, limit_of(v, ps[c]));
+			usmp__wide_sub(&s->limA, limit_of(v, ps[c]));
 }
 
 static bool is_live(const usmp_buffer_rec *b)
@@ -496,9 +474,9 @@ static int find_step(const usmp_view *v, cert *c)
 				c->pools[c->npool++] = ps[k];
 	}
 	/* Rules shared bytes when the plain sum differs from the total. */
-	wide plain = {0, 0};
+	usmp__wide plain = {0, 0};
 	for (uint32_t k = 0; k < c->nbuf; k++)
-		wide_add(&plain, v->buffers[c->buffers[k]].size);
+		usmp__wide_add(&plain, v->buffers[c->buffers[k]].size);
 	c->rules = plain.hi != b->net.hi || plain.lo != b->net.lo;
 	c->saturated = b->net.hi != 0;
 	sort_by_size(v, c->buffers, c->nbuf);
@@ -545,7 +523,7 @@ static int certify(const usmp_view *v, cert *c)
 	if (worst != NONE) {
 		c->kind = USMP_INFEASIBLE_BUFFER;
 		c->pool = worst_pool;
-		c->limit = (wide){0, worst_limit};
+		c->limit = (usmp__wide){0, worst_limit};
 		c->total = v->buffers[worst].size;
 		c->buffers = malloc(sizeof *c->buffers);
 		c->pools = malloc(sizeof *c->pools);
@@ -558,10 +536,10 @@ static int certify(const usmp_view *v, cert *c)
 	int rc = find_step(v, c);
 	if (rc || c->kind)
 		return rc;
-	wide all = {0, 0};
+	usmp__wide all = {0, 0};
 	for (uint32_t j = 0; j < v->pool_count; j++)
-		wide_add(&all, limit_of(v, j));
-	wide lb = {0, v->lower_bound};
+		usmp__wide_add(&all, limit_of(v, j));
+	usmp__wide lb = {0, v->lower_bound};
 	if (wide_gt(lb, all)) {
 		c->kind = USMP_INFEASIBLE_BOUND;
 		c->limit = all;
@@ -873,10 +851,10 @@ static void sb_pools(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 /* The limit the honest message compares the bound with: the part's pools. */
 static uint64_t part_limit(const usmp_view *v)
 {
-	wide all = {0, 0};
+	usmp__wide all = {0, 0};
 	for (uint32_t j = 0; j < v->pool_count; j++)
-		wide_add(&all, limit_of(v, j));
-	return wide_min(all, UINT64_MAX);
+		usmp__wide_add(&all, limit_of(v, j));
+	return usmp__wide_min(all, UINT64_MAX);
 }
 
 static void sb_part_pools(sbuf *m, const usmp_problem *p,
@@ -895,7 +873,7 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
                     const cert *c, uint64_t bound, const char *algo)
 {
 	const usmp_view *v = &vs->view;
-	uint64_t limit = wide_min(c->limit, UINT64_MAX);
+	uint64_t limit = usmp__wide_min(c->limit, UINT64_MAX);
 	const char *pool = c->pool != NONE ? p->pools[vs->pool_map[c->pool]].name : "";
 	switch (c->kind) {
 	case USMP_INFEASIBLE_STEP: {
@@ -989,7 +967,7 @@ static int record(usmp_plan *plan, const usmp__view_store *vs, cert *c,
 	i->kind = (uint32_t)c->kind;
 	i->pool = c->pool != NONE ? vs->pool_map[c->pool] : USMP_NO_POOL;
 	i->group = group;
-	i->limit = wide_min(c->limit, UINT64_MAX);
+	i->limit = usmp__wide_min(c->limit, UINT64_MAX);
 	i->bound = bound;
 	i->step = c->kind == USMP_INFEASIBLE_STEP ? c->step : 0;
 	i->total = c->total;
@@ -1009,7 +987,7 @@ static int record(usmp_plan *plan, const usmp__view_store *vs, cert *c,
 /* The part's pools as the certificate's pools (UNPROVEN, SEARCH). */
 static int whole_part(const usmp_view *v, cert *c)
 {
-	c->limit = (wide){0, part_limit(v)};
+	c->limit = (usmp__wide){0, part_limit(v)};
 	c->pool = v->pool_count == 1 ? 0 : NONE;
 	c->pools = malloc(v->pool_count * sizeof *c->pools);
 	if (!c->pools)
@@ -1199,7 +1177,7 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 	c.pool = NONE;
 	if (find_clash(v, ids, k, &a, &b)) {
 		c.pool = v->buffers[a].fixed_pool;
-		c.limit = (wide){0, limit_of(v, c.pool)};
+		c.limit = (usmp__wide){0, limit_of(v, c.pool)};
 		c.buffers = malloc(2 * sizeof *c.buffers);
 		c.pools = malloc(sizeof *c.pools);
 		if (!c.buffers || !c.pools) {

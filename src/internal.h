@@ -35,6 +35,32 @@ int usmp__grow(void **arr, size_t *cap, size_t need, size_t elem);
 /* Monotonic clock in seconds. */
 double usmp__now(void);
 
+/* Byte totals kept exactly in 128 bits (two words): sums of many sizes up
+ * to 2^64-1 never wrap; usmp__wide_min reads one saturated. */
+typedef struct usmp__wide {
+	uint64_t hi, lo;
+} usmp__wide;
+
+static inline void usmp__wide_add(usmp__wide *w, uint64_t x)
+{
+	w->lo += x;
+	if (w->lo < x)
+		w->hi++;
+}
+
+static inline void usmp__wide_sub(usmp__wide *w, uint64_t x)
+{
+	if (w->lo < x)
+		w->hi--;
+	w->lo -= x;
+}
+
+/* w, or cap when w is larger. */
+static inline uint64_t usmp__wide_min(usmp__wide w, uint64_t cap)
+{
+	return w.hi || w.lo > cap ? cap : w.lo;
+}
+
 /* ---- strmap.c: string -> uint32 hash map (open addressing) --------------- */
 
 typedef struct usmp__strmap_slot {
