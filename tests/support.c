@@ -156,3 +156,13 @@ usmp_registry *test_registry(const char *plugin_path)
 	             usmp_registry_diagnostic(r, 0));
 	return r;
 }
+
+usmp_problem *test_parse_json(const char *json, const char *name)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_not_null(p);
+	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), name,
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	return p;
+}

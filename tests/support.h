@@ -18,6 +18,11 @@ char *test_write_tmp(const char *suffix, const char *text);
 /* Read a whole file (caller frees); NULL when unreadable. */
 char *test_read_file(const char *path);
 
+/* A problem parsed from JSON text, named `name` in its messages; fails the
+ * test when it does not parse. Caller destroys it. */
+struct usmp_problem;
+struct usmp_problem *test_parse_json(const char *json, const char *name);
+
 /* A registry that loads only `plugin_path` (colon-separated directories or
  * .so files; NULL = the build tree's plugins/), without USMP_PLUGIN_PATH or
  * the default directories. Fails the test when it cannot be created or a

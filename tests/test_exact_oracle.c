@@ -462,15 +462,6 @@ Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
 
 /* ---- the scope and the done-when problems ---------------------------------- */
 
-static usmp_problem *parse_problem(const char *json)
-{
-	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "case.json",
-	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
-	             USMP_OK, "%s", usmp_problem_error(p));
-	return p;
-}
-
 static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
 {
 	usmp_plan_options o = {.struct_size = sizeof o,
@@ -532,7 +523,7 @@ Test(exact_oracle, more_than_200_buffers_with_two_pools_are_refused)
 Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse_problem(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 1000}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
 		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
@@ -540,7 +531,7 @@ Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
 		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
 		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
 		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
-		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}", "case.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
@@ -552,7 +543,7 @@ Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
 	usmp_plan_destroy(plan);
 	/* With a limit of 209 no plan exists, and exact says so. */
 	usmp_problem_destroy(p);
-	p = parse_problem(
+	p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 209}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 10},"
 		" {\"name\": \"b\", \"size\": 20}, {\"name\": \"c\", \"size\": 100},"
@@ -560,7 +551,7 @@ Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
 		" {\"name\": \"f\", \"size\": 60}, {\"name\": \"g\", \"size\": 70}],"
 		" \"conflicts\": [[\"a\", \"b\"], [\"a\", \"c\"], [\"b\", \"c\"],"
 		" [\"b\", \"e\"], [\"c\", \"e\"], [\"c\", \"d\"], [\"b\", \"d\"],"
-		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}");
+		" [\"d\", \"f\"], [\"d\", \"e\"], [\"e\", \"f\"], [\"f\", \"g\"]]}", "case.json");
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_INFEASIBLE, "%s",
 	             usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
@@ -616,13 +607,13 @@ Test(exact_oracle, board_example_is_proven_optimal)
 Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse_problem(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 6}],"
 		" \"buffers\": [{\"name\": \"src\", \"size\": 4, \"live\": [0, 2]},"
 		" {\"name\": \"dst\", \"size\": 4, \"live\": [1, 3]}],"
 		" \"conflicts\": [[\"src\", \"dst\"]],"
 		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\","
-		" \"max_lead\": -1}]}");
+		" \"max_lead\": -1}]}", "case.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
@@ -667,7 +658,7 @@ Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
 {
 	usmp_registry *r = test_registry(NULL);
 	char *json = one_pool_rule_problem(0);
-	usmp_problem *p = parse_problem(json);
+	usmp_problem *p = test_parse_json(json, "case.json");
 	free(json);
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
@@ -682,7 +673,7 @@ Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
 	usmp_problem_destroy(p);
 	/* 201 buffers: beyond the several-pool search. */
 	json = one_pool_rule_problem(199);
-	p = parse_problem(json);
+	p = test_parse_json(json, "case.json");
 	free(json);
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
 	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits with the "

@@ -104,15 +104,6 @@ static const char *const all_algos[] = {"auto", "exact", "first_fit",
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static usmp_problem *parse(const char *json)
-{
-	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "model.json",
-	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
-	             USMP_OK, "%s", usmp_problem_error(p));
-	return p;
-}
-
 static int plan_with(usmp_registry *r, usmp_problem *p, const char *algo,
                      usmp_plan **plan)
 {
@@ -193,7 +184,7 @@ Test(infeasible, struct_layout_is_pinned)
 Test(infeasible, struct_size_limits_what_is_copied_and_other_plans_have_none)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(one_pool_step);
+	usmp_problem *p = test_parse_json(one_pool_step, "model.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_with(r, p, "first_fit", &plan), USMP_ERR_INFEASIBLE);
 	/* A caller built when the struct ended before `step`. */
@@ -212,7 +203,7 @@ Test(infeasible, struct_size_limits_what_is_copied_and_other_plans_have_none)
 	cr_assert_eq(usmp_plan_infeasibility(plan, NULL), USMP_ERR_INVALID);
 	usmp_plan_destroy(plan);
 	/* A plan that worked has no infeasibility. */
-	usmp_problem *ok = parse(heuristics_fail);
+	usmp_problem *ok = test_parse_json(heuristics_fail, "model.json");
 	cr_assert_eq(plan_with(r, ok, "exact", &plan), USMP_OK,
 	             "%s", usmp_plan_error(plan));
 	usmp_infeasibility why = {.struct_size = sizeof why};
@@ -228,7 +219,7 @@ Test(infeasible, struct_size_limits_what_is_copied_and_other_plans_have_none)
 Test(infeasible, step_certificate_is_the_same_for_every_algorithm)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(one_pool_step);
+	usmp_problem *p = test_parse_json(one_pool_step, "model.json");
 	for (size_t k = 0; k < COUNT(all_algos); k++) {
 		usmp_infeasibility why;
 		usmp_plan *plan = infeasible(r, p, all_algos[k], &why);
@@ -279,7 +270,7 @@ Test(infeasible, step_certificate_counts_overlap_rule_sharing)
 	usmp_registry *r = test_registry(NULL);
 	char json[1024];
 	snprintf(json, sizeof json, rules_fmt, 150u);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	/* 300 bytes live at step 1, of which the rule lets 100 be shared. */
 	const char *algos[] = {"auto", "exact", "first_fit", "best_fit"};
 	for (size_t k = 0; k < COUNT(algos); k++) {
@@ -300,7 +291,7 @@ Test(infeasible, step_certificate_counts_overlap_rule_sharing)
 Test(infeasible, step_certificate_over_several_pools_names_them)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(union_step);
+	usmp_problem *p = test_parse_json(union_step, "model.json");
 	const char *algos[] = {"auto", "first_fit", "best_fit"};
 	for (size_t k = 0; k < COUNT(algos); k++) {
 		usmp_infeasibility why;
@@ -333,7 +324,7 @@ Test(infeasible, step_certificate_over_several_pools_names_them)
 Test(infeasible, buffer_certificate_is_the_same_for_every_algorithm)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(too_big);
+	usmp_problem *p = test_parse_json(too_big, "model.json");
 	for (size_t k = 0; k < COUNT(all_algos); k++) {
 		usmp_infeasibility why;
 		usmp_plan *plan = infeasible(r, p, all_algos[k], &why);
@@ -365,7 +356,7 @@ Test(infeasible, buffer_certificate_is_the_same_for_every_algorithm)
 Test(infeasible, fixed_clash_certificate_names_both_buffers)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(fixed_clash);
+	usmp_problem *p = test_parse_json(fixed_clash, "model.json");
 	for (size_t k = 0; k < COUNT(all_algos); k++) {
 		usmp_infeasibility why;
 		usmp_plan *plan = infeasible(r, p, all_algos[k], &why);
@@ -398,7 +389,7 @@ Test(infeasible, fixed_clash_certificate_names_both_buffers)
 Test(infeasible, bound_certificate_for_an_edge_pair)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(edge_pair);
+	usmp_problem *p = test_parse_json(edge_pair, "model.json");
 	const char *algos[] = {"auto", "first_fit", "best_fit", "greedy_by_size"};
 	for (size_t k = 0; k < COUNT(algos); k++) {
 		usmp_infeasibility why;
@@ -446,7 +437,7 @@ static void apply_and_plan(usmp_registry *r, usmp_problem *p, const char *json,
 		free(text);
 		text = next;
 	}
-	usmp_problem *q = parse(text);
+	usmp_problem *q = test_parse_json(text, "model.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_with(r, q, "auto", &plan), USMP_OK,
 	             "the advice did not make it fit: %s\n%s",
@@ -459,7 +450,7 @@ static void apply_and_plan(usmp_registry *r, usmp_problem *p, const char *json,
 Test(infeasible, spill_advice_moves_a_buffer_to_dram_and_it_then_fits)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(two_pools);
+	usmp_problem *p = test_parse_json(two_pools, "model.json");
 	for (size_t k = 0; k < COUNT(all_algos); k++) {
 		usmp_infeasibility why;
 		usmp_plan *plan = infeasible(r, p, all_algos[k], &why);
@@ -504,7 +495,7 @@ Test(infeasible, spill_advice_covers_every_overflowing_step_and_room)
 		"{\"name\": \"e\", \"size\": 300, \"live\": [0, 7], \"pools\": [\"dram\"]},"
 		"{\"name\": \"f\", \"size\": 600, \"live\": [2, 3], \"pools\": [\"dram\"]}]}";
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "first_fit", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
@@ -531,7 +522,7 @@ Test(infeasible, spill_advice_prefers_one_move_that_fixes_every_step)
 		"{\"name\": \"big\", \"size\": 800, \"live\": [1, 3], \"pools\": [\"sram\"]},"
 		"{\"name\": \"y\", \"size\": 300, \"live\": [2, 4], \"pools\": [\"sram\"]}]}";
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "best_fit", &why);
 	cr_assert_eq(why.move_count, 1, "%s", usmp_plan_error(plan));
@@ -551,7 +542,7 @@ Test(infeasible, no_spill_advice_when_no_pool_has_room)
 		"{\"name\": \"b\", \"size\": 80, \"live\": [0, 2], \"pools\": [\"sram\"]},"
 		"{\"name\": \"e\", \"size\": 90, \"live\": [0, 2], \"pools\": [\"dram\"]}]}";
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "best_fit", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
@@ -575,7 +566,7 @@ Test(infeasible, spill_advice_keeps_to_pools_of_the_same_target)
 		"{\"name\": \"a\", \"size\": 80, \"live\": [0, 2], \"pools\": [\"sram\"]},"
 		"{\"name\": \"b\", \"size\": 60, \"live\": [0, 2], \"pools\": [\"sram\"]}]}";
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "first_fit", &why);
 	cr_assert_eq(why.move_count, 1, "%s", usmp_plan_error(plan));
@@ -591,7 +582,7 @@ Test(infeasible, spill_advice_keeps_to_pools_of_the_same_target)
 Test(infeasible, heuristic_failure_without_certificate_says_a_plan_may_exist)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(heuristics_fail);
+	usmp_problem *p = test_parse_json(heuristics_fail, "model.json");
 	for (size_t k = 0; k < COUNT(heuristics); k++) {
 		usmp_infeasibility why;
 		usmp_plan *plan = infeasible(r, p, heuristics[k], &why);
@@ -631,7 +622,7 @@ Test(infeasible, a_plugin_failure_gets_the_same_certificate)
 	snprintf(path, sizeof path, "%s/plugins:%s/good_v1_1.so", test_build_root(),
 	         test_fixture_plugindir());
 	usmp_registry *r = test_registry(path);
-	usmp_problem *p = parse(one_pool_step);
+	usmp_problem *p = test_parse_json(one_pool_step, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "fx_plain", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
@@ -640,10 +631,10 @@ Test(infeasible, a_plugin_failure_gets_the_same_certificate)
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	/* Stacking 1 KiB of buffers fails in 800 bytes; reuse fits 768. */
-	usmp_problem *q = parse(
+	usmp_problem *q = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 800}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 512, \"live\": [0, 1]},"
-		"{\"name\": \"b\", \"size\": 512, \"live\": [1, 2]}]}");
+		"{\"name\": \"b\", \"size\": 512, \"live\": [1, 2]}]}", "model.json");
 	plan = infeasible(r, q, "fx_plain", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_UNPROVEN);
 	cr_assert(strstr(usmp_plan_error(plan), "no plan found by fx_plain; the "
@@ -659,7 +650,7 @@ Test(infeasible, a_plugin_failure_gets_the_same_certificate)
 Test(infeasible, exact_proves_infeasible_without_rules)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(aligned);
+	usmp_problem *p = test_parse_json(aligned, "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "exact", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_SEARCH);
@@ -690,7 +681,7 @@ Test(infeasible, exact_with_rules_is_infeasible_only_with_a_certificate)
 	/* 250 bytes: the rule lets the three fit in 200 (first_fit does);
 	 * exact decides with the rule: a plan of 200, proven, not infeasible. */
 	snprintf(json, sizeof json, rules_fmt, 250u);
-	usmp_problem *p = parse(json);
+	usmp_problem *p = test_parse_json(json, "model.json");
 	usmp_plan *plan = NULL;
 	int st = plan_with(r, p, "exact", &plan);
 	cr_assert_eq(st, USMP_OK, "%d: %s", st, usmp_plan_error(plan));
@@ -705,7 +696,7 @@ Test(infeasible, exact_with_rules_is_infeasible_only_with_a_certificate)
 	usmp_problem_destroy(p);
 	/* 150 bytes: the step certificate holds with the sharing: infeasible. */
 	snprintf(json, sizeof json, rules_fmt, 150u);
-	p = parse(json);
+	p = test_parse_json(json, "model.json");
 	plan = infeasible(r, p, "exact", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
 	usmp_plan_destroy(plan);
@@ -720,11 +711,11 @@ Test(infeasible, exact_with_rules_is_infeasible_only_with_a_certificate)
 Test(infeasible, a_total_past_64_bits_is_said_to_be_more)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 9223372036854775807, \"live\": [0, 2]},"
 		"{\"name\": \"b\", \"size\": 9223372036854775807, \"live\": [1, 3]},"
-		"{\"name\": \"c\", \"size\": 9223372036854775807, \"live\": [1, 3]}]}");
+		"{\"name\": \"c\", \"size\": 9223372036854775807, \"live\": [1, 3]}]}", "model.json");
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "first_fit", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
@@ -843,7 +834,7 @@ Test(infeasible, a_stop_with_a_certificate_is_infeasible_and_without_stays_stopp
 {
 	const char *jsons[] = {one_pool_step, heuristics_fail};
 	for (int k = 0; k < 2; k++) {
-		usmp_problem *p = parse(jsons[k]);
+		usmp_problem *p = test_parse_json(jsons[k], "model.json");
 		cr_assert_eq(usmp__problem_prepare(p), USMP_OK);
 		usmp__view_store vs;
 		char *msg = NULL;
@@ -878,7 +869,7 @@ Test(infeasible, a_stop_with_a_certificate_is_infeasible_and_without_stays_stopp
 Test(infeasible, exact_below_its_capacity_knob_proves_nothing_about_the_pool)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = parse(heuristics_fail);
+	usmp_problem *p = test_parse_json(heuristics_fail, "model.json");
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "exact:capacity=7"};

@@ -583,15 +583,6 @@ Test(overlap_rules, verify_accepts_exactly_what_the_replay_accepts,
 
 /* ---- shapes, one by one ------------------------------------------------------- */
 
-static usmp_problem *parse_problem(const char *json)
-{
-	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "shape.json",
-	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
-	             USMP_OK, "%s", usmp_problem_error(p));
-	return p;
-}
-
 /* A plan placing buffer i at offsets[i] in pool 0. */
 static usmp_plan *placed(usmp_problem *p, const uint64_t *offsets)
 {
@@ -702,13 +693,13 @@ Test(overlap_rules, the_first_rule_closing_a_cycle_is_named_and_long_cycles_cut)
 /* One src read by two ops' outputs: each dst keeps its own max_lead. */
 Test(overlap_rules, fan_out_holds_every_dst_to_its_own_lead)
 {
-	usmp_problem *p = parse_problem(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"s\", \"size\": 16, \"live\": [0, 2]},"
 		"{\"name\": \"d1\", \"size\": 8, \"live\": [1, 3]},"
 		"{\"name\": \"d2\", \"size\": 8, \"live\": [1, 3]}],"
 		" \"overlaps\": [{\"src\": \"s\", \"dst\": \"d1\"},"
-		" {\"src\": \"s\", \"dst\": \"d2\"}]}");
+		" {\"src\": \"s\", \"dst\": \"d2\"}]}", "shape.json");
 	/* d1 in place over s's first half: fine. d2 over the second half needs
 	 * offset(d2) 8 <= offset(s) 0 + 0: broken, whatever d1 did first. */
 	both_say(p, (uint64_t[]){0, 0, 8}, USMP_ERR_INVALID_PLAN,
@@ -724,12 +715,12 @@ Test(overlap_rules, fan_out_holds_every_dst_to_its_own_lead)
  * src, not even the bytes a rule's dst has finished with. */
 Test(overlap_rules, a_buffer_without_a_rule_never_writes_over_a_live_src)
 {
-	usmp_problem *p = parse_problem(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"s\", \"size\": 16, \"live\": [0, 2]},"
 		"{\"name\": \"d\", \"size\": 8, \"live\": [1, 3]},"
 		"{\"name\": \"e\", \"size\": 8, \"live\": [1, 3]}],"
-		" \"overlaps\": [{\"src\": \"s\", \"dst\": \"d\"}]}");
+		" \"overlaps\": [{\"src\": \"s\", \"dst\": \"d\"}]}", "shape.json");
 	both_say(p, (uint64_t[]){0, 0, 8}, USMP_ERR_INVALID_PLAN,
 	         "buffer \"s\": byte 8 (pool \"default\" address 8) is "
 	         "overwritten by buffer \"e\" at step 1, before its last use at "
@@ -744,26 +735,26 @@ Test(overlap_rules, a_buffer_without_a_rule_never_writes_over_a_live_src)
  * c may not take a's bytes even where b took them first. */
 Test(overlap_rules, a_chain_does_not_let_its_ends_share)
 {
-	usmp_problem *p = parse_problem(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]},"
 		"{\"name\": \"b\", \"size\": 8, \"live\": [1, 2]},"
 		"{\"name\": \"c\", \"size\": 8, \"live\": [1, 3]}],"
 		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},"
-		" {\"src\": \"b\", \"dst\": \"c\"}]}");
+		" {\"src\": \"b\", \"dst\": \"c\"}]}", "shape.json");
 	both_say(p, (uint64_t[]){0, 0, 0}, USMP_ERR_INVALID_PLAN,
 	         "buffer \"a\": byte 0 (pool \"default\" address 0) is "
 	         "overwritten by buffer \"c\" at step 1");
 	both_say(p, (uint64_t[]){0, 0, 8}, USMP_OK, NULL); /* c over b only */
 	usmp_problem_destroy(p);
 	/* When b lives on, c no longer meets a: the chain shares in place. */
-	p = parse_problem(
+	p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]},"
 		"{\"name\": \"b\", \"size\": 8, \"live\": [1, 3]},"
 		"{\"name\": \"c\", \"size\": 8, \"live\": [2, 4]}],"
 		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},"
-		" {\"src\": \"b\", \"dst\": \"c\"}]}");
+		" {\"src\": \"b\", \"dst\": \"c\"}]}", "shape.json");
 	both_say(p, (uint64_t[]){0, 0, 0}, USMP_OK, NULL);
 	usmp_problem_destroy(p);
 }
@@ -783,7 +774,7 @@ Test(overlap_rules, fan_in_of_twenty_sources_replays)
 		at += snprintf(json + at, sizeof json - (size_t)at,
 		               "%s{\"src\": \"s%d\", \"dst\": \"d\"}", i ? ", " : "", i);
 	snprintf(json + at, sizeof json - (size_t)at, "]}");
-	usmp_problem *p = parse_problem(json);
+	usmp_problem *p = test_parse_json(json, "shape.json");
 	uint64_t off[21] = {0};
 	for (int i = 0; i < 20; i++)
 		off[1 + i] = 4 * (uint64_t)i; /* d byte 4i lands on s_i byte 0 */

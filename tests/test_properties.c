@@ -716,15 +716,6 @@ Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_
 
 /* ---- findings: each disabled test fails today and passes once fixed ------ */
 
-static usmp_problem *parse(const char *json)
-{
-	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, json, strlen(json), "finding.json",
-	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
-	             USMP_OK, "%s", usmp_problem_error(p));
-	return p;
-}
-
 static int plan_with(usmp_registry *r, usmp_problem *p, const char *algo,
                      usmp_plan **plan)
 {
@@ -741,13 +732,13 @@ static int plan_with(usmp_registry *r, usmp_problem *p, const char *algo,
 Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_nothing)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"pool0\", \"size_limit\": 1283,"
 		" \"alignment\": 4}], \"buffers\": ["
 		"{\"name\": \"b0\", \"size\": 130},"
 		"{\"name\": \"b1\", \"size\": 67, \"alignment\": 2, \"live\": [3, 6]},"
 		"{\"name\": \"b2\", \"size\": 149},"
-		"{\"name\": \"b3\", \"size\": 7, \"alignment\": 8, \"live\": [8, 11]}]}");
+		"{\"name\": \"b3\", \"size\": 7, \"alignment\": 8, \"live\": [8, 11]}]}", "finding.json");
 	usmp_plan *ff = NULL, *ex = NULL;
 	cr_assert_eq(plan_with(r, p, "first_fit", &ff), USMP_OK);
 	cr_assert_eq(usmp_plan_pool_size(ff, 0), 149);
@@ -770,12 +761,12 @@ Test(properties, exact_agrees_that_buffers_without_live_ranges_conflict_with_not
 Test(properties, exact_without_overlap_rules_never_claims_infeasible)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"pool0\", \"size_limit\": 191,"
 		" \"alignment\": 2}], \"buffers\": ["
 		"{\"name\": \"b0\", \"size\": 97, \"alignment\": 2, \"live\": [7, 13]},"
 		"{\"name\": \"b1\", \"size\": 152, \"alignment\": 8, \"live\": [12, 13]}],"
-		" \"overlaps\": [{\"src\": \"b0\", \"dst\": \"b1\", \"max_lead\": 32}]}");
+		" \"overlaps\": [{\"src\": \"b0\", \"dst\": \"b1\", \"max_lead\": 32}]}", "finding.json");
 	usmp_plan *ff = NULL, *ex = NULL;
 	cr_assert_eq(plan_with(r, p, "first_fit", &ff), USMP_OK);
 	int rc = plan_with(r, p, "exact", &ex);
@@ -792,12 +783,12 @@ Test(properties, exact_without_overlap_rules_never_claims_infeasible)
 Test(properties, auto_keeps_a_valid_plan_ending_at_the_top_of_64_bits)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 9223372036854775807, \"alignment\": 1024,"
 		" \"live\": [0, 2]},"
 		"{\"name\": \"b\", \"size\": 9223372036854775807, \"alignment\": 1024,"
-		" \"live\": [1, 3]}]}");
+		" \"live\": [1, 3]}]}", "finding.json");
 	usmp_plan *ff = NULL, *au = NULL;
 	cr_assert_eq(plan_with(r, p, "first_fit", &ff), USMP_OK);
 	cr_assert_eq(usmp_plan_pool_size(ff, 0), UINT64_MAX);
@@ -840,14 +831,14 @@ Test(properties, overlap_rules_off_schedule_are_refused_naming_the_rule)
 Test(properties, clashing_fixed_buffers_are_infeasible_for_every_algorithm)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"pool0\", \"alignment\": 8}],"
 		" \"buffers\": ["
 		"{\"name\": \"b0\", \"size\": 186, \"alignment\": 16, \"live\": [6, 10],"
 		" \"fixed\": {\"pool\": \"pool0\", \"offset\": 96}},"
 		"{\"name\": \"b1\", \"size\": 90, \"live\": [14, 16]},"
 		"{\"name\": \"b2\", \"size\": 46, \"alignment\": 2, \"live\": [5, 10],"
-		" \"fixed\": {\"pool\": \"pool0\", \"offset\": 232}}]}");
+		" \"fixed\": {\"pool\": \"pool0\", \"offset\": 232}}]}", "finding.json");
 	static const char *const algos[] = {"first_fit", "best_fit",
 	                                    "greedy_by_size", "greedy_by_conflicts",
 	                                    "hill_climb", "exact", "auto"};
@@ -873,11 +864,11 @@ Test(properties, clashing_fixed_buffers_are_infeasible_for_every_algorithm)
 Test(properties, rule_whose_src_and_dst_begin_together_verifies_and_replays_alike)
 {
 	usmp_registry *r = registry();
-	usmp_problem *p = parse(
+	usmp_problem *p = test_parse_json(
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"dst\", \"size\": 507, \"alignment\": 16, \"live\": [4, 9]},"
 		"{\"name\": \"src\", \"size\": 110, \"live\": [4, 5]}],"
-		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\", \"max_lead\": 30}]}");
+		" \"overlaps\": [{\"src\": \"src\", \"dst\": \"dst\", \"max_lead\": 30}]}", "finding.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_with(r, p, "best_fit", &plan), USMP_OK, "%s",
 	             usmp_plan_error(plan));
