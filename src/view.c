@@ -43,42 +43,46 @@ void usmp__view_finish(usmp__view_store *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
-                      usmp__view_store *out, char **msg, int to_check)
+/* Problem buffer of view index i: ids[i], or i for the whole problem. */
+static const usmp__buffer *view_buffer(const usmp_problem *p,
+                                       const uint32_t *ids, uint32_t i)
 {
-	int rc = USMP_ERR_NOMEM;
-	uint32_t *pool_inv = NULL;
-	usmp__edge *edges = NULL;
-	uint64_t *keys = NULL;
-	uint32_t *idx = NULL;
+	return &p->buffers[ids ? ids[i] : i];
+}
+
+/* Check the problem has pools and ids are ascending problem indices. */
+static int view_check_ids(const usmp_problem *p, const uint32_t *ids,
+                          uint32_t n, char **msg)
+{
 	size_t P = p->pool_count, N = p->buffer_count;
-	memset(out, 0, sizeof *out);
 	if (P == 0 || P > UINT32_MAX || N > UINT32_MAX) {
 		usmp__set_msg(msg, "%s", P == 0 ? "view: the problem has no pool "
 		                                  "(it was not prepared)"
 		                                : "view: too many pools or buffers");
 		return P == 0 ? USMP_ERR_INTERNAL : USMP_ERR_INVALID;
 	}
-	if (!ids)
-		n = (uint32_t)N;
 	for (uint32_t i = 0; ids && i < n; i++)
 		if (ids[i] >= N || (i && ids[i] <= ids[i - 1])) {
 			usmp__set_msg(msg, "view: buffer ids must be ascending and below "
 			                   "%zu (ids[%u] = %u)", N, i, ids[i]);
 			return USMP_ERR_INVALID;
 		}
-#define BUF(i) (&p->buffers[ids ? ids[i] : (i)])
+	return USMP_OK;
+}
 
-	/* Pools: every pool for the whole problem, else those a buffer of the
-	 * subset can use (all of them when a buffer has no candidate list). */
-	pool_inv = malloc(P * sizeof *pool_inv);
-	if (!pool_inv)
-		goto nomem;
+/* Pools: every pool for the whole problem, else those a buffer of the
+ * subset can use (all of them when a buffer has no candidate list). Fills
+ * pool_inv (problem pool -> view pool or NONE), out->pools and
+ * out->pool_map; *vp gets the view's pool count. */
+static int view_pools(const usmp_problem *p, const uint32_t *ids, uint32_t n,
+                      uint32_t *pool_inv, usmp__view_store *out, uint32_t *vp)
+{
+	size_t P = p->pool_count;
 	int every = !ids;
 	for (size_t q = 0; q < P; q++)
 		pool_inv[q] = NONE;
 	for (uint32_t i = 0; i < n && !every; i++) {
-		const usmp__buffer *b = BUF(i);
+		const usmp__buffer *b = view_buffer(p, ids, i);
 		/* No list means every pool, except for a fixed buffer: its one
 		 * possible pool is the fixed one. */
 		if (b->candidate_count == 0 && !(b->flags & USMP_BUFFER_FIXED))
@@ -89,16 +93,16 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P)
 			pool_inv[b->fixed_pool] = 0;
 	}
-	uint32_t vp = 0;
+	uint32_t k = 0;
 	for (size_t q = 0; q < P; q++)
 		if (every || pool_inv[q] == 0)
-			pool_inv[q] = vp++;
+			pool_inv[q] = k++;
 		else
 			pool_inv[q] = NONE;
-	out->pools = malloc((vp ? vp : 1) * sizeof *out->pools);
-	out->pool_map = malloc((vp ? vp : 1) * sizeof *out->pool_map);
+	out->pools = malloc((k ? k : 1) * sizeof *out->pools);
+	out->pool_map = malloc((k ? k : 1) * sizeof *out->pool_map);
 	if (!out->pools || !out->pool_map)
-		goto nomem;
+		return USMP_ERR_NOMEM;
 	for (size_t q = 0; q < P; q++)
 		if (pool_inv[q] != NONE) {
 			usmp_pool_rec *r = &out->pools[pool_inv[q]];
@@ -107,8 +111,15 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 			r->alignment = p->pools[q].alignment ? p->pools[q].alignment : 1;
 			out->pool_map[pool_inv[q]] = (uint32_t)q;
 		}
+	*vp = k;
+	return USMP_OK;
+}
 
-	/* Buffers, with candidate lists expanded. */
+/* Allocate the per-buffer arrays of out for n buffers and the candidate
+ * array for the lists buffer_candidates will write. */
+static int view_alloc_buffers(const usmp_problem *p, const uint32_t *ids,
+                              uint32_t n, uint32_t vp, usmp__view_store *out)
+{
 	size_t sz = n ? n : 1;
 	out->buffers = calloc(sz, sizeof *out->buffers);
 	out->buffer_map = malloc(sz * sizeof *out->buffer_map);
@@ -116,24 +127,31 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 	out->conflict_start = malloc((sz + 1) * sizeof *out->conflict_start);
 	if (!out->buffers || !out->buffer_map || !out->degree ||
 	    !out->conflict_start)
-		goto nomem;
+		return USMP_ERR_NOMEM;
 	uint64_t cand_total = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		const usmp__buffer *b = BUF(i);
+		const usmp__buffer *b = view_buffer(p, ids, i);
 		cand_total += b->candidate_count ? b->candidate_count : vp;
 	}
 	if (cand_total > SIZE_MAX / sizeof *out->candidates)
-		goto nomem;
+		return USMP_ERR_NOMEM;
 	out->candidates = malloc((cand_total ? (size_t)cand_total : 1) *
 	                         sizeof *out->candidates);
-	if (!out->candidates)
-		goto nomem;
+	return out->candidates ? USMP_OK : USMP_ERR_NOMEM;
+}
+
+/* Buffers, with candidate lists expanded (into the arrays
+ * view_alloc_buffers made) and pools renumbered by pool_inv. */
+static int view_buffers(const usmp_problem *p, const uint32_t *ids,
+                        uint32_t n, const uint32_t *pool_inv, uint32_t vp,
+                        usmp__view_store *out, char **msg)
+{
+	size_t P = p->pool_count;
 	uint64_t ci = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		const usmp__buffer *b = BUF(i);
+		const usmp__buffer *b = view_buffer(p, ids, i);
 		usmp_buffer_rec *r = &out->buffers[i];
-		uint32_t pi = ids ? ids[i] : i;
-		out->buffer_map[i] = pi;
+		out->buffer_map[i] = ids ? ids[i] : i;
 		r->name = b->name;
 		r->size = b->size;
 		r->alignment = b->alignment ? b->alignment : 1;
@@ -149,8 +167,7 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 					usmp__set_msg(msg, "buffer \"%s\": candidate pool %u "
 					                   "does not exist", b->name,
 					              b->candidates[c]);
-					rc = USMP_ERR_INVALID;
-					goto fail;
+					return USMP_ERR_INVALID;
 				}
 				out->candidates[ci++] = pool_inv[b->candidates[c]];
 			}
@@ -168,19 +185,26 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 			if (b->fixed_pool >= P) {
 				usmp__set_msg(msg, "buffer \"%s\": fixed pool %u does not "
 				                   "exist", b->name, b->fixed_pool);
-				rc = USMP_ERR_INVALID;
-				goto fail;
+				return USMP_ERR_INVALID;
 			}
 			r->fixed_pool = pool_inv[b->fixed_pool];
 			r->fixed_offset = b->fixed_offset;
 		}
 	}
+	return USMP_OK;
+}
 
-	/* Explicit edges between buffers of the subset. */
-	size_t ne = 0;
-	edges = malloc((p->edge_count ? p->edge_count : 1) * sizeof *edges);
-	if (!edges)
-		goto nomem;
+/* Explicit edges between buffers of the subset, as CSR in out. */
+static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
+                      usmp__view_store *out, char **msg)
+{
+	size_t N = p->buffer_count, ne = 0;
+	usmp__edge *edges = malloc((p->edge_count ? p->edge_count : 1) *
+	                           sizeof *edges);
+	if (!edges) {
+		usmp__set_msg(msg, "view: out of memory");
+		return USMP_ERR_NOMEM;
+	}
 	for (size_t e = 0; e < p->edge_count; e++) {
 		uint32_t a = view_index(ids, n, N, p->edges[e].a);
 		uint32_t b = view_index(ids, n, N, p->edges[e].b);
@@ -189,26 +213,31 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		edges[ne].a = a < b ? a : b;
 		edges[ne++].b = a < b ? b : a;
 	}
-	if ((rc = usmp__csr_build(edges, ne, n, out->conflict_start,
-	                          &out->conflict_adj)) != USMP_OK) {
+	int rc = usmp__csr_build(edges, ne, n, out->conflict_start,
+	                         &out->conflict_adj);
+	if (rc != USMP_OK)
 		usmp__set_msg(msg, "view: building the conflict graph failed: %s",
 		              usmp_status_name(rc));
-		goto fail;
-	}
 	free(edges);
-	edges = NULL;
+	return rc;
+}
 
-	/* Overlap rules of the subset, sorted by (src, dst); a duplicate pair
-	 * keeps the largest max_lead (either rule would allow the placement). */
-	size_t no = 0;
+/* Overlap rules of the subset, sorted by (src, dst); a duplicate pair
+ * keeps the largest max_lead (either rule would allow the placement).
+ * *count gets the number of rules in out->overlaps. */
+static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
+                         uint32_t n, usmp__view_store *out, size_t *count)
+{
+	int rc = USMP_ERR_NOMEM;
+	size_t N = p->buffer_count, no = 0;
 	if (p->overlap_count > UINT32_MAX)
-		goto nomem;
+		return USMP_ERR_NOMEM;
 	size_t osz = p->overlap_count ? p->overlap_count : 1;
-	keys = malloc(osz * sizeof *keys);
-	idx = malloc(osz * sizeof *idx);
+	uint64_t *keys = malloc(osz * sizeof *keys);
+	uint32_t *idx = malloc(osz * sizeof *idx);
 	out->overlaps = malloc(osz * sizeof *out->overlaps);
 	if (!keys || !idx || !out->overlaps)
-		goto nomem;
+		goto fail;
 	for (size_t r = 0; r < p->overlap_count; r++) {
 		uint32_t s = view_index(ids, n, N, p->overlaps[r].src);
 		uint32_t d = view_index(ids, n, N, p->overlaps[r].dst);
@@ -217,8 +246,8 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		keys[no] = (uint64_t)s << 32 | d;
 		idx[no++] = (uint32_t)r;
 	}
-	if ((rc = usmp__sort_pairs(keys, idx, no)) != USMP_OK)
-		goto nomem;
+	if (usmp__sort_pairs(keys, idx, no) != USMP_OK)
+		goto fail;
 	size_t w = 0;
 	for (size_t i = 0; i < no; i++) {
 		int64_t lead = p->overlaps[idx[i]].max_lead;
@@ -232,11 +261,40 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		out->overlaps[w].dst = d;
 		out->overlaps[w++].max_lead = lead;
 	}
+	*count = w;
+	rc = USMP_OK;
+fail:
 	free(keys);
 	free(idx);
-	keys = NULL;
-	idx = NULL;
+	return rc;
+}
 
+/* Everything of the view but degrees and lower bound, which are left
+ * unset: pools, buffers, conflict CSR, overlap rules and the usmp_view
+ * pointing at them. On failure out is finished and *msg set. */
+static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
+                       usmp__view_store *out, char **msg)
+{
+	uint32_t *pool_inv = NULL, vp = 0;
+	size_t no = 0;
+	memset(out, 0, sizeof *out);
+	int rc = view_check_ids(p, ids, n, msg);
+	if (rc != USMP_OK)
+		return rc;
+	if (!ids)
+		n = (uint32_t)p->buffer_count;
+	pool_inv = malloc(p->pool_count * sizeof *pool_inv);
+	if (!pool_inv)
+		goto nomem;
+	if (view_pools(p, ids, n, pool_inv, out, &vp) != USMP_OK ||
+	    view_alloc_buffers(p, ids, n, vp, out) != USMP_OK)
+		goto nomem;
+	if ((rc = view_buffers(p, ids, n, pool_inv, vp, out, msg)) != USMP_OK)
+		goto fail;
+	if ((rc = view_edges(p, ids, n, out, msg)) != USMP_OK)
+		goto fail;
+	if (view_overlaps(p, ids, n, out, &no) != USMP_OK)
+		goto nomem;
 	usmp_view *v = &out->view;
 	v->struct_size = sizeof *v;
 	v->flags = 0;
@@ -249,33 +307,16 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 	v->conflict_adj = out->conflict_adj;
 	v->degree = out->degree;
 	v->overlaps = out->overlaps;
-	v->overlap_count = w;
+	v->overlap_count = no;
 	v->target = "";
 	v->time_limit = 0;
-	if (to_check) {
-		/* a verifier reads neither */
-		memset(out->degree, 0, sz * sizeof *out->degree);
-		v->lower_bound = 0;
-		free(pool_inv);
-		return USMP_OK;
-	}
-	if ((rc = usmp__degrees(v, out->degree)) != USMP_OK) {
-		usmp__set_msg(msg, "view: computing conflict degrees failed: %s",
-		              usmp_status_name(rc));
-		goto fail;
-	}
-	v->lower_bound = usmp__lower_bound(v);
 	free(pool_inv);
 	return USMP_OK;
-#undef BUF
 nomem:
 	rc = USMP_ERR_NOMEM;
 	usmp__set_msg(msg, "view: out of memory");
 fail:
 	free(pool_inv);
-	free(edges);
-	free(keys);
-	free(idx);
 	usmp__view_finish(out);
 	return rc;
 }
@@ -283,11 +324,29 @@ fail:
 int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
                      usmp__view_store *out, char **msg)
 {
-	return view_build(p, ids, n, out, msg, 0);
+	int rc = view_common(p, ids, n, out, msg);
+	if (rc != USMP_OK)
+		return rc;
+	usmp_view *v = &out->view;
+	if ((rc = usmp__degrees(v, out->degree)) != USMP_OK) {
+		usmp__set_msg(msg, "view: computing conflict degrees failed: %s",
+		              usmp_status_name(rc));
+		usmp__view_finish(out);
+		return rc;
+	}
+	v->lower_bound = usmp__lower_bound(v);
+	return USMP_OK;
 }
 
 int usmp__view_build_to_check(usmp_problem *p, usmp__view_store *out,
                               char **msg)
 {
-	return view_build(p, NULL, 0, out, msg, 1);
+	int rc = view_common(p, NULL, 0, out, msg);
+	if (rc != USMP_OK)
+		return rc;
+	/* a verifier reads neither */
+	size_t n = out->view.buffer_count;
+	memset(out->degree, 0, (n ? n : 1) * sizeof *out->degree);
+	out->view.lower_bound = 0;
+	return USMP_OK;
 }
