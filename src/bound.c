@@ -348,6 +348,60 @@ static bool edge_between(const uint64_t *cs, const uint32_t *ca, uint32_t a,
 	return lo < cs[a + 1] && ca[lo] == b;
 }
 
+/* The greedy clique from start v in group g, into taken[0..*c): v, then
+ * its group neighbours largest first that conflict with all taken so far.
+ * ck/cv: scratch of the largest degree. */
+static int clique_grow(const bitem *it, const uint64_t *cs, const uint32_t *ca,
+                       uint32_t v, uint32_t g, uint64_t *ck, uint32_t *cv,
+                       uint32_t *taken, uint32_t *c)
+{
+	uint32_t d = 0;
+	for (uint64_t e = cs[v]; e < cs[v + 1]; e++)
+		if (it[ca[e]].group == g) {
+			ck[d] = ~it[ca[e]].size;
+			cv[d++] = ca[e];
+		}
+	int rc = usmp__sort_pairs(ck, cv, d);
+	if (rc != USMP_OK)
+		return rc;
+	uint32_t k = 0;
+	taken[k++] = v;
+	for (uint32_t i = 0; i < d && i < CLIQUE_SCAN && k < CLIQUE_MAX; i++) {
+		uint32_t u = cv[i];
+		bool all = true;
+		for (uint32_t t = 1; t < k && all; t++) {
+			uint32_t w = taken[t];
+			all = (it[u].live && it[w].live && it[u].begin < it[w].end &&
+			       it[w].begin < it[u].end) ||
+			      edge_between(cs, ca, u, w);
+		}
+		if (all)
+			taken[k++] = u;
+	}
+	*c = k;
+	return USMP_OK;
+}
+
+/* The bound of clique taken[0..c): sizes less charges, in the charging
+ * order. Marks the clique in stamp with `mark` (fresh for this clique). */
+static uint64_t clique_net(const bitem *it, const rules *r,
+                           const uint32_t *taken, uint32_t c, uint32_t *stamp,
+                           uint32_t mark)
+{
+	for (uint32_t t = 0; t < c; t++)
+		stamp[taken[t]] = mark;
+	usmp__wide net = { 0, 0 };
+	for (uint32_t t = 0; t < c; t++) {
+		uint32_t i = taken[t];
+		usmp__wide acc = { 0, 0 };
+		for (uint64_t e = r->start[i]; e < r->start[i + 1]; e++)
+			if (stamp[r->nb[e]] == mark && r->rank[r->nb[e]] < r->rank[i])
+				usmp__wide_add(&acc, r->sh[e]);
+		usmp__wide_add(&net, it[i].size - usmp__wide_min(acc, it[i].size));
+	}
+	return usmp__wide_min(net, UINT64_MAX);
+}
+
 static int clique_run(const bitem *it, uint32_t n, const uint64_t *cs,
                       const uint32_t *ca, const rules *r, uint32_t groups,
                       uint64_t *best)
@@ -414,51 +468,17 @@ static int clique_run(const bitem *it, uint32_t n, const uint64_t *cs,
 	for (uint32_t g = 0; g < groups; g++) {
 		for (size_t si = gfirst[g];
 		     si < gfirst[g + 1] && si < gfirst[g] + CLIQUE_STARTS; si++) {
-			uint32_t v = starts[si];
-			uint32_t d = 0;
-			for (uint64_t e = cs[v]; e < cs[v + 1]; e++)
-				if (it[ca[e]].group == g) {
-					ck[d] = ~it[ca[e]].size;
-					cv[d++] = ca[e];
-				}
-			if ((rc = usmp__sort_pairs(ck, cv, d)) != USMP_OK)
-				goto fail;
 			uint32_t c = 0;
-			taken[c++] = v;
-			for (uint32_t i = 0; i < d && i < CLIQUE_SCAN && c < CLIQUE_MAX;
-			     i++) {
-				uint32_t u = cv[i];
-				bool all = true;
-				for (uint32_t t = 1; t < c && all; t++) {
-					uint32_t w = taken[t];
-					all = (it[u].live && it[w].live &&
-					       it[u].begin < it[w].end &&
-					       it[w].begin < it[u].end) ||
-					      edge_between(cs, ca, u, w);
-				}
-				if (all)
-					taken[c++] = u;
-			}
+			if ((rc = clique_grow(it, cs, ca, starts[si], g, ck, cv, taken,
+			                      &c)) != USMP_OK)
+				goto fail;
 			if (c < 3)
 				continue; /* pairs are counted edge by edge */
-			/* Sum less charges, in the charging order. */
 			if (++mark == 0) {
 				memset(stamp, 0, (size_t)n * sizeof *stamp);
 				mark = 1;
 			}
-			for (uint32_t t = 0; t < c; t++)
-				stamp[taken[t]] = mark;
-			usmp__wide net = { 0, 0 };
-			for (uint32_t t = 0; t < c; t++) {
-				uint32_t i = taken[t];
-				usmp__wide acc = { 0, 0 };
-				for (uint64_t e = r->start[i]; e < r->start[i + 1]; e++)
-					if (stamp[r->nb[e]] == mark &&
-					    r->rank[r->nb[e]] < r->rank[i])
-						usmp__wide_add(&acc, r->sh[e]);
-				usmp__wide_add(&net, it[i].size - usmp__wide_min(acc, it[i].size));
-			}
-			uint64_t val = usmp__wide_min(net, UINT64_MAX);
+			uint64_t val = clique_net(it, r, taken, c, stamp, mark);
 			if (val > best[g])
 				best[g] = val;
 		}
@@ -555,6 +575,39 @@ static void uf_union(uint32_t *parent, uint32_t x, uint32_t y)
 		parent[x > y ? x : y] = x > y ? y : x;
 }
 
+/* Join each buffer node (P + b) of parent with the pools it may use:
+ * its candidates, its fixed pool, or every pool when it has no list. */
+static int groups_join(usmp_problem *p, uint32_t *parent)
+{
+	size_t P = p->pool_count, n = p->buffer_count;
+	for (size_t i = 0; i < P + n; i++)
+		parent[i] = (uint32_t)i;
+	int all_joined = 0;
+	for (size_t b = 0; b < n; b++) {
+		const usmp__buffer *buf = &p->buffers[b];
+		uint32_t node = (uint32_t)(P + b);
+		if (buf->candidate_count == 0 && !(buf->flags & USMP_BUFFER_FIXED)) {
+			/* Every pool: join them all once, then pool 0 suffices. A
+			 * fixed buffer without a list can only be in its fixed pool. */
+			if (!all_joined)
+				for (uint32_t q = 1; q < P; q++)
+					uf_union(parent, 0, q);
+			all_joined = 1;
+			uf_union(parent, node, 0);
+		}
+		for (uint32_t c = 0; c < buf->candidate_count; c++) {
+			if (buf->candidates[c] >= P)
+				return usmp__problem_fail(p, USMP_ERR_INVALID,
+				                          "buffer \"%s\": candidate pool %u does not exist",
+				                          buf->name, buf->candidates[c]);
+			uf_union(parent, node, buf->candidates[c]);
+		}
+		if ((buf->flags & USMP_BUFFER_FIXED) && buf->fixed_pool < P)
+			uf_union(parent, node, buf->fixed_pool);
+	}
+	return USMP_OK;
+}
+
 int usmp__groups(usmp_problem *p)
 {
 	int rc = USMP_ERR_NOMEM;
@@ -579,33 +632,8 @@ int usmp__groups(usmp_problem *p)
 	it = malloc((n ? n : 1) * sizeof *it);
 	if (!parent || !gid || !bgroup || !pgroup || !it)
 		goto fail;
-	for (size_t i = 0; i < P + n; i++)
-		parent[i] = (uint32_t)i;
-	int all_joined = 0;
-	for (size_t b = 0; b < n; b++) {
-		const usmp__buffer *buf = &p->buffers[b];
-		uint32_t node = (uint32_t)(P + b);
-		if (buf->candidate_count == 0 && !(buf->flags & USMP_BUFFER_FIXED)) {
-			/* Every pool: join them all once, then pool 0 suffices. A
-			 * fixed buffer without a list can only be in its fixed pool. */
-			if (!all_joined)
-				for (uint32_t q = 1; q < P; q++)
-					uf_union(parent, 0, q);
-			all_joined = 1;
-			uf_union(parent, node, 0);
-		}
-		for (uint32_t c = 0; c < buf->candidate_count; c++) {
-			if (buf->candidates[c] >= P) {
-				rc = usmp__problem_fail(p, USMP_ERR_INVALID,
-				                        "buffer \"%s\": candidate pool %u does not exist",
-				                        buf->name, buf->candidates[c]);
-				goto fail;
-			}
-			uf_union(parent, node, buf->candidates[c]);
-		}
-		if ((buf->flags & USMP_BUFFER_FIXED) && buf->fixed_pool < P)
-			uf_union(parent, node, buf->fixed_pool);
-	}
+	if ((rc = groups_join(p, parent)) != USMP_OK)
+		goto fail;
 	/* Number groups in the order of their first pool. Every buffer is
 	 * joined to at least one pool, and pools have the smallest ids, so
 	 * every root is a pool. */

@@ -193,6 +193,70 @@ static void draw_time_axis(svg_ctx *c, double y)
 	        MARGIN_LEFT + PLOT_WIDTH, y + 34);
 }
 
+/* The address axis of a panel plotting [0, ymax] bytes at sy pixels a
+ * byte, its plot area from top down ph pixels. */
+static void draw_address_axis(svg_ctx *c, uint64_t ymax, double sy,
+                              double top, double ph)
+{
+	FILE *f = c->f;
+	double bottom = top + ph;
+	uint64_t step = byte_step(ymax);
+	for (uint64_t v = 0; v <= ymax; v += step) {
+		char lab[32];
+		double y = bottom - (double)v * sy;
+		fmt_bytes(v, step, lab, sizeof lab);
+		fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+		        "y2=\"%.1f\"/><text class=\"tk\" x=\"%d\" y=\"%.1f\" "
+		        "text-anchor=\"end\">%s</text>\n", MARGIN_LEFT - 5, y,
+		        MARGIN_LEFT + PLOT_WIDTH, y, MARGIN_LEFT - 8, y + 4, lab);
+		if (v > UINT64_MAX - step)
+			break;
+	}
+	fprintf(f, "<text class=\"lb\" transform=\"translate(%d,%.1f) "
+	        "rotate(-90)\" text-anchor=\"middle\">bytes</text>\n",
+	        18, top + ph / 2);
+}
+
+/* The rectangles of the buffers placed in pool, counting those drawn and
+ * those skipped as smaller than a pixel (without c->detail). */
+static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
+                         uint32_t *drawn, uint32_t *skipped)
+{
+	FILE *f = c->f;
+	for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+		const usmp_placement *pm = &c->plan->placements[i];
+		const usmp__buffer *b = &c->p->buffers[i];
+		if (pm->pool != pool)
+			continue;
+		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
+		double x = MARGIN_LEFT, w = PLOT_WIDTH;
+		if (live) {
+			x = MARGIN_LEFT + ((double)b->begin - (double)c->tmin) * c->sx;
+			w = ((double)b->end - (double)b->begin) * c->sx;
+		}
+		double h = (double)b->size * sy;
+		double y = bottom - ((double)pm->offset + (double)b->size) * sy;
+		if (!c->detail && w * h < 1) {
+			(*skipped)++;
+			continue;
+		}
+		char col[8];
+		name_colour(b->name, col);
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		        "height=\"%.2f\" fill=\"%s\"%s><title>", x, y, w, h, col,
+		        live ? "" : " class=\"nl\"");
+		put_escaped(f, b->name);
+		fprintf(f, ": %" PRIu64 " B at offset %" PRIu64, b->size,
+		        pm->offset);
+		if (live)
+			fprintf(f, ", live [%" PRId64 ", %" PRId64 ")</title></rect>\n",
+			        b->begin, b->end);
+		else
+			fputs(", no live range</title></rect>\n", f);
+		(*drawn)++;
+	}
+}
+
 /* One pool's panel with its top edge at y0; returns its height. */
 static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 {
@@ -240,56 +304,8 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	fprintf(f, "<rect class=\"bg\" x=\"%d\" y=\"%.1f\" width=\"%d\" "
 	        "height=\"%.1f\"/>\n", MARGIN_LEFT, top, PLOT_WIDTH, ph);
 
-	/* Address axis. */
-	uint64_t step = byte_step(ymax);
-	for (uint64_t v = 0; v <= ymax; v += step) {
-		char lab[32];
-		double y = bottom - (double)v * sy;
-		fmt_bytes(v, step, lab, sizeof lab);
-		fprintf(f, "<line class=\"gr\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
-		        "y2=\"%.1f\"/><text class=\"tk\" x=\"%d\" y=\"%.1f\" "
-		        "text-anchor=\"end\">%s</text>\n", MARGIN_LEFT - 5, y,
-		        MARGIN_LEFT + PLOT_WIDTH, y, MARGIN_LEFT - 8, y + 4, lab);
-		if (v > UINT64_MAX - step)
-			break;
-	}
-	fprintf(f, "<text class=\"lb\" transform=\"translate(%d,%.1f) "
-	        "rotate(-90)\" text-anchor=\"middle\">bytes</text>\n",
-	        18, top + ph / 2);
-
-	/* Buffers. */
-	for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
-		const usmp_placement *pm = &c->plan->placements[i];
-		const usmp__buffer *b = &p->buffers[i];
-		if (pm->pool != pool)
-			continue;
-		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
-		double x = MARGIN_LEFT, w = PLOT_WIDTH;
-		if (live) {
-			x = MARGIN_LEFT + ((double)b->begin - (double)c->tmin) * c->sx;
-			w = ((double)b->end - (double)b->begin) * c->sx;
-		}
-		double h = (double)b->size * sy;
-		double y = bottom - ((double)pm->offset + (double)b->size) * sy;
-		if (!c->detail && w * h < 1) {
-			skipped++;
-			continue;
-		}
-		char col[8];
-		name_colour(b->name, col);
-		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
-		        "height=\"%.2f\" fill=\"%s\"%s><title>", x, y, w, h, col,
-		        live ? "" : " class=\"nl\"");
-		put_escaped(f, b->name);
-		fprintf(f, ": %" PRIu64 " B at offset %" PRIu64, b->size,
-		        pm->offset);
-		if (live)
-			fprintf(f, ", live [%" PRId64 ", %" PRId64 ")</title></rect>\n",
-			        b->begin, b->end);
-		else
-			fputs(", no live range</title></rect>\n", f);
-		drawn++;
-	}
+	draw_address_axis(c, ymax, sy, top, ph);
+	draw_buffers(c, pool, sy, bottom, &drawn, &skipped);
 
 	/* Bound and limit lines on top of the buffers. */
 	if (bound && bound <= ymax) {

@@ -235,86 +235,116 @@ static void seg_set(uint64_t *t, size_t width, size_t i, uint64_t val)
 	}
 }
 
+/* The live buffers of a plan ranked by (pool, offset, index), with what the
+ * sweep reads per rank, and scratch for the sorts. */
+typedef struct live_ranks {
+	uint32_t m, P;          /* live buffers; pools */
+	uint32_t *ranked;       /* rank -> buffer */
+	uint64_t *roff, *rend;  /* per rank: offset, end address */
+	uint32_t *rlo, *rhi;    /* per rank: first rank of its pool; first rank
+	                           of its pool at or past its end address */
+	size_t *pstart, *cur;   /* per pool: first rank (P + 1); a cursor */
+	uint64_t *keys;         /* scratch of m */
+	uint32_t *ids;          /* scratch of m */
+} live_ranks;
+
+/* Ranks by (pool, offset, index): a stable radix sort by offset over
+ * ascending indices, then a stable bucket pass by pool. Fills ranked,
+ * roff, rend, rlo and pstart. */
+static int rank_live(const usmp_view *v, const usmp_placement *pl,
+                     live_ranks *lr)
+{
+	uint32_t n = v->buffer_count, m = lr->m, k = 0;
+	for (uint32_t b = 0; b < n; b++)
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
+			lr->keys[k] = pl[b].offset;
+			lr->ids[k++] = b;
+		}
+	int rc = usmp__sort_pairs(lr->keys, lr->ids, m);
+	if (rc != USMP_OK)
+		return rc;
+	for (uint32_t i = 0; i < m; i++)
+		lr->pstart[pl[lr->ids[i]].pool + 1]++;
+	for (uint32_t q = 0; q < lr->P; q++)
+		lr->pstart[q + 1] += lr->pstart[q];
+	memcpy(lr->cur, lr->pstart, (size_t)lr->P * sizeof *lr->cur);
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t b = lr->ids[i];
+		size_t at = lr->cur[pl[b].pool]++;
+		lr->ranked[at] = b;
+		lr->roff[at] = pl[b].offset;
+		lr->rend[at] = pl[b].offset + v->buffers[b].size; /* checked before */
+		lr->rlo[at] = (uint32_t)lr->pstart[pl[b].pool];
+	}
+	return USMP_OK;
+}
+
+/* rhi[r]: the first rank of r's pool at or past r's end address, by a
+ * merge of the ranks in order of end address against the offsets. */
+static int rank_ends(const usmp_placement *pl, live_ranks *lr)
+{
+	uint32_t m = lr->m;
+	for (uint32_t r = 0; r < m; r++) {
+		lr->keys[r] = lr->rend[r];
+		lr->ids[r] = r;
+	}
+	int rc = usmp__sort_pairs(lr->keys, lr->ids, m);
+	if (rc != USMP_OK)
+		return rc;
+	memcpy(lr->cur, lr->pstart, (size_t)lr->P * sizeof *lr->cur);
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t r = lr->ids[i];
+		uint32_t q = pl[lr->ranked[r]].pool;
+		size_t c = lr->cur[q];
+		while (c < lr->pstart[q + 1] && lr->roff[c] < lr->rend[r])
+			c++;
+		lr->cur[q] = c;
+		lr->rhi[r] = (uint32_t)c;
+	}
+	return USMP_OK;
+}
+
 static int sweep_live(const usmp_view *v, const usmp_placement *pl,
                       const rule_ix *rules, char **msg)
 {
 	int rc = USMP_ERR_NOMEM;
 	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
-	uint64_t *keys = NULL, *ek = NULL, *tree = NULL, *roff = NULL,
-		 *rend = NULL;
-	uint32_t *ids = NULL, *ranked = NULL, *rlo = NULL, *rhi = NULL,
-		 *ev = NULL;
-	size_t *pstart = NULL, *cur = NULL;
+	uint64_t *ek = NULL, *tree = NULL;
+	uint32_t *ev = NULL;
+	live_ranks lr = { .P = P };
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
 			m++;
 	if (m < 2)
 		return USMP_OK;
-	keys = malloc((size_t)m * sizeof *keys);
+	lr.m = m;
+	lr.keys = malloc((size_t)m * sizeof *lr.keys);
 	ek = malloc((size_t)m * sizeof *ek);
-	roff = malloc((size_t)m * sizeof *roff);
-	rend = malloc((size_t)m * sizeof *rend);
-	ids = malloc((size_t)m * sizeof *ids);
-	ranked = malloc((size_t)m * sizeof *ranked);
-	rlo = malloc((size_t)m * sizeof *rlo);
-	rhi = malloc((size_t)m * sizeof *rhi);
+	lr.roff = malloc((size_t)m * sizeof *lr.roff);
+	lr.rend = malloc((size_t)m * sizeof *lr.rend);
+	lr.ids = malloc((size_t)m * sizeof *lr.ids);
+	lr.ranked = malloc((size_t)m * sizeof *lr.ranked);
+	lr.rlo = malloc((size_t)m * sizeof *lr.rlo);
+	lr.rhi = malloc((size_t)m * sizeof *lr.rhi);
 	ev = malloc((size_t)m * sizeof *ev);
-	pstart = calloc((size_t)P + 1, sizeof *pstart);
-	cur = malloc((size_t)P * sizeof *cur);
+	lr.pstart = calloc((size_t)P + 1, sizeof *lr.pstart);
+	lr.cur = malloc((size_t)P * sizeof *lr.cur);
 	size_t width = 1;
 	while (width < m)
 		width *= 2;
 	tree = calloc(2 * width, sizeof *tree);
-	if (!keys || !ek || !roff || !rend || !ids || !ranked || !rlo || !rhi ||
-	    !ev || !pstart || !cur || !tree)
+	if (!lr.keys || !ek || !lr.roff || !lr.rend || !lr.ids || !lr.ranked ||
+	    !lr.rlo || !lr.rhi || !ev || !lr.pstart || !lr.cur || !tree)
 		goto fail;
-	/* Ranks by (pool, offset, index): a stable radix sort by offset over
-	 * ascending indices, then a stable bucket pass by pool. Everything the
-	 * sweep reads is then indexed by rank. */
-	uint32_t k = 0;
-	for (uint32_t b = 0; b < n; b++)
-		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
-			keys[k] = pl[b].offset;
-			ids[k++] = b;
-		}
-	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
+	/* Everything the sweep reads is indexed by rank. */
+	if ((rc = rank_live(v, pl, &lr)) != USMP_OK ||
+	    (rc = rank_ends(pl, &lr)) != USMP_OK)
 		goto fail;
-	rc = USMP_ERR_NOMEM;
-	for (uint32_t i = 0; i < m; i++)
-		pstart[pl[ids[i]].pool + 1]++;
-	for (uint32_t q = 0; q < P; q++)
-		pstart[q + 1] += pstart[q];
-	memcpy(cur, pstart, (size_t)P * sizeof *cur);
-	for (uint32_t i = 0; i < m; i++) {
-		uint32_t b = ids[i];
-		size_t at = cur[pl[b].pool]++;
-		ranked[at] = b;
-		roff[at] = pl[b].offset;
-		rend[at] = pl[b].offset + v->buffers[b].size; /* checked before */
-		rlo[at] = (uint32_t)pstart[pl[b].pool];
-	}
-	/* rhi[r]: the first rank of r's pool at or past r's end address, by a
-	 * merge of the ranks in order of end address against the offsets. */
-	for (uint32_t r = 0; r < m; r++) {
-		keys[r] = rend[r];
-		ids[r] = r;
-	}
-	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
-		goto fail;
-	rc = USMP_ERR_NOMEM;
-	memcpy(cur, pstart, (size_t)P * sizeof *cur); /* per pool cursor */
-	for (uint32_t i = 0; i < m; i++) {
-		uint32_t r = ids[i];
-		uint32_t q = pl[ranked[r]].pool;
-		size_t c = cur[q];
-		while (c < pstart[q + 1] && roff[c] < rend[r])
-			c++;
-		cur[q] = c;
-		rhi[r] = (uint32_t)c;
-	}
 	/* Events by rank: begins and ends sorted apart, merged ends first. */
+	uint64_t *keys = lr.keys;
+	uint32_t *ids = lr.ids;
 	for (uint32_t r = 0; r < m; r++) {
-		const usmp_buffer_rec *br = &v->buffers[ranked[r]];
+		const usmp_buffer_rec *br = &v->buffers[lr.ranked[r]];
 		keys[r] = usmp__time_key(br->begin);
 		ek[r] = usmp__time_key(br->end);
 		ids[r] = ev[r] = r;
@@ -329,33 +359,34 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 			continue;
 		}
 		uint32_t r = ids[bi++];
+		uint32_t hi = lr.rhi[r];
+		uint64_t off = lr.roff[r];
 		/* Alive in the pool, starting below r's end, ending above its
 		 * offset: they overlap r. */
-		for (size_t at = seg_first(tree, 1, 0, width, rlo[r], rhi[r], roff[r]);
-		     at != NONE;
-		     at = seg_first(tree, 1, 0, width, at + 1, rhi[r], roff[r])) {
-			rc = check_pair(v, pl, rules, ranked[at], ranked[r],
+		for (size_t at = seg_first(tree, 1, 0, width, lr.rlo[r], hi, off);
+		     at != NONE; at = seg_first(tree, 1, 0, width, at + 1, hi, off)) {
+			rc = check_pair(v, pl, rules, lr.ranked[at], lr.ranked[r],
 			                "while both are live", msg);
 			if (rc != USMP_OK)
 				goto fail;
 		}
-		seg_set(tree, width, r, rend[r]);
+		seg_set(tree, width, r, lr.rend[r]);
 	}
 	rc = USMP_OK;
 fail:
 	if (rc == USMP_ERR_NOMEM)
 		usmp__set_msg(msg, "verify: out of memory");
-	free(keys);
+	free(lr.keys);
 	free(ek);
-	free(roff);
-	free(rend);
-	free(ids);
-	free(ranked);
-	free(rlo);
-	free(rhi);
+	free(lr.roff);
+	free(lr.rend);
+	free(lr.ids);
+	free(lr.ranked);
+	free(lr.rlo);
+	free(lr.rhi);
 	free(ev);
-	free(pstart);
-	free(cur);
+	free(lr.pstart);
+	free(lr.cur);
 	free(tree);
 	return rc;
 }

@@ -170,150 +170,180 @@ static int add_param(const char **params, uint32_t *count, const char *kv)
 	return 0;
 }
 
-static int cmd_plan(int argc, char **argv)
+/* What the command line of `usmp plan` asks for. */
+typedef struct plan_args {
+	usmp_plan_options opts;  /* params: the -p knobs */
+	const char *output, *svg;
+	uint64_t capacity;
+	int format, quiet;
+} plan_args;
+
+/* --time-limit SECONDS (arg) or --no-time-limit (arg NULL) into o, refusing
+ * both together and values out of (0, 1e9]. */
+static int take_time_limit(usmp_plan_options *o, const char *arg)
 {
-	usmp_plan_options opts = {.struct_size = sizeof opts};
-	const char **params = calloc((size_t)argc + 1, sizeof *params);
-	const char *output = NULL, *svg = NULL;
-	uint64_t capacity = USMP_UNBOUNDED;
-	int format = USMP_FORMAT_AUTO, quiet = 0, c, code = EXIT_USAGE;
-	usmp_problem *p = NULL;
-	usmp_registry *r = NULL;
-	usmp_plan *plan = NULL;
+	if (!arg) {
+		if (o->time_limit > 0 && !isinf(o->time_limit)) {
+			cli_error("--time-limit and --no-time-limit: give one");
+			return -1;
+		}
+		o->time_limit = INFINITY;
+		return 0;
+	}
+	char *end;
+	if (isinf(o->time_limit)) {
+		cli_error("--time-limit and --no-time-limit: give one");
+		return -1;
+	}
+	o->time_limit = strtod(arg, &end);
+	if (end == arg || *end || !(o->time_limit > 0) || o->time_limit > 1e9) {
+		cli_error("--time-limit %s: expected seconds, more than 0 and at "
+		          "most 1e9 (--no-time-limit: none)", arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse the options of `usmp plan` into a (the -p knobs into params):
+ * 0 to go on with argv[optind] as the problem, else -1 with *code the exit
+ * status (EXIT_DONE after --help). */
+static int plan_parse(int argc, char **argv, plan_args *a,
+                      const char **params, int *code)
+{
+	usmp_plan_options *o = &a->opts;
 	cli_parser ps;
-	double t_start = now_seconds();
-	if (!params)
-		return EXIT_OTHER;
+	int c;
+	*code = EXIT_USAGE;
 	cli_parser_init(&ps, &cli_plan_command);
 	while ((c = cli_next_option(&ps, argc, argv)) != -1) {
 		switch (c) {
-		case 'a': opts.algorithm = optarg; break;
+		case 'a': o->algorithm = optarg; break;
 		case 'p':
-			if (add_param(params, &opts.param_count, optarg))
-				goto out;
+			if (add_param(params, &o->param_count, optarg))
+				return -1;
 			break;
-		case 't': opts.target = optarg; break;
-		case 'o': output = optarg; break;
-		case OPT_SVG: svg = optarg; break;
+		case 't': o->target = optarg; break;
+		case 'o': a->output = optarg; break;
+		case OPT_SVG: a->svg = optarg; break;
 		case OPT_ISOLATE:
-			opts.flags = (opts.flags & ~USMP_PLAN_NO_ISOLATE) | USMP_PLAN_ISOLATE;
+			o->flags = (o->flags & ~USMP_PLAN_NO_ISOLATE) | USMP_PLAN_ISOLATE;
 			break;
 		case OPT_NO_ISOLATE:
-			opts.flags = (opts.flags & ~USMP_PLAN_ISOLATE) | USMP_PLAN_NO_ISOLATE;
+			o->flags = (o->flags & ~USMP_PLAN_ISOLATE) | USMP_PLAN_NO_ISOLATE;
 			break;
-		case 'q': quiet = 1; break;
-		case OPT_TIME_LIMIT: {
-			char *end;
-			if (isinf(opts.time_limit)) {
-				cli_error("--time-limit and --no-time-limit: give one");
-				goto out;
-			}
-			opts.time_limit = strtod(optarg, &end);
-			if (end == optarg || *end || !(opts.time_limit > 0) ||
-			    opts.time_limit > 1e9) {
-				cli_error("--time-limit %s: expected seconds, more than 0 "
-				          "and at most 1e9 (--no-time-limit: none)",
-				          optarg);
-				goto out;
-			}
-			break;
-		}
+		case 'q': a->quiet = 1; break;
+		case OPT_TIME_LIMIT:
 		case OPT_NO_TIME_LIMIT:
-			if (opts.time_limit > 0 && !isinf(opts.time_limit)) {
-				cli_error("--time-limit and --no-time-limit: give one");
-				goto out;
-			}
-			opts.time_limit = INFINITY;
+			if (take_time_limit(o, c == OPT_TIME_LIMIT ? optarg : NULL))
+				return -1;
 			break;
 		case OPT_CAPACITY:
-			if (cli_parse_bytes(optarg, &capacity) || capacity == 0) {
+			if (cli_parse_bytes(optarg, &a->capacity) || a->capacity == 0) {
 				cli_error("--capacity %s: expected a positive byte count "
 				          "(e.g. 1048576 or 1M)", optarg);
-				goto out;
+				return -1;
 			}
 			break;
 		case OPT_FORMAT:
-			format = cli_parse_format(optarg);
-			if (format < 0) {
+			a->format = cli_parse_format(optarg);
+			if (a->format < 0) {
 				cli_error("--format %s: expected json or csv", optarg);
-				goto out;
+				return -1;
 			}
 			break;
 		case 'h':
 			cli_print_help(&cli_plan_command);
-			code = EXIT_DONE;
-			goto out;
+			*code = EXIT_DONE;
+			return -1;
 		default:
-			goto out;
+			return -1;
 		}
 	}
 	if (optind != argc - 1) {
 		cli_error("plan: expected one PROBLEM file (try `usmp plan --help`)");
-		goto out;
+		return -1;
 	}
-	if (opts.param_count && !opts.algorithm) {
+	if (o->param_count && !o->algorithm) {
 		cli_error("-p needs -a: knobs belong to an algorithm");
-		goto out;
+		return -1;
 	}
 	if (!log_level_ok())
+		return -1;
+	capacity_means_decision(o, params, a->capacity);
+	o->params = params;
+	return 0;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	plan_args a = {.opts = {.struct_size = sizeof a.opts},
+	               .capacity = USMP_UNBOUNDED, .format = USMP_FORMAT_AUTO};
+	usmp_plan_options *o = &a.opts;
+	const char **params = calloc((size_t)argc + 1, sizeof *params);
+	int code = EXIT_USAGE;
+	usmp_problem *p = NULL;
+	usmp_registry *r = NULL;
+	usmp_plan *plan = NULL;
+	double t_start = now_seconds();
+	if (!params)
+		return EXIT_OTHER;
+	if (plan_parse(argc, argv, &a, params, &code))
 		goto out;
-	capacity_means_decision(&opts, params, capacity);
-	opts.params = params;
 	const char *path = argv[optind];
-	if (cli_check_outputs(path, output, svg))
+	if (cli_check_outputs(path, a.output, a.svg))
 		goto out;
-	p = cli_load_problem(path, capacity);
+	p = cli_load_problem(path, a.capacity);
 	if (!p)
 		goto out;
 	/* The plugin scanner follows isolation: --isolate reads installed
 	 * plugins in it too, --no-isolate loads everything in process. */
-	r = cli_registry(!quiet,
-	                 (opts.flags & USMP_PLAN_ISOLATE ? USMP_REGISTRY_SCAN_ALL : 0) |
-	                 (opts.flags & USMP_PLAN_NO_ISOLATE ? USMP_REGISTRY_NO_SCAN : 0));
+	r = cli_registry(!a.quiet,
+	                 (o->flags & USMP_PLAN_ISOLATE ? USMP_REGISTRY_SCAN_ALL : 0) |
+	                 (o->flags & USMP_PLAN_NO_ISOLATE ? USMP_REGISTRY_NO_SCAN : 0));
 	if (!r) {
 		code = EXIT_OTHER;
 		goto out;
 	}
-	double limit = opts.time_limit;
-	if (opts.time_limit > 0 && !isinf(opts.time_limit)) {
+	double limit = o->time_limit;
+	if (o->time_limit > 0 && !isinf(o->time_limit)) {
 		/* The limit is for the whole command: reading is done, writing
 		 * is still to come. */
-		double left = opts.time_limit - (now_seconds() - t_start) -
+		double left = o->time_limit - (now_seconds() - t_start) -
 		              WRITE_SECONDS_PER_BUFFER *
 		                      (double)usmp_problem_buffer_count(p);
-		opts.time_limit = left > 1e-3 ? left : 1e-3;
+		o->time_limit = left > 1e-3 ? left : 1e-3;
 	}
-	int st = usmp_plan_compute(r, p, &opts, &plan);
+	int st = usmp_plan_compute(r, p, o, &plan);
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
 		                               : "out of memory");
-		for (uint32_t i = 0; quiet && st == USMP_ERR_PLUGIN &&
+		for (uint32_t i = 0; a.quiet && st == USMP_ERR_PLUGIN &&
 		                     i < usmp_registry_diagnostic_count(r); i++)
 			fprintf(stderr, "usmp: note: %s\n",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
 		code = cli_exit_for(st);
 		goto out;
 	}
-	if (!quiet)
-		print_summary(path, p, plan, limit, capacity);
-	if (format == USMP_FORMAT_AUTO && !output)
-		format = USMP_FORMAT_JSON;
-	st = usmp_plan_write(plan, p, output ? output : "-", format);
+	if (!a.quiet)
+		print_summary(path, p, plan, limit, a.capacity);
+	if (a.format == USMP_FORMAT_AUTO && !a.output)
+		a.format = USMP_FORMAT_JSON;
+	st = usmp_plan_write(plan, p, a.output ? a.output : "-", a.format);
 	if (st) {
 		cli_error("%s", usmp_plan_error(plan));
 		code = cli_exit_for(st);
 		goto out;
 	}
-	if (svg && (st = usmp_plan_write_svg(plan, p, svg))) {
+	if (a.svg && (st = usmp_plan_write_svg(plan, p, a.svg))) {
 		cli_error("%s", usmp_plan_error(plan));
 		code = cli_exit_for(st);
 		goto out;
 	}
-	if (!quiet && output)
-		fprintf(stderr, "usmp: plan written to %s%s%s\n", cli_shown(output),
-		        svg ? ", picture to " : "", svg ? cli_shown(svg) : "");
-	else if (!quiet && svg)
-		fprintf(stderr, "usmp: picture written to %s\n", cli_shown(svg));
+	if (!a.quiet && a.output)
+		fprintf(stderr, "usmp: plan written to %s%s%s\n", cli_shown(a.output),
+		        a.svg ? ", picture to " : "", a.svg ? cli_shown(a.svg) : "");
+	else if (!a.quiet && a.svg)
+		fprintf(stderr, "usmp: picture written to %s\n", cli_shown(a.svg));
 	code = EXIT_DONE;
 out:
 	usmp_plan_destroy(plan);
