@@ -1103,11 +1103,12 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	fputs(",\n \"pools\": [", f);
 	for (i = 0; i < plan->pool_count && !w.status; i++) {
 		json_t *rec = json_object();
-		uint32_t g = usmp_problem_pool_group(p, i);
+		uint32_t g = usmp_problem_prepare_pool_group(p, i);
 		jset(&w, rec, "name", jstr(&w, p->pools[i].name, "a pool name"));
 		jset(&w, rec, "size", jint(&w, plan->pool_size[i], "pool size"));
 		jset(&w, rec, "lower_bound",
-		     jint(&w, usmp_problem_group_bound(p, g), "lower bound"));
+		     jint(&w, usmp_problem_prepare_group_bound(p, g),
+		          "lower bound"));
 		jset(&w, rec, "group", json_integer(g));
 		emit(&w, i ? ",\n  " : "\n  ", rec);
 	}

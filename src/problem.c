@@ -720,14 +720,14 @@ int usmp__problem_prepare(usmp_problem *p)
 	return USMP_OK;
 }
 
-uint32_t usmp_problem_group_count(usmp_problem *p)
+uint32_t usmp_problem_prepare_group_count(usmp_problem *p)
 {
 	if (!p || usmp__problem_prepare(p))
 		return 0;
 	return p->group_count;
 }
 
-uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group)
+uint64_t usmp_problem_prepare_group_bound(usmp_problem *p, uint32_t group)
 {
 	if (!p || usmp__problem_prepare(p))
 		return 0;
@@ -740,7 +740,7 @@ uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group)
 	return p->group_bound[group];
 }
 
-uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool)
+uint32_t usmp_problem_prepare_pool_group(usmp_problem *p, uint32_t pool)
 {
 	if (!p || usmp__problem_prepare(p))
 		return UINT32_MAX;
@@ -751,4 +751,20 @@ uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool)
 		return UINT32_MAX;
 	}
 	return p->pool_group[pool];
+}
+
+/* The deprecated names (usmp.h): the same calls. */
+uint32_t usmp_problem_group_count(usmp_problem *p)
+{
+	return usmp_problem_prepare_group_count(p);
+}
+
+uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group)
+{
+	return usmp_problem_prepare_group_bound(p, group);
+}
+
+uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool)
+{
+	return usmp_problem_prepare_pool_group(p, pool);
 }

@@ -264,12 +264,14 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	usmp_problem *p = c->p;
 	const usmp__pool *pl = &p->pools[pool];
 	uint64_t size = c->plan->pool_size[pool];
-	uint32_t group = usmp_problem_pool_group(p, pool);
-	uint64_t bound = group != UINT32_MAX ? usmp_problem_group_bound(p, group)
-	                                     : 0;
+	uint32_t group = usmp_problem_prepare_pool_group(p, pool);
+	uint64_t bound = group != UINT32_MAX
+	                         ? usmp_problem_prepare_group_bound(p, group)
+	                         : 0;
 	int shared = 0; /* the bound is for several pools together */
 	for (size_t j = 0; j < p->pool_count; j++)
-		if (j != pool && usmp_problem_pool_group(p, (uint32_t)j) == group)
+		if (j != pool &&
+		    usmp_problem_prepare_pool_group(p, (uint32_t)j) == group)
 			shared = 1;
 	uint64_t ymax = size > 1 ? size : 1;
 	if (!shared && bound > ymax)
@@ -372,8 +374,8 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			panels++;
 		total += plan->pool_size[j];
 	}
-	for (uint32_t g = 0; g < usmp_problem_group_count(p); g++)
-		bound_total += usmp_problem_group_bound(p, g);
+	for (uint32_t g = 0; g < usmp_problem_prepare_group_count(p); g++)
+		bound_total += usmp_problem_prepare_group_bound(p, g);
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
 	double height = HEADER_HEIGHT + (panels ? panels : 1) *

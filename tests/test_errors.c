@@ -226,9 +226,9 @@ Test(errors, two_buffers_of_2_63_bytes_alive_together_never_wrap)
 	cr_assert_eq(usmp_problem_add_buffer(p, "b", UINT64_C(1) << 63, 1, &b), 0);
 	cr_assert_eq(usmp_problem_set_live(p, a, 0, 2), 0);
 	cr_assert_eq(usmp_problem_set_live(p, b, 1, 3), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 1);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 1);
 	/* 2^64 does not fit: the bound saturates, it must not wrap to 0. */
-	cr_assert_eq(usmp_problem_group_bound(p, 0), UINT64_MAX);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), UINT64_MAX);
 	usmp_registry *r = registry();
 	for (uint32_t i = 0; i < usmp_registry_algorithm_count(r); i++) {
 		usmp_algorithm_info ai = {.struct_size = sizeof ai};
@@ -261,7 +261,7 @@ Test(errors, three_buffers_near_2_63_bytes_saturate_the_bound)
 	cr_assert_eq(usmp_problem_parse(p, input, sizeof input - 1, "model.json",
 	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
-	cr_assert_eq(usmp_problem_group_bound(p, 0), UINT64_MAX);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), UINT64_MAX);
 	usmp_problem_destroy(p);
 	/* No plan fits in 64 bits: exit 3, never a wrapped plan. */
 	char *dir = fresh_dir(), *out = NULL, cmd[8192];
@@ -290,7 +290,7 @@ Test(errors, plan_beyond_int64_is_refused_by_the_json_writer)
 	cr_assert_eq(usmp_problem_parse(p, input, sizeof input - 1, "model.json",
 	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
 	             USMP_OK);
-	cr_assert_eq(usmp_problem_group_bound(p, 0), UINT64_C(18446744073709551614));
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), UINT64_C(18446744073709551614));
 	usmp_registry *r = registry();
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
@@ -349,7 +349,7 @@ Test(errors, csv_header_only_is_an_empty_problem)
 	                                USMP_FORMAT_CSV, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	cr_assert_eq(usmp_problem_buffer_count(p), 0);
-	cr_assert_eq(usmp_problem_group_bound(p, 0), 0);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), 0);
 	usmp_problem_destroy(p);
 }
 

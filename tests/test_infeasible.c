@@ -227,7 +227,7 @@ Test(infeasible, step_certificate_is_the_same_for_every_algorithm)
 		cr_assert_eq(why.pool, pool_id(p, "sram"));
 		cr_assert_eq(why.limit, 1024);
 		cr_assert_eq(why.bound, 1216);
-		cr_assert_eq(why.bound, usmp_problem_group_bound(p, why.group));
+		cr_assert_eq(why.bound, usmp_problem_prepare_group_bound(p, why.group));
 		cr_assert_eq(why.step, 3);
 		cr_assert_eq(why.total, 1216);
 		cr_assert_eq(why.buffer_count, 3);

@@ -481,8 +481,10 @@ Test(plan, fixed_buffer_without_pool_list_does_not_merge_groups)
 	usmp_problem_add_candidate(p, x, a);
 	usmp_problem_add_candidate(p, y, b);
 	cr_assert_eq(usmp_problem_set_fixed(p, f, b, 8), USMP_OK);
-	cr_assert_eq(usmp_problem_group_count(p), 2);
-	cr_assert_neq(usmp_problem_pool_group(p, a), usmp_problem_pool_group(p, b));
-	cr_assert_eq(usmp_problem_group_bound(p, usmp_problem_pool_group(p, b)), 16);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 2);
+	cr_assert_neq(usmp_problem_prepare_pool_group(p, a),
+	              usmp_problem_prepare_pool_group(p, b));
+	cr_assert_eq(usmp_problem_prepare_group_bound(
+	                     p, usmp_problem_prepare_pool_group(p, b)), 16);
 	usmp_problem_destroy(p);
 }

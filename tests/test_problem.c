@@ -67,8 +67,8 @@ Test(problem, null_handle_is_refused_not_crashed)
 	cr_assert_eq(usmp_problem_buffer_count(NULL), 0);
 	cr_assert_str_eq(usmp_problem_error(NULL), "");
 	cr_assert_eq(usmp_problem_find_pool(NULL, "x", NULL), USMP_ERR_INVALID);
-	cr_assert_eq(usmp_problem_group_count(NULL), 0);
-	cr_assert_eq(usmp_problem_pool_group(NULL, 0), UINT32_MAX);
+	cr_assert_eq(usmp_problem_prepare_group_count(NULL), 0);
+	cr_assert_eq(usmp_problem_prepare_pool_group(NULL, 0), UINT32_MAX);
 }
 
 Test(problem, indices_are_dense_in_insertion_order)
@@ -439,9 +439,9 @@ Test(problem, fixed_pool_must_be_a_candidate_when_candidates_exist)
 	            "pools");
 	cr_assert_eq(p->prepared, 0);
 	/* The public queries fail soft and keep the message. */
-	cr_assert_eq(usmp_problem_group_count(p), 0);
-	cr_assert_eq(usmp_problem_group_bound(p, 0), 0);
-	cr_assert_eq(usmp_problem_pool_group(p, 0), UINT32_MAX);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), 0);
+	cr_assert_eq(usmp_problem_prepare_pool_group(p, 0), UINT32_MAX);
 	cr_assert(strstr(usmp_problem_error(p), "not among its candidate") != NULL);
 	usmp_problem_destroy(p);
 }
@@ -593,7 +593,7 @@ Test(problem, empty_problem_prepares_with_a_default_pool)
 
 	cr_assert_eq(usmp__problem_prepare(p), 0, "%s", usmp_problem_error(p));
 	cr_assert_eq(usmp_problem_pool_count(p), 1);
-	cr_assert_neq(usmp_problem_pool_group(p, 0), UINT32_MAX);
+	cr_assert_neq(usmp_problem_prepare_pool_group(p, 0), UINT32_MAX);
 	usmp_problem_destroy(p);
 }
 
@@ -604,20 +604,21 @@ Test(problem, prepare_computes_groups)
 
 	cr_assert_eq(usmp_problem_set_live(p, 0, 0, 2), 0);
 	cr_assert_eq(usmp_problem_set_live(p, 1, 1, 3), 0);
-	g = usmp_problem_group_count(p);
+	g = usmp_problem_prepare_group_count(p);
 	cr_assert_geq(g, 1, "%s", usmp_problem_error(p));
 	cr_assert_eq(p->prepared, 1);
 	cr_assert_not_null(p->buffer_group);
 	cr_assert_not_null(p->pool_group);
-	cr_assert_lt(usmp_problem_pool_group(p, 0), g);
-	cr_assert_lt(usmp_problem_pool_group(p, 1), g);
+	cr_assert_lt(usmp_problem_prepare_pool_group(p, 0), g);
+	cr_assert_lt(usmp_problem_prepare_pool_group(p, 1), g);
 	/* Both buffers may use both pools: one group; both alive at time 1. */
-	cr_assert_eq(usmp_problem_pool_group(p, 0), usmp_problem_pool_group(p, 1));
-	cr_assert_eq(usmp_problem_group_bound(p, usmp_problem_pool_group(p, 0)),
-	             164);
-	cr_assert_eq(usmp_problem_pool_group(p, 2), UINT32_MAX);
+	cr_assert_eq(usmp_problem_prepare_pool_group(p, 0),
+	             usmp_problem_prepare_pool_group(p, 1));
+	cr_assert_eq(usmp_problem_prepare_group_bound(
+	                     p, usmp_problem_prepare_pool_group(p, 0)), 164);
+	cr_assert_eq(usmp_problem_prepare_pool_group(p, 2), UINT32_MAX);
 	cr_assert(strstr(usmp_problem_error(p), "pool index 2 out of range"));
-	cr_assert_eq(usmp_problem_group_bound(p, g), 0);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, g), 0);
 	cr_assert(strstr(usmp_problem_error(p), "out of range"));
 	usmp_problem_destroy(p);
 }
@@ -666,8 +667,8 @@ Test(problem, mutation_after_prepare_drops_derived_data)
 	cr_assert_eq(p->prepared, 1);
 
 	/* Queries see the new problem: "flash" exists now and has a group. */
-	g = usmp_problem_group_count(p);
-	cr_assert_lt(usmp_problem_pool_group(p, 2), g);
+	g = usmp_problem_prepare_group_count(p);
+	cr_assert_lt(usmp_problem_prepare_pool_group(p, 2), g);
 	usmp_problem_destroy(p);
 }
 
@@ -717,23 +718,24 @@ Test(problem, disjoint_candidates_make_separate_groups)
 	cr_assert_eq(usmp_problem_set_live(p, 0, 0, 2), 0);
 	cr_assert_eq(usmp_problem_set_live(p, 1, 1, 3), 0);
 	cr_assert_eq(usmp_problem_set_live(p, 2, 0, 3), 0);
-	g = usmp_problem_group_count(p);
+	g = usmp_problem_prepare_group_count(p);
 	cr_assert_eq(g, 3, "sram, dram and the unused flash: %s",
 	             usmp_problem_error(p));
-	gs = usmp_problem_pool_group(p, 0);
-	gd = usmp_problem_pool_group(p, 1);
-	gf = usmp_problem_pool_group(p, 2);
+	gs = usmp_problem_prepare_pool_group(p, 0);
+	gd = usmp_problem_prepare_pool_group(p, 1);
+	gf = usmp_problem_prepare_pool_group(p, 2);
 	cr_assert_neq(gs, gd);
 	cr_assert_neq(gs, gf);
 	cr_assert_neq(gd, gf);
-	cr_assert_eq(usmp_problem_group_bound(p, gs), 300, "s1 + s2 at time 1");
-	cr_assert_eq(usmp_problem_group_bound(p, gd), 300);
-	cr_assert_eq(usmp_problem_group_bound(p, gf), 0, "nothing can use flash");
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, gs), 300, "s1 + s2 at time 1");
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, gd), 300);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, gf), 0, "nothing can use flash");
 	/* A buffer that may use sram or dram joins the two groups. */
 	cr_assert_eq(usmp_problem_add_buffer(p, "x", 8, 0, NULL), 0);
 	cr_assert_eq(usmp_problem_add_candidate(p, 3, 1), 0);
 	cr_assert_eq(usmp_problem_add_candidate(p, 3, 0), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 2);
-	cr_assert_eq(usmp_problem_pool_group(p, 0), usmp_problem_pool_group(p, 1));
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 2);
+	cr_assert_eq(usmp_problem_prepare_pool_group(p, 0),
+	             usmp_problem_prepare_pool_group(p, 1));
 	usmp_problem_destroy(p);
 }

@@ -417,7 +417,7 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
 		run runs[MAX_ALGOS];
 		memset(runs, 0, sizeof runs);
 		int any_ok = 0, heuristic_ok = 0;
-		uint32_t groups = usmp_problem_group_count(g.p);
+		uint32_t groups = usmp_problem_prepare_group_count(g.p);
 		cr_assert_leq(groups, MAX_POOLS);
 		for (uint32_t k = 0; k < na; k++) {
 			run *ru = &runs[k];
@@ -470,14 +470,14 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
 				CHECK(g.limit[q] == USMP_UNBOUNDED || sz <= g.limit[q],
 				      "%s: pool %u holds %" PRIu64 " > limit %" PRIu64,
 				      names[k], q, sz, g.limit[q]);
-				ru->group_size[usmp_problem_pool_group(g.p, q)] += sz;
+				ru->group_size[usmp_problem_prepare_pool_group(g.p, q)] += sz;
 			}
 			for (uint32_t i = 0; i < g.n; i++) {
 				uint32_t q;
 				uint64_t off;
 				usmp_plan_placement(ru->plan, i, &q, &off);
 				if (q != g.b[i].first)
-					ru->group_spill[usmp_problem_pool_group(g.p, q)] +=
+					ru->group_spill[usmp_problem_prepare_pool_group(g.p, q)] +=
 						g.b[i].size;
 			}
 			/* No part below its lower bound; claims consistent. */
@@ -491,10 +491,10 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
 				CHECK(pi.size >= pi.lower_bound,
 				      "%s: part %u size %" PRIu64 " below its lower bound %"
 				      PRIu64, names[k], i, pi.size, pi.lower_bound);
-				CHECK(pi.lower_bound <= usmp_problem_group_bound(g.p, pi.group),
+				CHECK(pi.lower_bound <= usmp_problem_prepare_group_bound(g.p, pi.group),
 				      "%s: part bound %" PRIu64 " above its group's %" PRIu64,
 				      names[k], pi.lower_bound,
-				      usmp_problem_group_bound(g.p, pi.group));
+				      usmp_problem_prepare_group_bound(g.p, pi.group));
 				CHECK(pi.proven_bound >= pi.lower_bound &&
 				      pi.size >= pi.proven_bound,
 				      "%s: part %u size %" PRIu64 ", proven %" PRIu64

@@ -288,7 +288,7 @@ Test(verify, rule_applies_in_its_own_direction_only)
 	 * buffer written by the op that reads the other, so it is refused. */
 	usmp__view_finish(&f.s);
 	cr_assert_eq(usmp_problem_add_overlap(f.p, 0, 1, 0), 0);
-	cr_assert_eq(usmp_problem_group_count(f.p), 0);
+	cr_assert_eq(usmp_problem_prepare_group_count(f.p), 0);
 	cr_assert_str_eq(usmp_problem_error(f.p),
 	                 "overlaps[1]: rule \"in\" -> \"out\" closes a cycle of "
 	                 "overlap rules: \"out\" -> \"in\" -> \"out\"");
@@ -327,30 +327,30 @@ Test(verify, rule_with_contradicting_schedule_is_refused_as_input)
 	cr_assert_eq(usmp_problem_set_live(p, b0, 0, 10), 0);
 	cr_assert_eq(usmp_problem_set_live(p, b1, 1, 12), 0);
 	cr_assert_eq(usmp_problem_add_overlap(p, b0, b1, 0), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
 	cr_assert_str_eq(usmp_problem_error(p),
 	                 "overlap rule \"b0\" -> \"b1\": \"b1\" must be produced by "
 	                 "the last reader of \"b0\" (it begins at step 1; \"b0\" is "
 	                 "last read at step 9)");
-	cr_assert_eq(usmp_problem_group_bound(p, 0), 0);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), 0);
 	cr_assert(strstr(usmp_problem_error(p), "overlap rule \"b0\" -> \"b1\""),
 	          "%s", usmp_problem_error(p));
 	/* Born one step after the last read is no better. */
 	cr_assert_eq(usmp_problem_set_live(p, b1, 10, 12), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
 	cr_assert(strstr(usmp_problem_error(p), "it begins at step 10; \"b0\" is "
 	                                        "last read at step 9"),
 	          "%s", usmp_problem_error(p));
 	/* Born at the last read: accepted, and the pair shares in place. */
 	cr_assert_eq(usmp_problem_set_live(p, b1, 9, 12), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 1, "%s", usmp_problem_error(p));
-	cr_assert_eq(usmp_problem_group_bound(p, 0), 64);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 1, "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), 64);
 	/* A rule to a buffer without a live range needs no schedule. */
 	cr_assert_eq(usmp_problem_add_overlap(p, io, b0, 0), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 1, "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 1, "%s", usmp_problem_error(p));
 	/* A rule back from b1 to b0 closes a cycle (and b0 began long before). */
 	cr_assert_eq(usmp_problem_add_overlap(p, b1, b0, 0), 0);
-	cr_assert_eq(usmp_problem_group_count(p), 0);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
 	cr_assert_str_eq(usmp_problem_error(p),
 	                 "overlaps[2]: rule \"b1\" -> \"b0\" closes a cycle of "
 	                 "overlap rules: \"b0\" -> \"b1\" -> \"b0\"");

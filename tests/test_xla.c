@@ -98,9 +98,9 @@ Test(xla, b_is_read_row_for_row_and_its_bound_is_the_largest_total_alive)
 	uint64_t want = max_total_alive(r, n);
 	cr_assert_eq(want, B_BOUND, "the file's largest total alive is %llu",
 	             (unsigned long long)want);
-	cr_assert_eq(usmp_problem_group_count(p), 1);
-	cr_assert_eq(usmp_problem_group_bound(p, 0), want, "bound %llu",
-	             (unsigned long long)usmp_problem_group_bound(p, 0));
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 1);
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), want, "bound %llu",
+	             (unsigned long long)usmp_problem_prepare_group_bound(p, 0));
 	usmp_problem_destroy(p);
 	free(r);
 }

@@ -251,22 +251,33 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  * USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_write(usmp_problem *p, const char *path, int format);
 
-/* Lower bounds. MUTATES `p`: these look like queries but prepare the
- * problem (add the "default" pool to a problem without pools, check
- * records against each other, compute the groups), and on failure set
- * usmp_problem_error. Buffers that can share a pool (transitively) form a
- * group; the sum of a group's pools' sizes in any valid plan is at least
- * its bound. Groups are numbered 0..count-1.
+/* Lower bounds and groups. These prepare `p` first, unless it already is
+ * (as their names say; they change it): add the "default" pool to a
+ * problem without pools, check records against each other, compute the
+ * groups; on failure they set usmp_problem_error. Buffers that can share a
+ * pool (transitively) form a group; the sum of a group's pools' sizes in
+ * any valid plan is at least its bound. Groups are numbered 0..count-1,
+ * and every pool is in one (pools no buffer can use form their own).
  * Thread-safe: no: one thread at a time per problem (even these).
- * Returns: the count, the bound, or the pool's group; 0 (count, bound) or
- * UINT32_MAX (pool group) when `p` is NULL, fails its checks, is out of
- * memory or the index is out of range (usmp_problem_error says which). */
+ * Returns: the group count, the group's bound, or the pool's group; 0
+ * (count, bound) or UINT32_MAX (pool group) when `p` is NULL, fails its
+ * checks, is out of memory or the index is out of range
+ * (usmp_problem_error says which). */
+USMP_API uint32_t usmp_problem_prepare_group_count(usmp_problem *p);
+USMP_API uint64_t usmp_problem_prepare_group_bound(usmp_problem *p,
+                                                   uint32_t group);
+USMP_API uint32_t usmp_problem_prepare_pool_group(usmp_problem *p,
+                                                  uint32_t pool);
+
+/* Deprecated names of the three calls above (same behaviour, same
+ * preparing of `p`; their names hide that they change it): kept so that
+ * hosts built against them still link and run. New code calls
+ * usmp_problem_prepare_group_count, usmp_problem_prepare_group_bound and
+ * usmp_problem_prepare_pool_group.
+ * Thread-safe: no: one thread at a time per problem.
+ * Returns: as the usmp_problem_prepare_* call of the same name. */
 USMP_API uint32_t usmp_problem_group_count(usmp_problem *p);
 USMP_API uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group);
-/* The group a pool belongs to (pools no buffer can use form their own).
- * MUTATES `p` like usmp_problem_group_count.
- * Thread-safe: no: one thread at a time per problem.
- * Returns: the group, or UINT32_MAX on failure (see above). */
 USMP_API uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool);
 
 /* ------------------------------------------------------------------------ */
@@ -596,7 +607,7 @@ typedef struct usmp_plan_options {
 /* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
  * usmp_plan_status is the return value; on failure usmp_plan_error says why.
  * A returned USMP_OK plan has passed the verifier. `opts` may be NULL.
- * Prepares `p` (see usmp_problem_group_count) unless it already is.
+ * Prepares `p` (see usmp_problem_prepare_group_count) unless it already is.
  * Thread-safe: yes with respect to `r` (many threads may plan with one
  * registry), not with bind/clear/set_log on `r`; `p` is used by one
  * thread at a time and must not change during the call.
@@ -671,7 +682,7 @@ typedef struct usmp_part_info {
 	uint32_t struct_size; /* set by the caller */
 	uint32_t buffer_count;
 	uint32_t optimal;     /* 1 when proven optimal */
-	uint32_t group;       /* the bound group (usmp_problem_group_bound) */
+	uint32_t group;       /* the bound group (usmp_problem_prepare_group_bound) */
 	const char *target;    /* "" when none; "npu,cpu" when its pools name several */
 	const char *algorithm; /* the algorithm that produced it ("auto/best_fit") */
 	const char *params;    /* knob values used, "k=v k=v" */
@@ -744,7 +755,7 @@ typedef struct usmp_infeasibility {
 	uint32_t group; /* the bound group of the part that failed */
 	uint64_t limit; /* the pool's size limit, or the sum of pools' limits;
 	                   USMP_UNBOUNDED when one is unbounded */
-	uint64_t bound; /* the lower bound of the group (usmp_problem_group_bound) */
+	uint64_t bound; /* the group's lower bound (usmp_problem_prepare_group_bound) */
 	int64_t step;   /* STEP: the time step; 0 otherwise */
 	uint64_t total; /* STEP: bytes live at step; BUFFER: the buffer's size */
 	uint32_t buffer_count;

@@ -376,14 +376,15 @@ class Problem:
     # lower bounds
     @property
     def group_count(self):
-        return self._lib.usmp_problem_group_count(self._handle())
+        return self._lib.usmp_problem_prepare_group_count(self._handle())
 
     def group_bound(self, group):
-        return self._lib.usmp_problem_group_bound(self._handle(), group)
+        return self._lib.usmp_problem_prepare_group_bound(self._handle(),
+                                                         group)
 
     def pool_group(self, pool):
-        return self._lib.usmp_problem_pool_group(self._handle(),
-                                                 self._pool(pool))
+        return self._lib.usmp_problem_prepare_pool_group(self._handle(),
+                                                        self._pool(pool))
 
     def lower_bounds(self):
         """The lower bound of every pool group, by group index."""

@@ -120,9 +120,9 @@ _PROTOTYPES = {
     "usmp_problem_parse": (c_int, [c_void_p, c_char_p, c_size_t, c_char_p,
                                    c_int, c_uint64]),
     "usmp_problem_write": (c_int, [c_void_p, c_char_p, c_int]),
-    "usmp_problem_group_count": (c_uint32, [c_void_p]),
-    "usmp_problem_group_bound": (c_uint64, [c_void_p, c_uint32]),
-    "usmp_problem_pool_group": (c_uint32, [c_void_p, c_uint32]),
+    "usmp_problem_prepare_group_count": (c_uint32, [c_void_p]),
+    "usmp_problem_prepare_group_bound": (c_uint64, [c_void_p, c_uint32]),
+    "usmp_problem_prepare_pool_group": (c_uint32, [c_void_p, c_uint32]),
 
     "usmp_registry_create": (c_int, [P(RegistryOptions), P(c_void_p)]),
     "usmp_registry_destroy": (None, [c_void_p]),

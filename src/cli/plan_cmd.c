@@ -86,7 +86,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        "stops at the first plan that fits; -p minimize=true "
 			        "minimises)\n", (unsigned long long)capacity);
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
-			if (usmp_problem_pool_group(p, j) != pi.group)
+			if (usmp_problem_prepare_pool_group(p, j) != pi.group)
 				continue;
 			fprintf(stderr, "    pool %-12s %12llu bytes\n",
 			        cli_shown(usmp_problem_pool_name(p, j)),

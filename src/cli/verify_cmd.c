@@ -130,7 +130,7 @@ static int cmd_bound(int argc, char **argv)
 	usmp_problem *p = cli_load_problem(argv[first], capacity);
 	if (!p)
 		return EXIT_USAGE;
-	uint32_t groups = usmp_problem_group_count(p);
+	uint32_t groups = usmp_problem_prepare_group_count(p);
 	if (*usmp_problem_error(p)) {
 		cli_error("%s", usmp_problem_error(p));
 		usmp_problem_destroy(p);
@@ -138,9 +138,9 @@ static int cmd_bound(int argc, char **argv)
 	}
 	for (uint32_t g = 0; g < groups; g++) {
 		printf("group %u: lower bound %llu bytes; pools:", g,
-		       (unsigned long long)usmp_problem_group_bound(p, g));
+		       (unsigned long long)usmp_problem_prepare_group_bound(p, g));
 		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++)
-			if (usmp_problem_pool_group(p, j) == g)
+			if (usmp_problem_prepare_pool_group(p, j) == g)
 				printf(" %s", cli_shown(usmp_problem_pool_name(p, j)));
 		putchar('\n');
 	}

@@ -36,10 +36,10 @@ static void reread(usmp_problem *p, writer_fn fn, int format, uint64_t cap)
 		FUZZ_CHECK(rc == USMP_OK);
 		FUZZ_CHECK(usmp_problem_buffer_count(q) ==
 		           usmp_problem_buffer_count(p));
-		if (usmp_problem_group_count(q) == 1 &&
-		    usmp_problem_group_count(p) == 1)
-			FUZZ_CHECK(usmp_problem_group_bound(q, 0) ==
-			           usmp_problem_group_bound(p, 0));
+		if (usmp_problem_prepare_group_count(q) == 1 &&
+		    usmp_problem_prepare_group_count(p) == 1)
+			FUZZ_CHECK(usmp_problem_prepare_group_bound(q, 0) ==
+			           usmp_problem_prepare_group_bound(p, 0));
 	}
 	usmp_problem_destroy(q);
 	free(text);
@@ -107,9 +107,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(usmp_problem_buffer_count(p) == 0);
 		goto out;
 	}
-	uint32_t groups = usmp_problem_group_count(p);
+	uint32_t groups = usmp_problem_prepare_group_count(p);
 	for (uint32_t g = 0; g < groups; g++)
-		(void)usmp_problem_group_bound(p, g);
+		(void)usmp_problem_prepare_group_bound(p, g);
 	if (usmp__problem_prepare(p) != USMP_OK)
 		goto out;
 	/* Both findings of README.md (a CR inside an id, ids that are not

@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(*usmp_problem_error(p) != '\0');
 		goto out;
 	}
-	uint32_t groups = usmp_problem_group_count(p);
+	uint32_t groups = usmp_problem_prepare_group_count(p);
 	for (uint32_t g = 0; g < groups; g++)
-		(void)usmp_problem_group_bound(p, g);
+		(void)usmp_problem_prepare_group_bound(p, g);
 	/* Round trip: what we write we must read, and rewrite identically. */
 	t1 = to_json(p, &n1);
 	FUZZ_CHECK(t1 != NULL);
@@ -64,10 +64,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t2 = to_json(q, &n2);
 	FUZZ_CHECK(t2 != NULL);
 	FUZZ_CHECK(n1 == n2 && memcmp(t1, t2, n1) == 0);
-	FUZZ_CHECK(usmp_problem_group_count(q) == groups);
+	FUZZ_CHECK(usmp_problem_prepare_group_count(q) == groups);
 	for (uint32_t g = 0; g < groups; g++)
-		FUZZ_CHECK(usmp_problem_group_bound(q, g) ==
-		           usmp_problem_group_bound(p, g));
+		FUZZ_CHECK(usmp_problem_prepare_group_bound(q, g) ==
+		           usmp_problem_prepare_group_bound(p, g));
 out:
 	free(t1);
 	free(t2);

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	double t_build = now_s() - t0;
 	long built = proc_kib("VmHWM");
 	t0 = now_s();
-	uint64_t bound = usmp_problem_group_bound(p, 0);
+	uint64_t bound = usmp_problem_prepare_group_bound(p, 0);
 	double t_bound = now_s() - t0;
 	long bounded = proc_kib("VmHWM");
 	usmp_plan_options o = {.struct_size = sizeof o,

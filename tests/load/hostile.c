@@ -191,8 +191,8 @@ static void misuse(void)
 	(void)usmp_problem_parse(NULL, "{}", 2, NULL, USMP_FORMAT_JSON, 0);
 	(void)usmp_problem_write(p, NULL, USMP_FORMAT_JSON);
 	(void)usmp_problem_write(p, "/nonexistent/dir/x.json", USMP_FORMAT_JSON);
-	(void)usmp_problem_group_bound(p, 99);
-	(void)usmp_problem_pool_group(p, 99);
+	(void)usmp_problem_prepare_group_bound(p, 99);
+	(void)usmp_problem_prepare_pool_group(p, 99);
 	(void)usmp_plan_compute(NULL, p, NULL, &plan);
 	usmp_plan_destroy(plan);
 	plan = NULL;
