@@ -334,20 +334,6 @@ fail:
  */
 enum { CLIQUE_STARTS = 16, CLIQUE_SCAN = 1024, CLIQUE_MAX = 64 };
 
-static bool edge_between(const uint64_t *cs, const uint32_t *ca, uint32_t a,
-                         uint32_t b)
-{
-	uint64_t lo = cs[a], hi = cs[a + 1];
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (ca[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < cs[a + 1] && ca[lo] == b;
-}
-
 /* The greedy clique from start v in group g, into taken[0..*c): v, then
  * its group neighbours largest first that conflict with all taken so far.
  * ck/cv: scratch of the largest degree. */
@@ -373,7 +359,7 @@ static int clique_grow(const bitem *it, const uint64_t *cs, const uint32_t *ca,
 			uint32_t w = taken[t];
 			all = (it[u].live && it[w].live && it[u].begin < it[w].end &&
 			       it[w].begin < it[u].end) ||
-			      edge_between(cs, ca, u, w);
+			      usmp__csr_has(cs, ca, u, w);
 		}
 		if (all)
 			taken[k++] = u;

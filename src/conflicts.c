@@ -175,21 +175,26 @@ int usmp__for_each_neighbor(const usmp_view *v, const usmp__interval_index *ix,
 	return 0;
 }
 
+bool usmp__csr_has(const uint64_t *start, const uint32_t *adj, uint32_t a,
+                   uint32_t b)
+{
+	uint64_t lo = start[a], hi = start[a + 1];
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (adj[mid] < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < start[a + 1] && adj[lo] == b;
+}
+
 bool usmp__conflict(const usmp_view *v, uint32_t a, uint32_t b)
 {
 	if (a == b || a >= v->buffer_count || b >= v->buffer_count)
 		return false;
 	if (usmp_live_overlap(v, a, b))
 		return true;
-	if (!v->conflict_start)
-		return false;
-	uint64_t lo = v->conflict_start[a], hi = v->conflict_start[a + 1];
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (v->conflict_adj[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < v->conflict_start[a + 1] && v->conflict_adj[lo] == b;
+	return v->conflict_start &&
+	       usmp__csr_has(v->conflict_start, v->conflict_adj, a, b);
 }

@@ -496,6 +496,19 @@ fail:
 	return rc;
 }
 
+/* Every pool of the part as the certificate's pools; its pool the only
+ * one, or NONE when there are several. */
+static int all_pools(const usmp_view *v, cert *c)
+{
+	c->pool = v->pool_count == 1 ? 0 : NONE;
+	c->pools = malloc(v->pool_count * sizeof *c->pools);
+	if (!c->pools)
+		return USMP_ERR_NOMEM;
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		c->pools[c->npool++] = j;
+	return USMP_OK;
+}
+
 /* BUFFER, STEP, BOUND, in that order of preference. */
 static int certify(const usmp_view *v, cert *c)
 {
@@ -543,12 +556,7 @@ static int certify(const usmp_view *v, cert *c)
 	if (wide_gt(lb, all)) {
 		c->kind = USMP_INFEASIBLE_BOUND;
 		c->limit = all;
-		c->pool = v->pool_count == 1 ? 0 : NONE;
-		c->pools = malloc(v->pool_count * sizeof *c->pools);
-		if (!c->pools)
-			return USMP_ERR_NOMEM;
-		for (uint32_t j = 0; j < v->pool_count; j++)
-			c->pools[c->npool++] = j;
+		return all_pools(v, c);
 	}
 	return USMP_OK;
 }
@@ -1044,13 +1052,7 @@ static int record(usmp_plan *plan, const usmp__view_store *vs, cert *c,
 static int whole_part(const usmp_view *v, cert *c)
 {
 	c->limit = (usmp__wide){0, part_limit(v)};
-	c->pool = v->pool_count == 1 ? 0 : NONE;
-	c->pools = malloc(v->pool_count * sizeof *c->pools);
-	if (!c->pools)
-		return USMP_ERR_NOMEM;
-	for (uint32_t j = 0; j < v->pool_count; j++)
-		c->pools[c->npool++] = j;
-	return USMP_OK;
+	return all_pools(v, c);
 }
 
 int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,

@@ -237,6 +237,9 @@ static inline uint64_t usmp__time_key(int64_t t)
  * symmetric CSR for n buffers. start gets n+1 entries, *adj is allocated. */
 int usmp__csr_build(const usmp__edge *edges, size_t edge_count, uint32_t n,
                     uint64_t *start, uint32_t **adj);
+/* Whether b is among a's neighbours in such a CSR (binary search). */
+bool usmp__csr_has(const uint64_t *start, const uint32_t *adj, uint32_t a,
+                   uint32_t b);
 /* degree[b] = number of distinct buffers conflicting with b (live ranges and
  * edges, each pair once). O(n log n + edges). */
 int usmp__degrees(const usmp_view *v, uint64_t *degree);
