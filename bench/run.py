@@ -624,6 +624,9 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("")
 	w("Written by `bench/run.py` (do not edit by hand; rerun it). Every number below was measured in")
 	w("the run described here. How to read and reproduce it: [bench/README.md](../bench/README.md).")
+	w("Comparisons between versions of the code, dated and with their commands, are in")
+	w("[bench/fit/RESULTS.md](../bench/fit/RESULTS.md), [bench/exact/RESULTS.md](../bench/exact/RESULTS.md)")
+	w("and [bench/auto/RESULTS.md](../bench/auto/RESULTS.md).")
 	w("")
 	w("## The run")
 	w("")
@@ -633,7 +636,7 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("| command | `%s` |" % ctx["command"])
 	w("| date | %s → %s (%.1f min, %d usmp processes) |" % (ctx["start"], ctx["end"],
 		ctx["elapsed_s"] / 60, ctx["processes"]))
-	w("| commit | `%s`%s |" % (ctx["commit"], ctx["dirty"]))
+	w("| code | the commit recorded as `commit` in `%s`%s |" % (ctx.get("raw", "the raw results"), ctx["dirty"]))
 	w("| build | `%s` (%s) |" % (ctx["build"], ctx["buildinfo"]))
 	w("| machine | %s × %s, %s RAM, Linux %s, Python %s |" % (m["nproc"], m["cpu"], m["mem"],
 		m["kernel"], m["python"]))
@@ -974,6 +977,7 @@ def main():
 			raw = json.load(f)
 		probs = [Problem(**d) for d in raw["problems"]]
 		results = {(r.pop("problem"), r.pop("algorithm")): r for r in raw["results"]}
+		raw["context"].setdefault("raw", os.path.relpath(a.report_only, ROOT))
 		write_report(a.out, raw["context"], probs, algorithms(), results, raw["isolation"])
 		print("wrote %s from %s" % (a.out, a.report_only), file=sys.stderr)
 		return
@@ -1047,6 +1051,8 @@ def main():
 	ctx["elapsed_s"] = time.perf_counter() - t0
 	ctx["end"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M UTC")
 	ctx["load_end"] = " / ".join("%.2f" % x for x in os.getloadavg())
+	if a.raw:
+		ctx["raw"] = os.path.relpath(a.raw, ROOT)
 	write_report(a.out, ctx, probs, algos, results, iso)
 	if a.raw:
 		os.makedirs(os.path.dirname(a.raw), exist_ok=True)
