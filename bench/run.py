@@ -463,7 +463,7 @@ def fmt_ratio(r, short=False):
 	if q is None:
 		rc = r.get("rc")
 		if rc == 2 and "beyond" in (r.get("error") or ""):
-			return "n/a (>10k)"
+			return "n/a (>10k)" if "10000" in r["error"] else "n/a (>200)"
 		if rc == 2:
 			return "n/a"
 		if rc == 3:
@@ -659,8 +659,8 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("* ‡ — `auto` failed with its default 1 s time limit; the ratio is from a rerun with the longer")
 	w("  limit named in the notes (the default's failure is listed under *Problems found*). ‡ with †:")
 	w("  no plan within 1 MiB with the longer limit either; the ratio is auto's plan without `--capacity`.")
-	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); it refuses problems over 10,000")
-	w("  buffers and several candidate pools (n/a). hill_climb and exact are skipped at ≥ 100k buffers;")
+	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); it refuses one-pool problems over")
+	w("  10,000 buffers and those with several pools, candidates or conflict edges over 200 (n/a). hill_climb and exact are skipped at ≥ 100k buffers;")
 	w("  at 1M buffers only the default (order=size) orders of first_fit/best_fit, the TVM greedies and")
 	w("  auto run (time budget). `first_fit:area` = `-a first_fit -p order=area`; plain `first_fit` is")
 	w("  order=size; `:all` tries the four orders and keeps the smallest plan.")
