@@ -463,7 +463,7 @@ def fmt_ratio(r, short=False):
 	if q is None:
 		rc = r.get("rc")
 		if rc == 2 and "beyond" in (r.get("error") or ""):
-			return "n/a (>10k)"
+			return "n/a (>10k)" if "10000" in r["error"] else "n/a (>200)"
 		if rc == 2:
 			return "n/a"
 		if rc == 3:
@@ -624,6 +624,9 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("")
 	w("Written by `bench/run.py` (do not edit by hand; rerun it). Every number below was measured in")
 	w("the run described here. How to read and reproduce it: [bench/README.md](../bench/README.md).")
+	w("Comparisons between versions of the code, dated and with their commands, are in")
+	w("[bench/fit/RESULTS.md](../bench/fit/RESULTS.md), [bench/exact/RESULTS.md](../bench/exact/RESULTS.md)")
+	w("and [bench/auto/RESULTS.md](../bench/auto/RESULTS.md).")
 	w("")
 	w("## The run")
 	w("")
@@ -633,7 +636,7 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("| command | `%s` |" % ctx["command"])
 	w("| date | %s → %s (%.1f min, %d usmp processes) |" % (ctx["start"], ctx["end"],
 		ctx["elapsed_s"] / 60, ctx["processes"]))
-	w("| commit | `%s`%s |" % (ctx["commit"], ctx["dirty"]))
+	w("| code | the commit recorded as `commit` in `%s`%s |" % (ctx.get("raw", "the raw results"), ctx["dirty"]))
 	w("| build | `%s` (%s) |" % (ctx["build"], ctx["buildinfo"]))
 	w("| machine | %s × %s, %s RAM, Linux %s, Python %s |" % (m["nproc"], m["cpu"], m["mem"],
 		m["kernel"], m["python"]))
@@ -656,8 +659,8 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("* ‡ — `auto` failed with its default 1 s time limit; the ratio is from a rerun with the longer")
 	w("  limit named in the notes (the default's failure is listed under *Problems found*). ‡ with †:")
 	w("  no plan within 1 MiB with the longer limit either; the ratio is auto's plan without `--capacity`.")
-	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); it refuses problems over 10,000")
-	w("  buffers and several candidate pools (n/a). hill_climb and exact are skipped at ≥ 100k buffers;")
+	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); it refuses one-pool problems over")
+	w("  10,000 buffers and those with several pools, candidates or conflict edges over 200 (n/a). hill_climb and exact are skipped at ≥ 100k buffers;")
 	w("  at 1M buffers only the default (order=size) orders of first_fit/best_fit, the TVM greedies and")
 	w("  auto run (time budget). `first_fit:area` = `-a first_fit -p order=area`; plain `first_fit` is")
 	w("  order=size; `:all` tries the four orders and keeps the smallest plan.")
@@ -974,6 +977,7 @@ def main():
 			raw = json.load(f)
 		probs = [Problem(**d) for d in raw["problems"]]
 		results = {(r.pop("problem"), r.pop("algorithm")): r for r in raw["results"]}
+		raw["context"].setdefault("raw", os.path.relpath(a.report_only, ROOT))
 		write_report(a.out, raw["context"], probs, algorithms(), results, raw["isolation"])
 		print("wrote %s from %s" % (a.out, a.report_only), file=sys.stderr)
 		return
@@ -1047,6 +1051,8 @@ def main():
 	ctx["elapsed_s"] = time.perf_counter() - t0
 	ctx["end"] = datetime.datetime.now(datetime.timezone.utc).strftime("%H:%M UTC")
 	ctx["load_end"] = " / ".join("%.2f" % x for x in os.getloadavg())
+	if a.raw:
+		ctx["raw"] = os.path.relpath(a.raw, ROOT)
 	write_report(a.out, ctx, probs, algos, results, iso)
 	if a.raw:
 		os.makedirs(os.path.dirname(a.raw), exist_ok=True)
