@@ -40,16 +40,7 @@ ALLOWED_FUNCTIONS = {
 
 # Known commit hashes in docs/, (path from the source root, word), that other
 # work is removing. To be emptied: remove an entry when its line is rewritten.
-ALLOWED_DOC_WORDS = {
-    ("docs/algorithms.md", "a08576c"),
-    ("docs/algorithms.md", "e81dd22"),
-    ("docs/algorithms.md", "c6a2243"),
-    ("docs/algorithms.md", "31ca6a1"),
-    ("docs/algorithms.md", "878cb11"),
-    ("docs/algorithms.md", "1c9a9df"),
-    ("docs/algorithms.md", "10515e3"),
-    ("docs/performance.md", "10515e3d7014"),
-}
+ALLOWED_DOC_WORDS = set()
 
 HASH = re.compile(r"(?<![\w.-])[0-9a-f]{7,40}(?![\w-])")
 CHANGE_NOTES = [
