@@ -1,6 +1,6 @@
 /* infeasible.c — why a part has no plan: a certificate computed from the
  * problem alone (step, buffer, fixed clash, bound), spill advice, messages. */
-#include "internal.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* io_csv.c — MiniMalloc's CSV format: problems (id,lower,upper,size and
  * optional alignment, offset; one pool) and plans (those columns plus offset). */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

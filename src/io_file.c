@@ -1,6 +1,7 @@
 /* io_file.c — the public read/parse/write entry points for problems and plans:
  * reading files ("-" = stdin), choosing the format, and dispatching. */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* io_json.c — the JSON formats (docs/formats.md): problems and plans, read
  * strictly (types, keys, names) with messages naming file, record and field. */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <inttypes.h>
 #include <jansson.h>

@@ -1,6 +1,7 @@
 /* problem.c — the problem a host builds: pools, buffers, live ranges,
  * candidates, fixed placements, conflicts and overlap rules, all validated. */
-#include "internal.h"
+#include "problem.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* registry.c — finding, loading and checking algorithm plugins (dlopen, ABI
  * and descriptor checks, diagnostics), the built-ins, and the registry queries. */
 #include "registry_private.h"
-#include "paths.h"
+#include "host.h"
 
 #include "config.h"
 

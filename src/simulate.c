@@ -11,7 +11,7 @@
  * overwritten that way still belongs to src until src's last use: a third
  * buffer writing it then needs a rule from src too. Buffers without a live
  * range are not replayed. */
-#include "internal.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
