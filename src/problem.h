@@ -71,6 +71,80 @@ struct usmp_problem {
 	size_t overlap_set_cap;
 };
 
+/* ---- reading a problem (inline: the readers, writers and simulator) ------ */
+
+/* How many pools p has. */
+static inline size_t usmp__problem_npools(const usmp_problem *p)
+{
+	return p->pool_count;
+}
+
+/* How many buffers p has. */
+static inline size_t usmp__problem_nbuffers(const usmp_problem *p)
+{
+	return p->buffer_count;
+}
+
+/* How many conflict edges p has (as added, duplicates included). */
+static inline size_t usmp__problem_nedges(const usmp_problem *p)
+{
+	return p->edge_count;
+}
+
+/* How many overlap rules p has. */
+static inline size_t usmp__problem_noverlaps(const usmp_problem *p)
+{
+	return p->overlap_count;
+}
+
+/* Pool i (< usmp__problem_npools). */
+static inline const usmp__pool *usmp__problem_pool(const usmp_problem *p,
+                                                   size_t i)
+{
+	return &p->pools[i];
+}
+
+/* Buffer i (< usmp__problem_nbuffers). */
+static inline const usmp__buffer *usmp__problem_buffer(const usmp_problem *p,
+                                                       size_t i)
+{
+	return &p->buffers[i];
+}
+
+/* Conflict edge i (< usmp__problem_nedges), its buffers a < b. */
+static inline const usmp__edge *usmp__problem_edge(const usmp_problem *p,
+                                                   size_t i)
+{
+	return &p->edges[i];
+}
+
+/* Overlap rule i (< usmp__problem_noverlaps), in the order added. */
+static inline const usmp_overlap_rec *
+usmp__problem_overlap(const usmp_problem *p, size_t i)
+{
+	return &p->overlaps[i];
+}
+
+/* True when p has no pool, buffer, edge or rule. */
+static inline bool usmp__problem_empty(const usmp_problem *p)
+{
+	return !p->pool_count && !p->buffer_count && !p->edge_count &&
+	       !p->overlap_count;
+}
+
+/* The optional CSV columns (usmp__csv_col) the file p was read from had. */
+static inline uint32_t usmp__problem_csv_columns(const usmp_problem *p)
+{
+	return p->csv_columns;
+}
+
+/* Set by a reader: the optional CSV columns its file had (0 for JSON). */
+static inline void usmp__problem_set_csv_columns(usmp_problem *p,
+                                                 uint32_t columns)
+{
+	p->csv_columns = columns;
+}
+
 /* ---- problem.c ----------------------------------------------------------- */
 
 /* Record a failure on p: sets p->error and returns status. */
