@@ -1028,7 +1028,7 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 		cert_free(&c);
 		if (m.oom)
 			goto nomem;
-		usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED, "%s", m.s);
+		usmp__plan_set_error(plan, USMP_ERR_UNSUPPORTED, m.s);
 		free(m.s);
 		return USMP_ERR_UNSUPPORTED;
 	}
@@ -1069,7 +1069,7 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 	rc = record(plan, vs, &c, &a, group, bound, algo);
 	if (rc)
 		goto nomem;
-	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	usmp__plan_set_error(plan, USMP_ERR_INFEASIBLE, m.s);
 	free(m.s);
 	cert_free(&c);
 	return USMP_ERR_INFEASIBLE;
@@ -1078,8 +1078,9 @@ nomem:
 	cert_free(&c);
 	free(a.buf);
 	free(a.pool);
-	usmp__plan_fail(plan, st, "%s: no plan found (out of memory while "
-	                "explaining why)", algo);
+	usmp__set_msg(&plan->error, "%s: no plan found (out of memory while "
+	              "explaining why)", algo);
+	plan->status = st;
 	return st;
 }
 
@@ -1153,7 +1154,7 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 			ids[k++] = vs->buffer_map[i]; /* ascending, as the view's */
 	st = usmp__view_build(p, ids, k, &sub, &msg);
 	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		usmp__plan_set_error(plan, st, msg ? msg : "cannot build view");
 		goto out;
 	}
 	pl = malloc(k * sizeof *pl);
@@ -1202,12 +1203,12 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 		goto nomem;
 	}
 	cert_free(&c);
-	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	usmp__plan_set_error(plan, USMP_ERR_INFEASIBLE, m.s);
 	free(m.s);
 	st = USMP_ERR_INFEASIBLE;
 	goto out;
 nomem:
-	st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
+	st = usmp__plan_set_error(plan, USMP_ERR_NOMEM, "out of memory");
 out:
 	usmp__free_msg(&msg);
 	free(pl);

@@ -82,10 +82,6 @@ int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p);
 
 /* ---- io_file.c ------------------------------------------------------------- */
 
-/* For the readers: empty p and record the formatted message as its error.
- * Returns status. */
-int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
-	USMP__PRINTF(3, 4);
 /* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
 int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
 

@@ -33,20 +33,6 @@ static int format_known(int format)
 	       format == USMP_FORMAT_CSV;
 }
 
-int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
-{
-	char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	usmp__vset_msg(&msg, fmt, ap);
-	va_end(ap);
-	usmp__problem_clear(p);
-	usmp__problem_fail(p, status, "%s", msg);
-	usmp__free_msg(&msg);
-	return status;
-}
-
 int usmp__read_file(const char *path, char **data, size_t *len, char **msg)
 {
 	FILE *f = NULL;

@@ -76,6 +76,15 @@ usmp_plan *usmp__plan_alloc(usmp_problem *p);
  * status. */
 int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
+/* Record a failure on the plan: its status and a copy of msg; returns
+ * status. Inline, so files that plan.c calls need not call back into it. */
+static inline int usmp__plan_set_error(usmp_plan *plan, int status,
+                                       const char *msg)
+{
+	usmp__set_msg(&plan->error, "%s", msg);
+	plan->status = status;
+	return status;
+}
 /* Prepare p and check the plan is shaped for it (buffer and pool counts);
  * USMP_OK, or the failure recorded on the plan. */
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);

@@ -1,5 +1,5 @@
-/* problem.h — the problem a host builds: struct usmp_problem, its records, and
- * the calls that record failures, prepare it and check its overlap rules. */
+/* problem.h — the problem a host builds: struct usmp_problem, its records, the
+ * inline accessors that read it, failures, and preparing it for planning. */
 #ifndef USMP_PROBLEM_H
 #define USMP_PROBLEM_H
 
@@ -154,8 +154,16 @@ int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
 void usmp__problem_changed(usmp_problem *p);
 /* Empty p (keeps the allocation), used by readers on failure. */
 void usmp__problem_clear(usmp_problem *p);
+/* For the readers: empty p and record the formatted message as its error.
+ * Returns status. */
+int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+
+/* ---- prepare.c ----------------------------------------------------------- */
+
 /* Add the "default" pool if there is none, check cross-record invariants
- * (fixed placements vs candidates), compute groups and bounds. Idempotent. */
+ * (fixed placements vs candidates, overlap rules), compute groups and
+ * bounds. Idempotent. */
 int usmp__problem_prepare(usmp_problem *p);
 
 /* ---- rule_cycles.c ------------------------------------------------------- */

@@ -27,7 +27,7 @@ typedef struct usmp__algo {
 	void *arg_types; /* ffi_type ** */
 } usmp__algo;
 
-/* ---- registry.c: the algorithms -------------------------------------------- */
+/* ---- registry_query.c: the algorithms -------------------------------------- */
 
 /* Look up an algorithm by name (NULL when unknown). [thread-safe] */
 const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);

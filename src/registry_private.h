@@ -1,5 +1,5 @@
-/* registry_private.h — inside the registry area only: struct usmp_registry, the
- * selection rules, diagnostics, and the plugin scanner (registry.c, select.c, ...). */
+/* registry_private.h — inside the registry area only (registry*.c, select.c,
+ * scanner.c, log.c): struct usmp_registry, rules, diagnostics, the scanner. */
 #ifndef USMP_REGISTRY_PRIVATE_H
 #define USMP_REGISTRY_PRIVATE_H
 
@@ -98,13 +98,18 @@ struct usmp_registry {
 	int log_level;
 };
 
-/* select.c: parse USMP_ALGORITHM into env_rules (bad rules become
- * diagnostics and broken rules) and set up the default rule. Called once by
+/* ---- select.c: the selection rules ------------------------------------- */
+
+/* Parse USMP_ALGORITHM into env_rules (bad rules become diagnostics and
+ * broken rules) and set up the default rule. Called once by
  * usmp_registry_create after every plugin is loaded. */
 int usmp__select_init(usmp_registry *r, const char *env_rules);
 /* Free every rule and kept string. */
 void usmp__select_finish(usmp_registry *r);
-/* Add a diagnostic line (registry.c) of kind USMP_DIAG_OTHER. */
+
+/* ---- registry_query.c: diagnostics ------------------------------------- */
+
+/* Add a diagnostic line of kind USMP_DIAG_OTHER. */
 void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
 	USMP__PRINTF(2, 3);
 /* Add a diagnostic line of the usmp_diagnostic_kind given. */
