@@ -9,7 +9,8 @@ through BUILD_DIR/meson-info/intro-targets.json, and reads each object's
 symbols with NM (default: nm). File A "calls into" file B when A uses (an
 undefined symbol) what B defines (a global symbol): a function or a
 table. One TAP test per target: ok when that graph has no cycle, otherwise
-not ok naming each cycle, with the symbols that make its edges.
+not ok naming each cycle, with the symbols that make its edges; before
+them, one test that the checker finds a cycle planted in a made-up graph.
 
 An object that is missing (the target not built) or a graph without a
 single edge is a bail-out, not a pass.
@@ -228,6 +229,26 @@ def check(graph, label):
     return not comps, [describe(kept, c) for c in comps], notes
 
 
+def self_test():
+    """(ok, message): check() finds and names a planted three-file cycle,
+    and passes the same graph with one of its edges removed."""
+    planted = {
+        "src/a.c": {"src/b.c": ["f"]},
+        "src/b.c": {"src/c.c": ["g"]},
+        "src/c.c": {"src/a.c": ["h"], "src/d.c": ["k"]},
+        "src/d.c": {},
+    }
+    ok, cycles, _ = check(planted, "planted")
+    want = "cycle src/a.c -> src/b.c -> src/c.c -> src/a.c"
+    if ok or len(cycles) != 1 or not cycles[0].startswith(want):
+        return False, f"planted cycle not reported as {want!r}: {cycles}"
+    del planted["src/c.c"]["src/a.c"]
+    ok, cycles, _ = check(planted, "planted")
+    if not ok:
+        return False, f"acyclic graph reported as cyclic: {cycles}"
+    return True, "a planted cycle a.c -> b.c -> c.c -> a.c is found and named"
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         sys.exit(__doc__)
@@ -244,9 +265,11 @@ def main(argv):
     except (OSError, KeyError, ValueError) as e:
         bail(f"{build}: not a configured meson build directory ({e})")
 
-    print(f"1..{len(TARGETS)}")
-    failed = 0
-    for n, (name, ttype, label) in enumerate(TARGETS, 1):
+    print(f"1..{len(TARGETS) + 1}")
+    ok, message = self_test()
+    print(f"{'ok' if ok else 'not ok'} 1 - the checker: {message}")
+    failed = 0 if ok else 1
+    for n, (name, ttype, label) in enumerate(TARGETS, 2):
         t = find_target(targets, name, ttype)
         graph = call_graph(nm, target_objects(t, src_root))
         edges = sum(len(e) for e in graph.values())
