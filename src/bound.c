@@ -1,6 +1,6 @@
 /* bound.c — lower bounds on the memory any valid plan needs (a sweep over
  * time, less what overlap rules could share), and the pool groups they hold for. */
-#include "internal.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* child.c — the forked helper processes (isolated calls, the plugin scanner):
  * they die with their parent, run in their own process group, and are reaped with it. */
-#include "internal.h"
+#include "util.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* conflicts.c — the conflict relation of a view: explicit edges as a CSR,
  * conflict degrees, neighbour walks and the pairwise conflict test. */
-#include "internal.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>

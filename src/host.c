@@ -1,6 +1,6 @@
 /* host.c — the usmp_host services table libusmp hands to every algorithm call:
  * logging, deadline and cancellation, tracked allocations, neighbour walks. */
-#include "internal.h"
+#include "host.h"
 
 #include <pthread.h>
 #include <stdlib.h>

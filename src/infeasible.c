@@ -1,6 +1,6 @@
 /* infeasible.c — why a part has no plan: a certificate computed from the
  * problem alone (step, buffer, fixed clash, bound), spill advice, messages. */
-#include "internal.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1086,7 +1086,7 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 		cert_free(&c);
 		if (m.oom)
 			goto nomem;
-		usmp__plan_fail(plan, USMP_ERR_UNSUPPORTED, "%s", m.s);
+		usmp__plan_set_error(plan, USMP_ERR_UNSUPPORTED, m.s);
 		free(m.s);
 		return USMP_ERR_UNSUPPORTED;
 	}
@@ -1127,7 +1127,7 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 	rc = record(plan, vs, &c, &a, group, bound, algo);
 	if (rc)
 		goto nomem;
-	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	usmp__plan_set_error(plan, USMP_ERR_INFEASIBLE, m.s);
 	free(m.s);
 	cert_free(&c);
 	return USMP_ERR_INFEASIBLE;
@@ -1136,8 +1136,9 @@ nomem:
 	cert_free(&c);
 	free(a.buf);
 	free(a.pool);
-	usmp__plan_fail(plan, st, "%s: no plan found (out of memory while "
-	                "explaining why)", algo);
+	usmp__set_msg(&plan->error, "%s: no plan found (out of memory while "
+	              "explaining why)", algo);
+	plan->status = st;
 	return st;
 }
 
@@ -1211,7 +1212,7 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 			ids[k++] = vs->buffer_map[i]; /* ascending, as the view's */
 	st = usmp__view_build(p, ids, k, &sub, &msg);
 	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		usmp__plan_set_error(plan, st, msg ? msg : "cannot build view");
 		goto out;
 	}
 	pl = malloc(k * sizeof *pl);
@@ -1260,12 +1261,12 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 		goto nomem;
 	}
 	cert_free(&c);
-	usmp__plan_fail(plan, USMP_ERR_INFEASIBLE, "%s", m.s);
+	usmp__plan_set_error(plan, USMP_ERR_INFEASIBLE, m.s);
 	free(m.s);
 	st = USMP_ERR_INFEASIBLE;
 	goto out;
 nomem:
-	st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
+	st = usmp__plan_set_error(plan, USMP_ERR_NOMEM, "out of memory");
 out:
 	usmp__free_msg(&msg);
 	free(pl);

@@ -1,6 +1,6 @@
 /* interval_index.c — live-range queries without all pairs: every buffer whose
  * range meets [b, e) in O(log n + k), and the radix sort the sweeps share. */
-#include "internal.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* invoke.c — calling an algorithm: one libffi call interface per plugin
  * algorithm, prepared at load from its signature; built-ins called directly. */
-#include "internal.h"
+#include "host.h"
 
 #include <ffi.h>
 #include <stdlib.h>

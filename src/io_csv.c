@@ -1,6 +1,7 @@
 /* io_csv.c — MiniMalloc's CSV format: problems (id,lower,upper,size and
  * optional alignment, offset; one pool) and plans (those columns plus offset). */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -503,8 +504,9 @@ int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
 	}
 	if ((rc = read_rows(&c, read_problem_row, NULL)))
 		goto done;
-	p->csv_columns = (c.col_of[COL_ALIGNMENT] >= 0 ? USMP__CSV_ALIGNMENT : 0) |
-	                 (c.col_of[COL_OFFSET] >= 0 ? USMP__CSV_OFFSET : 0);
+	usmp__problem_set_csv_columns(p,
+		(c.col_of[COL_ALIGNMENT] >= 0 ? USMP__CSV_ALIGNMENT : 0) |
+		(c.col_of[COL_OFFSET] >= 0 ? USMP__CSV_OFFSET : 0));
 	rc = USMP_OK;
 done:
 	free(c.lines);
@@ -552,7 +554,7 @@ static int read_plan_row(cctx *c, void *arg)
 		             "id \"%s\" appears twice (also line %u)", id,
 		             seen[b]);
 	seen[b] = c->line > UINT32_MAX ? UINT32_MAX : (uint32_t)c->line;
-	buf = &c->p->buffers[b];
+	buf = usmp__problem_buffer(c->p, b);
 	if (!has(c, COL_OFFSET))
 		return cfail(c, USMP_ERR_INVALID, c->line, "offset: empty");
 	if ((rc = get_int(c, COL_OFFSET, 0, "a non-negative integer", &offset)))
@@ -589,26 +591,28 @@ int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	skip_bom(&c);
 	if ((rc = check_nul(&c)))
 		goto done;
-	if (p->pool_count != 1) {
+	if (usmp__problem_npools(p) != 1) {
 		rc = cfail(&c, USMP_ERR_INVALID, 0,
 		           "a CSV plan places buffers in one pool; the problem "
-		           "has %zu", p->pool_count);
+		           "has %zu", usmp__problem_npools(p));
 		goto done;
 	}
 	if ((rc = read_header(&c, 1)))
 		goto done;
-	seen = calloc(p->buffer_count ? p->buffer_count : 1, sizeof *seen);
+	size_t n = usmp__problem_nbuffers(p);
+	seen = calloc(n ? n : 1, sizeof *seen);
 	if (!seen) {
 		rc = cfail(&c, USMP_ERR_NOMEM, 0, "out of memory");
 		goto done;
 	}
 	if ((rc = read_rows(&c, read_plan_row, seen)))
 		goto done;
-	for (size_t i = 0; i < p->buffer_count; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!seen[i]) {
 			rc = cfail(&c, USMP_ERR_INVALID, 0,
 			           "buffer \"%s\" has no row (every buffer of the "
-			           "problem must appear once)", p->buffers[i].name);
+			           "problem must appear once)",
+			           usmp__problem_buffer(p, i)->name);
 			goto done;
 		}
 	}
@@ -662,25 +666,26 @@ static size_t row_length(const usmp__buffer *b, int align, int offset,
 static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
                     size_t whyn, const char **who, int *align, int *offset)
 {
-	*align = (p->csv_columns & USMP__CSV_ALIGNMENT) != 0;
-	*offset = plan || (p->csv_columns & USMP__CSV_OFFSET) != 0;
+	uint32_t columns = usmp__problem_csv_columns(p);
+	*align = (columns & USMP__CSV_ALIGNMENT) != 0;
+	*offset = plan || (columns & USMP__CSV_OFFSET) != 0;
 	*who = NULL;
-	if (p->pool_count != 1) {
+	if (usmp__problem_npools(p) != 1) {
 		snprintf(why, whyn, "CSV holds one pool");
 		return 0;
 	}
-	if (!plan && (p->edge_count || p->overlap_count)) {
-		snprintf(why, whyn, "%s", p->edge_count
+	if (!plan && (usmp__problem_nedges(p) || usmp__problem_noverlaps(p))) {
+		snprintf(why, whyn, "%s", usmp__problem_nedges(p)
 		                              ? "CSV cannot express conflict edges"
 		                              : "CSV cannot express overlap rules");
 		return 0;
 	}
-	if (!plan && p->pools[0].alignment > 1) {
+	if (!plan && usmp__problem_pool(p, 0)->alignment > 1) {
 		snprintf(why, whyn, "CSV cannot express a pool alignment");
 		return 0;
 	}
-	for (size_t i = 0; i < p->buffer_count; i++) {
-		const usmp__buffer *b = &p->buffers[i];
+	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
+		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		*who = b->name;
 		if (!(b->flags & USMP_BUFFER_LIVE)) {
 			snprintf(why, whyn, "CSV needs a live range for every buffer");
@@ -697,8 +702,8 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 			*offset = 1;
 	}
 	/* Every row must read back: a CSV line has at most CSV_MAX_LINE bytes. */
-	for (size_t i = 0; i < p->buffer_count; i++) {
-		const usmp__buffer *b = &p->buffers[i];
+	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
+		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		int placed = plan || (b->flags & USMP_BUFFER_FIXED);
 		uint64_t at = plan ? plan->placements[i].offset : b->fixed_offset;
 		size_t n = row_length(b, *align, *offset, placed, at);
@@ -741,8 +746,8 @@ int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 	(void)csv_fits(p, NULL, why, sizeof why, &who, &align, &offset);
 	fprintf(f, "id,lower,upper,size%s%s\n", align ? ",alignment" : "",
 	        offset ? ",offset" : "");
-	for (size_t i = 0; i < p->buffer_count; i++) {
-		const usmp__buffer *b = &p->buffers[i];
+	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
+		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRIu64, b->name,
 		        b->begin, b->end, b->size);
 		if (align)
@@ -777,7 +782,8 @@ int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 			return usmp__plan_fail(plan, USMP_ERR_INVALID,
 			                       "buffer \"%s\" has no placement; "
 			                       "only complete plans can be "
-			                       "written", p->buffers[i].name);
+			                       "written",
+			                       usmp__problem_buffer(p, i)->name);
 	return USMP_OK;
 }
 
@@ -792,7 +798,7 @@ int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	(void)csv_fits(p, plan, why, sizeof why, &who, &align, &offset);
 	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
-		const usmp__buffer *b = &p->buffers[i];
+		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRIu64, b->name,
 		        b->begin, b->end, b->size);
 		if (align)

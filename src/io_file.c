@@ -1,6 +1,7 @@
 /* io_file.c — the public read/parse/write entry points for problems and plans:
  * reading files ("-" = stdin), choosing the format, and dispatching. */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,20 +31,6 @@ static int format_known(int format)
 {
 	return format == USMP_FORMAT_AUTO || format == USMP_FORMAT_JSON ||
 	       format == USMP_FORMAT_CSV;
-}
-
-int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
-{
-	char *msg = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	usmp__vset_msg(&msg, fmt, ap);
-	va_end(ap);
-	usmp__problem_clear(p);
-	usmp__problem_fail(p, status, "%s", msg);
-	usmp__free_msg(&msg);
-	return status;
 }
 
 int usmp__read_file(const char *path, char **data, size_t *len, char **msg)
@@ -109,8 +96,7 @@ fail:
 
 static int is_empty(const usmp_problem *p)
 {
-	return !p->pool_count && !p->buffer_count && !p->edge_count &&
-	       !p->overlap_count;
+	return usmp__problem_empty(p);
 }
 
 int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
@@ -294,13 +280,14 @@ static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
 	rc = usmp__problem_prepare(p);
 	if (rc != USMP_OK)
 		return usmp__plan_fail(plan, rc, "%s", usmp_problem_error(p));
-	if (plan->buffer_count != p->buffer_count ||
-	    plan->pool_count != p->pool_count)
+	if (plan->buffer_count != usmp__problem_nbuffers(p) ||
+	    plan->pool_count != usmp__problem_npools(p))
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
 		                       "the plan (%u buffers, %u pools) is not "
 		                       "for this problem (%zu buffers, %zu pools)",
 		                       plan->buffer_count, plan->pool_count,
-		                       p->buffer_count, p->pool_count);
+		                       usmp__problem_nbuffers(p),
+		                       usmp__problem_npools(p));
 	if (check && (rc = check(plan, p)) != USMP_OK) {
 		msg = usmp__strdup(usmp_plan_error(plan));
 		usmp__plan_fail(plan, rc, "%s: %s", display_name(path, 1),
@@ -331,7 +318,7 @@ static int check_complete(usmp_plan *plan, usmp_problem *p)
 			return usmp__plan_fail(plan, USMP_ERR_INVALID,
 			                       "buffer \"%s\" has no placement; "
 			                       "only complete plans can be written",
-			                       p->buffers[i].name);
+			                       usmp__problem_buffer(p, i)->name);
 	return USMP_OK;
 }
 

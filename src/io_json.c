@@ -1,6 +1,7 @@
 /* io_json.c — the JSON formats (docs/formats.md): problems and plans, read
  * strictly (types, keys, names) with messages naming file, record and field. */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <inttypes.h>
 #include <jansson.h>
@@ -635,7 +636,7 @@ int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
 	    (rc = read_list(&c, root, "conflicts", read_conflict)) ||
 	    (rc = read_list(&c, root, "overlaps", read_overlap)))
 		goto done;
-	p->csv_columns = 0;
+	usmp__problem_set_csv_columns(p, 0);
 done:
 	json_decref(root);
 	return rc;
@@ -863,7 +864,7 @@ static int edge_cmp(const void *x, const void *y)
 
 static json_t *pool_record(jwriter *w, usmp_problem *p, size_t j)
 {
-	const usmp__pool *pool = &p->pools[j];
+	const usmp__pool *pool = usmp__problem_pool(p, j);
 	json_t *rec = json_object();
 	char what[64];
 
@@ -884,7 +885,7 @@ static json_t *pool_record(jwriter *w, usmp_problem *p, size_t j)
 
 static json_t *buffer_record(jwriter *w, usmp_problem *p, size_t i)
 {
-	const usmp__buffer *b = &p->buffers[i];
+	const usmp__buffer *b = usmp__problem_buffer(p, i);
 	json_t *rec = json_object();
 	char what[64];
 
@@ -899,13 +900,13 @@ static json_t *buffer_record(jwriter *w, usmp_problem *p, size_t i)
 	if (b->candidate_count) {
 		json_t *c = json_array();
 		for (uint32_t k = 0; k < b->candidate_count; k++)
-			jappend(w, c, jstr(w, p->pools[b->candidates[k]].name,
-			                   "a pool name"));
+			jappend(w, c, jstr(w, usmp__problem_pool(p, b->candidates[k])
+			                              ->name, "a pool name"));
 		jset(w, rec, "pools", c);
 	}
 	if (b->flags & USMP_BUFFER_FIXED) {
 		json_t *fx = json_object();
-		jset(w, fx, "pool", jstr(w, p->pools[b->fixed_pool].name,
+		jset(w, fx, "pool", jstr(w, usmp__problem_pool(p, b->fixed_pool)->name,
 		                         "a pool name"));
 		jset(w, fx, "offset", jint(w, b->fixed_offset, what));
 		jset(w, rec, "fixed", fx);
@@ -920,44 +921,45 @@ int usmp__json_write_problem(usmp_problem *p, FILE *f)
 	size_t i;
 
 	fputs("{\"usmp\": 1,\n \"pools\": [", f);
-	for (i = 0; i < p->pool_count && !w.status; i++)
+	for (i = 0; i < usmp__problem_npools(p) && !w.status; i++)
 		emit(&w, i ? ",\n  " : "\n  ", pool_record(&w, p, i));
 	fputs("],\n \"buffers\": [", f);
-	for (i = 0; i < p->buffer_count && !w.status; i++)
+	for (i = 0; i < usmp__problem_nbuffers(p) && !w.status; i++)
 		emit(&w, i ? ",\n  " : "\n  ", buffer_record(&w, p, i));
 	fputs("]", f);
 
-	if (p->edge_count && !w.status) {
+	if (usmp__problem_nedges(p) && !w.status) {
 		size_t n = 0;
-		edges = malloc(p->edge_count * sizeof *edges);
+		edges = malloc(usmp__problem_nedges(p) * sizeof *edges);
 		if (!edges) {
 			wfail(&w, USMP_ERR_NOMEM, "out of memory writing JSON");
 			goto done;
 		}
-		memcpy(edges, p->edges, p->edge_count * sizeof *edges);
-		qsort(edges, p->edge_count, sizeof *edges, edge_cmp);
+		for (i = 0; i < usmp__problem_nedges(p); i++)
+			edges[i] = *usmp__problem_edge(p, i);
+		qsort(edges, usmp__problem_nedges(p), sizeof *edges, edge_cmp);
 		fputs(",\n \"conflicts\": [", f);
-		for (i = 0; i < p->edge_count && !w.status; i++) {
+		for (i = 0; i < usmp__problem_nedges(p) && !w.status; i++) {
 			if (i && edge_cmp(&edges[i - 1], &edges[i]) == 0)
 				continue;
 			json_t *pair = json_array();
-			jappend(&w, pair, jstr(&w, p->buffers[edges[i].a].name,
-			                       "a buffer name"));
-			jappend(&w, pair, jstr(&w, p->buffers[edges[i].b].name,
-			                       "a buffer name"));
+			const usmp__buffer *a = usmp__problem_buffer(p, edges[i].a);
+			const usmp__buffer *b = usmp__problem_buffer(p, edges[i].b);
+			jappend(&w, pair, jstr(&w, a->name, "a buffer name"));
+			jappend(&w, pair, jstr(&w, b->name, "a buffer name"));
 			emit(&w, n++ ? ",\n  " : "\n  ", pair);
 		}
 		fputs("]", f);
 	}
-	if (p->overlap_count && !w.status) {
+	if (usmp__problem_noverlaps(p) && !w.status) {
 		fputs(",\n \"overlaps\": [", f);
-		for (i = 0; i < p->overlap_count && !w.status; i++) {
-			const usmp_overlap_rec *o = &p->overlaps[i];
+		for (i = 0; i < usmp__problem_noverlaps(p) && !w.status; i++) {
+			const usmp_overlap_rec *o = usmp__problem_overlap(p, i);
 			json_t *rec = json_object();
-			jset(&w, rec, "src", jstr(&w, p->buffers[o->src].name,
-			                          "a buffer name"));
-			jset(&w, rec, "dst", jstr(&w, p->buffers[o->dst].name,
-			                          "a buffer name"));
+			const usmp__buffer *src = usmp__problem_buffer(p, o->src);
+			const usmp__buffer *dst = usmp__problem_buffer(p, o->dst);
+			jset(&w, rec, "src", jstr(&w, src->name, "a buffer name"));
+			jset(&w, rec, "dst", jstr(&w, dst->name, "a buffer name"));
 			jset(&w, rec, "max_lead", json_integer(o->max_lead));
 			emit(&w, i ? ",\n  " : "\n  ", rec);
 		}
@@ -1073,7 +1075,7 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			return wfail(&w, USMP_ERR_INVALID,
 			             "buffer \"%s\" has no placement; only "
 			             "complete plans can be written",
-			             p->buffers[i].name);
+			             usmp__problem_buffer(p, i)->name);
 	for (i = 0; i < plan->part_count; i++)
 		if (!plan->parts[i].optimal)
 			optimal = 0;
@@ -1104,7 +1106,8 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	for (i = 0; i < plan->pool_count && !w.status; i++) {
 		json_t *rec = json_object();
 		uint32_t g = usmp_problem_prepare_pool_group(p, i);
-		jset(&w, rec, "name", jstr(&w, p->pools[i].name, "a pool name"));
+		jset(&w, rec, "name",
+		     jstr(&w, usmp__problem_pool(p, i)->name, "a pool name"));
 		jset(&w, rec, "size", jint(&w, plan->pool_size[i], "pool size"));
 		jset(&w, rec, "lower_bound",
 		     jint(&w, usmp_problem_prepare_group_bound(p, g),
@@ -1123,8 +1126,8 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	for (i = 0; i < plan->buffer_count && !w.status; i++) {
 		const usmp_placement *pl = &plan->placements[i];
 		plan_buffer_record(&w, out, i ? ",\n  " : "\n  ",
-		                   p->buffers[i].name, p->pools[pl->pool].name,
-		                   pl->offset);
+		                   usmp__problem_buffer(p, i)->name,
+		                   usmp__problem_pool(p, pl->pool)->name, pl->offset);
 	}
 	jout_flush(out);
 	fputs("]", f);
@@ -1391,12 +1394,13 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	}
 	if ((rc = get_array(&c, arr, "buffers")))
 		goto done;
-	seen = malloc((p->buffer_count ? p->buffer_count : 1) * sizeof *seen);
+	size_t n = usmp__problem_nbuffers(p);
+	seen = malloc((n ? n : 1) * sizeof *seen);
 	if (!seen) {
 		rc = jfail(&c, USMP_ERR_NOMEM, NULL, "out of memory");
 		goto done;
 	}
-	for (i = 0; i < p->buffer_count; i++)
+	for (i = 0; i < usmp__problem_nbuffers(p); i++)
 		seen[i] = UINT32_MAX;
 	json_array_foreach(arr, i, rec) {
 		uint32_t b, pool;
@@ -1415,7 +1419,8 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 		if (seen[b] != UINT32_MAX) {
 			rc = jfail(&c, USMP_ERR_INVALID, place,
 			           "buffer \"%s\" is placed twice (also "
-			           "buffers[%u])", p->buffers[b].name, seen[b]);
+			           "buffers[%u])", usmp__problem_buffer(p, b)->name,
+			           seen[b]);
 			goto done;
 		}
 		seen[b] = (uint32_t)i;
@@ -1437,12 +1442,12 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 		plan->placements[b].pool = pool;
 		plan->placements[b].offset = (uint64_t)off;
 	}
-	for (i = 0; i < p->buffer_count; i++) {
+	for (i = 0; i < usmp__problem_nbuffers(p); i++) {
 		if (seen[i] == UINT32_MAX) {
 			rc = jfail(&c, USMP_ERR_INVALID, "buffers",
 			           "buffer \"%s\" has no placement (every buffer "
 			           "of the problem must appear once)",
-			           p->buffers[i].name);
+			           usmp__problem_buffer(p, i)->name);
 			goto done;
 		}
 	}

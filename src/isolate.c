@@ -7,7 +7,7 @@
  * guard page, so writing past the output array faults in the child. The
  * child dies with the caller (child.c) and is killed by the rule of
  * usmp__isolate_hung(), stated in docs/abi.md ("Isolation"). */
-#include "internal.h"
+#include "host.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* output.c — output files for the writers: a regular file is replaced atomically
  * (unnamed temporary file, fsync, link, rename); special files and stdout directly. */
-#include "internal.h"
+#include "io.h"
 
 #include <errno.h>
 #include <fcntl.h>

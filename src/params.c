@@ -1,6 +1,6 @@
 /* params.c — parameter signatures ("seed:u64=0 order:str=size"), typed knob
  * values with full range checks, and the knob sets one algorithm call uses. */
-#include "internal.h"
+#include "params.h"
 
 #include <errno.h>
 #include <inttypes.h>

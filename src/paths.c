@@ -1,6 +1,6 @@
 /* paths.c — the shipped plugin directory, found at run time next to libusmp
  * itself (no absolute path is compiled in), and whether a plugin lies in it. */
-#include "paths.h"
+#include "registry.h"
 
 #include "config.h"
 

@@ -1,8 +1,7 @@
 /* plan.c — usmp_plan_compute and the plan handle: split a problem into
  * independent parts, run each part's selected algorithm, verify, merge. */
-#include "internal.h"
-
-#include "paths.h"
+#include "host.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdlib.h>

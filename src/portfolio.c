@@ -1,7 +1,7 @@
 /* portfolio.c — "auto", the default algorithm, built into libusmp: run the
  * fast heuristics, stop at the lower bound, else spend the rest on search. */
-#include "internal.h"
-#include "paths.h"
+#include "host.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* problem.c — the problem a host builds: pools, buffers, live ranges,
  * candidates, fixed placements, conflicts and overlap rules, all validated. */
-#include "internal.h"
+#include "problem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -224,6 +224,20 @@ int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	usmp__vset_msg(&p->error, fmt, ap);
 	va_end(ap);
+	return status;
+}
+
+int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	usmp__vset_msg(&msg, fmt, ap);
+	va_end(ap);
+	usmp__problem_clear(p);
+	usmp__problem_fail(p, status, "%s", msg);
+	usmp__free_msg(&msg);
 	return status;
 }
 
@@ -650,121 +664,4 @@ int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
 	if (id)
 		*id = v;
 	return USMP_OK;
-}
-
-/* ---- derived data: default pool, cross-record checks, groups -------------- */
-
-int usmp__problem_prepare(usmp_problem *p)
-{
-	const char *before;
-	size_t i;
-	int rc;
-
-	if (!p)
-		return USMP_ERR_INVALID;
-	if (p->prepared)
-		return USMP_OK;
-	if (p->pool_count == 0) {
-		rc = usmp_problem_add_pool(p, "default", USMP_UNBOUNDED, 1, NULL);
-		if (rc)
-			return rc;
-	}
-	for (i = 0; i < p->buffer_count; i++) {
-		const usmp__buffer *b = &p->buffers[i];
-		uint32_t k;
-
-		if (!(b->flags & USMP_BUFFER_FIXED) || b->candidate_count == 0)
-			continue;
-		for (k = 0; k < b->candidate_count; k++)
-			if (b->candidates[k] == b->fixed_pool)
-				break;
-		if (k == b->candidate_count)
-			return usmp__problem_fail(
-				p, USMP_ERR_INVALID,
-				"buffer \"%s\": fixed pool \"%s\" is not among its "
-				"candidate pools",
-				b->name, p->pools[b->fixed_pool].name);
-	}
-	/* An overlap rule describes one op streaming src into dst
-	 * (docs/formats.md): dst comes after src, so the rules form no cycle,
-	 * and when both have live ranges dst must be born at src's last read:
-	 * otherwise the verifier would accept an overlap no schedule allows. */
-	rc = usmp__rule_cycles(p);
-	if (rc)
-		return rc;
-	for (i = 0; i < p->overlap_count; i++) {
-		const usmp__buffer *s = &p->buffers[p->overlaps[i].src];
-		const usmp__buffer *d = &p->buffers[p->overlaps[i].dst];
-		if (!(s->flags & d->flags & USMP_BUFFER_LIVE) || d->begin == s->end - 1)
-			continue;
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"overlap rule \"%s\" -> \"%s\": \"%s\" must be produced by "
-			"the last reader of \"%s\" (it begins at step %lld; \"%s\" is "
-			"last read at step %lld)",
-			s->name, d->name, d->name, s->name, (long long)d->begin, s->name,
-			(long long)(s->end - 1));
-	}
-	before = p->error;
-	rc = usmp__groups(p);
-	if (rc) {
-		usmp__problem_changed(p);
-		/* usmp__groups names the problem on p->error; make sure some
-		 * message is there, not a stale one. */
-		if (p->error == before)
-			usmp__problem_fail(p, rc, "computing buffer groups failed: %s",
-			                   usmp_status_name(rc));
-		return rc;
-	}
-	p->prepared = 1;
-	return USMP_OK;
-}
-
-uint32_t usmp_problem_prepare_group_count(usmp_problem *p)
-{
-	if (!p || usmp__problem_prepare(p))
-		return 0;
-	return p->group_count;
-}
-
-uint64_t usmp_problem_prepare_group_bound(usmp_problem *p, uint32_t group)
-{
-	if (!p || usmp__problem_prepare(p))
-		return 0;
-	if (group >= p->group_count) {
-		usmp__problem_fail(p, USMP_ERR_INVALID,
-		                   "group bound: group %u out of range (%u groups)",
-		                   group, p->group_count);
-		return 0;
-	}
-	return p->group_bound[group];
-}
-
-uint32_t usmp_problem_prepare_pool_group(usmp_problem *p, uint32_t pool)
-{
-	if (!p || usmp__problem_prepare(p))
-		return UINT32_MAX;
-	if (pool >= p->pool_count) {
-		usmp__problem_fail(p, USMP_ERR_INVALID,
-		                   "pool group: pool index %u out of range (%zu pools)",
-		                   pool, p->pool_count);
-		return UINT32_MAX;
-	}
-	return p->pool_group[pool];
-}
-
-/* The deprecated names (usmp.h): the same calls. */
-uint32_t usmp_problem_group_count(usmp_problem *p)
-{
-	return usmp_problem_prepare_group_count(p);
-}
-
-uint64_t usmp_problem_group_bound(usmp_problem *p, uint32_t group)
-{
-	return usmp_problem_prepare_group_bound(p, group);
-}
-
-uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool)
-{
-	return usmp_problem_prepare_pool_group(p, pool);
 }

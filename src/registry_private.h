@@ -1,9 +1,9 @@
-/* registry_private.h — the layout of struct usmp_registry and the selection
- * rules, shared by registry.c (loading, queries) and select.c (selection). */
+/* registry_private.h — inside the registry area only (registry*.c, select.c,
+ * scanner.c, log.c): struct usmp_registry, rules, diagnostics, the scanner. */
 #ifndef USMP_REGISTRY_PRIVATE_H
 #define USMP_REGISTRY_PRIVATE_H
 
-#include "internal.h"
+#include "registry.h"
 
 #include <pthread.h>
 
@@ -29,6 +29,7 @@ typedef struct usmp__rule {
 	bool pool;             /* "@glob": the pattern matches pool names */
 } usmp__rule;
 
+/* A growable list of rules, in priority order. */
 typedef struct usmp__rule_list {
 	usmp__rule *items;
 	size_t count, cap;
@@ -44,8 +45,9 @@ typedef struct usmp__kept {
 	size_t override_count, override_cap;
 } usmp__kept;
 
-/* The last bind/select error of one thread (usmp_registry_error). */
+/* How many threads' last errors a registry keeps (oldest slot reused). */
 #define USMP__ERROR_THREADS 64
+/* The last bind/select error of one thread (usmp_registry_error). */
 typedef struct usmp__thread_error {
 	pthread_t thread;
 	const char *text; /* a kept string */
@@ -58,6 +60,7 @@ typedef struct usmp__refused {
 	size_t diag;
 } usmp__refused;
 
+/* The registry: plugins, algorithms, diagnostics, rules and log settings. */
 struct usmp_registry {
 	usmp__plugin_rec *plugins;
 	size_t plugin_count, plugin_cap;
@@ -95,16 +98,21 @@ struct usmp_registry {
 	int log_level;
 };
 
-/* select.c: parse USMP_ALGORITHM into env_rules (bad rules become
- * diagnostics and broken rules) and set up the default rule. Called once by
+/* ---- select.c: the selection rules ------------------------------------- */
+
+/* Parse USMP_ALGORITHM into env_rules (bad rules become diagnostics and
+ * broken rules) and set up the default rule. Called once by
  * usmp_registry_create after every plugin is loaded. */
 int usmp__select_init(usmp_registry *r, const char *env_rules);
 /* Free every rule and kept string. */
 void usmp__select_finish(usmp_registry *r);
-/* Add a diagnostic line (registry.c): of kind USMP_DIAG_OTHER, or of the
- * usmp_diagnostic_kind given. */
+
+/* ---- registry_query.c: diagnostics ------------------------------------- */
+
+/* Add a diagnostic line of kind USMP_DIAG_OTHER. */
 void usmp__registry_diag(usmp_registry *r, const char *fmt, ...)
 	USMP__PRINTF(2, 3);
+/* Add a diagnostic line of the usmp_diagnostic_kind given. */
 void usmp__registry_note(usmp_registry *r, int kind, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
 /* The diagnostic explaining why algorithm `name` was refused with its
@@ -120,12 +128,14 @@ const char *usmp__registry_refusal(const usmp_registry *r, const char *name);
 /* Seconds one plugin may take to load in the scanner before it is killed. */
 #define USMP__SCAN_TIMEOUT 10.0
 
+/* What scanning one plugin found. */
 enum usmp__scan_outcome {
 	USMP__SCAN_PASS = 1, /* loaded and passed the checks */
 	USMP__SCAN_REFUSED,  /* loaded, refused by the checks: lines say why */
 	USMP__SCAN_FAILED    /* crashed, exited or hung: lines[0] says so */
 };
 
+/* One plugin file to scan, and what the scan found. */
 typedef struct usmp__scan_item {
 	const char *path;  /* in: the file, as dlopen() gets it */
 	int outcome;       /* out: usmp__scan_outcome */

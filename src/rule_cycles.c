@@ -1,6 +1,6 @@
 /* rule_cycles.c — overlap rules must not form a cycle: find the first rule,
  * in the order they were added, that closes one, and name the cycle. */
-#include "internal.h"
+#include "problem.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -11,7 +11,7 @@
  * overwritten that way still belongs to src until src's last use: a third
  * buffer writing it then needs a rule from src too. Buffers without a live
  * range are not replayed. */
-#include "internal.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,10 +51,12 @@ typedef struct sim {
 
 static int cmp_begin(const void *x, const void *y, void *ctx)
 {
-	const usmp__buffer *b = ctx;
+	const usmp_problem *p = ctx;
 	uint32_t i = *(const uint32_t *)x, j = *(const uint32_t *)y;
-	if (b[i].begin != b[j].begin)
-		return b[i].begin < b[j].begin ? -1 : 1;
+	int64_t bi = usmp__problem_buffer(p, i)->begin;
+	int64_t bj = usmp__problem_buffer(p, j)->begin;
+	if (bi != bj)
+		return bi < bj ? -1 : 1;
 	return i < j ? -1 : i > j;
 }
 
@@ -149,7 +151,7 @@ static int hidden_prune(sim *s, int64_t t)
 	if (!h->count)
 		return USMP_OK;
 	for (size_t e = 0; e < h->count; e++)
-		if (s->p->buffers[h->owner[e]].end > t) {
+		if (usmp__problem_buffer(s->p, h->owner[e])->end > t) {
 			h->key[w] = h->key[e];
 			h->owner[w++] = h->owner[e];
 		}
@@ -174,7 +176,7 @@ static void hidden_free(hidden *h)
 static int rules_build(sim *s)
 {
 	const usmp_problem *p = s->p;
-	size_t n = p->buffer_count, m = p->overlap_count;
+	size_t n = usmp__problem_nbuffers(p), m = usmp__problem_noverlaps(p);
 	/* keys: the sorted rules, then a cursor per buffer */
 	uint64_t *keys = malloc((m > n ? m : n ? n : 1) * sizeof *keys);
 	s->in_start = calloc(n + 1, sizeof *s->in_start);
@@ -189,7 +191,7 @@ static int rules_build(sim *s)
 	}
 	/* Sort (dst, src, rule) packed as dst << 32 | src; leads by search. */
 	for (size_t i = 0; i < m; i++) {
-		const usmp_overlap_rec *o = &p->overlaps[i];
+		const usmp_overlap_rec *o = usmp__problem_overlap(p, i);
 		keys[i] = (uint64_t)o->dst << 32 | o->src;
 		s->in_start[o->dst + 1]++;
 		s->out_start[o->src + 1]++;
@@ -203,7 +205,7 @@ static int rules_build(sim *s)
 		s->in_src[i] = (uint32_t)keys[i];
 	/* Leads: pairs are unique (the problem refuses a repeat). */
 	for (size_t i = 0; i < m; i++) {
-		const usmp_overlap_rec *o = &p->overlaps[i];
+		const usmp_overlap_rec *o = usmp__problem_overlap(p, i);
 		size_t lo = s->in_start[o->dst], hi = s->in_start[o->dst + 1];
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -217,8 +219,10 @@ static int rules_build(sim *s)
 	/* By src, filled through a cursor reusing keys. */
 	for (size_t b = 0; b < n; b++)
 		keys[b] = s->out_start[b];
-	for (size_t i = 0; i < m; i++)
-		s->out_dst[keys[p->overlaps[i].src]++] = p->overlaps[i].dst;
+	for (size_t i = 0; i < m; i++) {
+		const usmp_overlap_rec *o = usmp__problem_overlap(p, i);
+		s->out_dst[keys[o->src]++] = o->dst;
+	}
 	free(keys);
 	return USMP_OK;
 }
@@ -248,9 +252,11 @@ static bool rule_lead(const sim *s, uint32_t src, uint32_t dst, int64_t *lead)
 static int overwrite(sim *s, uint32_t o, uint32_t e, uint64_t j, uint64_t x,
                      int64_t t)
 {
-	const usmp__buffer *bo = &s->p->buffers[o], *be = &s->p->buffers[e];
+	const usmp__buffer *bo = usmp__problem_buffer(s->p, o);
+	const usmp__buffer *be = usmp__problem_buffer(s->p, e);
 	uint64_t k = x - s->plan->placements[o].offset;
-	const char *pool = s->p->pools[s->plan->placements[e].pool].name;
+	const char *pool =
+		usmp__problem_pool(s->p, s->plan->placements[e].pool)->name;
 	int64_t lead;
 	if (!rule_lead(s, o, e, &lead))
 		return usmp__plan_fail(
@@ -279,7 +285,7 @@ static int write_buffer(sim *s, uint32_t e, int64_t t)
 {
 	const usmp_placement *pl = &s->plan->placements[e];
 	uint32_t *cells = s->mem[pl->pool];
-	uint64_t size = s->p->buffers[e].size;
+	uint64_t size = usmp__problem_buffer(s->p, e)->size;
 	int st;
 	for (uint64_t j = 0; j < size; j++) {
 		uint64_t x = pl->offset + j;
@@ -292,7 +298,7 @@ static int write_buffer(sim *s, uint32_t e, int64_t t)
 				return st;
 		if (cells[x]) {
 			uint32_t o = cells[x] - 1;
-			if (s->p->buffers[o].end > t) {
+			if (usmp__problem_buffer(s->p, o)->end > t) {
 				if ((st = overwrite(s, o, e, j, x, t)))
 					return st;
 				if ((st = hidden_add(&s->h, key, o)))
@@ -314,7 +320,8 @@ static int write_step(sim *s, const uint32_t *born, uint32_t n, int64_t t)
 		uint32_t b = born[k];
 		s->pending[b] = 0;
 		for (size_t r = s->in_start[b]; r < s->in_start[b + 1]; r++) {
-			const usmp__buffer *src = &s->p->buffers[s->in_src[r]];
+			const usmp__buffer *src =
+				usmp__problem_buffer(s->p, s->in_src[r]);
 			s->pending[b] += (src->flags & USMP_BUFFER_LIVE) &&
 			                 src->begin == t;
 		}
@@ -329,7 +336,7 @@ static int write_step(sim *s, const uint32_t *born, uint32_t n, int64_t t)
 			return st;
 		for (size_t r = s->out_start[b]; r < s->out_start[b + 1]; r++) {
 			uint32_t d = s->out_dst[r];
-			const usmp__buffer *bd = &s->p->buffers[d];
+			const usmp__buffer *bd = usmp__problem_buffer(s->p, d);
 			if ((bd->flags & USMP_BUFFER_LIVE) && bd->begin == t &&
 			    --s->pending[d] == 0)
 				s->queue[tail++] = d;
@@ -373,7 +380,7 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 		if (plan->placements[i].pool >= plan->pool_count)
 			return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
 			                       "buffer \"%s\" has no pool",
-			                       p->buffers[i].name);
+			                       usmp__problem_buffer(p, i)->name);
 	usmp__plan_measure(plan, p);
 	uint64_t total = 0;
 	for (uint32_t j = 0; j < plan->pool_count; j++)
@@ -386,7 +393,7 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 		                       "more than %llu is refused",
 		                       (unsigned long long)total,
 		                       (unsigned long long)SIM_MAX_BYTES);
-	size_t n = p->buffer_count, n1 = n ? n : 1;
+	size_t n = usmp__problem_nbuffers(p), n1 = n ? n : 1;
 	s.mem = calloc(plan->pool_count ? plan->pool_count : 1, sizeof *s.mem);
 	s.by_begin = malloc(n1 * sizeof *s.by_begin);
 	s.pending = malloc(n1 * sizeof *s.pending);
@@ -401,17 +408,17 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 			goto nomem;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (p->buffers[i].flags & USMP_BUFFER_LIVE)
+		if (usmp__problem_buffer(p, i)->flags & USMP_BUFFER_LIVE)
 			s.by_begin[s.live_count++] = i;
-	qsort_r(s.by_begin, s.live_count, sizeof *s.by_begin, cmp_begin,
-	        p->buffers);
+	qsort_r(s.by_begin, s.live_count, sizeof *s.by_begin, cmp_begin, p);
 
 	/* Step by step: bytes owed to buffers dead by now are released, then
 	 * the buffers that begin are written. */
 	for (uint32_t bi = 0; bi < s.live_count;) {
-		int64_t t = p->buffers[s.by_begin[bi]].begin;
+		int64_t t = usmp__problem_buffer(p, s.by_begin[bi])->begin;
 		uint32_t first = bi;
-		while (bi < s.live_count && p->buffers[s.by_begin[bi]].begin == t)
+		while (bi < s.live_count &&
+		       usmp__problem_buffer(p, s.by_begin[bi])->begin == t)
 			bi++;
 		if (hidden_prune(&s, t) != USMP_OK)
 			goto nomem;

@@ -1,6 +1,6 @@
 /* strmap.c — a string -> uint32 map: open addressing with linear probing over
  * borrowed keys, FNV-1a hashing, capacity a power of two kept under 50% load. */
-#include "internal.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

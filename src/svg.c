@@ -1,6 +1,7 @@
 /* svg.c — draws a plan as SVG: one panel per pool, time across, address up,
  * a rectangle per buffer with a hover title, and the lower bound dashed. */
-#include "internal.h"
+#include "io.h"
+#include "plan.h"
 
 #include <inttypes.h>
 #include <math.h>

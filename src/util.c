@@ -1,6 +1,6 @@
 /* util.c — small shared helpers: heap error messages with an out-of-memory
  * fallback, overflow-checked growable arrays, strdup and a monotonic clock. */
-#include "internal.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

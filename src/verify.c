@@ -1,6 +1,6 @@
 /* verify.c — the independent plan verifier: candidacy, alignment, limits,
  * fixed placements, conflicts and overlap rules, checked without all pairs. */
-#include "internal.h"
+#include "view.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* version.c — the library's release and ABI versions and the names of the
  * status codes. */
-#include "internal.h"
+#include "util.h"
 
 #include "config.h"
 

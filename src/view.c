@@ -1,6 +1,6 @@
 /* view.c — the flat, read-only usmp_view of a prepared problem or of a subset
  * of its buffers, with the maps back to problem indices. */
-#include "internal.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>

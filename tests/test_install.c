@@ -1,6 +1,6 @@
 /* test_install.c — where libusmp finds its shipped plugins (src/paths.c), the
  * trust rule built on it, and the versions `usmp --version` reports. */
-#include "paths.h"
+#include "registry.h"
 #include "support.h"
 
 #include <criterion/criterion.h>

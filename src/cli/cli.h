@@ -38,18 +38,22 @@ typedef struct cli_command {
 	int (*run)(int argc, char **argv);
 } cli_command;
 
+/* The subcommands, each defined in its own file (plan_cmd.c, ...). */
 extern const cli_command cli_plan_command, cli_verify_command,
 	cli_simulate_command, cli_bound_command, cli_list_command,
 	cli_select_command, cli_check_plugin_command;
 
-/* Option parsing over a command's table. Errors (unknown option, missing
- * or empty argument) are printed; cli_next_option then returns '?'. */
+/* Most options one command may have. */
 #define CLI_MAX_OPTIONS 24
+/* Option parsing over a command's table (options.c). Errors (unknown
+ * option, missing or empty argument) are printed; cli_next_option then
+ * returns '?'. */
 typedef struct cli_parser {
 	const cli_command *cmd;
 	struct option longopts[CLI_MAX_OPTIONS + 1];
 	char shortopts[3 * CLI_MAX_OPTIONS + 2];
 } cli_parser;
+/* Set up ps to parse cmd's options. */
 void cli_parser_init(cli_parser *ps, const cli_command *cmd);
 /* The next option's key (optarg holds its argument), -1 after the last. */
 int cli_next_option(cli_parser *ps, int argc, char **argv);
@@ -70,9 +74,12 @@ void cli_print_synopsis(const cli_command *cmd, FILE *f, const char *indent);
  * calls; freed by cli_shown_release. The string itself when nothing needs
  * escaping. */
 const char *cli_shown(const char *text);
+/* Free what cli_shown still holds (at exit). */
 void cli_shown_release(void);
 /* Print "usmp: <message>" to stderr, the message escaped like cli_shown. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- common.c: the helpers every subcommand shares ----------------------- */
 
 /* "USMP_ALGORITHM", "--algorithm", "API", "default" for a usmp_rule_source. */
 const char *cli_source_name(uint32_t source);
@@ -91,7 +98,7 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
  * when `verbose`. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
 
-/* Refuse (message printed, -1) outputs that would overwrite the problem
+/* Refuse (out_guard.c; message printed, -1) outputs that would overwrite the problem
  * file or each other (`-o` and `--svg`); NULL or "-" is stdout. */
 int cli_check_outputs(const char *problem, const char *output, const char *svg);
 

@@ -1,12 +1,9 @@
-/* main.c — the `usmp` command: dispatch to a subcommand, and the helpers
- * every subcommand shares (exit codes, byte counts, loading). */
+/* main.c — the `usmp` command: its usage and --help, and dispatch to a
+ * subcommand (the helpers they share are in common.c). */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const cli_command *const commands[] = {
 	&cli_plan_command,  &cli_verify_command, &cli_simulate_command,
@@ -46,113 +43,6 @@ static void print_help(void)
 	      "USMP_LOG (error|warn|info|debug: algorithm log messages to stderr),\n"
 	      "USMP_ALLOW_INSECURE_PLUGINS (1: load world-writable or foreign plugins).\n",
 	      stdout);
-}
-
-const char *cli_source_name(uint32_t source)
-{
-	static const char *names[] = {"?", "API", "--algorithm", "USMP_ALGORITHM",
-	                              "default"};
-	return source < sizeof names / sizeof *names ? names[source] : "?";
-}
-
-int cli_exit_for(int status)
-{
-	switch (status) {
-	case USMP_OK:
-		return EXIT_DONE;
-	case USMP_ERR_INVALID:
-	case USMP_ERR_NOT_FOUND:
-	case USMP_ERR_IO:
-	case USMP_ERR_UNSUPPORTED:
-		return EXIT_USAGE;
-	case USMP_ERR_INFEASIBLE:
-		return EXIT_NO_FIT;
-	case USMP_ERR_PLUGIN:
-	case USMP_ERR_INVALID_PLAN:
-		return EXIT_PLUGIN;
-	default:
-		return EXIT_OTHER;
-	}
-}
-
-int cli_parse_bytes(const char *text, uint64_t *out)
-{
-	char *end = NULL;
-	if (!text || !*text || *text == '-' || *text == '+')
-		return -1;
-	errno = 0;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || end == text)
-		return -1;
-	unsigned shift = 0;
-	if (*end) {
-		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return -1;
-		}
-		if (end[1] && strcmp(end + 1, "iB") && strcmp(end + 1, "B"))
-			return -1;
-	}
-	if (shift && v > (UINT64_MAX >> shift))
-		return -1;
-	*out = (uint64_t)v << shift;
-	return 0;
-}
-
-int cli_parse_format(const char *text)
-{
-	if (!strcmp(text, "json"))
-		return USMP_FORMAT_JSON;
-	if (!strcmp(text, "csv"))
-		return USMP_FORMAT_CSV;
-	return -1;
-}
-
-/* Whether the library reads `path` as CSV (USMP_FORMAT_AUTO: by suffix). */
-static int is_csv_path(const char *path)
-{
-	size_t n = strlen(path);
-	return n >= 4 && !strcasecmp(path + n - 4, ".csv");
-}
-
-usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
-{
-	if (capacity != USMP_UNBOUNDED && !is_csv_path(path)) {
-		cli_error("%s: --capacity applies to CSV problems only (a JSON "
-		          "problem gives each pool its \"size_limit\")", path);
-		return NULL;
-	}
-	usmp_problem *p = usmp_problem_create();
-	if (!p) {
-		cli_error("out of memory");
-		return NULL;
-	}
-	if (usmp_problem_read(p, path, USMP_FORMAT_AUTO, capacity)) {
-		cli_error("%s", usmp_problem_error(p));
-		usmp_problem_destroy(p);
-		return NULL;
-	}
-	return p;
-}
-
-usmp_registry *cli_registry(int verbose, uint32_t flags)
-{
-	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
-	usmp_registry *r = NULL;
-	if (usmp_registry_create(&o, &r)) {
-		cli_error("cannot create the plugin registry (out of memory)");
-		return NULL;
-	}
-	uint32_t n = usmp_registry_diagnostic_count(r);
-	for (uint32_t i = 0; i < n; i++)
-		if (verbose)
-			fprintf(stderr, "usmp: %s: %s\n",
-			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
-			                ? "warning" : "note",
-			        cli_shown(usmp_registry_diagnostic(r, i)));
-	return r;
 }
 
 static const cli_command *find_command(const char *name)

@@ -1,0 +1,97 @@
+/* host.h — calling an algorithm: the services table it gets (host.c), the call
+ * itself in process (invoke.c) or in a child process (isolate.c). */
+#ifndef USMP_HOST_H
+#define USMP_HOST_H
+
+#include "registry.h"
+#include "view.h"
+
+/* ---- host.c: the services table handed to algorithms ----------------------- */
+
+/* What a running call tells whoever watches it (isolate.c's parent, through
+ * shared memory): the deadline it works to now, and whether it is making
+ * the first plan, which is never killed for time. */
+typedef struct usmp__watch {
+	volatile double deadline; /* usmp__now() value, 0 = none */
+	volatile int patient;     /* > 0 while the first plan is being made */
+	volatile double patient_end; /* when the last patient stretch ended */
+	volatile double patient_start;
+	volatile double patient_time; /* seconds spent making first plans */
+} usmp__watch;
+
+/* The state of one algorithm call behind its usmp_host table. */
+struct usmp__host_ctx {
+	usmp_host host; /* what plugins get; host.host_data points back here */
+	const usmp_view *view;
+	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
+	usmp__interval_index index;
+	double deadline; /* usmp__now() value, 0 = none */
+	int default_limit; /* the deadline is auto's default, not the caller's */
+	const volatile int *cancel;
+	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */
+	uint64_t proven_bound; /* from report_bound() */
+	int optimal;
+	int reported;
+	int stopped;            /* should_stop() said yes for time or cancel */
+	int log_level;          /* messages at or below it are shown (log.c) */
+	usmp_log_fn log_fn;     /* where they go; NULL: stderr */
+	void *log_ctx;          /* log_fn's first argument */
+	char last_message[512]; /* latest error/warning the algorithm logged */
+	void *priv;             /* lock and allocation list (host.c) */
+	const char *algorithm;  /* for log messages */
+	volatile int patient;   /* > 0: making the first plan, which only a
+	                           cancel stops (should_stop ignores the
+	                           deadline; usmp__host_patient) */
+	uint32_t isolation;     /* the call's USMP_PLAN_ISOLATE/NO_ISOLATE flags,
+	                           for the plugins auto runs (portfolio.c) */
+};
+
+/* A services table for one call of `algorithm` on `v`, logging as registry
+ * r says (usmp_registry_set_log). */
+int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
+                    const usmp_view *v, double deadline,
+                    const volatile int *cancel, const char *algorithm);
+/* Frees leftover allocations (logging a leak) and the index. */
+void usmp__host_finish(usmp__host_ctx *c);
+/* Move the call's deadline (and the watcher's copy). */
+void usmp__host_set_deadline(usmp__host_ctx *c, double deadline);
+/* Start (on) or end (off) making the first plan: a watcher never kills the
+ * call for time in between, and should_stop says true only on a cancel. */
+void usmp__host_patient(usmp__host_ctx *c, bool on);
+
+/* ---- invoke.c: calling an algorithm in process ----------------------------- */
+
+/* Call algorithm `a` with knobs `k` (NULL: its defaults) through libffi,
+ * a plugin getting hc->host, or directly for a built-in. The one way
+ * libusmp calls an algorithm in process. Returns the algorithm's status. */
+int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
+                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out);
+/* Prepare a's libffi call description from its signature (at load). */
+int usmp__invoke_prepare(usmp__algo *a, char **msg);
+/* Free what usmp__invoke_prepare made. */
+void usmp__invoke_finish(usmp__algo *a);
+
+/* ---- isolate.c: an algorithm call in a child process ----------------------- */
+
+/* Wall-clock seconds an isolated call may run when it has no deadline
+ * (see docs/abi.md, "Isolation"). */
+#define USMP__ISOLATE_CAP 600.0
+
+/* The kill rule of docs/abi.md ("Isolation"), for a call that started at
+ * `started`: with a deadline (w->deadline), true once past it, or past the
+ * end of its first plan, by `grace` plus the time its first plan took, and
+ * never while it makes its first plan; without one, true USMP__ISOLATE_CAP
+ * seconds after it started. */
+bool usmp__isolate_hung(const usmp__watch *w, double started, double grace);
+
+/* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
+ * child; placements come back through shared memory ending at a guard page.
+ * A crash, an exit or a hang (usmp__isolate_hung, with hc->deadline as the
+ * child moves it) becomes USMP_ERR_PLUGIN with *msg set. Otherwise returns
+ * the algorithm's status with hc's reported bound and last message updated. */
+int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
+                        const usmp__knobs *k, const usmp_view *v,
+                        usmp__host_ctx *hc, usmp_placement *out,
+                        double grace, char **who, char **msg);
+
+#endif /* USMP_HOST_H */

@@ -1,0 +1,88 @@
+/* io.h — problem and plan files: reading and writing JSON, CSV and SVG, and the
+ * output file that replaces its target only once complete (output.c). */
+#ifndef USMP_IO_H
+#define USMP_IO_H
+
+#include "util.h"
+
+/* ---- output.c: output files ------------------------------------------------ */
+
+/* An output file being written (see "Output files" in usmp.h): a regular
+ * or missing file goes to an unnamed temporary file in its directory
+ * (O_TMPFILE; a named ".NAME.usmp-XXXXXX" where the file system has no
+ * O_TMPFILE), named and renamed over it on success; "-" and special files
+ * (devices, FIFOs, /dev/stdout) get the document from memory once it is
+ * complete, and are never removed. */
+enum usmp__out_kind {
+	USMP__OUT_ATOMIC,
+	USMP__OUT_DIRECT,
+	USMP__OUT_STDOUT
+};
+
+/* One output file being written (usmp__out_open to usmp__out_close). */
+typedef struct usmp__out {
+	FILE *f;          /* what the writer writes to */
+	int kind;         /* enum usmp__out_kind */
+	int fd;           /* the temporary or special file; -1 for stdout */
+	int dir;          /* ATOMIC: the target's directory (O_PATH); else -1 */
+	int unnamed;      /* ATOMIC: fd is an O_TMPFILE file, not yet linked */
+	int err;          /* first write error on the temporary file */
+	const char *name; /* for messages: the path as given, or "<stdout>" */
+	char *target;     /* ATOMIC: the file replaced (links resolved) */
+	const char *base; /* ATOMIC: target's last component (points into it) */
+	char *tmp;        /* ATOMIC: the named temporary file, in dir */
+	char *mem;        /* DIRECT, STDOUT: the document so far */
+	size_t mem_len;
+} usmp__out;
+
+/* Open `path` ("-" = stdout) for writing: 0, or -1 with *msg naming the
+ * path (nothing is left behind). */
+int usmp__out_open(usmp__out *o, const char *path, char **msg);
+/* Finish what usmp__out_open began. With `ok` the document is published
+ * (rename, or copy to the special file / stdout). Without `ok`, or when
+ * writing failed, it is dropped: the target stays as it was, the temporary
+ * file is removed. USMP_OK, or USMP_ERR_IO with *msg naming the path and
+ * the system's reason when the stream, disk or rename failed (also without
+ * `ok`: a writer's own "cannot write" is less precise). */
+int usmp__out_close(usmp__out *o, int ok, char **msg);
+
+/* ---- io_json.c, io_csv.c, svg.c: the formats ------------------------------- */
+/* io_file.c holds the public usmp_problem_read/parse/write and
+ * usmp_plan_read/write/write_svg, dispatching on format to these. */
+
+/* Read a JSON problem from data[0..len) into the empty p; `name` for messages. */
+int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
+                            const char *name);
+/* Read a MiniMalloc CSV problem into the empty p, its pool limited to capacity. */
+int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
+                           const char *name, uint64_t capacity);
+/* Read a JSON plan for the prepared p into plan. */
+int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                         size_t len, const char *name);
+/* Read a CSV plan (offsets column) for the prepared p into plan. */
+int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
+                        size_t len, const char *name);
+/* Write p as JSON to f. */
+int usmp__json_write_problem(usmp_problem *p, FILE *f);
+/* Write plan (for p) as JSON to f. */
+int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+/* Write plan (for p) as CSV to f: the problem's columns and the offsets. */
+int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+/* Draw plan (for p) as SVG to f. */
+int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f);
+/* The problem as MiniMalloc CSV, when it fits that format (one pool, every
+ * buffer with a live range, no conflict edges or overlap rules). */
+int usmp__csv_write_problem(usmp_problem *p, FILE *f);
+/* Whether the CSV writers can write the problem: USMP_OK, or the error
+ * (USMP_ERR_UNSUPPORTED) recorded on p. Run before the output is opened. */
+int usmp__csv_check_problem(usmp_problem *p);
+/* The same for the plan (USMP_ERR_INVALID for an incomplete plan too),
+ * the error recorded on plan. */
+int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p);
+
+/* ---- io_file.c ------------------------------------------------------------- */
+
+/* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
+int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
+
+#endif /* USMP_IO_H */

@@ -1,0 +1,98 @@
+/* plan.h — a plan and planning it: struct usmp_plan and its parts (plan.c), and
+ * why a part has no plan (infeasible.c). */
+#ifndef USMP_PLAN_H
+#define USMP_PLAN_H
+
+#include "registry.h"
+#include "view.h"
+
+/* ---- infeasible.c: why a part has no plan ---------------------------------- */
+
+/* What usmp_plan_infeasibility returns, with the arrays it points into. */
+typedef struct usmp__infeasible {
+	usmp_infeasibility info;
+	uint32_t *buffers, *pools, *move_buffers, *move_pools;
+	char *algorithm;
+} usmp__infeasible;
+
+/* Free w and what it points to (NULL is fine). */
+void usmp__infeasible_free(usmp__infeasible *w);
+
+/* usmp__infeasible_explain flags. */
+enum {
+	USMP__WHY_PROVEN = 1u << 0, /* the algorithm's failure is a proof (exact) */
+	USMP__WHY_RULES_AS_CONFLICTS = 1u << 1, /* it planned rules as conflicts */
+	USMP__WHY_KNOB_LIMIT = 1u << 2 /* a knob (capacity) set its own limit */
+};
+
+/* Algorithm `algo` failed with status st (USMP_ERR_INFEASIBLE or
+ * USMP_ERR_STOPPED) on the part `vs` of bound group `group`; `why` is its
+ * own last message (NULL/"" for none). Compute the certificate and record
+ * on the plan the message, the status and the infeasibility. Returns the
+ * status recorded: USMP_ERR_INFEASIBLE with a certificate or the honest
+ * "a plan may exist"; USMP_ERR_UNSUPPORTED for RULES_AS_CONFLICTS without
+ * a certificate; USMP_OK (nothing recorded) for STOPPED without one. */
+int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
+                             uint32_t group, const char *algo, int st,
+                             unsigned flags, const char *why, usmp_plan *plan);
+/* Fixed placements of the part that clash make every plan invalid:
+ * USMP_ERR_INFEASIBLE recorded on the plan (certificate FIXED), else
+ * USMP_OK. Run before any algorithm. */
+int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
+                           uint32_t group, const char *algo, usmp_plan *plan);
+
+/* ---- plan.c ---------------------------------------------------------------- */
+
+/* How one part (one bound group) was planned, for the plan's report. */
+typedef struct usmp__part {
+	char *target, *algorithm, *params;
+	char *pools, *rule; /* for messages: "sram, dram"; the rule's text */
+	int source;         /* usmp_rule_source of the rule */
+	uint32_t pool_count;
+	uint32_t buffer_count, group;
+	int optimal;
+	uint64_t size, lower_bound, proven_bound;
+	double time_ms;
+	double limit; /* seconds of budget from the call's start; 0 = none */
+	int stopped;  /* the algorithm was told to stop (limit or cancel) */
+} usmp__part;
+
+/* A plan: status, placements, pool sizes and its parts. */
+struct usmp_plan {
+	int status;
+	char *error;
+	uint32_t buffer_count, pool_count;
+	usmp_placement *placements; /* problem indices */
+	uint64_t *pool_size;        /* [pool_count] high-water marks */
+	usmp__part *parts;
+	uint32_t part_count;
+	double time_ms;
+	usmp__infeasible *infeasible; /* with status USMP_ERR_INFEASIBLE */
+};
+
+/* An empty plan shaped for p (every buffer at USMP_NO_POOL). */
+usmp_plan *usmp__plan_alloc(usmp_problem *p);
+/* Record a failure on the plan: its status and formatted message; returns
+ * status. */
+int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
+	USMP__PRINTF(3, 4);
+/* Record a failure on the plan: its status and a copy of msg; returns
+ * status. Inline, so files that plan.c calls need not call back into it. */
+static inline int usmp__plan_set_error(usmp_plan *plan, int status,
+                                       const char *msg)
+{
+	usmp__set_msg(&plan->error, "%s", msg);
+	plan->status = status;
+	return status;
+}
+/* Prepare p and check the plan is shaped for it (buffer and pool counts);
+ * USMP_OK, or the failure recorded on the plan. */
+int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
+/* Recompute pool_size from placements. */
+void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
+/* USMP_ERR_UNSUPPORTED (message in *msg when msg is not NULL) when the view
+ * uses a feature algorithm a does not declare it handles: several candidate
+ * pools, fixed offsets, explicit conflict edges. */
+int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
+
+#endif /* USMP_PLAN_H */

@@ -1,0 +1,97 @@
+/* registry.h — what the library uses of the registry: its algorithms and how a
+ * part's algorithm is chosen, the built-ins, log settings, the plugin directory. */
+#ifndef USMP_REGISTRY_H
+#define USMP_REGISTRY_H
+
+#include "params.h"
+
+/* The state of one algorithm call behind its usmp_host table (host.h). */
+typedef struct usmp__host_ctx usmp__host_ctx;
+
+/* A built-in algorithm (implemented inside libusmp, e.g. "auto"). It gets
+ * the call's context itself, typed (hc->host is the table plugins get). */
+typedef int (*usmp__builtin_fn)(usmp_registry *r, const usmp_view *v,
+                                usmp__host_ctx *hc, usmp_placement *out,
+                                const usmp__knobs *k, char **who);
+
+/* One algorithm of the registry, built-in or from a plugin. */
+typedef struct usmp__algo {
+	char *name, *summary, *params_text;
+	uint32_t caps;
+	uint32_t plugin; /* index into registry plugins, UINT32_MAX for built-in */
+	double cost;     /* a volunteer's declared cost (ABI 1.2), 0 unknown */
+	usmp_algorithm_fn fn;
+	usmp__builtin_fn builtin;
+	usmp__signature sig;
+	void *cif;       /* ffi_cif *, prepared at load */
+	void *arg_types; /* ffi_type ** */
+} usmp__algo;
+
+/* ---- registry_query.c: the algorithms -------------------------------------- */
+
+/* Look up an algorithm by name (NULL when unknown). [thread-safe] */
+const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
+/* How many algorithms the registry has, built-ins first. [thread-safe] */
+uint32_t usmp__registry_algo_count(const usmp_registry *r);
+/* Algorithm i (< usmp__registry_algo_count). [thread-safe] */
+const usmp__algo *usmp__registry_algo_at(const usmp_registry *r, uint32_t i);
+
+/* ---- select.c: which algorithm plans a part -------------------------------- */
+
+/* Decide what planning a part runs, by source priority: API bindings, then
+ * opts->algorithm (with opts->params on top), then USMP_ALGORITHM, then the
+ * default "auto"; within a list, the first pool rule matching one of
+ * `pools`, else the first target rule matching every one of `targets`
+ * (none: the untargeted part). Fills *algo and initialises *knobs with every
+ * value set; *rule gets a heap copy of the rule's text and *source its
+ * usmp_rule_source. Errors (unknown algorithm/knob, bad value) name the
+ * rule. [thread-safe] */
+int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
+                                uint32_t target_count, const char *const *pools,
+                                uint32_t pool_count,
+                                const usmp_plan_options *opts,
+                                const usmp__algo **algo, usmp__knobs *knobs,
+                                char **rule, int *source, char **msg);
+/* The same for a part planned for `target` alone, with no pool rules. */
+int usmp__registry_resolve(usmp_registry *r, const char *target,
+                           const usmp_plan_options *opts,
+                           const usmp__algo **algo, usmp__knobs *knobs,
+                           char **rule, int *source, char **msg);
+
+/* ---- portfolio.c: the built-in algorithms ---------------------------------- */
+
+/* An algorithm built into libusmp; the registry lists them before any
+ * plugin's. */
+typedef struct usmp__builtin {
+	const char *name, *summary, *params, *param_help;
+	uint32_t caps;
+	usmp__builtin_fn fn;
+} usmp__builtin;
+/* The built-in algorithms. */
+extern const usmp__builtin usmp__builtins[];
+/* How many usmp__builtins there are. */
+extern const uint32_t usmp__builtin_count;
+
+/* ---- log.c: where algorithms' log messages go ------------------------------ */
+
+/* A log level below every usmp_log_level: nothing is shown. */
+#define USMP__LOG_SILENT (USMP_LOG_ERROR - 1)
+/* The level USMP_LOG names; USMP__LOG_SILENT when unset, empty or unknown. */
+int usmp__log_level_from_env(void);
+/* The log function, its context (NULL, NULL: stderr) and level that calls
+ * planned with r use now. */
+void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
+                      int *level);
+
+/* ---- paths.c: the plugins shipped with this copy of libusmp ---------------- */
+
+/* The shipped plugin directory: USMP_PLUGIN_SUBDIR ("usmp-1") in the
+ * directory of the file that holds libusmp (the shared library, or the
+ * executable that links it statically), symlinks resolved. Worked out, and
+ * its device and inode read, once per process; NULL when it cannot be. */
+const char *usmp__plugindir(void);
+/* True when the file `path` lies directly in the shipped plugin directory,
+ * judged by device and inode, so a symlinked or moved install still counts. */
+bool usmp__in_plugindir(const char *path);
+
+#endif /* USMP_REGISTRY_H */

@@ -1,0 +1,106 @@
+/* util.h — the base of every private header: the library build flag, messages,
+ * growable arrays, the clock, 128-bit byte totals, the string map, child processes. */
+#ifndef USMP_UTIL_H
+#define USMP_UTIL_H
+
+/* Public headers see the library itself being built (symbol visibility). */
+#define USMP_BUILDING_LIBRARY 1
+#include <usmp/plugin.h>
+#include <usmp/usmp.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* Marks a function whose arguments a and b are a printf format and its values. */
+#define USMP__PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* Marks an argument as unused on purpose. */
+#define USMP__UNUSED(x) ((void)(x))
+
+/* ---- util.c: messages, growable arrays, the clock ------------------------ */
+
+/* Replace *slot (heap string or NULL) with a formatted message. Never fails
+ * visibly: on allocation failure *slot becomes a static "out of memory". */
+void usmp__set_msg(char **slot, const char *fmt, ...) USMP__PRINTF(2, 3);
+/* usmp__set_msg with a va_list. */
+void usmp__vset_msg(char **slot, const char *fmt, va_list ap);
+/* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */
+void usmp__free_msg(char **slot);
+/* strdup that returns NULL on failure. */
+char *usmp__strdup(const char *s);
+/* Grow *arr (element size elem) so it holds at least need elements; *cap is
+ * updated. Returns 0 or USMP_ERR_NOMEM (on overflow too). */
+int usmp__grow(void **arr, size_t *cap, size_t need, size_t elem);
+/* Monotonic clock in seconds. */
+double usmp__now(void);
+
+/* ---- 128-bit byte totals (inline) ---------------------------------------- */
+
+/* Byte totals kept exactly in 128 bits (two words): sums of many sizes up
+ * to 2^64-1 never wrap; usmp__wide_min reads one saturated. */
+typedef struct usmp__wide {
+	uint64_t hi, lo;
+} usmp__wide;
+
+/* w += x. */
+static inline void usmp__wide_add(usmp__wide *w, uint64_t x)
+{
+	w->lo += x;
+	if (w->lo < x)
+		w->hi++;
+}
+
+/* w -= x (w must hold at least x). */
+static inline void usmp__wide_sub(usmp__wide *w, uint64_t x)
+{
+	if (w->lo < x)
+		w->hi--;
+	w->lo -= x;
+}
+
+/* w, or cap when w is larger. */
+static inline uint64_t usmp__wide_min(usmp__wide w, uint64_t cap)
+{
+	return w.hi || w.lo > cap ? cap : w.lo;
+}
+
+/* ---- strmap.c: string -> uint32 hash map (open addressing) --------------- */
+
+/* One slot of a usmp__strmap. */
+typedef struct usmp__strmap_slot {
+	uint64_t hv;     /* the key's hash (never 0) << 32 | value; 0 = empty */
+	const char *key; /* borrowed: the owner keeps the strings alive */
+} usmp__strmap_slot;
+
+/* A key string is read only when its stored hash matches; hash, value and
+ * key share a slot, so a look-up costs one cache miss plus the string. */
+typedef struct usmp__strmap {
+	usmp__strmap_slot *slots;
+	size_t cap, count;
+} usmp__strmap;
+
+/* An empty map (allocates nothing). */
+void usmp__strmap_init(usmp__strmap *m);
+/* Free the map's slots (not the keys, which it borrows). */
+void usmp__strmap_finish(usmp__strmap *m);
+/* 0 found (*value set), USMP_ERR_NOT_FOUND otherwise. */
+int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value);
+/* Insert; USMP_ERR_INVALID when present already, USMP_ERR_NOMEM. */
+int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value);
+
+/* ---- child.c: forked helper processes ------------------------------------ */
+
+/* fork() for a helper child. In the child (0 returned): it gets SIGKILL when
+ * the forking thread dies, sits in its own process group, ignores terminal
+ * stop signals and is named `name` (ps, /proc/PID/comm). */
+pid_t usmp__child_fork(const char *name);
+/* True once the child has ended (not yet reaped), or cannot be waited for. */
+bool usmp__child_exited(pid_t pid);
+/* Wait until the child has ended (true) or usmp__now() reaches `until`
+ * (false); it is not reaped. */
+bool usmp__child_wait(pid_t pid, double until);
+/* Kill the child's process group and the child, reap the child; its wait
+ * status, or -1 when it could not be reaped. */
+int usmp__child_reap(pid_t pid);
+
+#endif /* USMP_UTIL_H */
