@@ -13,6 +13,8 @@
 #include <usmp/plugin.h>
 #include <usmp/usmp.h>
 
+#include "budget.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -332,12 +334,12 @@ void usmp__knobs_finish(usmp__knobs *k);
 
 /* The state of one algorithm call behind its usmp_host table (host.c). */
 typedef struct usmp__host_ctx usmp__host_ctx;
+/* One algorithm call (dispatch.h). */
+typedef struct usmp__call usmp__call;
 
 /* A built-in algorithm (implemented inside libusmp, e.g. "auto"). It gets
- * the call's context itself, typed (hc->host is the table plugins get). */
-typedef int (*usmp__builtin_fn)(usmp_registry *r, const usmp_view *v,
-                                usmp__host_ctx *hc, usmp_placement *out,
-                                const usmp__knobs *k, char **who);
+ * the call itself, typed (c->hc->host is the table plugins get). */
+typedef int (*usmp__builtin_fn)(usmp__call *c);
 
 typedef struct usmp__algo {
 	char *name, *summary, *params_text;
@@ -346,16 +348,14 @@ typedef struct usmp__algo {
 	double cost;     /* a volunteer's declared cost (ABI 1.2), 0 unknown */
 	usmp_algorithm_fn fn;
 	usmp__builtin_fn builtin;
+	bool portfolio;  /* runs other algorithms (auto): see usmp__builtin */
 	usmp__signature sig;
 	void *cif;       /* ffi_cif *, prepared at load */
 	void *arg_types; /* ffi_type ** */
 } usmp__algo;
 
-/* Call algorithm `a` with knobs `k` (NULL: its defaults) through libffi,
- * a plugin getting hc->host, or directly for a built-in. The one way
- * libusmp calls an algorithm in process. Returns the algorithm's status. */
-int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
-                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out);
+/* Calling an algorithm: dispatch.h. Its libffi call interface, prepared
+ * when a plugin's algorithm is loaded (invoke.c). */
 int usmp__invoke_prepare(usmp__algo *a, char **msg);
 void usmp__invoke_finish(usmp__algo *a);
 
@@ -387,10 +387,14 @@ uint32_t usmp__registry_algo_count(const usmp_registry *r);
 const usmp__algo *usmp__registry_algo_at(const usmp_registry *r, uint32_t i);
 
 /* Algorithms built into libusmp (portfolio.c); the registry lists them
- * before any plugin's. */
+ * before any plugin's. A portfolio runs other algorithms for its plan: its
+ * default budget is USMP__BUDGET_PORTFOLIO (budget.h), it runs isolated
+ * when any plugin would (dispatch.c), and its failure is neither a proof
+ * nor its own message (plan.c). */
 typedef struct usmp__builtin {
 	const char *name, *summary, *params, *param_help;
 	uint32_t caps;
+	bool portfolio;
 	usmp__builtin_fn fn;
 } usmp__builtin;
 extern const usmp__builtin usmp__builtins[];
@@ -426,7 +430,6 @@ struct usmp__host_ctx {
 	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
 	usmp__interval_index index;
 	double deadline; /* usmp__now() value, 0 = none */
-	int default_limit; /* the deadline is auto's default, not the caller's */
 	const volatile int *cancel;
 	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */
 	uint64_t proven_bound; /* from report_bound() */
@@ -442,8 +445,6 @@ struct usmp__host_ctx {
 	volatile int patient;   /* > 0: making the first plan, which only a
 	                           cancel stops (should_stop ignores the
 	                           deadline; usmp__host_patient) */
-	uint32_t isolation;     /* the call's USMP_PLAN_ISOLATE/NO_ISOLATE flags,
-	                           for the plugins auto runs (portfolio.c) */
 };
 
 /* A services table for one call of `algorithm` on `v`, logging as registry
@@ -476,30 +477,13 @@ int usmp__child_reap(pid_t pid);
 
 /* ---- isolate.c: an algorithm call in a child process -------------------- */
 
-/* Wall-clock seconds an isolated call may run when it has no deadline
- * (see docs/abi.md, "Isolation"). */
-#define USMP__ISOLATE_CAP 600.0
-
-/* The kill rule of docs/abi.md ("Isolation"), for a call that started at
- * `started`: with a deadline (w->deadline), true once past it, or past the
- * end of its first plan, by `grace` plus the time its first plan took, and
- * never while it makes its first plan; without one, true USMP__ISOLATE_CAP
- * seconds after it started. */
+/* The kill rule, the code of what docs/abi.md ("Isolation") states: for a
+ * call that started at `started`, with a deadline (w->deadline), true once
+ * past it, or past the end of its first plan, by `grace` plus the time its
+ * first plan took, and never while it makes its first plan; without one,
+ * true USMP__ISOLATE_CAP (budget.h) seconds after it started. The isolated
+ * call itself: usmp__isolated_call (dispatch.h). */
 bool usmp__isolate_hung(const usmp__watch *w, double started, double grace);
-
-/* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
- * child; placements come back through shared memory ending at a guard page.
- * A crash, an exit or a hang becomes USMP_ERR_PLUGIN with *msg set. A hang
- * is what docs/abi.md ("Isolation") says: a call still running `grace`
- * seconds, plus as long as its first plan took, past the deadline it works
- * to (hc->deadline, as the child moves it) or past the end of its first
- * plan, whichever is later, but never while it makes its first plan; with
- * no deadline, USMP__ISOLATE_CAP seconds after it started. Otherwise returns
- * the algorithm's status with hc's reported bound and last message updated. */
-int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
-                        const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out,
-                        double grace, char **who, char **msg);
 
 /* ---- infeasible.c: why a part has no plan -------------------------------- */
 
@@ -571,10 +555,6 @@ int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
-/* USMP_ERR_UNSUPPORTED (message in *msg when msg is not NULL) when the view
- * uses a feature algorithm a does not declare it handles: several candidate
- * pools, fixed offsets, explicit conflict edges. */
-int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
 
 /* ---- output.c ----------------------------------------------------------- */
 /* An output file being written (see "Output files" in usmp.h): a regular
