@@ -56,8 +56,9 @@
  * pass, before the search, each when its declared cost (usmp_algorithm.cost,
  * 1 when unknown) x the first plan's time fits the time left (every one
  * while no plan exists), isolated as any plugin call would be
- * (usmp__dispatch); what they fail with is a logged note (run_algo). usmp_registry_member reads this
- * table and the volunteers back for `usmp list -v`. */
+ * (usmp__dispatch); what they fail with is a logged note (run_algo).
+ * usmp_registry_member reads this table and the volunteers back for
+ * `usmp list -v`. */
 enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
 enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
 
