@@ -10,7 +10,10 @@
 #ifndef USMP_BUDGET_H
 #define USMP_BUDGET_H
 
-#include <usmp/usmp.h>
+/* No includes but <stdint.h>: USMP_DEFAULT_TIME_LIMIT(_AUTO) below come
+ * from usmp.h where the macros are used, included there as a library file
+ * must include it (USMP_BUILDING_LIBRARY first, for the exports). */
+#include <stdint.h>
 
 /* ---- the default budgets (the caller set no time limit) ------------------ */
 
