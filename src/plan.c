@@ -285,6 +285,19 @@ static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
 	return total;
 }
 
+/* The value of knob `name` of `type` in k, or NULL when the algorithm
+ * declares no such knob: the few knob names the library reads, whichever
+ * algorithm declares them (docs/plugins.md, "Knobs the library knows"). */
+static const usmp__value *library_knob(const usmp__knobs *k, const char *name,
+                                       int type)
+{
+	for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
+		if (!strcmp(k->sig->params[i].name, name) &&
+		    k->sig->params[i].type == type)
+			return &k->values[i];
+	return NULL;
+}
+
 /* The budget of a part whose caller set no time limit, in seconds from the
  * start of the call (budget.h: a portfolio's, or any other algorithm's): at
  * least the algorithm's own time_limit knob when it sets one, counted from
@@ -294,11 +307,9 @@ static double default_deadline(const usmp__algo *a, const usmp__knobs *k,
 {
 	double dl = t_call + (a->portfolio ? USMP__BUDGET_PORTFOLIO
 	                                   : USMP__BUDGET_ALGORITHM);
-	for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
-		if (!strcmp(k->sig->params[i].name, "time_limit") &&
-		    k->sig->params[i].type == USMP_PARAM_F64 &&
-		    k->values[i].f64 > 0 && t_algo + k->values[i].f64 > dl)
-			dl = t_algo + k->values[i].f64;
+	const usmp__value *own = library_knob(k, "time_limit", USMP_PARAM_F64);
+	if (own && own->f64 > 0 && t_algo + own->f64 > dl)
+		dl = t_algo + own->f64;
 	return dl;
 }
 
@@ -475,12 +486,10 @@ static int part_failed(part_job *j, int st)
 			                           : USMP__WHY_PROVEN;
 		/* A capacity knob asking for less than the pool: the proof is
 		 * about that capacity, not the pool. */
-		const usmp__knobs *k = &j->knobs;
-		for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
-			if (!strcmp(k->sig->params[i].name, "capacity") &&
-			    k->sig->params[i].type == USMP_PARAM_U64 &&
-			    k->values[i].u64 != 0 && flags == USMP__WHY_PROVEN)
-				flags = USMP__WHY_KNOB_LIMIT;
+		const usmp__value *cap =
+			library_knob(&j->knobs, "capacity", USMP_PARAM_U64);
+		if (cap && cap->u64 != 0 && flags == USMP__WHY_PROVEN)
+			flags = USMP__WHY_KNOB_LIMIT;
 		int got = usmp__infeasible_explain(j->p, &j->vs, j->group, a->name,
 		                                   st, flags, own, plan);
 		if (got)
