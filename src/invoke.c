@@ -1,11 +1,13 @@
-/* invoke.c — calling an algorithm in this process: one libffi call interface
- * per plugin algorithm, prepared at load from its signature; built-ins called
- * directly. The rest of the one dispatch path: dispatch.c. */
-#include "dispatch.h"
+/* invoke.c — calling an algorithm: one libffi call interface per plugin
+ * algorithm, prepared at load from its signature; built-ins called directly. */
+#include "internal.h"
 
 #include <ffi.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The in-process call of the one dispatch path (dispatch.h, dispatch.c). */
+#include "dispatch.h"
 
 /* The libffi type of a knob's C argument. C `bool` is passed as an unsigned
  * integer of its own size (one byte on every ABI usmp targets). */

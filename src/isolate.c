@@ -6,9 +6,8 @@
  * its placements through a shared anonymous mapping followed by a PROT_NONE
  * guard page, so writing past the output array faults in the child. The
  * child dies with the caller (child.c) and is killed by the rule of
- * usmp__isolate_hung(), stated in docs/abi.md ("Isolation"); its numbers
- * are in budget.h. */
-#include "dispatch.h"
+ * usmp__isolate_hung(), stated in docs/abi.md ("Isolation"). */
+#include "internal.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +17,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The isolated call of the one dispatch path; the kill rule's numbers are
+ * in budget.h. */
+#include "dispatch.h"
 
 /* Bytes of log messages an isolated call may leave for the host's log
  * function (usmp_registry_set_log). */

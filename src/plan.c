@@ -1,10 +1,14 @@
 /* plan.c — usmp_plan_compute and the plan handle: split a problem into
  * independent parts, run each part's selected algorithm, verify, merge. */
-#include "dispatch.h"
+#include "internal.h"
+
+#include "paths.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dispatch.h"
 
 usmp_plan *usmp__plan_alloc(usmp_problem *p)
 {

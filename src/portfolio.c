@@ -1,10 +1,13 @@
 /* portfolio.c — "auto", the default algorithm, built into libusmp: run the
  * fast heuristics, stop at the lower bound, else spend the rest on search. */
-#include "dispatch.h"
+#include "internal.h"
+#include "paths.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "dispatch.h"
 
 /* The portfolio's policy, as data: every member, what it is for, what it
  * costs and what it is expected to gain, by problem shape.

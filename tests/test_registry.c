@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "config.h"
-#include "dispatch.h"
+#include "internal.h"
 #include "support.h"
+
+#include "dispatch.h" /* usmp__invoke, the in-process call */
 
 /* "DIR/a.so:DIR/b.so" for the fixtures named in `names` ("a b"). */
 static char *fixture_path(const char *names)
