@@ -3,6 +3,7 @@
 #ifndef USMP_HOST_H
 #define USMP_HOST_H
 
+#include "budget.h"
 #include "registry.h"
 #include "view.h"
 
@@ -26,7 +27,6 @@ struct usmp__host_ctx {
 	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
 	usmp__interval_index index;
 	double deadline; /* usmp__now() value, 0 = none */
-	int default_limit; /* the deadline is auto's default, not the caller's */
 	const volatile int *cancel;
 	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */
 	uint64_t proven_bound; /* from report_bound() */
@@ -42,8 +42,6 @@ struct usmp__host_ctx {
 	volatile int patient;   /* > 0: making the first plan, which only a
 	                           cancel stops (should_stop ignores the
 	                           deadline; usmp__host_patient) */
-	uint32_t isolation;     /* the call's USMP_PLAN_ISOLATE/NO_ISOLATE flags,
-	                           for the plugins auto runs (portfolio.c) */
 };
 
 /* A services table for one call of `algorithm` on `v`, logging as registry
@@ -59,39 +57,22 @@ void usmp__host_set_deadline(usmp__host_ctx *c, double deadline);
  * call for time in between, and should_stop says true only on a cancel. */
 void usmp__host_patient(usmp__host_ctx *c, bool on);
 
-/* ---- invoke.c: calling an algorithm in process ----------------------------- */
+/* ---- invoke.c: the libffi call of a plugin's algorithm --------------------- */
 
-/* Call algorithm `a` with knobs `k` (NULL: its defaults) through libffi,
- * a plugin getting hc->host, or directly for a built-in. The one way
- * libusmp calls an algorithm in process. Returns the algorithm's status. */
-int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
-                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out);
+/* Calling an algorithm, in process or isolated: dispatch.h. */
 /* Prepare a's libffi call description from its signature (at load). */
 int usmp__invoke_prepare(usmp__algo *a, char **msg);
 /* Free what usmp__invoke_prepare made. */
 void usmp__invoke_finish(usmp__algo *a);
 
-/* ---- isolate.c: an algorithm call in a child process ----------------------- */
+/* ---- isolate.c: the watcher of an isolated call ----------------------------- */
 
-/* Wall-clock seconds an isolated call may run when it has no deadline
- * (see docs/abi.md, "Isolation"). */
-#define USMP__ISOLATE_CAP 600.0
-
-/* The kill rule of docs/abi.md ("Isolation"), for a call that started at
- * `started`: with a deadline (w->deadline), true once past it, or past the
- * end of its first plan, by `grace` plus the time its first plan took, and
- * never while it makes its first plan; without one, true USMP__ISOLATE_CAP
- * seconds after it started. */
+/* The kill rule, the code of what docs/abi.md ("Isolation") states: for a
+ * call that started at `started`, with a deadline (w->deadline), true once
+ * past it, or past the end of its first plan, by `grace` plus the time its
+ * first plan took, and never while it makes its first plan; without one,
+ * true USMP__ISOLATE_CAP (budget.h) seconds after it started. The isolated
+ * call itself: usmp__isolated_call (dispatch.h). */
 bool usmp__isolate_hung(const usmp__watch *w, double started, double grace);
-
-/* Run algorithm a (plugin or built-in) like plan.c would, but in a forked
- * child; placements come back through shared memory ending at a guard page.
- * A crash, an exit or a hang (usmp__isolate_hung, with hc->deadline as the
- * child moves it) becomes USMP_ERR_PLUGIN with *msg set. Otherwise returns
- * the algorithm's status with hc's reported bound and last message updated. */
-int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
-                        const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out,
-                        double grace, char **who, char **msg);
 
 #endif /* USMP_HOST_H */

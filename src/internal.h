@@ -11,5 +11,7 @@
 #include "host.h"
 #include "plan.h"
 #include "io.h"
+#include "budget.h"
+#include "dispatch.h"
 
 #endif /* USMP_INTERNAL_H */

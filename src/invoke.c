@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The in-process call of the one dispatch path (dispatch.h, dispatch.c). */
+#include "dispatch.h"
+
 /* The libffi type of a knob's C argument. C `bool` is passed as an unsigned
  * integer of its own size (one byte on every ABI usmp targets). */
 static ffi_type *knob_ffi_type(int type)
@@ -150,11 +153,11 @@ static int call_plugin(const usmp__algo *a, const usmp__knobs *k,
 	return (int)(ffi_sarg)ret;
 }
 
-int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
-                 const usmp_view *v, usmp__host_ctx *hc, usmp_placement *out)
+int usmp__invoke(usmp__call *c)
 {
+	const usmp__algo *a = c->algo;
+	const usmp__knobs *k = c->knobs;
 	usmp__knobs defaults = {0};
-	char *who = NULL;
 	int rc;
 
 	if (!a)
@@ -169,8 +172,11 @@ int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
 		return USMP_ERR_INTERNAL; /* knobs of another algorithm */
 	}
 	if (a->builtin) {
-		rc = a->builtin(r, v, hc, out, k, &who);
-		usmp__free_msg(&who);
+		usmp__call self = *c;
+		self.knobs = k;
+		rc = a->builtin(&self);
+		c->who = self.who;
+		c->error = self.error;
 	} else {
 		/* call_plugin may replace a NULL str by "": work on a copy. */
 		usmp__value vals[USMP__MAX_KNOBS];
@@ -182,7 +188,7 @@ int usmp__invoke(usmp_registry *r, const usmp__algo *a, const usmp__knobs *k,
 		if (a->sig.count)
 			memcpy(vals, k->values, a->sig.count * sizeof *vals);
 		tmp.values = vals;
-		rc = call_plugin(a, &tmp, v, &hc->host, out);
+		rc = call_plugin(a, &tmp, c->view, &c->hc->host, c->out);
 	}
 out:
 	usmp__knobs_finish(&defaults);

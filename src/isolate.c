@@ -18,6 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The isolated call of the one dispatch path; the kill rule's numbers are
+ * in budget.h. */
+#include "dispatch.h"
+
 /* Bytes of log messages an isolated call may leave for the host's log
  * function (usmp_registry_set_log). */
 #define LOG_BYTES (64 * 1024)
@@ -94,29 +98,26 @@ static size_t round_page(size_t n, size_t page)
 	return (n + page - 1) / page * page;
 }
 
-static void child_run(usmp_registry *r, const usmp__algo *a,
-                      const usmp__knobs *k, const usmp_view *v,
-                      usmp__host_ctx *hc, usmp_placement *out,
-                      shared_result *res)
+/* In the child: the call, in process, into the shared mapping. */
+static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 {
-	char *who = NULL;
-	int st;
+	usmp__host_ctx *hc = c->hc;
+	usmp__call in_child = *c;
 	hc->watch = &res->watch;
 	if (hc->log_fn) {
 		hc->log_fn = log_to_shared;
 		hc->log_ctx = res;
 	}
-	if (a->builtin)
-		st = a->builtin(r, v, hc, out, k, &who);
-	else
-		st = usmp__invoke(r, a, k, v, hc, out);
+	in_child.out = out;
+	in_child.who = in_child.error = NULL;
+	int st = usmp__invoke(&in_child);
 	res->reported = hc->reported;
 	res->optimal = hc->optimal;
 	res->stopped = hc->stopped;
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
-	if (who)
-		snprintf(res->who, sizeof res->who, "%s", who);
+	if (in_child.who)
+		snprintf(res->who, sizeof res->who, "%s", in_child.who);
 	res->status = st;
 	__atomic_store_n(&res->done, 1, __ATOMIC_RELEASE);
 	_exit(0);
@@ -133,13 +134,15 @@ bool usmp__isolate_hung(const usmp__watch *w, double started, double grace)
 	return usmp__now() >= from + grace + w->patient_time;
 }
 
-int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
-                        const usmp__knobs *k, const usmp_view *v,
-                        usmp__host_ctx *hc, usmp_placement *out,
-                        double grace, char **who, char **msg)
+int usmp__isolated_call(usmp__call *c, double grace)
 {
+	usmp_registry *r = c->r;
+	const usmp__algo *a = c->algo;
+	usmp__host_ctx *hc = c->hc;
+	usmp_placement *out = c->out;
+	char **msg = &c->error;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t n = v->buffer_count;
+	size_t n = c->view->buffer_count;
 	size_t res_bytes = round_page(sizeof(shared_result), page);
 	size_t out_bytes = round_page(n * sizeof *out, page);
 	/* Placements end exactly at the guard page when n*16 fills whole
@@ -175,7 +178,7 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		goto out;
 	}
 	if (pid == 0)
-		child_run(r, a, k, v, hc, shared_out, res); /* never returns */
+		child_run(c, shared_out, res); /* never returns */
 
 	/* Name the culprit by algorithm and plugin file. */
 	char culprit[1024];
@@ -239,8 +242,10 @@ int usmp__isolated_call(usmp_registry *r, const usmp__algo *a,
 		memcpy(hc->last_message, res->message, sizeof hc->last_message);
 		hc->last_message[sizeof hc->last_message - 1] = '\0';
 		res->who[sizeof res->who - 1] = '\0';
-		if (res->who[0] && who)
-			*who = usmp__strdup(res->who);
+		if (res->who[0]) {
+			free(c->who);
+			c->who = usmp__strdup(res->who);
+		}
 	}
 out:
 	munmap(map, total);

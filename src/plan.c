@@ -7,11 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What verifying and merging a part's plan cost, as a multiple of the time
- * building its view took: the part's check and the merged plan's each
- * sort and sweep the live ranges, as building the view (bound included)
- * does. */
-#define POST_FACTOR 2.0
+#include "dispatch.h"
 
 usmp_plan *usmp__plan_alloc(usmp_problem *p)
 {
@@ -255,21 +251,6 @@ static void part_names_finish(part_names *pn)
 	free(pn->pools);
 }
 
-/* The capabilities a part's view needs (USMP_CAP_*). */
-static uint32_t caps_needed(const usmp_view *v)
-{
-	uint32_t need = 0;
-	for (uint32_t i = 0; i < v->buffer_count; i++) {
-		if (v->buffers[i].candidate_count > 1)
-			need |= USMP_CAP_MULTI_POOL;
-		if (v->buffers[i].flags & USMP_BUFFER_FIXED)
-			need |= USMP_CAP_FIXED_OFFSETS;
-	}
-	if (v->conflict_start[v->buffer_count])
-		need |= USMP_CAP_EXPLICIT_CONFLICTS;
-	return need;
-}
-
 /* "auto, first_fit": the registry's algorithms having every bit of `caps`
  * (heap; "none" when there is none). */
 static char *algos_with(const usmp_registry *r, uint32_t caps)
@@ -286,41 +267,6 @@ static char *algos_with(const usmp_registry *r, uint32_t caps)
 	char *out = k ? join(names, k, ", ") : usmp__strdup("none");
 	free(names);
 	return out;
-}
-
-int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg)
-{
-	static const struct {
-		uint32_t bit;
-		const char *what, *cap;
-	} caps[] = {
-		{USMP_CAP_MULTI_POOL, "buffers with several candidate pools",
-		 "multi-pool"},
-		{USMP_CAP_FIXED_OFFSETS, "buffers with fixed offsets",
-		 "fixed-offsets"},
-		{USMP_CAP_EXPLICIT_CONFLICTS, "explicit conflict edges",
-		 "conflict-edges"},
-	};
-	uint32_t missing = caps_needed(v) & ~a->caps;
-	char what[160] = "", cap[80] = "";
-	if (!missing)
-		return USMP_OK;
-	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
-		if (!(missing & caps[i].bit))
-			continue;
-		if (*what) {
-			strcat(what, " and ");
-			strcat(cap, ", ");
-		}
-		strcat(what, caps[i].what);
-		strcat(cap, caps[i].cap);
-	}
-	if (msg)
-		usmp__set_msg(msg, "algorithm \"%s\" cannot plan %s: it lacks the "
-		              "%s %s", a->name, what,
-		              missing & (missing - 1) ? "capabilities" : "capability",
-		              cap);
-	return USMP_ERR_UNSUPPORTED;
 }
 
 static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
@@ -342,46 +288,31 @@ static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
 	return total;
 }
 
-/* A plugin found outside the shipped plugin directory (paths.c) runs in a
- * child process unless the caller says otherwise; so does "auto" when any of
- * its possible members comes from such a plugin. */
-static bool untrusted_plugin(const usmp_registry *r, uint32_t plugin)
+/* The value of knob `name` of `type` in k, or NULL when the algorithm
+ * declares no such knob: the few knob names the library reads, whichever
+ * algorithm declares them (docs/plugins.md, "Knobs the library knows"). */
+static const usmp__value *library_knob(const usmp__knobs *k, const char *name,
+                                       int type)
 {
-	usmp_plugin_info info = {.struct_size = sizeof info};
-	if (usmp_registry_plugin(r, plugin, &info))
-		return true;
-	return !usmp__in_plugindir(info.path);
-}
-
-static bool want_isolation(const usmp_registry *r, const usmp__algo *a,
-                           uint32_t flags)
-{
-	if (flags & USMP_PLAN_ISOLATE)
-		return true;
-	if (flags & USMP_PLAN_NO_ISOLATE)
-		return false;
-	if (!a->builtin)
-		return untrusted_plugin(r, a->plugin);
-	for (uint32_t i = 0; i < usmp_registry_plugin_count(r); i++)
-		if (untrusted_plugin(r, i))
-			return true;
-	return false;
+	for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
+		if (!strcmp(k->sig->params[i].name, name) &&
+		    k->sig->params[i].type == type)
+			return &k->values[i];
+	return NULL;
 }
 
 /* The budget of a part whose caller set no time limit, in seconds from the
- * start of the call (USMP_DEFAULT_TIME_LIMIT_AUTO for auto, else
- * USMP_DEFAULT_TIME_LIMIT; docs/decisions.md): at least the algorithm's own
- * time_limit knob when it sets one, counted from `t_algo`, the knob's start. */
+ * start of the call (budget.h: a portfolio's, or any other algorithm's): at
+ * least the algorithm's own time_limit knob when it sets one, counted from
+ * `t_algo`, the knob's start. */
 static double default_deadline(const usmp__algo *a, const usmp__knobs *k,
                                double t_call, double t_algo)
 {
-	double dl = t_call + (a->builtin ? USMP_DEFAULT_TIME_LIMIT_AUTO
-	                                 : USMP_DEFAULT_TIME_LIMIT);
-	for (uint32_t i = 0; k->sig && i < k->sig->count; i++)
-		if (!strcmp(k->sig->params[i].name, "time_limit") &&
-		    k->sig->params[i].type == USMP_PARAM_F64 &&
-		    k->values[i].f64 > 0 && t_algo + k->values[i].f64 > dl)
-			dl = t_algo + k->values[i].f64;
+	double dl = t_call + (a->portfolio ? USMP__BUDGET_PORTFOLIO
+	                                   : USMP__BUDGET_ALGORITHM);
+	const usmp__value *own = library_knob(k, "time_limit", USMP_PARAM_F64);
+	if (own && own->f64 > 0 && t_algo + own->f64 > dl)
+		dl = t_algo + own->f64;
 	return dl;
 }
 
@@ -402,6 +333,211 @@ static double part_deadline(double dl, uint32_t n, uint32_t left, double post)
 	return now + rest * ((double)n / (left ? left : 1));
 }
 
+/* Everything planning one part holds, released by part_job_finish. */
+typedef struct part_job {
+	usmp_registry *r;
+	usmp_problem *p;
+	const usmp_plan_options *o;
+	usmp_plan *plan;
+	usmp__part *part;
+	uint32_t n, group;
+	usmp__view_store vs;
+	part_names pn;
+	const usmp__algo *algo;
+	usmp__knobs knobs;
+	int knobs_ready, host_ready;
+	usmp__host_ctx hc;
+	usmp__call call;
+	usmp_placement *out;
+	char *msg;
+	double t0;   /* when the part started */
+	double post; /* seconds verifying and merging its plan should cost */
+} part_job;
+
+/* Build the part's view of buffers ids[0..n) and choose its algorithm:
+ * by the selection rules, refused when it lacks a capability the part
+ * needs; clashing fixed buffers are reported before any algorithm runs. */
+static int part_select(part_job *j, const uint32_t *ids)
+{
+	usmp_plan *plan = j->plan;
+	usmp__part *part = j->part;
+	char *rule = NULL;
+	int source = 0;
+	int st = usmp__view_build(j->p, ids, j->n, &j->vs, &j->msg);
+	if (st)
+		return usmp__plan_fail(plan, st, "%s",
+		                       j->msg ? j->msg : "cannot build view");
+	/* Verifying the plan afterwards costs about what building the view
+	 * did (a sort and a sweep over the live ranges), once for the part
+	 * and once in the merged plan. */
+	j->post = USMP__BUDGET_POST_FACTOR * (usmp__now() - j->t0);
+	part->group = j->group;
+	part->buffer_count = j->n;
+	part->lower_bound = j->vs.view.lower_bound;
+	st = part_names_init(&j->pn, j->p, &j->vs, j->o->target, part);
+	if (st)
+		return usmp__plan_fail(plan, st, "out of memory");
+	/* The algorithm sees the first target; selection sees them all. */
+	j->vs.view.target = j->pn.target_count ? j->pn.targets[0] : "";
+
+	st = usmp__registry_resolve_part(j->r, j->pn.targets, j->pn.target_count,
+	                                 j->pn.pools, j->pn.pool_count, j->o,
+	                                 &j->algo, &j->knobs, &rule, &source,
+	                                 &j->msg);
+	if (st)
+		return usmp__plan_fail(plan, st, "%s",
+		                       j->msg ? j->msg : "no algorithm");
+	j->knobs_ready = 1;
+	part->rule = rule;
+	part->source = source;
+	part->params = usmp__knobs_describe(&j->knobs);
+	st = usmp__check_caps(j->algo, &j->vs.view, &j->msg);
+	if (st) {
+		uint32_t need = usmp__caps_needed(&j->vs.view);
+		uint32_t missing = need & ~j->algo->caps;
+		char *have = algos_with(j->r, need);
+		usmp__plan_fail(plan, st, "%s; installed algorithms that have %s: %s",
+		                j->msg, missing & (missing - 1) ? "them" : "it",
+		                have ? have : "?");
+		free(have);
+		return st;
+	}
+	/* Fixed buffers that clash make every plan invalid: say so up front,
+	 * as infeasible and naming them, rather than blame the algorithm. */
+	return usmp__infeasible_fixed(j->p, &j->vs, j->group, j->algo->name,
+	                              plan);
+}
+
+/* The deadline the part's algorithm works to: the part's share of what
+ * remains of the caller's deadline (0: the default budget, < 0: none) from
+ * the call's start t_call, `left` buffers remaining to plan, these
+ * included. 0 when there is none. Records the budget on the part. */
+static double part_budget(part_job *j, double deadline, double t_call,
+                          uint32_t left)
+{
+	double dl = deadline;
+	if (dl == 0)
+		dl = default_deadline(j->algo, &j->knobs, t_call, usmp__now());
+	j->part->limit = dl > 0 ? dl - t_call : 0;
+	return part_deadline(dl > 0 ? dl : 0, j->n, left, j->post);
+}
+
+/* Run the part's algorithm to deadline dl (0 = none) into j->out, through
+ * the one dispatch path; records its time and name ("auto/first_fit:...")
+ * on the part. Returns the algorithm's status; an isolated call that never
+ * returned has its failure recorded on the plan already. */
+static int part_call(part_job *j, double dl, bool default_budget)
+{
+	uint32_t n = j->n;
+	usmp__part *part = j->part;
+	double t_algo = usmp__now();
+	j->vs.view.time_limit =
+		dl > 0 ? (dl - t_algo > 0 ? dl - t_algo : 1e-9) : 0;
+	j->out = malloc((n ? n : 1) * sizeof *j->out);
+	if (!j->out)
+		return usmp__plan_fail(j->plan, USMP_ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		const usmp_buffer_rec *b = &j->vs.view.buffers[i];
+		j->out[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		if (b->flags & USMP_BUFFER_FIXED)
+			j->out[i] = (usmp_placement){b->fixed_pool, 0, b->fixed_offset};
+	}
+	int st = usmp__host_init(&j->hc, j->r, &j->vs.view, dl, j->o->cancel,
+	                         j->algo->name);
+	if (st)
+		return usmp__plan_fail(j->plan, st, "out of memory");
+	j->host_ready = 1;
+	j->call = (usmp__call){
+		.r = j->r, .algo = j->algo, .knobs = &j->knobs,
+		.view = &j->vs.view, .hc = &j->hc, .out = j->out,
+		.flags = j->o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE),
+		.default_budget = default_budget,
+	};
+	st = usmp__dispatch(&j->call);
+	part->time_ms = (usmp__now() - j->t0) * 1e3;
+	if (st && j->call.error)
+		return usmp__plan_fail(j->plan, st, "%s", j->call.error);
+	part->stopped = j->hc.stopped;
+	const char *name = j->algo->name, *who = j->call.who;
+	size_t len = strlen(name) + (who ? strlen(who) + 1 : 0) + 1;
+	part->algorithm = malloc(len);
+	if (part->algorithm)
+		snprintf(part->algorithm, len, "%s%s%s", name, who ? "/" : "",
+		         who ? who : "");
+	return st;
+}
+
+/* The algorithm failed with st: record why on the plan and return the
+ * status recorded. An infeasible or stopped part gets the library's
+ * certificate (infeasible.c) when there is one, the same whoever failed. */
+static int part_failed(part_job *j, int st)
+{
+	const usmp__algo *a = j->algo;
+	usmp_plan *plan = j->plan;
+	/* A portfolio passes on its members' failures: neither a proof nor
+	 * a message of its own. */
+	const char *own = a->portfolio ? NULL : j->hc.last_message;
+	if (st == USMP_ERR_INFEASIBLE || st == USMP_ERR_STOPPED) {
+		/* An exact algorithm's failure is a proof, unless it planned
+		 * overlap rules as plain conflicts (a stricter problem); a stop
+		 * with a certificate is infeasible all the same. */
+		bool rules_as_conflicts = j->vs.view.overlap_count &&
+		                          !(a->caps & USMP_CAP_OVERLAP_RULES);
+		unsigned flags = 0;
+		if ((a->caps & USMP_CAP_EXACT) && !a->portfolio)
+			flags = rules_as_conflicts ? USMP__WHY_RULES_AS_CONFLICTS
+			                           : USMP__WHY_PROVEN;
+		/* A capacity knob asking for less than the pool: the proof is
+		 * about that capacity, not the pool. */
+		const usmp__value *cap =
+			library_knob(&j->knobs, "capacity", USMP_PARAM_U64);
+		if (cap && cap->u64 != 0 && flags == USMP__WHY_PROVEN)
+			flags = USMP__WHY_KNOB_LIMIT;
+		int got = usmp__infeasible_explain(j->p, &j->vs, j->group, a->name,
+		                                   st, flags, own, plan);
+		if (got)
+			return got;
+	}
+	const char *why = j->hc.last_message[0] ? j->hc.last_message
+	                                        : usmp_status_name(st);
+	if (st == USMP_ERR_INFEASIBLE)
+		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
+		                       a->name, why);
+	if (st == USMP_ERR_STOPPED)
+		return usmp__plan_fail(plan, st, "%s: stopped at the time limit "
+		                       "before finding a plan", a->name);
+	if (st == USMP_ERR_PLUGIN || st == USMP_ERR_INVALID_PLAN)
+		return usmp__plan_fail(plan, USMP_ERR_PLUGIN, "%s: %s", a->name,
+		                       why);
+	return usmp__plan_fail(plan, st, "%s failed (%s): %s", a->name,
+	                       usmp_status_name(st), why);
+}
+
+/* Verify the part's plan on its own, measure it, and copy it into the
+ * plan's placements (problem indices). */
+static int part_accept(part_job *j)
+{
+	usmp__part *part = j->part;
+	const usmp_view *v = &j->vs.view;
+	int st = usmp__verify(v, j->out, &j->msg);
+	if (st)
+		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+		                       "algorithm \"%s\" returned an invalid plan: "
+		                       "%s", j->algo->name, j->msg ? j->msg : "?");
+	part->size = view_plan_size(v, j->out);
+	part->proven_bound = v->lower_bound;
+	if (j->hc.reported && j->hc.proven_bound > part->proven_bound &&
+	    j->hc.proven_bound <= part->size)
+		part->proven_bound = j->hc.proven_bound;
+	part->optimal = part->size <= part->proven_bound;
+	for (uint32_t i = 0; i < j->n; i++) {
+		usmp_placement *pl = &j->plan->placements[j->vs.buffer_map[i]];
+		pl->pool = j->vs.pool_map[j->out[i].pool];
+		pl->offset = j->out[i].offset;
+	}
+	return USMP_OK;
+}
+
 /* Plan the buffers ids[0..n) (one bound group) into plan->placements, by
  * the call's deadline (0 = the default, < 0 = none) from the call's start
  * t_call; `left` buffers remain to plan, these included. */
@@ -411,200 +547,29 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
                      double t_call, uint32_t left, usmp_plan *plan,
                      usmp__part *part)
 {
-	usmp__view_store vs;
-	usmp__knobs knobs = {0};
-	usmp__host_ctx hc;
-	part_names pn;
-	usmp_placement *out = NULL;
-	char *msg = NULL, *rule = NULL, *who = NULL;
-	const usmp__algo *algo = NULL;
-	int source = 0, host_ready = 0, knobs_ready = 0;
-	double t0 = usmp__now();
-
-	memset(&vs, 0, sizeof vs);
-	memset(&pn, 0, sizeof pn);
-	int st = usmp__view_build(p, ids, n, &vs, &msg);
-	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
-		goto fail_msg;
-	}
-	/* Verifying the plan afterwards costs about what building the view
-	 * did (a sort and a sweep over the live ranges), once for the part
-	 * and once in the merged plan. */
-	double post = POST_FACTOR * (usmp__now() - t0);
-	part->group = group;
-	part->buffer_count = n;
-	part->lower_bound = vs.view.lower_bound;
-	st = part_names_init(&pn, p, &vs, o->target, part);
-	if (st) {
-		usmp__plan_fail(plan, st, "out of memory");
-		goto fail_view;
-	}
-	/* The algorithm sees the first target; selection sees them all. */
-	vs.view.target = pn.target_count ? pn.targets[0] : "";
-
-	st = usmp__registry_resolve_part(r, pn.targets, pn.target_count,
-	                                 pn.pools, pn.pool_count, o, &algo,
-	                                 &knobs, &rule, &source, &msg);
-	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "no algorithm");
-		goto fail_view;
-	}
-	knobs_ready = 1;
-	part->rule = usmp__strdup(rule);
-	part->source = source;
-	part->params = usmp__knobs_describe(&knobs);
-	st = usmp__check_caps(algo, &vs.view, &msg);
-	if (st) {
-		uint32_t missing = caps_needed(&vs.view) & ~algo->caps;
-		char *have = algos_with(r, caps_needed(&vs.view));
-		usmp__plan_fail(plan, st, "%s; installed algorithms that have %s: %s",
-		                msg, missing & (missing - 1) ? "them" : "it",
-		                have ? have : "?");
-		free(have);
-		goto fail_knobs;
-	}
-
-	/* Fixed buffers that clash make every plan invalid: say so up front,
-	 * as infeasible and naming them, rather than blame the algorithm. */
-	st = usmp__infeasible_fixed(p, &vs, group, algo->name, plan);
+	part_job j = {.r = r, .p = p, .o = o, .plan = plan, .part = part,
+	              .n = n, .group = group, .t0 = usmp__now()};
+	int st = part_select(&j, ids);
 	if (st)
-		goto fail_knobs;
-
-	/* Time budget: this part's share of what remains of the caller's, or
-	 * of the default; none when the caller asked for none (deadline < 0). */
-	double dl = deadline;
-	if (dl == 0)
-		dl = default_deadline(algo, &knobs, t_call, usmp__now());
-	part->limit = dl > 0 ? dl - t_call : 0;
-	dl = part_deadline(dl > 0 ? dl : 0, n, left, post);
-	double t_algo = usmp__now();
-	vs.view.time_limit = dl > 0 ? (dl - t_algo > 0 ? dl - t_algo : 1e-9) : 0;
-
-	out = malloc((n ? n : 1) * sizeof *out);
-	if (!out) {
-		st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");
-		goto fail_knobs;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		const usmp_buffer_rec *b = &vs.view.buffers[i];
-		out[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
-		if (b->flags & USMP_BUFFER_FIXED)
-			out[i] = (usmp_placement){b->fixed_pool, 0, b->fixed_offset};
-	}
-	st = usmp__host_init(&hc, r, &vs.view, dl, o->cancel, algo->name);
-	if (st) {
-		usmp__plan_fail(plan, st, "out of memory");
-		goto fail_out;
-	}
-	host_ready = 1;
-	hc.default_limit = deadline == 0 && algo->builtin;
-	hc.isolation = o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE);
-
-	if (want_isolation(r, algo, o->flags)) {
-		/* Killed by the rule of docs/abi.md ("Isolation"): a grace
-		 * of 1 s, 10% of the budget and 20 us per buffer past the
-		 * deadline (a heuristic that finishes its pass over a million
-		 * buffers late is slow, not hung). */
-		double grace = 1.0 + 0.1 * (dl > t_algo ? dl - t_algo : 0) +
-		               20e-6 * n;
-		st = usmp__isolated_call(r, algo, &knobs, &vs.view, &hc, out,
-		                         grace, &who, &msg);
-		if (st && msg) {
-			usmp__plan_fail(plan, st, "%s", msg);
-			part->time_ms = (usmp__now() - t0) * 1e3;
-			goto fail_host;
-		}
-	} else if (algo->builtin) {
-		st = algo->builtin(r, &vs.view, &hc, out, &knobs, &who);
-	} else {
-		st = usmp__invoke(r, algo, &knobs, &vs.view, &hc, out);
-	}
-	part->time_ms = (usmp__now() - t0) * 1e3;
-	part->stopped = hc.stopped;
-	{
-		size_t len = strlen(algo->name) + (who ? strlen(who) + 1 : 0) + 1;
-		part->algorithm = malloc(len);
-		if (part->algorithm)
-			snprintf(part->algorithm, len, "%s%s%s", algo->name,
-			         who ? "/" : "", who ? who : "");
-	}
-	if (st == USMP_ERR_INFEASIBLE || st == USMP_ERR_STOPPED) {
-		/* The certificate (infeasible.c) is the library's, the same
-		 * whoever failed. An exact algorithm's failure is a proof, unless
-		 * it planned overlap rules as plain conflicts (a stricter
-		 * problem); a stop with a certificate is infeasible all the same. */
-		bool rules_as_conflicts = vs.view.overlap_count &&
-		                          !(algo->caps & USMP_CAP_OVERLAP_RULES);
-		unsigned flags = 0;
-		if ((algo->caps & USMP_CAP_EXACT) && !algo->builtin)
-			flags = rules_as_conflicts ? USMP__WHY_RULES_AS_CONFLICTS
-			                           : USMP__WHY_PROVEN;
-		/* exact's capacity knob asks for less than the pool: its proof
-		 * is about that capacity, not the pool. */
-		for (uint32_t k = 0; knobs.sig && k < knobs.sig->count; k++)
-			if (!strcmp(knobs.sig->params[k].name, "capacity") &&
-			    knobs.sig->params[k].type == USMP_PARAM_U64 &&
-			    knobs.values[k].u64 != 0 && flags == USMP__WHY_PROVEN)
-				flags = USMP__WHY_KNOB_LIMIT;
-		int got = usmp__infeasible_explain(
-			p, &vs, group, algo->name, st, flags,
-			algo->builtin ? NULL : hc.last_message, plan);
-		if (got) {
-			st = got;
-			goto fail_host;
-		}
-	}
-	if (st) {
-		const char *why = hc.last_message[0] ? hc.last_message
-		                                     : usmp_status_name(st);
-		if (st == USMP_ERR_INFEASIBLE)
-			usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
-			                algo->name, why);
-		else if (st == USMP_ERR_STOPPED)
-			usmp__plan_fail(plan, st, "%s: stopped at the time limit "
-			                "before finding a plan", algo->name);
-		else if (st == USMP_ERR_PLUGIN || st == USMP_ERR_INVALID_PLAN)
-			usmp__plan_fail(plan, USMP_ERR_PLUGIN, "%s: %s", algo->name,
-			                why);
-		else
-			usmp__plan_fail(plan, st, "%s failed (%s): %s", algo->name,
-			                usmp_status_name(st), why);
-		goto fail_host;
-	}
-	st = usmp__verify(&vs.view, out, &msg);
-	if (st) {
-		st = usmp__plan_fail(plan, USMP_ERR_PLUGIN,
-		                     "algorithm \"%s\" returned an invalid plan: %s",
-		                     algo->name, msg ? msg : "?");
-		goto fail_host;
-	}
-	part->size = view_plan_size(&vs.view, out);
-	part->proven_bound = vs.view.lower_bound;
-	if (hc.reported && hc.proven_bound > part->proven_bound &&
-	    hc.proven_bound <= part->size)
-		part->proven_bound = hc.proven_bound;
-	part->optimal = part->size <= part->proven_bound;
-	for (uint32_t i = 0; i < n; i++) {
-		plan->placements[vs.buffer_map[i]].pool = vs.pool_map[out[i].pool];
-		plan->placements[vs.buffer_map[i]].offset = out[i].offset;
-	}
-	st = USMP_OK;
-fail_host:
-	if (host_ready)
-		usmp__host_finish(&hc);
-fail_out:
-	free(out);
-fail_knobs:
-	if (knobs_ready)
-		usmp__knobs_finish(&knobs);
-fail_view:
-	usmp__view_finish(&vs);
-	part_names_finish(&pn);
-fail_msg:
-	usmp__free_msg(&msg);
-	free(rule);
-	free(who);
+		goto done;
+	double dl = part_budget(&j, deadline, t_call, left);
+	st = part_call(&j, dl, deadline == 0);
+	if (st && j.call.error)
+		goto done; /* recorded: the call never returned */
+	if (st)
+		st = part_failed(&j, st);
+	if (!st)
+		st = part_accept(&j);
+done:
+	usmp__call_finish(&j.call);
+	if (j.host_ready)
+		usmp__host_finish(&j.hc);
+	free(j.out);
+	if (j.knobs_ready)
+		usmp__knobs_finish(&j.knobs);
+	usmp__view_finish(&j.vs);
+	part_names_finish(&j.pn);
+	usmp__free_msg(&j.msg);
 	return st;
 }
 

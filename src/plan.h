@@ -90,9 +90,5 @@ static inline int usmp__plan_set_error(usmp_plan *plan, int status,
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
-/* USMP_ERR_UNSUPPORTED (message in *msg when msg is not NULL) when the view
- * uses a feature algorithm a does not declare it handles: several candidate
- * pools, fixed offsets, explicit conflict edges. */
-int usmp__check_caps(const usmp__algo *a, const usmp_view *v, char **msg);
 
 #endif /* USMP_PLAN_H */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
+
 /* The portfolio's policy, as data: every member, what it is for, what it
  * costs and what it is expected to gain, by problem shape.
  *
@@ -15,7 +17,8 @@
  * HEURISTIC members then run in order of gain per cost for the part's shape
  * while their estimated cost (cost x the time the first plan took) fits the
  * budget they get: all the time left; on a part that goes to exact_window,
- * a quarter of it, and only when all the cheap ones fit there together.
+ * USMP__AUTO_WINDOW_SHARE of it (budget.h), and only when all the cheap
+ * ones fit there together.
  * Those that did not fit run after the search when time remains. Every shipped heuristic is a member, so with the time to run them
  * auto is never behind any of them (tests/test_auto_box.c).
  * SEARCH members get the time that remains when no plan is at the bound,
@@ -55,9 +58,10 @@
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
  * pass, before the search, each when its declared cost (usmp_algorithm.cost,
  * 1 when unknown) x the first plan's time fits the time left (every one
- * while no plan exists), isolated as any plugin call would be; what they
- * fail with is a logged note (run_algo). usmp_registry_member reads this
- * table and the volunteers back for `usmp list -v`. */
+ * while no plan exists), isolated as any plugin call would be
+ * (usmp__dispatch); what they fail with is a logged note (run_algo).
+ * usmp_registry_member reads this table and the volunteers back for
+ * `usmp list -v`. */
 enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
 enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
 
@@ -179,6 +183,7 @@ static bool is_warm(const struct member *m)
 }
 
 typedef struct run_state {
+	const usmp__call *call; /* auto's own call: members' calls copy it */
 	usmp_registry *r;
 	const usmp_view *v;
 	usmp__host_ctx *hc; /* the call's context: members get hc->host */
@@ -191,6 +196,17 @@ typedef struct run_state {
 	int first_error;
 	char *error_text;
 	int proved_infeasible; /* an exact member said no plan fits */
+	uint64_t *hw;          /* scratch: a high-water mark per pool */
+
+	/* The plan of the run (auto_plan). */
+	shape sh;
+	bool improve;      /* search when no heuristic reaches the bound */
+	bool window_first; /* the part goes to exact_window early */
+	int ran;           /* members that produced a plan */
+	double first_cost; /* seconds the member that made the first plan took */
+	char done[POLICY_COUNT]; /* the heuristic rows run so far */
+	size_t idx[POLICY_COUNT]; /* heuristic rows by gain per cost */
+	size_t nidx;
 } run_state;
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -218,30 +234,17 @@ static void reset_trial(const usmp_view *v, usmp_placement *pl)
 	}
 }
 
-/* Whether a volunteer runs in a child process of its own: as any plugin
- * would (docs/abi.md, "Isolation"), by the call's flags, else when its
- * plugin is not in the shipped plugin directory. */
-static bool isolate_volunteer(const run_state *s, const usmp__algo *a)
-{
-	if (s->hc->isolation & USMP_PLAN_ISOLATE)
-		return true;
-	if (s->hc->isolation & USMP_PLAN_NO_ISOLATE)
-		return false;
-	usmp_plugin_info info = {.struct_size = sizeof info};
-	if (usmp_registry_plugin(s->r, a->plugin, &info))
-		return true;
-	return !usmp__in_plugindir(info.path);
-}
-
-/* Run one member, the one way auto calls an algorithm: algorithm a with its
- * defaults plus `knob` (one "key=value" or NULL), warm-started when `warm`;
- * keep its plan when valid and better. A volunteer (a plugin's algorithm
- * with USMP_CAP_PORTFOLIO) is never trusted further than that: it runs
- * isolated when a plugin call would be, what it fails with is a note, never
- * auto's error, and what it claims with report_bound is dropped. Returns 1
- * when the member ran and produced a plan, 0 when skipped or failed. */
+/* Run one member through the one dispatch path (usmp__dispatch): algorithm
+ * a with its defaults plus `knob` (one "key=value" or NULL), warm-started
+ * when `warm`; keep its plan when valid and better. A table member runs in
+ * auto's process (auto itself runs isolated when any plugin would). A
+ * volunteer (a plugin's algorithm with USMP_CAP_PORTFOLIO) is never trusted
+ * further than any plugin: it runs isolated when a plugin call would be,
+ * what it fails with is a note, never auto's error, and what it claims with
+ * report_bound is dropped. Returns 1 when the member ran and produced a
+ * plan, 0 when skipped or failed. */
 static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
-                    bool warm, bool volunteer, uint64_t *hw)
+                    bool warm, bool volunteer)
 {
 	char *msg = NULL;
 	int produced = 0;
@@ -260,13 +263,15 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	int reported = hc->reported, optimal = hc->optimal;
 	uint64_t proven = hc->proven_bound;
 	double t0 = usmp__now();
-	int st;
-	if (volunteer && isolate_volunteer(s, a))
-		/* Killed 0.2 s past the deadline: before any watcher of auto. */
-		st = usmp__isolated_call(s->r, a, &k, s->v, hc, s->trial, 0.2,
-		                         NULL, &msg);
-	else
-		st = usmp__invoke(s->r, a, &k, s->v, hc, s->trial);
+	usmp__call call = {
+		.r = s->r, .algo = a, .knobs = &k, .view = s->v, .hc = hc,
+		.out = s->trial, .member = true,
+		.flags = volunteer ? s->call->flags : USMP_PLAN_NO_ISOLATE,
+	};
+	int st = usmp__dispatch(&call);
+	msg = call.error;
+	call.error = NULL;
+	usmp__call_finish(&call);
 	if (volunteer) {
 		hc->reported = reported;
 		hc->optimal = optimal;
@@ -308,7 +313,7 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	produced = 1;
-	uint64_t size = plan_size(s->v, s->trial, hw);
+	uint64_t size = plan_size(s->v, s->trial, s->hw);
 	if (!s->have_best || size < s->best_size) {
 		s->have_best = 1;
 		s->best_size = size;
@@ -328,10 +333,10 @@ out:
 }
 
 /* Run a row of the policy table. */
-static int run_member(run_state *s, const struct member *m, uint64_t *hw)
+static int run_member(run_state *s, const struct member *m)
 {
 	return run_algo(s, usmp__registry_algo(s->r, m->algorithm), m->knob,
-	                is_warm(m), false, hw);
+	                is_warm(m), false);
 }
 
 /* should_stop for the heuristics while no plan exists: only a cancel stops
@@ -343,10 +348,10 @@ static bool only_cancel(const usmp__host_ctx *c)
 }
 
 /* The most auto may stretch its default time limit by on a part of n
- * buffers, in seconds. */
+ * buffers, in seconds (budget.h). */
 static double stretch_max(uint32_t n)
 {
-	return 1.0 + 8e-6 * n;
+	return USMP__AUTO_STRETCH_BASE + USMP__AUTO_STRETCH_PER_BUFFER * n;
 }
 
 /* Under the default limit (the caller set none), a part whose first plan
@@ -356,11 +361,12 @@ static double stretch_max(uint32_t n)
  * stretch_max): the default means "a good plan soon", and one window pass
  * costs less than the first plan did. A limit the caller set is never
  * stretched. The caller restores the deadline afterwards. */
-static void stretch_default_limit(usmp__host_ctx *c, const usmp_view *v,
-                                  double t_start)
+static void stretch_default_limit(const usmp__call *call, double t_start)
 {
+	usmp__host_ctx *c = call->hc;
+	const usmp_view *v = call->view;
 	double now = usmp__now();
-	if (!c->default_limit || c->deadline <= 0 || now < c->deadline)
+	if (!call->default_budget || c->deadline <= 0 || now < c->deadline)
 		return;
 	double grace = now - t_start;
 	double cap = stretch_max(v->buffer_count);
@@ -431,26 +437,24 @@ static bool at_bound(const run_state *s)
 	return s->have_best && s->best_size <= s->v->lower_bound;
 }
 
-/* Run the heuristic members not run yet (done[i] == 0), in idx order,
- * whose estimated cost fits `share` of the time left; stops at the bound
- * or the deadline. Members run mark done[i]. */
-static void run_heuristics(run_state *s, const size_t *idx, size_t count,
-                           char *done, double first_cost, double share,
-                           uint64_t *hw)
+/* Run the heuristic members not run yet (s->done[i] == 0), in s->idx
+ * order, whose estimated cost fits `share` of the time left; stops at the
+ * bound or the deadline. Members run mark s->done[i]. */
+static void run_heuristics(run_state *s, double share)
 {
 	const usmp_host *h = s->h;
 	double budget = share * time_left(s->hc), t0 = usmp__now();
-	for (size_t k = 0; k < count; k++) {
-		size_t i = idx[k];
-		if (done[i])
+	for (size_t k = 0; k < s->nidx; k++) {
+		size_t i = s->idx[k];
+		if (s->done[i])
 			continue;
 		if (at_bound(s) || h->should_stop(h))
 			return;
 		double spent = usmp__now() - t0;
-		if (policy[i].cost * first_cost > budget - spent)
+		if (policy[i].cost * s->first_cost > budget - spent)
 			continue; /* does not fit: maybe a cheaper one does */
-		done[i] = 1;
-		run_member(s, &policy[i], hw);
+		s->done[i] = 1;
+		run_member(s, &policy[i]);
 	}
 }
 
@@ -467,8 +471,9 @@ static double volunteer_cost(const usmp__algo *a)
  * the first plan took) fits the time left; every one while no plan exists.
  * Logs what each took as a multiple of the first plan (its measured cost).
  * Returns how many produced a plan. */
-static int run_volunteers(run_state *s, double first_cost, uint64_t *hw)
+static int run_volunteers(run_state *s)
 {
+	double first_cost = s->first_cost;
 	const usmp_host *h = s->h;
 	int ran = 0;
 	for (uint32_t i = 0; i < usmp__registry_algo_count(s->r); i++) {
@@ -489,7 +494,7 @@ static int run_volunteers(run_state *s, double first_cost, uint64_t *hw)
 			continue;
 		}
 		double t0 = usmp__now();
-		ran += run_algo(s, a, NULL, false, true, hw);
+		ran += run_algo(s, a, NULL, false, true);
 		double took = usmp__now() - t0;
 		snprintf(line, sizeof line, "auto: volunteer %s took %.1f ms, %.2f "
 		         "times the first plan (declared cost %g)", a->name,
@@ -531,149 +536,184 @@ static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
 	return top <= v->lower_bound && top <= v->pools[0].size_limit;
 }
 
-static int auto_plan(usmp_registry *r, const usmp_view *v, usmp__host_ctx *hc,
-                     usmp_placement *out, const usmp__knobs *k, char **who)
+/* The first plan: FIRST members in table order until one fits, each
+ * allowed to finish (a watcher never kills it for time either). Sets
+ * s->first_cost to what the member that made it took. */
+static void auto_first_plan(run_state *s)
 {
-	bool improve = k && k->sig && k->sig->count ? k->values[0].b : true;
-	double t_start = usmp__now();
+	for (size_t i = 0; i < POLICY_COUNT && !s->have_best; i++) {
+		if (policy[i].role != ROLE_FIRST)
+			continue;
+		if (only_cancel(s->hc))
+			break;
+		double t_member = usmp__now();
+		s->done[i] = 1;
+		usmp__host_patient(s->hc, true);
+		s->ran += run_member(s, &policy[i]);
+		usmp__host_patient(s->hc, false);
+		if (s->have_best)
+			s->first_cost = usmp__now() - t_member;
+	}
+}
+
+/* The other heuristics that fit all the time left; on a part that goes to
+ * exact_window, only when the cheap ones (cost at most CHEAP_COST) all fit
+ * its share (USMP__AUTO_WINDOW_SHARE): a few of them would take time from
+ * the window search (BERT-6 at 64 tokens, 8,790 buffers, jittered: 1.0122
+ * instead of 1.0000 when five ran first under load). While no plan fits
+ * yet: every heuristic, each allowed to finish until one makes a plan. */
+static void auto_heuristics(run_state *s)
+{
+	const usmp_host *h = s->h;
+	double share = s->window_first ? USMP__AUTO_WINDOW_SHARE : 1.0;
+	if (s->have_best && (!s->window_first ||
+	                     cheap_cost(s->done) * s->first_cost <=
+	                             share * time_left(s->hc))) {
+		run_heuristics(s, share);
+		return;
+	}
+	for (size_t i = 0; i < POLICY_COUNT && !only_cancel(s->hc); i++) {
+		if (policy[i].role == ROLE_SEARCH || s->done[i] ||
+		    (s->have_best && h->should_stop(h)))
+			continue;
+		bool first = !s->have_best;
+		s->done[i] = 1;
+		if (first)
+			usmp__host_patient(s->hc, true);
+		s->ran += run_member(s, &policy[i]);
+		if (first)
+			usmp__host_patient(s->hc, false);
+	}
+}
+
+/* The SEARCH rows, in table order, where their gain for the part's shape
+ * is not 0: exact in feasibility mode only while no plan fits;
+ * exact_window before exact (row 1) on a large piece, after it (row 3) on
+ * parts of WINDOW_FIRST buffers or more else; stops at the bound, the
+ * deadline, or the first member that accepts the part (exact_window giving
+ * up early leaves the rest to exact, never hill_climb). */
+static void auto_search(run_state *s)
+{
+	const usmp_host *h = s->h;
+	bool windowed = false;
+	size_t j = 0; /* index among the SEARCH rows */
+	for (size_t i = 0; i < POLICY_COUNT; i++) {
+		const struct member *m = &policy[i];
+		if (m->role != ROLE_SEARCH)
+			continue;
+		size_t row = j++;
+		if (!m->gain[s->sh.cls])
+			continue;
+		bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
+		if (feasibility && s->have_best)
+			continue;
+		if (is_warm(m) && (!s->have_best || (row == 1) != s->window_first ||
+		                   s->v->buffer_count < WINDOW_FIRST))
+			continue;
+		if (windowed && strcmp(m->algorithm, "exact"))
+			continue;
+		if (ran_as_heuristic(m, s->done))
+			continue;
+		int got = run_member(s, m);
+		if (h->should_stop(h) || at_bound(s))
+			break;
+		if (got && is_warm(m))
+			windowed = true;
+		else if (got && !feasibility)
+			break;
+	}
+}
+
+/* auto's status when no member made a plan, said in its log. */
+static int auto_no_plan(run_state *s)
+{
+	const usmp_host *h = s->h;
+	if (!s->ran && !s->first_error) {
+		h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can plan "
+		       "this part (are the plugins installed?)");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	if (!s->proved_infeasible && h->should_stop(h)) {
+		/* Heuristics that did not fit prove nothing: out of time. */
+		h->log(h, USMP_LOG_ERROR, "auto: no member found a plan that fits "
+		       "before the time limit");
+		return USMP_ERR_STOPPED;
+	}
+	if (s->error_text)
+		h->log(h, USMP_LOG_ERROR, s->error_text);
+	return s->first_error ? s->first_error : USMP_ERR_INFEASIBLE;
+}
+
+/* What auto decides before running any member: the part's shape, whether
+ * it goes to exact_window early, the order of the heuristics. */
+static void auto_prepare(run_state *s)
+{
+	const usmp__algo *wa = usmp__registry_algo(s->r, "exact_window");
+	s->sh = measure_shape(s->v);
+	/* A large part goes to exact_window as soon as its heuristics that
+	 * fit their share of the time have run. */
+	s->window_first = s->improve && wa && !wa->builtin &&
+	                  !usmp__check_caps(wa, s->v, NULL) &&
+	                  s->sh.large_piece && window_gain(s->sh.cls);
+	s->nidx = heuristic_order(s->sh.cls, s->idx);
+}
+
+/* auto: the first plan, the other heuristics, the volunteers, the search,
+ * then the heuristics that did not fit before; c->who gets the winner. */
+static int auto_plan(usmp__call *c)
+{
+	const usmp__knobs *k = c->knobs;
+	const usmp_view *v = c->view;
+	usmp__host_ctx *hc = c->hc;
 	const usmp_host *h = &hc->host;
-	run_state s = {.r = r, .v = v, .hc = hc, .h = h, .best = out,
-	               .best_size = UINT64_MAX};
-	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
+	double t_start = usmp__now();
+	run_state s = {.call = c, .r = c->r, .v = v, .hc = hc, .h = h,
+	               .best = c->out, .best_size = UINT64_MAX};
+	s.improve = k && k->sig && k->sig->count ? k->values[0].b : true;
+	s.hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *s.hw);
 	s.trial = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *s.trial);
 	int st = USMP_OK;
-	if (!hw || !s.trial) {
+	if (!s.hw || !s.trial) {
 		st = USMP_ERR_NOMEM;
 		goto out;
 	}
-	if (stack_at_bound(v, out)) {
-		if (usmp__verify(v, out, NULL) == USMP_OK) {
-			h->progress(h, plan_size(v, out, hw));
-			*who = usmp__strdup("stack");
+	if (stack_at_bound(v, c->out)) {
+		if (usmp__verify(v, c->out, NULL) == USMP_OK) {
+			h->progress(h, plan_size(v, c->out, s.hw));
+			c->who = usmp__strdup("stack");
 			goto out;
 		}
-		reset_trial(v, out);
+		reset_trial(v, c->out);
 	}
-	shape sh = measure_shape(v);
-	/* A large part goes to exact_window as soon as its heuristics that
-	 * fit a quarter of the time have run. */
-	const usmp__algo *wa = usmp__registry_algo(r, "exact_window");
-	bool window_first = improve && wa && !wa->builtin &&
-	                    !usmp__check_caps(wa, v, NULL) && sh.large_piece &&
-	                    window_gain(sh.cls);
-	char done[POLICY_COUNT] = {0};
-	size_t idx[POLICY_COUNT];
-	size_t nidx = heuristic_order(sh.cls, idx);
-
-	/* The first plan: FIRST members in table order until one fits, each
-	 * allowed to finish (a watcher never kills it for time either). */
-	int ran = 0;
-	double first_cost = 0;
-	for (size_t i = 0; i < POLICY_COUNT && !s.have_best; i++) {
-		if (policy[i].role != ROLE_FIRST)
-			continue;
-		if (only_cancel(hc))
-			break;
-		double t_member = usmp__now();
-		done[i] = 1;
-		usmp__host_patient(hc, true);
-		ran += run_member(&s, &policy[i], hw);
-		usmp__host_patient(hc, false);
-		if (s.have_best) /* the cost of the member that made it */
-			first_cost = usmp__now() - t_member;
-	}
-	/* The other heuristics that fit all the time left; on a part that
-	 * goes to exact_window, only when the cheap ones (cost at most
-	 * CHEAP_COST) all fit a quarter of it: a few of them would take time
-	 * from the window search (BERT-6 at 64 tokens, 8,790 buffers, jittered:
-	 * 1.0122 instead of 1.0000 when five ran first under load). */
-	if (s.have_best &&
-	    (!window_first || cheap_cost(done) * first_cost <= 0.25 * time_left(hc)))
-		run_heuristics(&s, idx, nidx, done, first_cost,
-		               window_first ? 0.25 : 1.0, hw);
-	else /* nothing fits yet: every heuristic, each allowed to finish */
-		for (size_t i = 0; i < POLICY_COUNT && !only_cancel(hc); i++)
-			if (policy[i].role != ROLE_SEARCH && !done[i] &&
-			    !(s.have_best && h->should_stop(h))) {
-				bool first = !s.have_best;
-				done[i] = 1;
-				if (first)
-					usmp__host_patient(hc, true);
-				ran += run_member(&s, &policy[i], hw);
-				if (first)
-					usmp__host_patient(hc, false);
-			}
+	auto_prepare(&s);
+	auto_first_plan(&s);
+	auto_heuristics(&s);
 	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
-	ran += run_volunteers(&s, first_cost, hw);
+	s.ran += run_volunteers(&s);
 	double deadline = hc->deadline;
-	if (improve && window_first && s.have_best && !at_bound(&s) &&
+	if (s.improve && s.window_first && s.have_best && !at_bound(&s) &&
 	    !only_cancel(hc))
-		stretch_default_limit(hc, v, t_start);
-	if (improve && !at_bound(&s) && !h->should_stop(h)) {
-		bool windowed = false;
-		size_t j = 0; /* index among the SEARCH rows */
-		for (size_t i = 0; i < POLICY_COUNT; i++) {
-			const struct member *m = &policy[i];
-			if (m->role != ROLE_SEARCH)
-				continue;
-			size_t row = j++;
-			if (!m->gain[sh.cls])
-				continue;
-			bool feasibility = m->knob && !strcmp(m->knob, "minimize=false");
-			if (feasibility && s.have_best)
-				continue;
-			/* exact_window: before exact (row 1) on a large piece,
-			 * after it on parts of 1,000 buffers or more else. */
-			if (is_warm(m) && (!s.have_best ||
-			                   (row == 1) != window_first ||
-			                   v->buffer_count < WINDOW_FIRST))
-				continue;
-			if (windowed && strcmp(m->algorithm, "exact"))
-				continue;
-			if (ran_as_heuristic(m, done))
-				continue;
-			int got = run_member(&s, m, hw);
-			if (h->should_stop(h) || at_bound(&s))
-				break;
-			/* exact_window gave up early: the rest goes to exact,
-			 * when it takes the part (never hill_climb). */
-			if (got && is_warm(m))
-				windowed = true;
-			else if (got && !feasibility)
-				break;
-		}
-	}
+		stretch_default_limit(c, t_start);
+	if (s.improve && !at_bound(&s) && !h->should_stop(h))
+		auto_search(&s);
 	/* Time left after the search: the heuristics that did not fit. */
 	if (s.have_best)
-		run_heuristics(&s, idx, nidx, done, first_cost, 1.0, hw);
+		run_heuristics(&s, 1.0);
 	/* Put the caller's deadline back (not the watcher's copy: the call is
 	 * about to return, and an earlier deadline there could only make the
 	 * watcher kill it on the way out). */
 	hc->deadline = deadline;
 	if (!s.have_best) {
-		if (!ran && !s.first_error) {
-			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
-			       "plan this part (are the plugins installed?)");
-			st = USMP_ERR_UNSUPPORTED;
-		} else if (!s.proved_infeasible && h->should_stop(h)) {
-			/* Heuristics that did not fit prove nothing: out of time. */
-			h->log(h, USMP_LOG_ERROR, "auto: no member found a plan that "
-			       "fits before the time limit");
-			st = USMP_ERR_STOPPED;
-		} else {
-			if (s.error_text)
-				h->log(h, USMP_LOG_ERROR, s.error_text);
-			st = s.first_error ? s.first_error : USMP_ERR_INFEASIBLE;
-		}
+		st = auto_no_plan(&s);
 		goto out;
 	}
-	*who = s.winner;
+	c->who = s.winner;
 	s.winner = NULL;
 out:
 	free(s.winner);
 	usmp__free_msg(&s.error_text);
 	free(s.trial);
-	free(hw);
+	free(s.hw);
 	return st;
 }
 
@@ -752,6 +792,7 @@ const usmp__builtin usmp__builtins[] = {
 		.caps = USMP_CAP_MULTI_POOL | USMP_CAP_OVERLAP_RULES |
 		        USMP_CAP_FIXED_OFFSETS | USMP_CAP_ANYTIME |
 		        USMP_CAP_EXPLICIT_CONFLICTS | USMP_CAP_EXACT,
+		.portfolio = true,
 		.fn = auto_plan,
 	},
 };

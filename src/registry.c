@@ -169,6 +169,7 @@ static int add_builtins(usmp_registry *r)
 		}
 		a.plugin = UINT32_MAX;
 		a.builtin = b->fn;
+		a.portfolio = b->portfolio;
 		rc = usmp__grow((void **)&r->algos, &r->algo_cap, r->algo_count + 1,
 		                sizeof *r->algos);
 		if (rc != USMP_OK) {

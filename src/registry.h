@@ -7,12 +7,12 @@
 
 /* The state of one algorithm call behind its usmp_host table (host.h). */
 typedef struct usmp__host_ctx usmp__host_ctx;
+/* One algorithm call (dispatch.h). */
+typedef struct usmp__call usmp__call;
 
 /* A built-in algorithm (implemented inside libusmp, e.g. "auto"). It gets
- * the call's context itself, typed (hc->host is the table plugins get). */
-typedef int (*usmp__builtin_fn)(usmp_registry *r, const usmp_view *v,
-                                usmp__host_ctx *hc, usmp_placement *out,
-                                const usmp__knobs *k, char **who);
+ * the call itself, typed (c->hc->host is the table plugins get). */
+typedef int (*usmp__builtin_fn)(usmp__call *c);
 
 /* One algorithm of the registry, built-in or from a plugin. */
 typedef struct usmp__algo {
@@ -22,6 +22,7 @@ typedef struct usmp__algo {
 	double cost;     /* a volunteer's declared cost (ABI 1.2), 0 unknown */
 	usmp_algorithm_fn fn;
 	usmp__builtin_fn builtin;
+	bool portfolio;  /* runs other algorithms (auto): see usmp__builtin */
 	usmp__signature sig;
 	void *cif;       /* ffi_cif *, prepared at load */
 	void *arg_types; /* ffi_type ** */
@@ -61,10 +62,14 @@ int usmp__registry_resolve(usmp_registry *r, const char *target,
 /* ---- portfolio.c: the built-in algorithms ---------------------------------- */
 
 /* An algorithm built into libusmp; the registry lists them before any
- * plugin's. */
+ * plugin's. A portfolio runs other algorithms for its plan: its default
+ * budget is USMP__BUDGET_PORTFOLIO (budget.h), it runs isolated when any
+ * plugin would (dispatch.c), and its failure is neither a proof nor its own
+ * message (plan.c). */
 typedef struct usmp__builtin {
 	const char *name, *summary, *params, *param_help;
 	uint32_t caps;
+	bool portfolio;
 	usmp__builtin_fn fn;
 } usmp__builtin;
 /* The built-in algorithms. */

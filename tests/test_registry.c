@@ -12,6 +12,8 @@
 #include "internal.h"
 #include "support.h"
 
+#include "dispatch.h" /* usmp__invoke, the in-process call */
+
 /* "DIR/a.so:DIR/b.so" for the fixtures named in `names` ("a b"). */
 static char *fixture_path(const char *names)
 {
@@ -443,6 +445,7 @@ Test(registry_query, copies_only_up_to_the_callers_struct_size)
 
 typedef struct capture {
 	usmp__host_ctx hc; /* usmp__invoke hands the plugin hc.host */
+	usmp__call call;
 	char last[512];
 } capture;
 
@@ -478,7 +481,9 @@ static void run_echo(usmp_registry *r, const char *const *assign, int n,
 	v.buffer_count = 7;
 	usmp_placement out[7];
 	memset(out, 0, sizeof out);
-	cr_assert_eq(usmp__invoke(r, a, &k, &v, &c.hc, out), USMP_OK);
+	c.call = (usmp__call){.r = r, .algo = a, .knobs = &k, .view = &v,
+	                      .hc = &c.hc, .out = out};
+	cr_assert_eq(usmp__invoke(&c.call), USMP_OK);
 	strcpy(line, c.last);
 	for (int i = 0; i < 7; i++)
 		raw[i] = out[i].offset;
@@ -551,7 +556,9 @@ Test(registry_invoke, null_knobs_mean_defaults)
 	c.hc.host.log = capture_log;
 	usmp_view v = {.struct_size = sizeof v, .pool_count = 1, .buffer_count = 7};
 	usmp_placement out[7];
-	cr_assert_eq(usmp__invoke(r, a, NULL, &v, &c.hc, out), USMP_OK);
+	c.call = (usmp__call){.r = r, .algo = a, .view = &v, .hc = &c.hc,
+	                      .out = out};
+	cr_assert_eq(usmp__invoke(&c.call), USMP_OK);
 	assert_contains(c.last, "s=<hello>");
 	/* knobs of another algorithm are refused, not passed */
 	usmp__signature other;
@@ -559,7 +566,8 @@ Test(registry_invoke, null_knobs_mean_defaults)
 	cr_assert_eq(usmp__signature_parse("x:u32=1", &other, &msg), USMP_OK);
 	usmp__knobs k;
 	cr_assert_eq(usmp__knobs_init(&k, &other), USMP_OK);
-	cr_assert_eq(usmp__invoke(r, a, &k, &v, &c.hc, out), USMP_ERR_INTERNAL);
+	c.call.knobs = &k;
+	cr_assert_eq(usmp__invoke(&c.call), USMP_ERR_INTERNAL);
 	usmp__knobs_finish(&k);
 	usmp__signature_finish(&other);
 	usmp_registry_destroy(r);

@@ -1,0 +1,69 @@
+/* budget.h — libusmp's time policy in one place: every number that decides
+ * how long a call, a part, a portfolio member or an isolated child may run.
+ *
+ * Who reads what: plan.c splits the call's budget over parts (default
+ * budgets, the post-planning share); dispatch.c gives an isolated call its
+ * grace; isolate.c applies the kill rule (usmp__isolate_hung, stated in
+ * docs/abi.md "Isolation"); portfolio.c divides auto's part among its
+ * members. Why these numbers: docs/decisions.md (14) and docs/algorithms.md
+ * ("Time budget", "auto"). */
+#ifndef USMP_BUDGET_H
+#define USMP_BUDGET_H
+
+/* No includes but <stdint.h>: USMP_DEFAULT_TIME_LIMIT(_AUTO) below come
+ * from usmp.h where the macros are used, included there as a library file
+ * must include it (USMP_BUILDING_LIBRARY first, for the exports). */
+#include <stdint.h>
+
+/* ---- the default budgets (the caller set no time limit) ------------------ */
+
+/* Seconds for the whole call: a portfolio's (auto, tuned for "a good plan
+ * soon") and any other algorithm's. Public, so they live in usmp.h; an
+ * algorithm's own longer time_limit knob replaces the second (plan.c). */
+#define USMP__BUDGET_PORTFOLIO USMP_DEFAULT_TIME_LIMIT_AUTO
+#define USMP__BUDGET_ALGORITHM USMP_DEFAULT_TIME_LIMIT
+
+/* ---- sharing the call's budget between parts (plan.c) -------------------- */
+
+/* What verifying and merging a part's plan cost, as a multiple of the time
+ * building its view took: the part's check and the merged plan's each sort
+ * and sweep the live ranges, as building the view (bound included) does.
+ * Kept back from the part's share of the time left. */
+#define USMP__BUDGET_POST_FACTOR 2.0
+
+/* ---- an isolated call (dispatch.c, isolate.c) ---------------------------- */
+
+/* The grace past its deadline before an isolated call counts as hung: a
+ * base, a share of its budget and a time per buffer (a heuristic that
+ * finishes its pass over a million buffers late is slow, not hung). */
+#define USMP__GRACE_BASE 1.0
+#define USMP__GRACE_SHARE 0.1
+#define USMP__GRACE_PER_BUFFER 20e-6
+
+static inline double usmp__isolate_grace(double budget, uint32_t buffers)
+{
+	return USMP__GRACE_BASE + USMP__GRACE_SHARE * (budget > 0 ? budget : 0) +
+	       USMP__GRACE_PER_BUFFER * buffers;
+}
+
+/* The grace of a portfolio member run isolated by the portfolio (a
+ * volunteer): short, so that it is killed before any watcher of the
+ * portfolio's own call would kill the portfolio. */
+#define USMP__GRACE_MEMBER 0.2
+
+/* Wall-clock seconds an isolated call may run when it has no deadline. */
+#define USMP__ISOLATE_CAP 600.0
+
+/* ---- auto's shares of its part (portfolio.c) ----------------------------- */
+
+/* On a part that goes to exact_window, the share of the time left that the
+ * other heuristics may take first (only when all the cheap ones fit it). */
+#define USMP__AUTO_WINDOW_SHARE 0.25
+
+/* Under the default budget, a part whose first plan alone overran it still
+ * gets as long again for the window search, at most this base plus this
+ * per buffer, in seconds (a budget the caller set is never stretched). */
+#define USMP__AUTO_STRETCH_BASE 1.0
+#define USMP__AUTO_STRETCH_PER_BUFFER 8e-6
+
+#endif /* USMP_BUDGET_H */
