@@ -26,5 +26,7 @@ if [ -n "$missing" ]; then
 fi
 
 [ -f build/build.ninja ] || meson setup build >/dev/null
+# A first build prints nothing for a few minutes on a small machine; say so.
+echo "bootstrap: building usmp in ./build (a first build takes minutes)" >&2
 meson compile -C build >/dev/null
 echo "bootstrap: built usmp in ./build" >&2

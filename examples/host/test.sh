@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh BUILDDIR — install usmp from a configured meson build dir into a
-# temporary destdir, build the example host against that install with
-# pkg-config alone, run it, and check its output and its ABI refusal. TAP.
+# temporary destdir, build the example hosts against that install with
+# pkg-config alone (host.c dlopen()s libusmp, npu.c links it), run them, and
+# check their output and host.c's ABI refusal. TAP.
 set -u
 build=${1:?usage: test.sh BUILDDIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -125,5 +126,63 @@ fi
 if "$tmp/host" --lib "$tmp/nonexistent/libusmp.so.1" >/dev/null 2>"$tmp/err"
 then fail "a missing library is an error"
 else pass "a missing library is an error with a message"
+fi
+
+# npu.c links libusmp as docs/hosts.md says: pkg-config --cflags --libs and
+# an rpath to the libdir, then runs with no LD_LIBRARY_PATH or USMP_* help.
+ccnpu() { # output [extra flags...]
+	o=$1; shift
+	# shellcheck disable=SC2046
+	${CC:-cc} -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+		-Wmissing-prototypes -O2 $($PKG_CONFIG --cflags usmp) -o "$o" \
+		"$here/npu.c" $($PKG_CONFIG --libs usmp) -pthread "$@"
+}
+bare() { env -u LD_LIBRARY_PATH -u USMP_PLUGIN_PATH -u USMP_ALGORITHM \
+	-u USMP_LOG "$@"; }
+if ccnpu "$tmp/npu" -Wl,-rpath,"$libdir" >"$tmp/npu.log" 2>&1 &&
+   ! grep -q warning "$tmp/npu.log"
+then pass "npu.c builds warning-free with pkg-config --cflags --libs and an rpath"
+else fail "npu.c builds with pkg-config --cflags --libs and an rpath"; diag "$tmp/npu.log"; finish
+fi
+if bare "$tmp/npu" >"$tmp/out" 2>"$tmp/err"
+then pass "npu runs with no LD_LIBRARY_PATH and finds the plugins by itself"
+else fail "npu runs with no LD_LIBRARY_PATH (exit $?)"; diag "$tmp/out" "$tmp/err"
+fi
+if grep -q '^auto: auto/[a-z_:=]*, 250528 bytes, lower bound 250528, optimal$' "$tmp/out" &&
+   grep -q '^exact: exact, 250528 bytes, lower bound 250528, optimal$' "$tmp/out"
+then pass "auto and exact plan the SRAM+DRAM graph at its lower bound"
+else fail "auto and exact plan the SRAM+DRAM graph at its lower bound"; diag "$tmp/out"
+fi
+if grep -q '^200 KiB SRAM, no DRAM: infeasible$' "$tmp/out" &&
+   grep -q '^  pool sram needs 250528 bytes at step 0, limit 204800$' "$tmp/out" &&
+   grep -q '^  live there: input$' "$tmp/out"
+then pass "the infeasible SRAM gets a step certificate through usmp_plan_infeasibility"
+else fail "the infeasible SRAM gets a step certificate"; diag "$tmp/out"
+fi
+if grep -q '^log messages: [1-9]' "$tmp/out" &&
+   grep -q '^2 threads, one registry: 20 plans, each the same$' "$tmp/out"
+then pass "the log function gets the messages; two threads share the registry"
+else fail "the log function gets the messages; two threads share the registry"; diag "$tmp/out"
+fi
+# Without the rpath the loader stops it, as docs/errors.md ("First hour") says.
+if /sbin/ldconfig -p 2>/dev/null | grep -q 'libusmp\.so\.1 '; then
+	pass "without the rpath the loader cannot find libusmp.so.1 # SKIP a libusmp.so.1 is installed system-wide"
+elif ccnpu "$tmp/npu-norpath" >"$tmp/npu.log" 2>&1; then
+	if bare "$tmp/npu-norpath" >/dev/null 2>"$tmp/err"; then rc=0; else rc=$?; fi
+	if [ "$rc" -eq 127 ] && grep -q 'libusmp.so.1: cannot open shared object file' "$tmp/err"
+	then pass "without the rpath the loader cannot find libusmp.so.1 (exit 127)"
+	else fail "without the rpath the loader cannot find libusmp.so.1 (exit $rc)"; diag "$tmp/err"
+	fi
+else
+	fail "npu.c builds without the rpath"; diag "$tmp/npu.log"
+fi
+if command -v valgrind >/dev/null 2>&1; then
+	if bare valgrind -q --error-exitcode=99 --leak-check=full \
+	   --errors-for-leak-kinds=definite "$tmp/npu" >/dev/null 2>"$tmp/vg.log"
+	then pass "npu runs clean under valgrind"
+	else fail "npu runs clean under valgrind"; diag "$tmp/vg.log"
+	fi
+else
+	pass "npu runs clean under valgrind # SKIP valgrind not installed"
 fi
 finish

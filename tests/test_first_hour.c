@@ -1,0 +1,62 @@
+/* test_first_hour.c — what a compiler engineer meets in the first hour:
+ * an algorithm name no loaded plugin has says where plugins are found. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+#define PLUGIN_PATH_HINT                                                       \
+	"an algorithm from a plugin of your own loads when its .so file, or its " \
+	"directory, is on the plugin path (USMP_PLUGIN_PATH)"
+
+static const char npu_json[] =
+	"{\"usmp\": 1,\n"
+	" \"pools\": [{\"name\": \"sram\", \"size_limit\": 4096, \"targets\": [\"npu\"]}],\n"
+	" \"buffers\": [{\"name\": \"a\", \"size\": 1024, \"live\": [0, 2]},\n"
+	"             {\"name\": \"b\", \"size\": 1024, \"live\": [1, 3]}]}\n";
+
+static char *run_plan(const char *problem, const char *algo, int *status)
+{
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof cmd,
+	         "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan '%s' -a %s -o /dev/null",
+	         test_cli(), problem, algo);
+	*status = test_run(cmd, &out);
+	cr_assert_not_null(out);
+	return out;
+}
+
+Test(first_hour, cli_unknown_plugin_algorithm_names_the_plugin_path)
+{
+	char *problem = test_write_tmp(".json", npu_json);
+	int st;
+	char *out = run_plan(problem, "acme_lowest", &st);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "no algorithm \"acme_lowest\" (algorithms: auto,"), "%s", out);
+	cr_assert(strstr(out, PLUGIN_PATH_HINT), "%s", out);
+	cr_assert(strstr(out, "(part 1: target npu; pool sram)"), "%s", out);
+	free(out);
+	/* A typo of a loaded algorithm gets the close name, not the hint. */
+	out = run_plan(problem, "exect", &st);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "did you mean \"exact\"?"), "%s", out);
+	cr_assert_null(strstr(out, "USMP_PLUGIN_PATH"), "%s", out);
+	free(out);
+	remove(problem);
+	free(problem);
+}
+
+Test(first_hour, api_bind_of_an_unknown_algorithm_names_the_plugin_path)
+{
+	usmp_registry *r = test_registry(NULL);
+	cr_assert_eq(usmp_registry_bind(r, "npu", "acme_lowest", NULL, 0),
+	             USMP_ERR_NOT_FOUND);
+	const char *msg = usmp_registry_error(r);
+	cr_assert(strstr(msg, "no algorithm \"acme_lowest\""), "%s", msg);
+	cr_assert(strstr(msg, PLUGIN_PATH_HINT), "%s", msg);
+	usmp_registry_destroy(r);
+}
