@@ -174,4 +174,52 @@ expect_exit 3 "an infeasible problem exits 3 with the plugin's message" \
 USMP_ALGORITHM='*=sweep_fit:pad=16' expect_exit 0 \
 	"USMP_ALGORITHM selects the plugin's algorithm with a knob" "sweep_fit" \
 	select cortex-m55
+
+# lowest.c: a volunteer for auto (USMP_CAP_PORTFOLIO, cost 2), built the
+# same way, in a directory of its own so that it joins auto only here.
+cflags=$(PKG_CONFIG_SYSROOT_DIR="$tmp/root" pkg-config --cflags usmp)
+mkdir -p "$tmp/acme"
+# shellcheck disable=SC2086
+if ${CC:-cc} -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -O2 -fPIC -shared -fvisibility=hidden $cflags \
+	-o "$tmp/acme/lowest.so" "$here/lowest.c" >"$tmp/build.log" 2>&1 &&
+   ! grep -q warning "$tmp/build.log"
+then pass "lowest.c builds warning-free"
+else fail "lowest.c builds warning-free"; diag "$tmp/build.log"; finish
+fi
+if "$usmp" check-plugin "$tmp/acme/lowest.so" >"$tmp/check" 2>&1 &&
+   grep -q "^ok   algorithm acme_lowest: " "$tmp/check"
+then pass "usmp check-plugin passes acme_lowest"
+else fail "usmp check-plugin passes acme_lowest"; diag "$tmp/check"
+fi
+export USMP_PLUGIN_PATH="$tmp/acme:$plugindir"
+"$usmp" list -v >"$tmp/list" 2>&1
+if grep -q "^  volunteer   acme_lowest  *cost 2 .* from $tmp/acme/lowest.so" "$tmp/list" &&
+   grep -q "capabilities: .*volunteers for auto" "$tmp/list"
+then pass "usmp list -v lists acme_lowest among auto's volunteers"
+else fail "usmp list -v lists acme_lowest among auto's volunteers"; diag "$tmp/list"
+fi
+plan_verify "acme_lowest plans mobilenet_v2.json by -a with knobs" \
+	"$mobilenet" -a acme_lowest:order=start -p gap=32
+expect_exit 2 "a bad str knob value is the plugin's logged reason" \
+	'knob order: expected size or start' \
+	plan "$tmp/small.json" -a acme_lowest -p order=area -o "$tmp/x.json"
+# A target rule: the board's ethos-u55 part is shared with cortex-m55, so
+# the rule names both targets' pattern, or the part's pool.
+USMP_ALGORITHM='@sram_npu=acme_lowest;*=first_fit' expect_exit 0 \
+	"a pool rule selects acme_lowest for the NPU's part" \
+	'algorithm acme_lowest (gap=0 order=size)' \
+	plan "$examples/board_m55_u55.json" -o "$tmp/x.json"
+# The small problem with both pools reached by ethos-u55 alone.
+sed 's/"alignment": 16}/"alignment": 16, "targets": ["ethos-u55"]}/; s/{"name": "dram"}/{"name": "dram", "targets": ["ethos-u55"]}/' \
+	"$tmp/small.json" >"$tmp/npu.json"
+USMP_ALGORITHM='ethos-u*=acme_lowest:gap=16;*=first_fit' expect_exit 0 \
+	"a target rule selects acme_lowest with a knob" \
+	'chosen by USMP_ALGORITHM rule "ethos-u\*=acme_lowest:gap=16"' \
+	plan "$tmp/npu.json" -o "$tmp/x.json"
+# auto runs the volunteer where no heuristic reached the bound (the board's
+# CPU part); its run is logged at info.
+USMP_LOG=info expect_exit 0 "auto runs the volunteer and logs what it took" \
+	'auto: volunteer acme_lowest took .* times the first plan (declared cost 2)' \
+	plan "$examples/board_m55_u55.json" --time-limit 30 -o "$tmp/x.json"
 finish
