@@ -137,12 +137,14 @@ class LayoutTest(unittest.TestCase):
         sizes = {_lib.RegistryOptions: 16, _lib.PluginInfo: 48,
                  _lib.AlgorithmInfo: 40, _lib.ParamInfo: 32,
                  _lib.Selection: 32, _lib.PlanOptions: 56,
-                 _lib.PartInfo: 72}
+                 _lib.PartInfo: 88}
         for struct, size in sizes.items():
             self.assertEqual(ctypes.sizeof(struct), size, struct.__name__)
         self.assertEqual(_lib.PlanOptions.time_limit.offset, 40)
         self.assertEqual(_lib.PlanOptions.cancel.offset, 48)
         self.assertEqual(_lib.PartInfo.size.offset, 40)
+        self.assertEqual(_lib.PartInfo.rule.offset, 72)
+        self.assertEqual(_lib.PartInfo.source.offset, 80)
         self.assertEqual(_lib.PartInfo.time_ms.offset, 64)
 
 

@@ -613,7 +613,7 @@ def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
 Placement = collections.namedtuple("Placement", "pool offset")
 Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
-            "proven_bound optimal group time_ms")
+            "proven_bound optimal group time_ms rule source")
 
 
 class Plan:
@@ -674,7 +674,8 @@ class Plan:
                 _str(info.target) or "", _str(info.algorithm),
                 _str(info.params) or "", info.buffer_count, info.size,
                 info.lower_bound, info.proven_bound, bool(info.optimal),
-                info.group, info.time_ms))
+                info.group, info.time_ms, _str(info.rule) or "",
+                _SOURCES.get(info.source, "?")))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

@@ -74,7 +74,8 @@ class PartInfo(ctypes.Structure):
                 ("target", c_char_p), ("algorithm", c_char_p),
                 ("params", c_char_p), ("size", c_uint64),
                 ("lower_bound", c_uint64), ("proven_bound", c_uint64),
-                ("time_ms", c_double)]
+                ("time_ms", c_double), ("rule", c_char_p),
+                ("source", c_uint32), ("reserved", c_uint32)]
 
 
 class Infeasibility(ctypes.Structure):
