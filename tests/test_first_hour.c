@@ -1,5 +1,5 @@
 /* test_first_hour.c — what a compiler engineer meets in the first hour:
- * an algorithm name no loaded plugin has says where plugins are found. */
+ * an unknown algorithm says where plugins are found; "target none" alike. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,4 +59,27 @@ Test(first_hour, api_bind_of_an_unknown_algorithm_names_the_plugin_path)
 	cr_assert(strstr(msg, "no algorithm \"acme_lowest\""), "%s", msg);
 	cr_assert(strstr(msg, PLUGIN_PATH_HINT), "%s", msg);
 	usmp_registry_destroy(r);
+}
+
+/* The summary and the error messages name a part without a target alike. */
+Test(first_hour, summary_says_target_none_like_the_messages)
+{
+	char *problem = test_write_tmp(".csv", "id,lower,upper,size\na,0,2,100\n"
+	                                       "b,1,3,100\n");
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_ALGORITHM= '%s' plan '%s' -o /dev/null",
+	         test_cli(), problem);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "  part 1: target none, algorithm auto/"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd,
+	         "USMP_ALGORITHM= '%s' plan '%s' --capacity 150 -a first_fit -o /dev/null",
+	         test_cli(), problem);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 3, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "(part 1: target none; pool default;"), "%s", out);
+	free(out);
+	remove(problem);
+	free(problem);
 }

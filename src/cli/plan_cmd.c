@@ -60,7 +60,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		if (usmp_plan_part(plan, i, &pi))
 			continue;
 		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffers, "
-		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "-",
+		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "none",
 		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
 		        cli_shown(pi.params),
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
