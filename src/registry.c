@@ -371,7 +371,9 @@ static int load_plugin(usmp_registry *r, const char *path)
 		else
 			usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 			                    "%s: not a usmp plugin (no usmp_plugin_v1 "
-			                    "symbol)",
+			                    "symbol); a plugin exports its descriptor "
+			                    "as USMP_PLUGIN_EXPORT const usmp_plugin "
+			                    "usmp_plugin_v1",
 			                    path);
 		goto refuse;
 	}

@@ -1,5 +1,5 @@
 /* test_first_hour.c — what a compiler engineer meets in the first hour:
- * an unknown algorithm says where plugins are found; "target none" alike. */
+ * unknown algorithms and missing descriptors say what to do; "target none". */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,4 +82,20 @@ Test(first_hour, summary_says_target_none_like_the_messages)
 	free(out);
 	remove(problem);
 	free(problem);
+}
+
+/* A shared object without the descriptor (built with -fvisibility=hidden
+ * but without USMP_PLUGIN_EXPORT, say) is told how to export it. */
+Test(first_hour, a_missing_descriptor_says_how_to_export_it)
+{
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof cmd, "'%s' check-plugin '%s/not_a_plugin.so'",
+	         test_cli(), test_fixture_plugindir());
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "not_a_plugin.so: not a usmp plugin (no usmp_plugin_v1 "
+	                      "symbol); a plugin exports its descriptor as "
+	                      "USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1"),
+	          "%s", out);
+	free(out);
 }
