@@ -430,11 +430,12 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	if (bound_total)
 		fprintf(f, ", ratio %.3f", (double)total / (double)bound_total);
 	if (unplaced)
-		fprintf(f, "; %u buffers without a placement not drawn",
-		        unplaced);
+		fprintf(f, "; %u buffer%s without a placement not drawn",
+		        unplaced, unplaced == 1 ? "" : "s");
 	if (panels < plan->pool_count)
-		fprintf(f, "; %u empty pools not drawn",
-		        plan->pool_count - panels);
+		fprintf(f, "; %u empty pool%s not drawn",
+		        plan->pool_count - panels,
+		        plan->pool_count - panels == 1 ? "" : "s");
 	fputs("</text>\n", f);
 
 	double y = HEADER_HEIGHT;

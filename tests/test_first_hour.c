@@ -1,5 +1,5 @@
 /* test_first_hour.c — what a compiler engineer meets in the first hour:
- * unknown algorithms and missing descriptors say what to do; "target none". */
+ * unknown algorithms and missing descriptors say what to do; summary words. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,4 +98,28 @@ Test(first_hour, a_missing_descriptor_says_how_to_export_it)
 	                      "USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1"),
 	          "%s", out);
 	free(out);
+}
+
+/* The picture's header counts an empty pool in the singular. */
+Test(first_hour, svg_header_counts_one_empty_pool_in_the_singular)
+{
+	char *problem = test_write_tmp(".json",
+		"{\"pools\": [{\"name\": \"sram\"}, {\"name\": \"dram\"}],\n"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 64, \"live\": [0, 1],"
+		" \"pools\": [\"sram\", \"dram\"]}]}\n");
+	char *svg = test_tmpfile(".svg");
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_ALGORITHM= '%s' plan '%s' -q -o /dev/null --svg '%s'",
+	         test_cli(), problem, svg);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	free(out);
+	char *text = test_read_file(svg);
+	cr_assert_not_null(text);
+	cr_assert(strstr(text, "; 1 empty pool not drawn<"), "%s", text);
+	free(text);
+	remove(svg);
+	remove(problem);
+	free(svg);
+	free(problem);
 }
