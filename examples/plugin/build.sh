@@ -8,7 +8,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/sweep.so}
 mkdir -p "$(dirname "$out")"
-cflags=$(pkg-config --cflags usmp)
+if ! cflags=$(pkg-config --cflags usmp); then
+	echo "build.sh: pkg-config finds no usmp.pc: install usmp (README.md," \
+		"Install) and set PKG_CONFIG_PATH=PREFIX/lib/x86_64-linux-gnu/pkgconfig" >&2
+	exit 1
+fi
 # -fvisibility=hidden: the descriptor usmp_plugin_v1 is the only export.
 # shellcheck disable=SC2086
 ${CC:-cc} -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \

@@ -63,6 +63,15 @@ then pass "a sweep_fit with a mismatched knob type does not compile"
 else fail "a sweep_fit with a mismatched knob type does not compile, naming sweep_fit"; diag "$tmp/mismatch.log"
 fi
 
+# Without a usmp.pc on pkg-config's path, build.sh says where to point it.
+if PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$tmp/none" "$here/build.sh" "$tmp/x.so" \
+	>"$tmp/nopc.log" 2>&1
+then fail "build.sh without usmp.pc fails"
+elif grep -q "build.sh: pkg-config finds no usmp.pc: install usmp .* PKG_CONFIG_PATH=PREFIX/lib/" "$tmp/nopc.log"
+then pass "build.sh without usmp.pc fails, naming PKG_CONFIG_PATH"
+else fail "build.sh without usmp.pc fails, naming PKG_CONFIG_PATH"; diag "$tmp/nopc.log"
+fi
+
 # check-plugin runs both algorithms on its small problems: all pass.
 if "$usmp" check-plugin "$tmp/plugins/sweep.so" >"$tmp/check" 2>&1 &&
    grep -q "^ok   algorithm sweep_fit: " "$tmp/check" &&
