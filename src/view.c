@@ -264,7 +264,13 @@ static int view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		              usmp_status_name(rc));
 		goto fail;
 	}
-	v->lower_bound = usmp__lower_bound(v);
+	/* A view of the whole problem when it is one group: the group's bound
+	 * (bound.c: a group's bound is the bound of its view), not a second
+	 * sweep over every buffer. */
+	if (p->prepared && p->group_bound && p->group_count == 1 && n == N)
+		v->lower_bound = p->group_bound[0];
+	else
+		v->lower_bound = usmp__lower_bound(v);
 	free(pool_inv);
 	return USMP_OK;
 #undef BUF
