@@ -108,22 +108,6 @@ typedef struct shape {
 	double decades; /* log10(largest size / smallest) */
 } shape;
 
-typedef struct span64 {
-	int64_t b, e;
-} span64;
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
-static int cmp_span(const void *pa, const void *pb)
-{
-	const span64 *a = pa, *b = pb;
-	return a->b < b->b ? -1 : a->b > b->b;
-}
-
 static shape measure_shape(const usmp_view *v)
 {
 	shape sh = {.cls = SHAPE_FEW, .large_piece = v->buffer_count > PIECES_MAX};
@@ -134,31 +118,39 @@ static shape measure_shape(const usmp_view *v)
 		hi = z > hi ? z : hi;
 	}
 	sh.decades = hi >= lo ? log10((double)hi / (double)lo) : 0;
-	span64 *sp = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *sp);
-	int64_t *ends = malloc((v->buffer_count ? v->buffer_count : 1) *
-	                       sizeof *ends);
-	if (!sp || !ends) {
+	/* begins and ends sorted apart (the radix sort the sweeps share) */
+	size_t sz = v->buffer_count ? v->buffer_count : 1;
+	uint64_t *begins = malloc(sz * sizeof *begins);
+	uint64_t *ends = malloc(sz * sizeof *ends);
+	uint32_t *by_begin = malloc(sz * sizeof *by_begin);
+	uint32_t n = 0;
+	if (!begins || !ends || !by_begin) {
 		sh.large_piece = v->buffer_count >= WINDOW_FIRST;
 		goto out;
 	}
-	uint32_t n = 0;
 	for (uint32_t i = 0; i < v->buffer_count; i++)
 		if (v->buffers[i].flags & USMP_BUFFER_LIVE) {
-			sp[n] = (span64){v->buffers[i].begin, v->buffers[i].end};
-			ends[n++] = v->buffers[i].end;
+			begins[n] = usmp__time_key(v->buffers[i].begin);
+			ends[n] = usmp__time_key(v->buffers[i].end);
+			by_begin[n++] = i;
 		}
-	qsort(sp, n, sizeof *sp, cmp_span);
-	qsort(ends, n, sizeof *ends, cmp_i64);
+	if (usmp__sort_pairs(begins, by_begin, n) ||
+	    usmp__sort_pairs(ends, NULL, n)) {
+		sh.large_piece = v->buffer_count >= WINDOW_FIRST;
+		goto out;
+	}
 	uint32_t piece = 0, largest = 0, done = 0;
-	int64_t end = 0;
+	uint64_t end = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (piece && sp[i].b >= end)
+		uint64_t b = begins[i];
+		uint64_t e = usmp__time_key(v->buffers[by_begin[i]].end);
+		if (piece && b >= end)
 			piece = 0;
-		if (!piece || sp[i].e > end)
-			end = sp[i].e;
+		if (!piece || e > end)
+			end = e;
 		if (++piece > largest)
 			largest = piece;
-		while (done < n && ends[done] <= sp[i].b)
+		while (done < n && ends[done] <= b)
 			done++; /* half-open ranges: ended before this begin */
 		if (i + 1 - done > sh.alive)
 			sh.alive = i + 1 - done;
@@ -166,8 +158,9 @@ static shape measure_shape(const usmp_view *v)
 	if (v->buffer_count >= WINDOW_FIRST && largest >= WINDOW_FIRST)
 		sh.large_piece = true;
 out:
-	free(sp);
+	free(begins);
 	free(ends);
+	free(by_begin);
 	if (sh.alive > FEW_ALIVE)
 		sh.cls = sh.decades >= WIDE_DECADES ? SHAPE_WIDE : SHAPE_MANY;
 	return sh;

@@ -235,15 +235,20 @@ static void seg_set(uint64_t *t, size_t width, size_t i, uint64_t val)
 	}
 }
 
+/* What the sweep reads of a rank, together (one cache line, not four). */
+typedef struct ranked_rec {
+	uint64_t off, end; /* bytes [off, end) */
+	uint32_t lo, hi;   /* ranks of its pool starting below end: [lo, hi) */
+} ranked_rec;
+
 static int sweep_live(const usmp_view *v, const usmp_placement *pl,
                       const rule_ix *rules, char **msg)
 {
 	int rc = USMP_ERR_NOMEM;
 	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
-	uint64_t *keys = NULL, *ek = NULL, *tree = NULL, *roff = NULL,
-		 *rend = NULL;
-	uint32_t *ids = NULL, *ranked = NULL, *rlo = NULL, *rhi = NULL,
-		 *ev = NULL;
+	uint64_t *keys = NULL, *ek = NULL, *tree = NULL;
+	uint32_t *ids = NULL, *ranked = NULL, *ev = NULL;
+	ranked_rec *rr = NULL;
 	size_t *pstart = NULL, *cur = NULL;
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
@@ -252,12 +257,9 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 		return USMP_OK;
 	keys = malloc((size_t)m * sizeof *keys);
 	ek = malloc((size_t)m * sizeof *ek);
-	roff = malloc((size_t)m * sizeof *roff);
-	rend = malloc((size_t)m * sizeof *rend);
+	rr = malloc((size_t)m * sizeof *rr);
 	ids = malloc((size_t)m * sizeof *ids);
 	ranked = malloc((size_t)m * sizeof *ranked);
-	rlo = malloc((size_t)m * sizeof *rlo);
-	rhi = malloc((size_t)m * sizeof *rhi);
 	ev = malloc((size_t)m * sizeof *ev);
 	pstart = calloc((size_t)P + 1, sizeof *pstart);
 	cur = malloc((size_t)P * sizeof *cur);
@@ -265,8 +267,8 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 	while (width < m)
 		width *= 2;
 	tree = calloc(2 * width, sizeof *tree);
-	if (!keys || !ek || !roff || !rend || !ids || !ranked || !rlo || !rhi ||
-	    !ev || !pstart || !cur || !tree)
+	if (!keys || !ek || !rr || !ids || !ranked || !ev || !pstart || !cur ||
+	    !tree)
 		goto fail;
 	/* Ranks by (pool, offset, index): a stable radix sort by offset over
 	 * ascending indices, then a stable bucket pass by pool. Everything the
@@ -289,14 +291,14 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 		uint32_t b = ids[i];
 		size_t at = cur[pl[b].pool]++;
 		ranked[at] = b;
-		roff[at] = pl[b].offset;
-		rend[at] = pl[b].offset + v->buffers[b].size; /* checked before */
-		rlo[at] = (uint32_t)pstart[pl[b].pool];
+		rr[at].off = pl[b].offset;
+		rr[at].end = pl[b].offset + v->buffers[b].size; /* checked before */
+		rr[at].lo = (uint32_t)pstart[pl[b].pool];
 	}
-	/* rhi[r]: the first rank of r's pool at or past r's end address, by a
+	/* rr[r].hi: the first rank of r's pool at or past r's end address, by a
 	 * merge of the ranks in order of end address against the offsets. */
 	for (uint32_t r = 0; r < m; r++) {
-		keys[r] = rend[r];
+		keys[r] = rr[r].end;
 		ids[r] = r;
 	}
 	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK)
@@ -307,10 +309,10 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 		uint32_t r = ids[i];
 		uint32_t q = pl[ranked[r]].pool;
 		size_t c = cur[q];
-		while (c < pstart[q + 1] && roff[c] < rend[r])
+		while (c < pstart[q + 1] && rr[c].off < rr[r].end)
 			c++;
 		cur[q] = c;
-		rhi[r] = (uint32_t)c;
+		rr[r].hi = (uint32_t)c;
 	}
 	/* Events by rank: begins and ends sorted apart, merged ends first. */
 	for (uint32_t r = 0; r < m; r++) {
@@ -329,17 +331,18 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 			continue;
 		}
 		uint32_t r = ids[bi++];
+		const ranked_rec *x = &rr[r];
 		/* Alive in the pool, starting below r's end, ending above its
 		 * offset: they overlap r. */
-		for (size_t at = seg_first(tree, 1, 0, width, rlo[r], rhi[r], roff[r]);
+		for (size_t at = seg_first(tree, 1, 0, width, x->lo, x->hi, x->off);
 		     at != NONE;
-		     at = seg_first(tree, 1, 0, width, at + 1, rhi[r], roff[r])) {
+		     at = seg_first(tree, 1, 0, width, at + 1, x->hi, x->off)) {
 			rc = check_pair(v, pl, rules, ranked[at], ranked[r],
 			                "while both are live", msg);
 			if (rc != USMP_OK)
 				goto fail;
 		}
-		seg_set(tree, width, r, rend[r]);
+		seg_set(tree, width, r, x->end);
 	}
 	rc = USMP_OK;
 fail:
@@ -347,12 +350,9 @@ fail:
 		usmp__set_msg(msg, "verify: out of memory");
 	free(keys);
 	free(ek);
-	free(roff);
-	free(rend);
+	free(rr);
 	free(ids);
 	free(ranked);
-	free(rlo);
-	free(rhi);
 	free(ev);
 	free(pstart);
 	free(cur);
