@@ -184,6 +184,7 @@ typedef struct run_state {
 	int first_error;
 	char *error_text;
 	int proved_infeasible; /* an exact member said no plan fits */
+	double verify_cost; /* seconds the last verification of a plan took */
 } run_state;
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -291,7 +292,18 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	usmp__free_msg(&msg);
-	if (usmp__verify(s->v, s->trial, &msg)) {
+	uint64_t size = plan_size(s->v, s->trial, hw);
+	/* A shipped member's plan no smaller than the best is dropped
+	 * unverified (verifying a million buffers costs a sweep); a volunteer's
+	 * is always verified, so that what it does wrong is said. */
+	if (!volunteer && s->have_best && size >= s->best_size) {
+		produced = 1;
+		goto out;
+	}
+	double t_verify = usmp__now();
+	int bad = usmp__verify(s->v, s->trial, &msg);
+	s->verify_cost = usmp__now() - t_verify;
+	if (bad) {
 		/* Never trust a member: an invalid plan is dropped, and said. */
 		char line[600];
 		snprintf(line, sizeof line, "auto: %s%s returned an invalid plan "
@@ -301,7 +313,6 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	produced = 1;
-	uint64_t size = plan_size(s->v, s->trial, hw);
 	if (!s->have_best || size < s->best_size) {
 		s->have_best = 1;
 		s->best_size = size;
@@ -575,6 +586,12 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, usmp__host_ctx *hc,
 		if (s.have_best) /* the cost of the member that made it */
 			first_cost = usmp__now() - t_member;
 	}
+	/* Whatever runs from here on ends early enough that its plan can
+	 * still be verified (as the first was) by the deadline: every member
+	 * works to the deadline less that verification. */
+	double caller_deadline = hc->deadline;
+	if (s.have_best && caller_deadline > 0 && s.verify_cost > 0)
+		usmp__host_set_deadline(hc, caller_deadline - s.verify_cost);
 	/* The other heuristics that fit all the time left; on a part that
 	 * goes to exact_window, only when the cheap ones (cost at most
 	 * CHEAP_COST) all fit a quarter of it: a few of them would take time
@@ -598,7 +615,6 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, usmp__host_ctx *hc,
 			}
 	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
 	ran += run_volunteers(&s, first_cost, hw);
-	double deadline = hc->deadline;
 	if (improve && window_first && s.have_best && !at_bound(&s) &&
 	    !only_cancel(hc))
 		stretch_default_limit(hc, v, t_start);
@@ -642,7 +658,7 @@ static int auto_plan(usmp_registry *r, const usmp_view *v, usmp__host_ctx *hc,
 	/* Put the caller's deadline back (not the watcher's copy: the call is
 	 * about to return, and an earlier deadline there could only make the
 	 * watcher kill it on the way out). */
-	hc->deadline = deadline;
+	hc->deadline = caller_deadline;
 	if (!s.have_best) {
 		if (!ran && !s.first_error) {
 			h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can "
