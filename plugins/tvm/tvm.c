@@ -173,15 +173,15 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 
 /* ---- placed ends over time ------------------------------------------------ */
 
-/* Sort keys ascending: LSD radix sort, 16 bits a pass, passes where every
- * key has the same digit skipped. tmp holds n keys. */
-static void tvm_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
-                           size_t *count)
+/* Sort (key, val) pairs by key: LSD radix sort, 16 bits a pass, passes
+ * where every key has the same digit skipped. tk/tv hold n each. */
+static void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk,
+                           uint32_t *tv, size_t n, size_t *count)
 {
 	for (unsigned shift = 0; shift < 64; shift += 16) {
 		memset(count, 0, 65537 * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			count[((a[i] >> shift) & 0xffff) + 1]++;
+			count[((k[i] >> shift) & 0xffff) + 1]++;
 		bool one = false;
 		for (size_t d = 1; d <= 65536; d++)
 			if (count[d] == n)
@@ -190,9 +190,13 @@ static void tvm_radix_sort(uint64_t *a, uint64_t *tmp, size_t n,
 			continue;
 		for (size_t d = 0; d < 65536; d++)
 			count[d + 1] += count[d];
-		for (size_t i = 0; i < n; i++)
-			tmp[count[(a[i] >> shift) & 0xffff]++] = a[i];
-		memcpy(a, tmp, n * sizeof *a);
+		for (size_t i = 0; i < n; i++) {
+			size_t at = count[(k[i] >> shift) & 0xffff]++;
+			tk[at] = k[i];
+			tv[at] = v[i];
+		}
+		memcpy(k, tk, n * sizeof *k);
+		memcpy(v, tv, n * sizeof *v);
 	}
 }
 
@@ -201,70 +205,67 @@ static uint64_t tvm_time_key(int64_t t)
 	return (uint64_t)t ^ (UINT64_C(1) << 63);
 }
 
-static uint32_t tvm_rank(const uint64_t *keys, uint32_t n, uint64_t k)
-{
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (keys[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Number every live range's begin and end among the part's distinct times;
- * leaves use_tree false when there is no live range or no memory. */
+/* Number every live range's begin and end among the part's distinct times
+ * (one sort of all begins and ends, ranks read off in order); leaves
+ * use_tree false when there is no live range or no memory. */
 static void tvm_tree_init(tvm_ctx *c)
 {
 	const usmp_view *v = c->v;
-	uint64_t *keys = NULL, *tmp = NULL;
+	uint64_t *keys = NULL, *tk = NULL;
+	uint32_t *vals = NULL, *tv = NULL;
 	size_t *count = NULL;
 	uint32_t live = 0;
 	for (uint32_t b = 0; b < c->n; b++)
 		live += (v->buffers[b].flags & USMP_BUFFER_LIVE) != 0;
-	if (!live || live > UINT32_MAX / 4)
+	if (!live || live > UINT32_MAX / 4 || c->n > UINT32_MAX / 2)
 		return;
 	keys = tvm_alloc(c, (size_t)live * 2, sizeof *keys);
-	tmp = tvm_alloc(c, (size_t)live * 2, sizeof *tmp);
+	tk = tvm_alloc(c, (size_t)live * 2, sizeof *tk);
+	vals = tvm_alloc(c, (size_t)live * 2, sizeof *vals);
+	tv = tvm_alloc(c, (size_t)live * 2, sizeof *tv);
 	count = tvm_alloc(c, 65537, sizeof *count);
 	c->seg_lo = tvm_alloc(c, c->n, sizeof *c->seg_lo);
 	c->seg_hi = tvm_alloc(c, c->n, sizeof *c->seg_hi);
 	c->tree = tvm_alloc(c, c->v->pool_count, sizeof *c->tree);
-	if (!keys || !tmp || !count || !c->seg_lo || !c->seg_hi || !c->tree)
+	if (!keys || !tk || !vals || !tv || !count || !c->seg_lo ||
+	    !c->seg_hi || !c->tree)
 		goto drop;
 	memset(c->tree, 0, (size_t)c->v->pool_count * sizeof *c->tree);
 	size_t k = 0;
-	for (uint32_t b = 0; b < c->n; b++)
-		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
-			keys[k++] = tvm_time_key(v->buffers[b].begin);
-			keys[k++] = tvm_time_key(v->buffers[b].end);
-		}
-	tvm_radix_sort(keys, tmp, k, count);
-	uint32_t u = 0;
-	for (size_t i = 0; i < k; i++)
-		if (i == 0 || keys[i] != keys[u - 1])
-			keys[u++] = keys[i];
 	for (uint32_t b = 0; b < c->n; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
 		c->seg_lo[b] = c->seg_hi[b] = 0;
-		if (r->flags & USMP_BUFFER_LIVE) {
-			c->seg_lo[b] = tvm_rank(keys, u, tvm_time_key(r->begin));
-			c->seg_hi[b] = tvm_rank(keys, u, tvm_time_key(r->end));
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
+			keys[k] = tvm_time_key(v->buffers[b].begin);
+			vals[k++] = b << 1;
+			keys[k] = tvm_time_key(v->buffers[b].end);
+			vals[k++] = b << 1 | 1;
 		}
+	}
+	tvm_radix_sort(keys, vals, tk, tv, k, count);
+	uint32_t u = 0; /* distinct times so far: the rank of keys[i] is u-1 */
+	for (size_t i = 0; i < k; i++) {
+		if (i == 0 || keys[i] != keys[i - 1])
+			u++;
+		if (vals[i] & 1)
+			c->seg_hi[vals[i] >> 1] = u - 1;
+		else
+			c->seg_lo[vals[i] >> 1] = u - 1;
 	}
 	c->seg_n = 1;
 	while (c->seg_n < u - 1)
 		c->seg_n *= 2;
 	c->use_tree = true;
 	tvm_free(c, keys);
-	tvm_free(c, tmp);
+	tvm_free(c, tk);
+	tvm_free(c, vals);
+	tvm_free(c, tv);
 	tvm_free(c, count);
 	return;
 drop:
 	tvm_free(c, keys);
-	tvm_free(c, tmp);
+	tvm_free(c, tk);
+	tvm_free(c, vals);
+	tvm_free(c, tv);
 	tvm_free(c, count);
 	tvm_free(c, c->seg_lo);
 	tvm_free(c, c->seg_hi);
