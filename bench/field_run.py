@@ -45,6 +45,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -77,14 +78,21 @@ def run(usmp, args, tmp, timeout, env=None):
         os.unlink(tfile)
     cmd = ["/usr/bin/time", "-f", "%e %U %S %M", "-o", tfile, usmp] + args
     e = dict(os.environ, **(env or {}))
+    # a session of its own: a timeout kills usmp too, not only /usr/bin/time
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True, env=e, start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                           env=e)
-        rc, err = p.returncode, p.stderr
-    except subprocess.TimeoutExpired as x:
+        _, err = p.communicate(timeout=timeout)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        _, err = p.communicate()
         return {"exit": "timeout", "wall": float(timeout), "cpu": None,
-                "rss_mib": None, "stderr": (x.stderr or b"").decode("utf-8", "replace")
-                if isinstance(x.stderr, bytes) else (x.stderr or "")}
+                "rss_mib": None, "stderr": err or ""}
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
     try:
         with open(tfile) as f:
             wall, u, s, rss = f.read().split()[-4:]
@@ -277,6 +285,7 @@ def report_targets(t):
             ok = r["exit"] == 0
             if not ok:
                 notes.append("no plan (%s): **not met**" % r["exit"])
+                verdicts.append(("%s %s: a plan (%s)" % (algo, shape, r["exit"]), False))
             wall = r["wall"]
             x = wall / v["wall"] if ok and v.get("wall") else None
             xc = r["cpu"] / v["cpu"] if ok and v.get("cpu") else None
