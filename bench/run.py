@@ -6,6 +6,7 @@
     python3 bench/run.py                    # full run (~20 min on 2 cores, plus the XLA traces)
     python3 bench/run.py --quick            # MiniMalloc + 1k/10k workloads + XLA B, no exact on D/J
     python3 bench/run.py --build build-bench --sizes 1k,10k,100k
+    python3 bench/run.py field              # field targets, time limits, real XLA traces
 
 Each run is one `usmp plan` process: wall time measured around it, peak memory as the
 maximum resident set of the usmp process (`/usr/bin/time -f %M`, else getrusage in a
@@ -48,6 +49,10 @@ EXAMPLE_LB = {"mobilenet_v2": 1509744, "board_m55_u55": 1505280 + 1383080}
 SIZE_TAGS = {"1k": 1000, "10k": 10000, "100k": 100000, "1m": 1000000}
 FAMILIES = ["cnn", "transformer", "training"]
 ORDERS = ["size", "lifetime", "area", "conflicts", "all"]
+
+# Markers of the section `bench/run.py field` writes (bench/field_run.py)
+FIELD_BEGIN = "<!-- bench:field:begin -->"
+FIELD_END = "<!-- bench:field:end -->"
 
 REPEAT_BELOW_S = 5.0      # median of 3 runs below this wall time, else 1 run
 BIG = 100000              # hill_climb and exact are skipped from here on
@@ -932,14 +937,14 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 				fmt_time(r["algo_ms"] / 1000) if r.get("algo_ms") is not None else "",
 				fmt_mib(r["rss_kb"]), r["runs"], "; ".join(n.replace("|", "/") for n in notes if n)))
 	w("")
-	# The real-trace section comes from bench/field_run.py: keep it.
+	# The field section comes from `bench/run.py field` (bench/field_run.py): keep it.
 	keep = ""
 	if os.path.exists(path):
 		with open(path) as f:
 			old = f.read()
-		i = old.find("\n## Real XLA traces")
-		if i >= 0:
-			keep = old[i:]
+		i, j = old.find(FIELD_BEGIN), old.find(FIELD_END)
+		if i >= 0 and j > i:
+			keep = "\n" + old[i:j + len(FIELD_END)] + "\n"
 	with open(path, "w") as f:
 		f.write("\n".join(L) + keep)
 
@@ -948,6 +953,11 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 
 def main():
 	signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+	if len(sys.argv) > 1 and sys.argv[1] == "field":
+		# `bench/run.py field`: the field targets and real traces (bench/field_run.py)
+		sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+		import field_run
+		sys.exit(field_run.main(sys.argv[2:], prog="bench/run.py field"))
 	ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 	ap.add_argument("--build", help="meson build dir (default: build-bench, else build)")
 	ap.add_argument("--quick", action="store_true",

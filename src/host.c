@@ -159,7 +159,24 @@ static int host_for_each_neighbor(const usmp_host *h, uint32_t buffer,
 	usmp__host_ctx *c = ctx_of(h);
 	if (!visit || buffer >= c->view->buffer_count)
 		return 0;
-	return usmp__for_each_neighbor(c->view, &c->index, buffer, visit, arg);
+	/* The index is built on the first walk (an algorithm that never walks
+	 * neighbours never pays its time or its ~76 bytes per buffer); out of
+	 * memory, walks are linear and still correct. */
+	int state = __atomic_load_n(&c->index_state, __ATOMIC_ACQUIRE);
+	if (!state) {
+		host_private *hp = c->priv;
+		pthread_mutex_lock(&hp->lock);
+		state = c->index_state;
+		if (!state) {
+			state = usmp__interval_index_build(&c->index, c->view) == USMP_OK
+			                ? 1
+			                : 2;
+			__atomic_store_n(&c->index_state, state, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&hp->lock);
+	}
+	return usmp__for_each_neighbor(c->view, state == 1 ? &c->index : NULL,
+	                               buffer, visit, arg);
 }
 
 static void host_report_bound(const usmp_host *h, uint64_t proven_bound,
@@ -192,13 +209,7 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
 	c->best_size = UINT64_MAX;
 	c->algorithm = algorithm;
 	usmp__log_config(r, &c->log_fn, &c->log_ctx, &c->log_level);
-	int st = usmp__interval_index_build(&c->index, v);
-	if (st) {
-		pthread_mutex_destroy(&hp->lock);
-		free(hp);
-		c->priv = NULL;
-		return st;
-	}
+	c->index.root = UINT32_MAX; /* empty until the first neighbour walk */
 	c->host = (usmp_host){
 		.struct_size = sizeof(usmp_host),
 		.host_data = c,

@@ -25,7 +25,8 @@ struct usmp__host_ctx {
 	usmp_host host; /* what plugins get; host.host_data points back here */
 	const usmp_view *view;
 	usmp__watch *watch; /* NULL, or shared with the watcher (isolate.c) */
-	usmp__interval_index index;
+	usmp__interval_index index; /* built on the first neighbour walk */
+	int index_state; /* 0 not built, 1 built, 2 out of memory (linear) */
 	double deadline; /* usmp__now() value, 0 = none */
 	const volatile int *cancel;
 	uint64_t best_size;    /* smallest progress() report, UINT64_MAX when none */

@@ -465,11 +465,14 @@ static int read_problem_row(cctx *c, void *unused)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "upper (%" PRId64 ") is not after lower (%" PRId64
 		             ")", upper, lower);
-	if (usmp_problem_find_buffer(c->p, id, &other) == USMP_OK)
+	/* One name lookup per row: a duplicate is what makes adding fail
+	 * with a name the problem already has. */
+	rc = usmp_problem_add_buffer(c->p, id, (uint64_t)size, align, &b);
+	if (rc == USMP_ERR_INVALID &&
+	    usmp_problem_find_buffer(c->p, id, &other) == USMP_OK)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "duplicate id \"%s\" (line %zu has it)", id,
 		             c->lines[other]);
-	rc = usmp_problem_add_buffer(c->p, id, (uint64_t)size, align, &b);
 	if (rc != USMP_OK)
 		return builder_fail(c, rc, NULL);
 	if ((rc = note_line(c, b)))

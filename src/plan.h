@@ -55,6 +55,7 @@ typedef struct usmp__part {
 	double time_ms;
 	double limit; /* seconds of budget from the call's start; 0 = none */
 	int stopped;  /* the algorithm was told to stop (limit or cancel) */
+	int whole;    /* verified as the whole problem, indices unchanged */
 } usmp__part;
 
 /* A plan: status, placements, pool sizes and its parts. */

@@ -112,22 +112,6 @@ typedef struct shape {
 	double decades; /* log10(largest size / smallest) */
 } shape;
 
-typedef struct span64 {
-	int64_t b, e;
-} span64;
-
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
-static int cmp_span(const void *pa, const void *pb)
-{
-	const span64 *a = pa, *b = pb;
-	return a->b < b->b ? -1 : a->b > b->b;
-}
-
 static shape measure_shape(const usmp_view *v)
 {
 	shape sh = {.cls = SHAPE_FEW, .large_piece = v->buffer_count > PIECES_MAX};
@@ -138,31 +122,39 @@ static shape measure_shape(const usmp_view *v)
 		hi = z > hi ? z : hi;
 	}
 	sh.decades = hi >= lo ? log10((double)hi / (double)lo) : 0;
-	span64 *sp = malloc((v->buffer_count ? v->buffer_count : 1) * sizeof *sp);
-	int64_t *ends = malloc((v->buffer_count ? v->buffer_count : 1) *
-	                       sizeof *ends);
-	if (!sp || !ends) {
+	/* begins and ends sorted apart (the radix sort the sweeps share) */
+	size_t sz = v->buffer_count ? v->buffer_count : 1;
+	uint64_t *begins = malloc(sz * sizeof *begins);
+	uint64_t *ends = malloc(sz * sizeof *ends);
+	uint32_t *by_begin = malloc(sz * sizeof *by_begin);
+	uint32_t n = 0;
+	if (!begins || !ends || !by_begin) {
 		sh.large_piece = v->buffer_count >= WINDOW_FIRST;
 		goto out;
 	}
-	uint32_t n = 0;
 	for (uint32_t i = 0; i < v->buffer_count; i++)
 		if (v->buffers[i].flags & USMP_BUFFER_LIVE) {
-			sp[n] = (span64){v->buffers[i].begin, v->buffers[i].end};
-			ends[n++] = v->buffers[i].end;
+			begins[n] = usmp__time_key(v->buffers[i].begin);
+			ends[n] = usmp__time_key(v->buffers[i].end);
+			by_begin[n++] = i;
 		}
-	qsort(sp, n, sizeof *sp, cmp_span);
-	qsort(ends, n, sizeof *ends, cmp_i64);
+	if (usmp__sort_pairs(begins, by_begin, n) ||
+	    usmp__sort_pairs(ends, NULL, n)) {
+		sh.large_piece = v->buffer_count >= WINDOW_FIRST;
+		goto out;
+	}
 	uint32_t piece = 0, largest = 0, done = 0;
-	int64_t end = 0;
+	uint64_t end = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (piece && sp[i].b >= end)
+		uint64_t b = begins[i];
+		uint64_t e = usmp__time_key(v->buffers[by_begin[i]].end);
+		if (piece && b >= end)
 			piece = 0;
-		if (!piece || sp[i].e > end)
-			end = sp[i].e;
+		if (!piece || e > end)
+			end = e;
 		if (++piece > largest)
 			largest = piece;
-		while (done < n && ends[done] <= sp[i].b)
+		while (done < n && ends[done] <= b)
 			done++; /* half-open ranges: ended before this begin */
 		if (i + 1 - done > sh.alive)
 			sh.alive = i + 1 - done;
@@ -170,8 +162,9 @@ static shape measure_shape(const usmp_view *v)
 	if (v->buffer_count >= WINDOW_FIRST && largest >= WINDOW_FIRST)
 		sh.large_piece = true;
 out:
-	free(sp);
+	free(begins);
 	free(ends);
+	free(by_begin);
 	if (sh.alive > FEW_ALIVE)
 		sh.cls = sh.decades >= WIDE_DECADES ? SHAPE_WIDE : SHAPE_MANY;
 	return sh;
@@ -207,6 +200,7 @@ typedef struct run_state {
 	char done[POLICY_COUNT]; /* the heuristic rows run so far */
 	size_t idx[POLICY_COUNT]; /* heuristic rows by gain per cost */
 	size_t nidx;
+	double verify_cost; /* seconds the last verification of a plan took */
 } run_state;
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -303,7 +297,18 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	usmp__free_msg(&msg);
-	if (usmp__verify(s->v, s->trial, &msg)) {
+	uint64_t size = plan_size(s->v, s->trial, s->hw);
+	/* A shipped member's plan no smaller than the best is dropped
+	 * unverified (verifying a million buffers costs a sweep); a volunteer's
+	 * is always verified, so that what it does wrong is said. */
+	if (!volunteer && s->have_best && size >= s->best_size) {
+		produced = 1;
+		goto out;
+	}
+	double t_verify = usmp__now();
+	int bad = usmp__verify(s->v, s->trial, &msg);
+	s->verify_cost = usmp__now() - t_verify;
+	if (bad) {
 		/* Never trust a member: an invalid plan is dropped, and said. */
 		char line[600];
 		snprintf(line, sizeof line, "auto: %s%s returned an invalid plan "
@@ -313,7 +318,6 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	produced = 1;
-	uint64_t size = plan_size(s->v, s->trial, s->hw);
 	if (!s->have_best || size < s->best_size) {
 		s->have_best = 1;
 		s->best_size = size;
@@ -687,10 +691,15 @@ static int auto_plan(usmp__call *c)
 	}
 	auto_prepare(&s);
 	auto_first_plan(&s);
+	/* Whatever runs from here on ends early enough that its plan can
+	 * still be verified (as the first was) by the deadline: every member
+	 * works to the deadline less that verification. */
+	double deadline = hc->deadline;
+	if (s.have_best && deadline > 0 && s.verify_cost > 0)
+		usmp__host_set_deadline(hc, deadline - s.verify_cost);
 	auto_heuristics(&s);
 	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
 	s.ran += run_volunteers(&s);
-	double deadline = hc->deadline;
 	if (s.improve && s.window_first && s.have_best && !at_bound(&s) &&
 	    !only_cancel(hc))
 		stretch_default_limit(c, t_start);

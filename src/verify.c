@@ -235,14 +235,18 @@ static void seg_set(uint64_t *t, size_t width, size_t i, uint64_t val)
 	}
 }
 
+/* What the sweep reads of a rank, together (one cache line, not four). */
+typedef struct ranked_rec {
+	uint64_t off, end; /* bytes [off, end) */
+	uint32_t lo, hi;   /* ranks of its pool starting below end: [lo, hi) */
+} ranked_rec;
+
 /* The live buffers of a plan ranked by (pool, offset, index), with what the
  * sweep reads per rank, and scratch for the sorts. */
 typedef struct live_ranks {
 	uint32_t m, P;          /* live buffers; pools */
 	uint32_t *ranked;       /* rank -> buffer */
-	uint64_t *roff, *rend;  /* per rank: offset, end address */
-	uint32_t *rlo, *rhi;    /* per rank: first rank of its pool; first rank
-	                           of its pool at or past its end address */
+	ranked_rec *rr;         /* per rank: what the sweep reads */
 	size_t *pstart, *cur;   /* per pool: first rank (P + 1); a cursor */
 	uint64_t *keys;         /* scratch of m */
 	uint32_t *ids;          /* scratch of m */
@@ -250,7 +254,7 @@ typedef struct live_ranks {
 
 /* Ranks by (pool, offset, index): a stable radix sort by offset over
  * ascending indices, then a stable bucket pass by pool. Fills ranked,
- * roff, rend, rlo and pstart. */
+ * rr (but rr[].hi) and pstart. */
 static int rank_live(const usmp_view *v, const usmp_placement *pl,
                      live_ranks *lr)
 {
@@ -272,20 +276,20 @@ static int rank_live(const usmp_view *v, const usmp_placement *pl,
 		uint32_t b = lr->ids[i];
 		size_t at = lr->cur[pl[b].pool]++;
 		lr->ranked[at] = b;
-		lr->roff[at] = pl[b].offset;
-		lr->rend[at] = pl[b].offset + v->buffers[b].size; /* checked before */
-		lr->rlo[at] = (uint32_t)lr->pstart[pl[b].pool];
+		lr->rr[at].off = pl[b].offset;
+		lr->rr[at].end = pl[b].offset + v->buffers[b].size; /* checked before */
+		lr->rr[at].lo = (uint32_t)lr->pstart[pl[b].pool];
 	}
 	return USMP_OK;
 }
 
-/* rhi[r]: the first rank of r's pool at or past r's end address, by a
+/* rr[r].hi: the first rank of r's pool at or past r's end address, by a
  * merge of the ranks in order of end address against the offsets. */
 static int rank_ends(const usmp_placement *pl, live_ranks *lr)
 {
 	uint32_t m = lr->m;
 	for (uint32_t r = 0; r < m; r++) {
-		lr->keys[r] = lr->rend[r];
+		lr->keys[r] = lr->rr[r].end;
 		lr->ids[r] = r;
 	}
 	int rc = usmp__sort_pairs(lr->keys, lr->ids, m);
@@ -296,10 +300,10 @@ static int rank_ends(const usmp_placement *pl, live_ranks *lr)
 		uint32_t r = lr->ids[i];
 		uint32_t q = pl[lr->ranked[r]].pool;
 		size_t c = lr->cur[q];
-		while (c < lr->pstart[q + 1] && lr->roff[c] < lr->rend[r])
+		while (c < lr->pstart[q + 1] && lr->rr[c].off < lr->rr[r].end)
 			c++;
 		lr->cur[q] = c;
-		lr->rhi[r] = (uint32_t)c;
+		lr->rr[r].hi = (uint32_t)c;
 	}
 	return USMP_OK;
 }
@@ -320,12 +324,9 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 	lr.m = m;
 	lr.keys = malloc((size_t)m * sizeof *lr.keys);
 	ek = malloc((size_t)m * sizeof *ek);
-	lr.roff = malloc((size_t)m * sizeof *lr.roff);
-	lr.rend = malloc((size_t)m * sizeof *lr.rend);
+	lr.rr = malloc((size_t)m * sizeof *lr.rr);
 	lr.ids = malloc((size_t)m * sizeof *lr.ids);
 	lr.ranked = malloc((size_t)m * sizeof *lr.ranked);
-	lr.rlo = malloc((size_t)m * sizeof *lr.rlo);
-	lr.rhi = malloc((size_t)m * sizeof *lr.rhi);
 	ev = malloc((size_t)m * sizeof *ev);
 	lr.pstart = calloc((size_t)P + 1, sizeof *lr.pstart);
 	lr.cur = malloc((size_t)P * sizeof *lr.cur);
@@ -333,8 +334,8 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 	while (width < m)
 		width *= 2;
 	tree = calloc(2 * width, sizeof *tree);
-	if (!lr.keys || !ek || !lr.roff || !lr.rend || !lr.ids || !lr.ranked ||
-	    !lr.rlo || !lr.rhi || !ev || !lr.pstart || !lr.cur || !tree)
+	if (!lr.keys || !ek || !lr.rr || !lr.ids || !lr.ranked || !ev ||
+	    !lr.pstart || !lr.cur || !tree)
 		goto fail;
 	/* Everything the sweep reads is indexed by rank. */
 	if ((rc = rank_live(v, pl, &lr)) != USMP_OK ||
@@ -359,18 +360,18 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 			continue;
 		}
 		uint32_t r = ids[bi++];
-		uint32_t hi = lr.rhi[r];
-		uint64_t off = lr.roff[r];
+		const ranked_rec *x = &lr.rr[r];
 		/* Alive in the pool, starting below r's end, ending above its
 		 * offset: they overlap r. */
-		for (size_t at = seg_first(tree, 1, 0, width, lr.rlo[r], hi, off);
-		     at != NONE; at = seg_first(tree, 1, 0, width, at + 1, hi, off)) {
+		for (size_t at = seg_first(tree, 1, 0, width, x->lo, x->hi, x->off);
+		     at != NONE;
+		     at = seg_first(tree, 1, 0, width, at + 1, x->hi, x->off)) {
 			rc = check_pair(v, pl, rules, lr.ranked[at], lr.ranked[r],
 			                "while both are live", msg);
 			if (rc != USMP_OK)
 				goto fail;
 		}
-		seg_set(tree, width, r, lr.rend[r]);
+		seg_set(tree, width, r, x->end);
 	}
 	rc = USMP_OK;
 fail:
@@ -378,12 +379,9 @@ fail:
 		usmp__set_msg(msg, "verify: out of memory");
 	free(lr.keys);
 	free(ek);
-	free(lr.roff);
-	free(lr.rend);
+	free(lr.rr);
 	free(lr.ids);
 	free(lr.ranked);
-	free(lr.rlo);
-	free(lr.rhi);
 	free(ev);
 	free(lr.pstart);
 	free(lr.cur);

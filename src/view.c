@@ -334,7 +334,14 @@ int usmp__view_build(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		usmp__view_finish(out);
 		return rc;
 	}
-	v->lower_bound = usmp__lower_bound(v);
+	/* A view of the whole problem when it is one group: the group's bound
+	 * (bound.c: a group's bound is the bound of its view), not a second
+	 * sweep over every buffer. */
+	if (p->prepared && p->group_bound && p->group_count == 1 &&
+	    v->buffer_count == p->buffer_count)
+		v->lower_bound = p->group_bound[0];
+	else
+		v->lower_bound = usmp__lower_bound(v);
 	return USMP_OK;
 }
 

@@ -9,6 +9,10 @@
  * hill_climb perturbs the greedy_by_size order by swapping a buffer that
  * sets a pool's high-water mark with an earlier conflicting one, re-places
  * greedily, and keeps the best plan seen.
+ * "The highest placed buffer a live range meets" is a range-max query over
+ * time: one max segment tree per pool over the part's distinct times makes
+ * a placement O(log n) whatever the number of buffers alive (explicit edges
+ * are still walked one by one); the plans are those of the neighbour walk.
  */
 #include <usmp/plugin.h>
 
@@ -45,6 +49,16 @@ typedef struct tvm_ctx {
 	uint64_t *adj_start; /* [n + 1] */
 	uint32_t *adj;
 	uint64_t adj_fill, adj_cap;
+	/* Placed ends over time, per pool (NULL: none placed there yet): a max
+	 * segment tree of 2 * seg_n entries (max below a node) followed by
+	 * 2 * seg_n tags (a value every time under the node has). Live buffer
+	 * b covers the elementary time slots [seg_lo[b], seg_hi[b]). With
+	 * use_tree false (no live ranges, or out of memory) placements walk
+	 * the host's neighbours instead. */
+	bool use_tree;
+	uint32_t seg_n;
+	uint32_t *seg_lo, *seg_hi;
+	uint64_t **tree; /* [pool_count] */
 	/* Neighbour lists gathered for hill_climb perturbations. */
 	uint32_t *list;
 	size_t list_count, list_cap;
@@ -157,6 +171,202 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 	return USMP_OK;
 }
 
+/* ---- placed ends over time ------------------------------------------------ */
+
+/* Sort (key, val) pairs by key: LSD radix sort, 16 bits a pass, passes
+ * where every key has the same digit skipped. tk/tv hold n each. */
+static void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk,
+                           uint32_t *tv, size_t n, size_t *count)
+{
+	for (unsigned shift = 0; shift < 64; shift += 16) {
+		memset(count, 0, 65537 * sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[((k[i] >> shift) & 0xffff) + 1]++;
+		bool one = false;
+		for (size_t d = 1; d <= 65536; d++)
+			if (count[d] == n)
+				one = true;
+		if (one)
+			continue;
+		for (size_t d = 0; d < 65536; d++)
+			count[d + 1] += count[d];
+		for (size_t i = 0; i < n; i++) {
+			size_t at = count[(k[i] >> shift) & 0xffff]++;
+			tk[at] = k[i];
+			tv[at] = v[i];
+		}
+		memcpy(k, tk, n * sizeof *k);
+		memcpy(v, tv, n * sizeof *v);
+	}
+}
+
+static uint64_t tvm_time_key(int64_t t)
+{
+	return (uint64_t)t ^ (UINT64_C(1) << 63);
+}
+
+/* Number every live range's begin and end among the part's distinct times
+ * (one sort of all begins and ends, ranks read off in order); leaves
+ * use_tree false when there is no live range or no memory. */
+static void tvm_tree_init(tvm_ctx *c)
+{
+	const usmp_view *v = c->v;
+	uint64_t *keys = NULL, *tk = NULL;
+	uint32_t *vals = NULL, *tv = NULL;
+	size_t *count = NULL;
+	uint32_t live = 0;
+	for (uint32_t b = 0; b < c->n; b++)
+		live += (v->buffers[b].flags & USMP_BUFFER_LIVE) != 0;
+	if (!live || live > UINT32_MAX / 4 || c->n > UINT32_MAX / 2)
+		return;
+	keys = tvm_alloc(c, (size_t)live * 2, sizeof *keys);
+	tk = tvm_alloc(c, (size_t)live * 2, sizeof *tk);
+	vals = tvm_alloc(c, (size_t)live * 2, sizeof *vals);
+	tv = tvm_alloc(c, (size_t)live * 2, sizeof *tv);
+	count = tvm_alloc(c, 65537, sizeof *count);
+	c->seg_lo = tvm_alloc(c, c->n, sizeof *c->seg_lo);
+	c->seg_hi = tvm_alloc(c, c->n, sizeof *c->seg_hi);
+	c->tree = tvm_alloc(c, c->v->pool_count, sizeof *c->tree);
+	if (!keys || !tk || !vals || !tv || !count || !c->seg_lo ||
+	    !c->seg_hi || !c->tree)
+		goto drop;
+	memset(c->tree, 0, (size_t)c->v->pool_count * sizeof *c->tree);
+	size_t k = 0;
+	for (uint32_t b = 0; b < c->n; b++) {
+		c->seg_lo[b] = c->seg_hi[b] = 0;
+		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
+			keys[k] = tvm_time_key(v->buffers[b].begin);
+			vals[k++] = b << 1;
+			keys[k] = tvm_time_key(v->buffers[b].end);
+			vals[k++] = b << 1 | 1;
+		}
+	}
+	tvm_radix_sort(keys, vals, tk, tv, k, count);
+	uint32_t u = 0; /* distinct times so far: the rank of keys[i] is u-1 */
+	for (size_t i = 0; i < k; i++) {
+		if (i == 0 || keys[i] != keys[i - 1])
+			u++;
+		if (vals[i] & 1)
+			c->seg_hi[vals[i] >> 1] = u - 1;
+		else
+			c->seg_lo[vals[i] >> 1] = u - 1;
+	}
+	c->seg_n = 1;
+	while (c->seg_n < u - 1)
+		c->seg_n *= 2;
+	c->use_tree = true;
+	tvm_free(c, keys);
+	tvm_free(c, tk);
+	tvm_free(c, vals);
+	tvm_free(c, tv);
+	tvm_free(c, count);
+	return;
+drop:
+	tvm_free(c, keys);
+	tvm_free(c, tk);
+	tvm_free(c, vals);
+	tvm_free(c, tv);
+	tvm_free(c, count);
+	tvm_free(c, c->seg_lo);
+	tvm_free(c, c->seg_hi);
+	tvm_free(c, c->tree);
+	c->seg_lo = c->seg_hi = NULL;
+	c->tree = NULL;
+}
+
+static void tvm_tree_drop(tvm_ctx *c)
+{
+	if (c->tree)
+		for (uint32_t p = 0; p < c->v->pool_count; p++)
+			tvm_free(c, c->tree[p]);
+	tvm_free(c, c->tree);
+	tvm_free(c, c->seg_lo);
+	tvm_free(c, c->seg_hi);
+	c->tree = NULL;
+	c->seg_lo = c->seg_hi = NULL;
+	c->use_tree = false;
+}
+
+/* Forget every placed end (trees allocated stay, emptied). */
+static void tvm_tree_clear(tvm_ctx *c)
+{
+	if (!c->use_tree)
+		return;
+	for (uint32_t p = 0; p < c->v->pool_count; p++)
+		if (c->tree[p])
+			memset(c->tree[p], 0, (size_t)c->seg_n * 4 * sizeof **c->tree);
+}
+
+static uint64_t tvm_max(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The highest end placed in pool p over slots [lo, hi), 0 when none. */
+static uint64_t tvm_tree_query(const tvm_ctx *c, uint32_t p, uint32_t lo,
+                               uint32_t hi)
+{
+	const uint64_t *mx = c->tree[p];
+	if (!mx || lo >= hi)
+		return 0;
+	const uint64_t *tag = mx + 2 * (size_t)c->seg_n;
+	size_t l = lo + (size_t)c->seg_n, r = hi + (size_t)c->seg_n;
+	size_t a = l >> 1, z = (r - 1) >> 1;
+	uint64_t best = 0;
+	for (; l < r; l >>= 1, r >>= 1) {
+		if (l & 1)
+			best = tvm_max(best, mx[l++]);
+		if (r & 1)
+			best = tvm_max(best, mx[--r]);
+	}
+	/* tags on the ancestors of the two ends hold for every slot below */
+	for (; a; a >>= 1)
+		best = tvm_max(best, tag[a]);
+	for (; z; z >>= 1)
+		best = tvm_max(best, tag[z]);
+	return best;
+}
+
+/* Record buffer b's placement (live, in a valid pool) in its pool's tree. */
+static void tvm_tree_add(tvm_ctx *c, uint32_t b)
+{
+	const usmp_placement *pl = &c->work[b];
+	if (!c->use_tree || pl->pool >= c->v->pool_count ||
+	    !(c->v->buffers[b].flags & USMP_BUFFER_LIVE))
+		return;
+	uint64_t *mx = c->tree[pl->pool];
+	if (!mx) {
+		mx = tvm_alloc(c, (size_t)c->seg_n * 4, sizeof *mx);
+		if (!mx) {
+			tvm_tree_drop(c); /* the neighbour walk still works */
+			return;
+		}
+		memset(mx, 0, (size_t)c->seg_n * 4 * sizeof *mx);
+		c->tree[pl->pool] = mx;
+	}
+	uint64_t *tag = mx + 2 * (size_t)c->seg_n;
+	uint64_t end = tvm_sat_add(pl->offset, c->v->buffers[b].size);
+	size_t l = c->seg_lo[b] + (size_t)c->seg_n;
+	size_t r = c->seg_hi[b] + (size_t)c->seg_n;
+	size_t a = l, z = r - 1;
+	for (; l < r; l >>= 1, r >>= 1) {
+		if (l & 1) {
+			mx[l] = tvm_max(mx[l], end);
+			tag[l] = tvm_max(tag[l], end);
+			l++;
+		}
+		if (r & 1) {
+			--r;
+			mx[r] = tvm_max(mx[r], end);
+			tag[r] = tvm_max(tag[r], end);
+		}
+	}
+	for (a >>= 1; a; a >>= 1)
+		mx[a] = tvm_max(mx[a], end);
+	for (z >>= 1; z; z >>= 1)
+		mx[z] = tvm_max(mx[z], end);
+}
+
 /* ---- greedy placement ---------------------------------------------------- */
 
 static int tvm_visit_top(void *arg, uint32_t other)
@@ -183,8 +393,15 @@ static int tvm_place(tvm_ctx *c, uint32_t b)
 {
 	const usmp_view *v = c->v;
 	const usmp_buffer_rec *r = &v->buffers[b];
+	bool tree = c->use_tree && (r->flags & USMP_BUFFER_LIVE);
 	c->touched_count = 0;
-	if (c->adj) {
+	if (c->use_tree) {
+		/* live ranges from the trees; explicit edges one by one */
+		if (v->conflict_start)
+			for (uint64_t k = v->conflict_start[b];
+			     k < v->conflict_start[b + 1]; k++)
+				tvm_visit_top(c, v->conflict_adj[k]);
+	} else if (c->adj) {
 		for (uint64_t k = c->adj_start[b]; k < c->adj_start[b + 1]; k++)
 			tvm_visit_top(c, c->adj[k]);
 	} else {
@@ -196,8 +413,12 @@ static int tvm_place(tvm_ctx *c, uint32_t b)
 		if (p >= v->pool_count)
 			continue;
 		bool ok = true;
-		uint64_t x = usmp_align_up(c->seen[p] ? c->top[p] : 0,
-		                           usmp_buffer_alignment(v, b, p), &ok);
+		uint64_t top = c->seen[p] ? c->top[p] : 0;
+		if (tree)
+			top = tvm_max(top, tvm_tree_query(c, p, c->seg_lo[b],
+			                                  c->seg_hi[b]));
+		uint64_t x = usmp_align_up(top, usmp_buffer_alignment(v, b, p),
+		                           &ok);
 		uint64_t end = x + r->size;
 		if (!ok || end < x || end > v->pools[p].size_limit)
 			continue;
@@ -209,6 +430,8 @@ static int tvm_place(tvm_ctx *c, uint32_t b)
 	}
 	for (uint32_t i = 0; i < c->touched_count; i++)
 		c->seen[c->touched[i]] = 0;
+	if (rc == USMP_OK)
+		tvm_tree_add(c, b);
 	return rc;
 }
 
@@ -242,6 +465,10 @@ static int tvm_greedy(tvm_ctx *c)
 			c->work[b].offset = 0;
 		}
 	}
+	tvm_tree_clear(c);
+	for (uint32_t b = 0; b < c->n; b++)
+		if (tvm_fixed(v, b))
+			tvm_tree_add(c, b);
 	return tvm_greedy_from(c, 0);
 }
 
@@ -256,6 +483,9 @@ static int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
 		c->work[c->order[i]].pool = USMP_NO_POOL;
 		c->work[c->order[i]].offset = 0;
 	}
+	tvm_tree_clear(c);
+	for (uint32_t b = 0; b < c->n; b++)
+		tvm_tree_add(c, b); /* skips the unplaced */
 	return tvm_greedy_from(c, start);
 }
 
@@ -311,6 +541,7 @@ static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
 	    !c->touched)
 		return USMP_ERR_NOMEM;
 	memset(c->seen, 0, v->pool_count ? v->pool_count : 1);
+	tvm_tree_init(c);
 	return USMP_OK;
 }
 
@@ -327,6 +558,7 @@ static void tvm_finish(tvm_ctx *c)
 	tvm_free(c, c->list);
 	tvm_free(c, c->adj_start);
 	tvm_free(c, c->adj);
+	tvm_tree_drop(c);
 }
 
 static int tvm_greedy_main(const usmp_view *v, const usmp_host *h,
