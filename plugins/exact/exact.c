@@ -13,15 +13,15 @@
 typedef struct driver {
 	const usmp_view *v;
 	const usmp_host *h;
-	usmp__exact_model m;
-	usmp__exact_clock clk;
+	xact_model m;
+	xact_clock clk;
 	uint64_t *best;  /* [n] offsets of the best plan */
 	uint64_t *trial; /* [n] scratch plan */
 	bool have;
 	uint64_t best_peak;
 } driver;
 
-static uint64_t plan_peak(const usmp__exact_model *m, const uint64_t *off)
+static uint64_t plan_peak(const xact_model *m, const uint64_t *off)
 {
 	uint64_t peak = m->fixed_peak;
 	for (uint32_t i = 0; i < m->n; i++)
@@ -50,7 +50,7 @@ static void take(driver *d, const uint64_t *off, uint64_t peak)
 
 static void write_plan(const driver *d, usmp_placement *out)
 {
-	const usmp__exact_model *m = &d->m;
+	const xact_model *m = &d->m;
 	for (uint32_t i = 0; i < m->n; i++) {
 		out[m->id[i]].pool = 0;
 		out[m->id[i]].reserved = 0;
@@ -64,7 +64,7 @@ static void write_plan(const driver *d, usmp_placement *out)
 }
 
 /* Two fixed buffers that meet in time and memory make every plan invalid. */
-static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
+static bool fixed_clash(const usmp_view *v, const xact_model *m)
 {
 	for (uint32_t a = 0; a < m->nfix; a++)
 		for (uint32_t b = a + 1; b < m->nfix; b++) {
@@ -84,25 +84,25 @@ static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
  * first, then bisection of the open gap) with node budgets growing 4x per
  * round, so every probe is bounded and the best plan is always at hand.
  * A probe that proves a capacity infeasible raises the proven bound.
- * Returns a usmp__exact_result for the whole run; *lo is the proven bound. */
+ * Returns a xact_result for the whole run; *lo is the proven bound. */
 /* One bounded probe: is there a plan of peak <= c? Updates the best plan,
  * the proven bound lo and the upper end hi; returns the probe's result. */
 static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
                  uint64_t *hi)
 {
-	if (usmp__exact_should_stop(&d->clk))
-		return USMP__EXACT_STOPPED;
+	if (xact_should_stop(&d->clk))
+		return XACT_STOPPED;
 	uint64_t before = d->clk.nodes;
-	int r = usmp__exact_solve(&d->m, c, budget, &d->clk, d->trial);
+	int r = xact_solve(&d->m, c, budget, &d->clk, d->trial);
 	logmsg(d->h, USMP_LOG_DEBUG, "exact: probe %llu budget %llu: %llu nodes",
 	       (unsigned long long)c, (unsigned long long)budget,
 	       (unsigned long long)(d->clk.nodes - before));
-	if (r == USMP__EXACT_FOUND) {
+	if (r == XACT_FOUND) {
 		uint64_t p = plan_peak(&d->m, d->trial);
 		take(d, d->trial, p);
 		*hi = p;
-	} else if (r == USMP__EXACT_INFEASIBLE) {
-		*lo = usmp__exact_reach_up(&d->m, c + d->m.gran);
+	} else if (r == XACT_INFEASIBLE) {
+		*lo = xact_reach_up(&d->m, c + d->m.gran);
 	}
 	return r;
 }
@@ -112,9 +112,9 @@ static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
 static uint64_t middle(const driver *d, uint64_t tlo, uint64_t hi)
 {
 	uint64_t g = d->m.gran;
-	uint64_t c = usmp__exact_reach_down(&d->m, tlo + (hi - tlo) / g / 2 * g);
+	uint64_t c = xact_reach_down(&d->m, tlo + (hi - tlo) / g / 2 * g);
 	if (c < tlo)
-		c = usmp__exact_reach_up(&d->m, tlo);
+		c = xact_reach_up(&d->m, tlo);
 	return c < hi ? c : hi;
 }
 
@@ -122,10 +122,10 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 {
 	/* Only multiples of g can be optimal: keep lo, hi and probes on them. */
 	uint64_t g = d->m.gran;
-	*lo = usmp__exact_reach_up(&d->m, (*lo + g - 1) / g * g);
+	*lo = xact_reach_up(&d->m, (*lo + g - 1) / g * g);
 	limit = limit / g * g;
 	if (*lo > limit)
-		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+		return d->have ? XACT_FOUND : XACT_INFEASIBLE;
 	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
 	int r;
@@ -141,11 +141,11 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		if (c >= hi)
 			break;
 		r = probe(d, c, FIRST_BUDGET / 4, lo, &hi);
-		if (r == USMP__EXACT_LIMIT) {
+		if (r == XACT_LIMIT) {
 			qlo = c + g;
 			limited++;
-		} else if (r != USMP__EXACT_FOUND &&
-		           r != USMP__EXACT_INFEASIBLE) {
+		} else if (r != XACT_FOUND &&
+		           r != XACT_INFEASIBLE) {
 			return r;
 		}
 	}
@@ -153,8 +153,8 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	 * often the optimum, and then the bisection below would be waste. */
 	for (; budget <= HEAD_BUDGET && *lo < hi; budget *= 4) {
 		r = probe(d, *lo, budget, lo, &hi);
-		if (r != USMP__EXACT_FOUND && r != USMP__EXACT_INFEASIBLE &&
-		    r != USMP__EXACT_LIMIT)
+		if (r != XACT_FOUND && r != XACT_INFEASIBLE &&
+		    r != XACT_LIMIT)
 			return r;
 	}
 	/* Then rounds: the lower bound, and bisection of [lo, hi) up to hi,
@@ -163,10 +163,10 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		uint64_t tlo = *lo, c = *lo;
 		for (;;) {
 			r = probe(d, c, budget, lo, &hi);
-			if (r == USMP__EXACT_LIMIT)
+			if (r == XACT_LIMIT)
 				tlo = c + g;
-			else if (r != USMP__EXACT_FOUND &&
-			         r != USMP__EXACT_INFEASIBLE)
+			else if (r != XACT_FOUND &&
+			         r != XACT_INFEASIBLE)
 				return r;
 			if (tlo < *lo)
 				tlo = *lo;
@@ -179,7 +179,7 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}
-	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+	return d->have ? XACT_FOUND : XACT_INFEASIBLE;
 }
 
 /* True when an overlap rule joins two buffers alive together and could let
@@ -209,11 +209,11 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		return USMP_ERR_INVALID;
 	}
 	if (time_limit > 0)
-		d.clk.deadline = usmp__exact_now() + time_limit;
-	int rc = usmp__exact_model_build(&d.m, v, h);
+		d.clk.deadline = xact_now() + time_limit;
+	int rc = xact_model_build(&d.m, v, h);
 	if (rc)
 		return rc;
-	usmp__exact_model *m = &d.m;
+	xact_model *m = &d.m;
 	rc = USMP_ERR_NOMEM;
 	size_t n = m->n ? m->n : 1;
 	if (!(d.best = h->alloc(h, n * sizeof *d.best)) ||
@@ -244,7 +244,7 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		rc = USMP_ERR_INFEASIBLE;
 		goto fail;
 	}
-	uint64_t g = usmp__exact_greedy(m, d.trial, &d.clk);
+	uint64_t g = xact_greedy(m, d.trial, &d.clk);
 	if (g == UINT64_MAX)
 		goto fail;
 	if (g <= limit)
@@ -253,22 +253,22 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 	/* No greedy plan within the limit: first any plan that fits (the
 	 * decision question, all minimize=false asks), so that a search
 	 * stopped by its budget still has a plan; minimising starts from it. */
-	int r = USMP__EXACT_FOUND;
+	int r = XACT_FOUND;
 	if (!d.have) {
-		r = usmp__exact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
-		if (r == USMP__EXACT_FOUND)
+		r = xact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
+		if (r == XACT_FOUND)
 			take(&d, d.trial, plan_peak(m, d.trial));
 	}
-	if (minimize && r == USMP__EXACT_FOUND)
+	if (minimize && r == XACT_FOUND)
 		r = minimise(&d, &lo, limit);
 	if (!rules)
 		reported_lo = lo;
 	logmsg(h, USMP_LOG_INFO, "exact: peak %llu, proven bound %llu, %llu "
 	       "search nodes", (unsigned long long)(d.have ? d.best_peak : 0),
 	       (unsigned long long)lo, (unsigned long long)d.clk.nodes);
-	if (r == USMP__EXACT_NOMEM && !d.have)
+	if (r == XACT_NOMEM && !d.have)
 		goto fail;
-	if (!d.have && r == USMP__EXACT_INFEASIBLE && rules) {
+	if (!d.have && r == XACT_INFEASIBLE && rules) {
 		/* The search treated the rules as conflicts: no proof. */
 		h->log(h, USMP_LOG_ERROR, "exact: no plan fits with the overlap "
 		       "rules as plain conflicts, which proves nothing about the "
@@ -277,7 +277,7 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	}
 	if (!d.have) {
-		if (r == USMP__EXACT_INFEASIBLE) {
+		if (r == XACT_INFEASIBLE) {
 			logmsg(h, USMP_LOG_ERROR, "exact: no plan fits in %llu "
 			       "bytes", (unsigned long long)limit,
 			       0ULL, 0ULL);
@@ -301,7 +301,7 @@ fail:
 		h->free(h, d.best);
 	if (d.trial)
 		h->free(h, d.trial);
-	usmp__exact_model_free(m);
+	xact_model_free(m);
 	return rc;
 }
 
@@ -359,17 +359,17 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
 		return USMP_ERR_INVALID;
 	}
-	usmp__exact_clock clk = {.host = h};
+	xact_clock clk = {.host = h};
 	if (time_limit > 0)
-		clk.deadline = usmp__exact_now() + time_limit;
+		clk.deadline = xact_now() + time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
 	if (v->pool_count > 1 || edges)
-		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+		return xact_multi(v, h, out, capacity, &clk, minimize);
 	int rc = exact_one_pool(v, h, out, capacity, time_limit, minimize);
 	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
-	    v->buffer_count <= 200 && !usmp__exact_should_stop(&clk))
-		rc = usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	    v->buffer_count <= 200 && !xact_should_stop(&clk))
+		rc = xact_multi(v, h, out, capacity, &clk, minimize);
 	return rc;
 }
 
@@ -399,7 +399,7 @@ static const usmp_algorithm exact_window_algorithm = {
 	.summary = "improves a plan by re-placing time windows of it with the "
 	           "exact search (single pool, live ranges, any size), anytime",
 	.params = "window:u32=32 time_limit:f64=0 warm:bool=false",
-	.fn = (usmp_algorithm_fn)usmp__exact_window,
+	.fn = (usmp_algorithm_fn)xact_window,
 	.param_help =
 		"window: buffers re-placed together at first (2..4096); grows "
 		"on failure\n"
