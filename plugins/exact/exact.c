@@ -19,7 +19,9 @@ typedef struct driver {
 	uint64_t *trial; /* [n] scratch plan */
 	bool have;
 	uint64_t best_peak;
+	uint64_t enough; /* a peak at or below it ends the minimisation */
 } driver;
+
 
 static uint64_t plan_peak(const xact_model *m, const uint64_t *off)
 {
@@ -135,7 +137,7 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	uint64_t qlo = *lo; /* undecided below it in the quick descent */
 	for (int limited = 0; limited < 2;) {
 		uint64_t t = qlo > *lo ? qlo : *lo;
-		if (t >= hi)
+		if (t >= hi || hi <= d->enough)
 			break;
 		uint64_t c = middle(d, t, hi);
 		if (c >= hi)
@@ -151,7 +153,8 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	}
 	/* Head start: the lower bound alone, with growing budgets. It is
 	 * often the optimum, and then the bisection below would be waste. */
-	for (; budget <= HEAD_BUDGET && *lo < hi; budget *= 4) {
+	for (; budget <= HEAD_BUDGET && *lo < hi && hi > d->enough;
+	     budget *= 4) {
 		r = probe(d, *lo, budget, lo, &hi);
 		if (r != XACT_FOUND && r != XACT_INFEASIBLE &&
 		    r != XACT_LIMIT)
@@ -159,7 +162,7 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	}
 	/* Then rounds: the lower bound, and bisection of [lo, hi) up to hi,
 	 * every probe with the round's budget; 4x the budget each round. */
-	while (*lo < hi) {
+	while (*lo < hi && hi > d->enough) {
 		uint64_t tlo = *lo, c = *lo;
 		for (;;) {
 			r = probe(d, c, budget, lo, &hi);
@@ -170,7 +173,7 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 				return r;
 			if (tlo < *lo)
 				tlo = *lo;
-			if (tlo >= hi)
+			if (tlo >= hi || hi <= d->enough)
 				break;
 			/* Bisect the possible peaks in [tlo, hi). */
 			c = middle(d, tlo, hi);
@@ -195,12 +198,16 @@ static bool sharing_rules(const usmp_view *v)
 	return false;
 }
 
-static int exact_search(const usmp_view *v, const usmp_host *h,
-                        usmp_placement *out, uint64_t capacity,
-                        double time_limit, bool minimize)
+int xact_one_search(const usmp_view *v, const usmp_host *h,
+                    usmp_placement *out, const xact_params *kp,
+                    xact_outcome *res)
 {
+	uint64_t capacity = kp->capacity;
+	double time_limit = kp->time_limit;
+	bool minimize = kp->minimize;
 	driver d;
 	memset(&d, 0, sizeof d);
+	d.enough = kp->enough;
 	d.v = v;
 	d.h = h;
 	d.clk.host = h;
@@ -290,11 +297,9 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	}
 	write_plan(&d, out);
-	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound) {
-		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
-		/* reported_lo knows the rules: a plan reaching it is optimal. */
-		h->report_bound(h, b, b == d.best_peak);
-	}
+	/* reported_lo knows the rules: a plan reaching it is optimal. */
+	res->peak = d.best_peak;
+	res->bound = reported_lo > d.best_peak ? d.best_peak : reported_lo;
 	rc = USMP_OK;
 fail:
 	if (d.best)
@@ -305,13 +310,32 @@ fail:
 	return rc;
 }
 
+/* Search one pool whose buffers all have live ranges, whole or in parts at
+ * time cuts when too large for one search; report what is proven: the
+ * host's bound (it knows the rules) or a part's, whichever is larger. */
+static int search_and_report(const usmp_view *v, const usmp_host *h,
+                             usmp_placement *out, const xact_params *kp)
+{
+	xact_outcome res = {0, 0};
+	int rc = v->buffer_count > kp->split
+	                 ? xact_parts(v, h, out, kp, &res)
+	                 : xact_one_search(v, h, out, kp, &res);
+	if (rc)
+		return rc;
+	uint64_t b = res.bound > v->lower_bound ? res.bound : v->lower_bound;
+	if (b > res.peak)
+		b = res.peak;
+	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound)
+		h->report_bound(h, b, b == res.peak);
+	return USMP_OK;
+}
+
 /* A buffer without a live range conflicts with nothing but its explicit
  * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
 static int exact_one_pool(const usmp_view *v, const usmp_host *h,
-                          usmp_placement *out, uint64_t capacity,
-                          double time_limit, bool minimize)
+                          usmp_placement *out, const xact_params *kp)
 {
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
@@ -323,7 +347,7 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 			tmax = b->end;
 	}
 	if (!rangeless)
-		return exact_search(v, h, out, capacity, time_limit, minimize);
+		return search_and_report(v, h, out, kp);
 	if (tmax > INT64_MAX - (int64_t)rangeless - 1) {
 		h->log(h, USMP_LOG_ERROR, "exact: live ranges end too close to "
 		       "INT64_MAX to give buffers without a range their own step");
@@ -343,7 +367,7 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 	}
 	usmp_view w = *v;
 	w.buffers = copy;
-	int rc = exact_search(&w, h, out, capacity, time_limit, minimize);
+	int rc = search_and_report(&w, h, out, kp);
 	h->free(h, copy);
 	return rc;
 }
@@ -353,10 +377,15 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
  * plan because it took overlap rules as conflicts, a small part goes to
  * exact_multi.c too, which decides with the rules. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize)
+                 uint64_t capacity, double time_limit, bool minimize,
+                 uint32_t split)
 {
 	if (time_limit < 0 || time_limit != time_limit) {
 		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
+		return USMP_ERR_INVALID;
+	}
+	if (split < 1 || split > XACT_SEARCH_MAX) {
+		h->log(h, USMP_LOG_ERROR, "exact: split must be in 1..10000");
 		return USMP_ERR_INVALID;
 	}
 	xact_clock clk = {.host = h};
@@ -366,9 +395,10 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	             v->conflict_start[v->buffer_count] > 0;
 	if (v->pool_count > 1 || edges)
 		return xact_multi(v, h, out, capacity, &clk, minimize);
-	int rc = exact_one_pool(v, h, out, capacity, time_limit, minimize);
+	xact_params kp = {capacity, time_limit, minimize, 0, split};
+	int rc = exact_one_pool(v, h, out, &kp);
 	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
-	    v->buffer_count <= 200 && !xact_should_stop(&clk))
+	    v->buffer_count <= 1000 && !xact_should_stop(&clk))
 		rc = xact_multi(v, h, out, capacity, &clk, minimize);
 	return rc;
 }
@@ -381,14 +411,19 @@ static const usmp_algorithm exact_algorithm = {
 	        USMP_CAP_OVERLAP_RULES,
 	.name = "exact",
 	.summary = "complete search over canonical plans: one pool with live "
-	           "ranges at any size, several pools or conflict edges up to "
-	           "200 buffers; minimises spill, then size; anytime",
-	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
+	           "ranges at any size (in parts at time cuts beyond 10000), "
+	           "several pools or conflict edges up to 1000 buffers; "
+	           "minimises spill, then size; anytime",
+	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true "
+	          "split:u32=10000",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
 		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
 		"time_limit: seconds before returning the best plan so far; 0 = none\n"
-		"minimize: true = minimise the peak, false = any plan within capacity",
+		"minimize: true = minimise the peak, false = any plan within capacity\n"
+		"split: one pool with more buffers is planned in parts at time "
+		"cuts, each part of at most this many searched, larger ones "
+		"re-planned by exact_window (1..10000)",
 };
 
 static const usmp_algorithm exact_window_algorithm = {

@@ -131,8 +131,41 @@ bool xact_should_stop(xact_clock *c);
 int xact_solve(const xact_model *m, uint64_t cap,
                uint64_t budget, xact_clock *clk, uint64_t *off);
 
+/* Knobs of one single-pool search, and what it found: its best peak and
+ * the bound it proved (no plan of the view has a smaller peak). */
+typedef struct xact_params {
+	uint64_t capacity;  /* 0 = the pool's limit */
+	double time_limit;  /* seconds, 0 = none */
+	bool minimize;
+	uint64_t enough;    /* a plan of peak <= enough ends the minimisation */
+	uint32_t split;     /* larger views go in parts, larger parts to
+	                       exact_window (1..XACT_SEARCH_MAX) */
+} xact_params;
+
+typedef struct xact_outcome {
+	uint64_t peak, bound;
+} xact_outcome;
+
+/* The most buffers one search takes (it recurses once per buffer);
+ * larger views go through xact_parts. */
+#define XACT_SEARCH_MAX 10000u
+
+/* The search of one single-pool view whose buffers all have live ranges
+ * (exact.c). Writes the plan; the caller reports the bound. Returns a
+ * usmp_status. */
+int xact_one_search(const usmp_view *v, const usmp_host *h,
+                    usmp_placement *out, const xact_params *kp,
+                    xact_outcome *res);
+
+/* A single-pool view with live ranges of any size (exact_parts.c): split
+ * at time cuts; parts of at most kp->split buffers are searched, larger
+ * ones re-planned by exact_window (their bound counts as 0).
+ * res: the largest peak and the largest part bound. */
+int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, xact_outcome *res);
+
 /* The exact search for several pools, candidate lists and explicit
- * conflict edges (exact_multi.c), at most 200 buffers: minimises the bytes
+ * conflict edges (exact_multi.c), at most 1000 buffers: minimises the bytes
  * placed outside each buffer's first candidate pool, then the sum of the
  * pools' sizes; reports what it proved. Returns a usmp_status. */
 int xact_multi(const usmp_view *v, const usmp_host *h,

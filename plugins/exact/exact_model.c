@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Refuse problems beyond these: the search recurses once per buffer and keeps
+/* Refuse problems beyond these: the search recurses once per buffer
+ * (XACT_SEARCH_MAX; larger views come split, exact_parts.c) and keeps
  * conflict lists in memory. */
-#define MAX_FREE 10000u
 #define MAX_EDGES (UINT64_C(1) << 25)
 
 static void *xalloc(const usmp_host *h, size_t count, size_t elem)
@@ -130,7 +130,7 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 		       "exact: explicit conflict edges are not supported");
 		return USMP_ERR_UNSUPPORTED;
 	}
-	if (v->buffer_count > MAX_FREE) {
+	if (v->buffer_count > XACT_SEARCH_MAX) {
 		logf_(h, USMP_LOG_ERROR, "exact: %s%llu buffers is beyond the "
 		      "exact search (at most 10000)", "",
 		      (unsigned long long)v->buffer_count);

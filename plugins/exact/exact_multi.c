@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* More buffers than this are refused: the search has no decomposition. */
-#define MULTI_MAX 200
+#define MULTI_MAX 1000
 
 /* One move of the search: buffer b into pool p at offset x. */
 typedef struct move {

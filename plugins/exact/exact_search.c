@@ -42,8 +42,7 @@ typedef struct search {
 	size_t ntrail, ctrail;
 	uint32_t *arena; /* stack of index lists, addressed by position */
 	size_t narena, carena;
-	uint64_t *wide; /* stack of per-node section maxima, same discipline */
-	size_t nwide, cwide;
+	uint64_t *side;  /* [2 nsect] scratch of side_maxima() */
 	xact_memo *memo; /* the model's memo of infeasible parts */
 } search;
 
@@ -112,27 +111,6 @@ static size_t reserve(search *s, size_t count)
 	}
 	size_t at = s->narena;
 	s->narena += count;
-	return at;
-}
-
-/* Like reserve(), on the 64-bit stack. */
-static size_t reserve_wide(search *s, size_t count)
-{
-	if (s->nwide + count > s->cwide) {
-		size_t nc = s->cwide ? s->cwide : 4096;
-		while (nc < s->nwide + count)
-			nc *= 2;
-		const usmp_host *h = s->m->host;
-		uint64_t *a = h->realloc(h, s->wide, nc * sizeof *a);
-		if (!a) {
-			s->nomem = true;
-			return SIZE_MAX;
-		}
-		s->wide = a;
-		s->cwide = nc;
-	}
-	size_t at = s->nwide;
-	s->nwide += count;
 	return at;
 }
 
@@ -212,7 +190,9 @@ static bool sections_fit(const search *s, uint32_t lo, uint32_t hi, uint64_t x,
 static int cmp_minoff(const void *ctx, uint32_t a, uint32_t b)
 {
 	const search *s = ctx;
-	return s->minoff[a] < s->minoff[b] ? -1 : s->minoff[a] > s->minoff[b];
+	if (s->minoff[a] != s->minoff[b])
+		return s->minoff[a] < s->minoff[b] ? -1 : 1;
+	return s->rank[a] < s->rank[b] ? -1 : s->rank[a] > s->rank[b];
 }
 
 static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
@@ -379,9 +359,6 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
 	return XACT_FOUND;
 }
 
-/* Depth-first search of one part: sections [lo, hi), its unplaced buffers
- * in list[count] (in preorder), the offset x of the last placement and the
- * rank bound lr (buffers at offset x must have rank >= lr). */
 /* The lowest top any unplaced buffer of the list can reach (placing
  * anything at or above it would leave a gap that buffer could drop into);
  * 0 when the node is dead. */
@@ -422,49 +399,53 @@ static bool next_buffers(search *s, size_t list, uint32_t count, uint64_t x,
                          uint32_t *k_out)
 {
 	const xact_model *m = s->m;
-	size_t cand = reserve(s, 2 * (size_t)count);
-	if (cand == SIZE_MAX)
-		return false;
 	uint32_t k = 0;
-	for (uint32_t i = 0; i < count; i++) {
-		uint32_t c = s->arena[list + i];
-		uint64_t mo = s->minoff[c];
-		if (mo >= min_top || mo < x || (mo == x && s->rank[c] < lr))
-			continue;
-		/* Twins are interchangeable: the lower index goes first. */
-		if (m->twin[c] != UINT32_MAX && !s->placed[m->twin[c]])
-			continue;
-		s->arena[cand + k++] = c;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t cand = 0;
+		if (pass == 1 && (cand = reserve(s, 2 * (size_t)k)) == SIZE_MAX)
+			return false;
+		k = 0;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t c = s->arena[list + i];
+			uint64_t mo = s->minoff[c];
+			if (mo >= min_top || mo < x || (mo == x && s->rank[c] < lr))
+				continue;
+			/* Twins are interchangeable: the lower index goes first. */
+			if (m->twin[c] != UINT32_MAX && !s->placed[m->twin[c]])
+				continue;
+			if (pass == 1)
+				s->arena[cand + k] = c;
+			k++;
+		}
+		*cand_at = cand;
 	}
-	xact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff, s);
-	*cand_at = cand;
+	xact_sort(s->arena + *cand_at, s->arena + *cand_at + k, k, cmp_minoff, s);
 	*k_out = k;
 	return true;
 }
 
 /* Prefix and suffix maxima of the sections' unplaced totals over [lo, hi),
  * so a candidate's effect outside its own range is checked in O(1): at
- * wide[*pm..] and wide[*pm + width..]; false when out of memory. */
-static bool side_maxima(search *s, uint32_t lo, uint32_t hi, size_t *pm_out)
+ * side[0..width) and side[width..2 width). One scratch for the whole
+ * search: a node recomputes it after each child (the totals are restored
+ * by then), so memory does not grow with the depth. */
+static void side_maxima(search *s, uint32_t lo, uint32_t hi)
 {
 	uint32_t width = hi - lo;
-	size_t pm = reserve_wide(s, 2 * (size_t)width);
-	if (pm == SIZE_MAX)
-		return false;
-	size_t sm = pm + width;
+	uint64_t *pm = s->side, *sm = s->side + width;
 	for (uint32_t q = 0; q < width; q++) {
 		uint64_t t = s->total[lo + q];
-		s->wide[pm + q] = q && s->wide[pm + q - 1] > t ? s->wide[pm + q - 1] : t;
+		pm[q] = q && pm[q - 1] > t ? pm[q - 1] : t;
 	}
 	for (uint32_t q = width; q-- > 0;) {
 		uint64_t t = s->total[lo + q];
-		s->wide[sm + q] = q + 1 < width && s->wide[sm + q + 1] > t
-		                      ? s->wide[sm + q + 1] : t;
+		sm[q] = q + 1 < width && sm[q + 1] > t ? sm[q + 1] : t;
 	}
-	*pm_out = pm;
-	return true;
 }
 
+/* Depth-first search of one part: sections [lo, hi), its unplaced buffers
+ * in list[count] (in any order: ties go by rank), the offset x of the last placement and the
+ * rank bound lr (buffers at offset x must have rank >= lr). */
 static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
                    uint32_t count, uint64_t x, uint64_t lr)
 {
@@ -479,29 +460,29 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 	uint64_t min_top = lowest_top(s, list, count, x, lr);
 	if (min_top == 0)
 		return XACT_INFEASIBLE;
-	size_t cand, pm;
+	size_t cand;
 	uint32_t k;
 	if (!next_buffers(s, list, count, x, lr, min_top, &cand, &k))
 		return XACT_NOMEM;
 	uint32_t width = hi - lo;
-	size_t wmark = s->nwide;
-	if (!side_maxima(s, lo, hi, &pm))
-		return XACT_NOMEM;
-	size_t sm = pm + width;
-
+	const uint64_t *pm = s->side, *sm = s->side + width;
+	bool stale = true; /* side[] needs recomputing */
 	for (uint32_t j = 0; j < k; j++) {
 		uint32_t c = s->arena[cand + j];
 		uint64_t o = s->minoff[c], end = o + m->size[c];
 		size_t mark = s->ntrail, amark = s->narena;
 		int r = XACT_INFEASIBLE;
+		if (stale)
+			side_maxima(s, lo, hi);
+		stale = false;
 		/* Quick section inference before touching the state: outside
 		 * c's range only the offset rises to o; inside, the floor rises
 		 * to c's end and c leaves the total. */
 		uint64_t out = 0;
 		if (m->sl[c] > lo)
-			out = s->wide[pm + m->sl[c] - 1 - lo];
-		if (m->sr[c] < hi && s->wide[sm + m->sr[c] - lo] > out)
-			out = s->wide[sm + m->sr[c] - lo];
+			out = pm[m->sl[c] - 1 - lo];
+		if (m->sr[c] < hi && sm[m->sr[c] - lo] > out)
+			out = sm[m->sr[c] - lo];
 		if (o + out > s->cap)
 			continue;
 		bool fits = true;
@@ -514,25 +495,29 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			return XACT_NOMEM;
 		uint32_t ncut = (uint32_t)(s->narena - amark);
 		if (sections_fit(s, lo, hi, o, list, count)) {
-			size_t child = reserve(s, count - 1);
-			if (child == SIZE_MAX)
-				return XACT_NOMEM;
-			uint32_t w = 0;
-			for (uint32_t i = 0; i < count; i++) {
-				uint32_t d = s->arena[list + i];
-				if (d != c)
-					s->arena[child + w++] = d;
-			}
+			/* The child's list: this one with c swapped to its end
+			 * (swapped back below; on FOUND the order no longer
+			 * matters). */
+			uint32_t i = 0;
+			while (s->arena[list + i] != c)
+				i++;
+			uint32_t *l = s->arena + list;
+			l[i] = l[count - 1];
+			l[count - 1] = c;
 			if (ncut == 0)
-				r = descend(s, lo, hi, child, w, o, s->rank[c] + 1);
+				r = descend(s, lo, hi, list, count - 1, o,
+				            s->rank[c] + 1);
 			else
-				r = split(s, lo, hi, amark, ncut, child, w);
+				r = split(s, lo, hi, amark, ncut, list, count - 1);
+			l = s->arena + list;
+			l[count - 1] = l[i];
+			l[i] = c;
+			stale = true;
 		}
 		if (r == XACT_FOUND)
 			return r;
 		undo(s, mark);
 		s->narena = amark;
-		s->nwide = wmark + 2 * (size_t)width;
 		if (r != XACT_INFEASIBLE)
 			return r;
 		/* c met no unplaced buffer: any plan below this node could
@@ -541,7 +526,6 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 			break;
 	}
 	s->narena = cand;
-	s->nwide = wmark;
 	return XACT_INFEASIBLE;
 }
 
@@ -594,7 +578,6 @@ static void reset(search *s)
 	const xact_model *m = s->m;
 	s->ntrail = 0;
 	s->narena = 0;
-	s->nwide = 0;
 	s->used = 0;
 	memset(s->placed, 0, m->n * sizeof *s->placed);
 	memset(s->floor, 0, m->nsect * sizeof *s->floor);
@@ -657,7 +640,8 @@ int xact_solve(const xact_model *m, uint64_t cap,
 	    !(s.dtot = h->alloc(h, (n ? n : 1) * sizeof *s.dtot)) ||
 	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
 	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
-	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)))
+	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
+	    !(s.side = h->alloc(h, 2 * ns * sizeof *s.side)))
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. Each round
@@ -692,7 +676,7 @@ done:
 	if (r == XACT_FOUND)
 		memcpy(off, s.off, n * sizeof *off);
 	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.dtot, s.floor, s.total,
-	                s.cut, s.trail, s.arena, s.wide};
+	                s.cut, s.trail, s.arena, s.side};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
