@@ -311,31 +311,23 @@ fail:
 }
 
 /* Search one pool whose buffers all have live ranges, whole or in parts at
- * time cuts when too large for one search; report what is proven: the
- * host's bound (it knows the rules) or a part's, whichever is larger. */
-static int search_and_report(const usmp_view *v, const usmp_host *h,
-                             usmp_placement *out, const xact_params *kp)
+ * time cuts when too large for one search. */
+static int search_view(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, const xact_params *kp,
+                       xact_outcome *res)
 {
-	xact_outcome res = {0, 0};
-	int rc = v->buffer_count > kp->split
-	                 ? xact_parts(v, h, out, kp, &res)
-	                 : xact_one_search(v, h, out, kp, &res);
-	if (rc)
-		return rc;
-	uint64_t b = res.bound > v->lower_bound ? res.bound : v->lower_bound;
-	if (b > res.peak)
-		b = res.peak;
-	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound)
-		h->report_bound(h, b, b == res.peak);
-	return USMP_OK;
+	res->peak = 0;
+	res->bound = 0;
+	return v->buffer_count > kp->split ? xact_parts(v, h, out, kp, res)
+	                                   : xact_one_search(v, h, out, kp, res);
 }
 
 /* A buffer without a live range conflicts with nothing but its explicit
  * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
-static int exact_one_pool(const usmp_view *v, const usmp_host *h,
-                          usmp_placement *out, const xact_params *kp)
+int xact_one_pool(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                  const xact_params *kp, xact_outcome *res)
 {
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
@@ -347,7 +339,7 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 			tmax = b->end;
 	}
 	if (!rangeless)
-		return search_and_report(v, h, out, kp);
+		return search_view(v, h, out, kp, res);
 	if (tmax > INT64_MAX - (int64_t)rangeless - 1) {
 		h->log(h, USMP_LOG_ERROR, "exact: live ranges end too close to "
 		       "INT64_MAX to give buffers without a range their own step");
@@ -367,15 +359,27 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 	}
 	usmp_view w = *v;
 	w.buffers = copy;
-	int rc = search_and_report(&w, h, out, kp);
+	int rc = search_view(&w, h, out, kp, res);
 	h->free(h, copy);
 	return rc;
 }
 
-/* Several pools or conflict edges go to the search of exact_multi.c; one
- * pool with live ranges to the search above, and when that one finds no
- * plan because it took overlap rules as conflicts, a small part goes to
- * exact_multi.c too, which decides with the rules. */
+void xact_report(const usmp_view *v, const usmp_host *h,
+                 const xact_outcome *res)
+{
+	uint64_t b = res->bound > v->lower_bound ? res->bound : v->lower_bound;
+	if (b > res->peak)
+		b = res->peak;
+	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound)
+		h->report_bound(h, b, b == res->peak);
+}
+
+/* Several pools without conflict edges first try every buffer in its first
+ * pool (exact_pools.c); several pools or conflict edges then go to the
+ * search of exact_multi.c; one pool with live ranges to the search above,
+ * and when that one finds no plan because it took overlap rules as
+ * conflicts, a small part goes to exact_multi.c too, which decides with
+ * the rules. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                  uint64_t capacity, double time_limit, bool minimize,
                  uint32_t split)
@@ -393,10 +397,20 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		clk.deadline = xact_now() + time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
+	xact_params kp = {capacity, time_limit, minimize, 0, split};
+	xact_outcome res;
+	if (v->pool_count > 1 && !edges) {
+		int rc = xact_pools(v, h, out, &kp, &res);
+		if (rc == USMP_OK)
+			xact_report(v, h, &res);
+		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
+			return rc;
+	}
 	if (v->pool_count > 1 || edges)
 		return xact_multi(v, h, out, capacity, &clk, minimize);
-	xact_params kp = {capacity, time_limit, minimize, 0, split};
-	int rc = exact_one_pool(v, h, out, &kp);
+	int rc = xact_one_pool(v, h, out, &kp, &res);
+	if (rc == USMP_OK)
+		xact_report(v, h, &res);
 	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
 	    v->buffer_count <= 1000 && !xact_should_stop(&clk))
 		rc = xact_multi(v, h, out, capacity, &clk, minimize);

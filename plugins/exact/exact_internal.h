@@ -157,6 +157,25 @@ int xact_one_search(const usmp_view *v, const usmp_host *h,
                     usmp_placement *out, const xact_params *kp,
                     xact_outcome *res);
 
+/* One pool, any buffers (those without a live range get a private time
+ * step), whole or in parts (exact.c); the caller reports res. */
+int xact_one_pool(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                  const xact_params *kp, xact_outcome *res);
+
+/* Report res as the call's proven bound, raised to the host's lower bound
+ * (which holds for every plan) and capped at the peak. */
+void xact_report(const usmp_view *v, const usmp_host *h,
+                 const xact_outcome *res);
+
+/* Several pools, no conflict edges (exact_pools.c): every buffer in its
+ * first candidate pool (the least spill there is), each pool then planned
+ * alone by xact_one_pool. res: the sum of the pools' sizes and of their
+ * proven bounds. USMP_ERR_UNSUPPORTED when that does not give a plan (a
+ * pool cannot hold its buffers, or a search gave up): the caller then
+ * searches pools and offsets together. */
+int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, xact_outcome *res);
+
 /* A single-pool view with live ranges of any size (exact_parts.c): split
  * at time cuts; parts of at most kp->split buffers are searched, larger
  * ones re-planned by exact_window (their bound counts as 0).
