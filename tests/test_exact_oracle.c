@@ -473,30 +473,56 @@ static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
 }
 
 /* Three 64-byte buffers alive at once do not fit a 128-byte sram: some must
- * spill, which needs the joint search of pools and offsets. */
-Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_refused)
+ * spill. With a conflict edge that needs the joint search of pools and
+ * offsets, which takes at most 1000 buffers; without edges the least spill
+ * by load (every third buffer) is planned pool by pool. */
+static usmp_problem *must_spill(uint32_t n, bool edge)
 {
-	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = usmp_problem_create();
 	char name[16];
 	cr_assert_eq(usmp_problem_add_pool(p, "sram", 128, 16, NULL), USMP_OK);
 	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),
 	             USMP_OK);
-	for (uint32_t i = 0; i < 1001; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		snprintf(name, sizeof name, "t%u", i);
 		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
 		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 3), USMP_OK);
 		cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
 		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
 	}
+	if (edge)
+		cr_assert_eq(usmp_problem_add_conflict(p, 0, 1), USMP_OK);
+	return p;
+}
+
+Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_refused)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = must_spill(1001, true);
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
 	cr_assert(strstr(usmp_plan_error(plan), "1001 buffers with several pools "
 	                 "or conflict edges is beyond the exact search (at most "
 	                 "1000)"), "%s", usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* Without the edge: planned, spilling every third buffer (333 of
+	 * 1001: no three consecutive ones may stay in sram). */
+	p = must_spill(1001, false);
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	uint64_t spill = 0;
+	for (uint32_t i = 0; i < 1001; i++) {
+		uint32_t q;
+		uint64_t x;
+		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
+		spill += q == 1 ? 64 : 0;
+	}
+	cr_assert_eq(spill, 333 * 64);
+	usmp_plan_destroy(plan);
 	/* 200 are planned, and proven: every buffer fits in sram. */
 	usmp_problem_destroy(p);
+	char name[16];
 	p = usmp_problem_create();
 	cr_assert_eq(usmp_problem_add_pool(p, "sram", 4096, 16, NULL), USMP_OK);
 	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32, NULL),

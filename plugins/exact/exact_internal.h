@@ -169,12 +169,32 @@ void xact_report(const usmp_view *v, const usmp_host *h,
 
 /* Several pools, no conflict edges (exact_pools.c): every buffer in its
  * first candidate pool (the least spill there is), each pool then planned
- * alone by xact_one_pool. res: the sum of the pools' sizes and of their
+ * alone by xact_one_pool (with keep, the buffers it clears go to their
+ * second candidate instead). res: the sum of the pools' sizes and of their
  * proven bounds. USMP_ERR_UNSUPPORTED when that does not give a plan (a
  * pool cannot hold its buffers, or a search gave up): the caller then
  * searches pools and offsets together. */
 int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-               const xact_params *kp, xact_outcome *res);
+               const xact_params *kp, const uint8_t *keep,
+               xact_outcome *res);
+
+/* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
+int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
+
+/* The least spill the pools' limits force by load alone (exact_spill.c):
+ * a lower bound of every plan's spill (no conflict edges), and in keep[n]
+ * a choice reaching it (1 = the buffer stays in its first pool; the
+ * others go to their second). USMP_ERR_UNSUPPORTED when a time section
+ * has too many live buffers to enumerate (nothing is known then). */
+int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
+                  uint64_t *lb, uint8_t *keep);
+
+/* A plan to start the joint search from, and a spill no plan goes below. */
+typedef struct xact_start {
+	bool have;
+	const usmp_placement *plan; /* [n], with have */
+	uint64_t spill_floor;
+} xact_start;
 
 /* A single-pool view with live ranges of any size (exact_parts.c): split
  * at time cuts; parts of at most kp->split buffers are searched, larger
@@ -186,10 +206,11 @@ int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 /* The exact search for several pools, candidate lists and explicit
  * conflict edges (exact_multi.c), at most 1000 buffers: minimises the bytes
  * placed outside each buffer's first candidate pool, then the sum of the
- * pools' sizes; reports what it proved. Returns a usmp_status. */
+ * pools' sizes; reports what it proved. st (or NULL): a plan to start
+ * from and a spill bound. Returns a usmp_status. */
 int xact_multi(const usmp_view *v, const usmp_host *h,
                usmp_placement *out, uint64_t capacity,
-               xact_clock *clk, bool minimize);
+               xact_clock *clk, bool minimize, const xact_start *st);
 
 /* The "exact_window" algorithm (exact_window.c): re-places time windows of
  * a plan with the search above, for problems too large for it whole. */

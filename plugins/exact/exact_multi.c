@@ -70,6 +70,7 @@ typedef struct mp {
 	bool root_check;    /* the root's spill bound holds for valid plans */
 	uint64_t tspill, ttotal;
 	bool done;          /* ... and one was found */
+	uint64_t spill_floor; /* no plan spills less (exact_spill.c) */
 	xact_clock *clk;
 } mp;
 
@@ -485,7 +486,9 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 	if (!total_bound(s, base, &total))
 		return false;
 	uint64_t spill = s->spill + pref_spill;
-	*spill_lb = hard > spill ? hard : spill;
+	if (hard > spill)
+		spill = hard;
+	*spill_lb = spill > s->spill_floor ? spill : s->spill_floor;
 	*total_lb = total;
 	return true;
 }
@@ -1152,8 +1155,31 @@ static void finish(const mp *s, const outcome *oc, usmp_placement *out)
 	}
 }
 
+/* Start from the caller's plan: it becomes the best so far. */
+static void take_start(mp *s, const xact_start *st)
+{
+	const usmp_view *v = s->v;
+	uint64_t hw[64] = {0}, spill = 0, total = 0;
+	for (uint32_t b = 0; b < s->n; b++) {
+		uint32_t p = st->plan[b].pool;
+		uint64_t e = st->plan[b].offset + v->buffers[b].size;
+		s->bpool[b] = p;
+		s->boff[b] = st->plan[b].offset;
+		if (e > hw[p])
+			hw[p] = e;
+		if (p != first_cand(s, b))
+			spill += v->buffers[b].size;
+	}
+	for (uint32_t p = 0; p < s->P; p++)
+		total += hw[p];
+	s->have = true;
+	s->best_spill = spill;
+	s->best_total = total;
+}
+
 int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-               uint64_t capacity, xact_clock *clk, bool minimize)
+               uint64_t capacity, xact_clock *clk, bool minimize,
+               const xact_start *st)
 {
 	int rc = check(v, h);
 	if (rc)
@@ -1164,6 +1190,10 @@ int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	s.first_only = !minimize;
 	if ((rc = mp_init(&s, v, h, capacity)))
 		goto fail;
+	if (st && st->have)
+		take_start(&s, st);
+	if (st)
+		s.spill_floor = st->spill_floor;
 
 	/* Search 1: rules as plain conflicts (every plan it finds is valid). */
 	build_conflicts(&s, false);

@@ -107,7 +107,8 @@ static void pools_free(pools *ps)
 }
 
 int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-               const xact_params *kp, xact_outcome *res)
+               const xact_params *kp, const uint8_t *keep,
+               xact_outcome *res)
 {
 	pools ps;
 	memset(&ps, 0, sizeof ps);
@@ -123,8 +124,13 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
 	                          sizeof *ps.so)))
 		goto fail;
-	for (uint32_t i = 0; i < v->buffer_count; i++)
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *r = &v->buffers[i];
 		ps.home[i] = home_pool(v, i);
+		if (keep && !keep[i] && !(r->flags & USMP_BUFFER_FIXED) &&
+		    r->candidate_count > 1)
+			ps.home[i] = v->candidates[r->candidate_start + 1];
+	}
 	/* First a cheap look at every pool, so that a pool that must spill
 	 * sends the problem to the joint search before any time is spent. */
 	rc = USMP_ERR_UNSUPPORTED;
@@ -168,10 +174,16 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		res->bound += o.bound;
 		left -= k;
 	}
-	char msg[160];
-	snprintf(msg, sizeof msg, "exact: %u pools, every buffer in its first "
-	         "pool (no spill), size %llu, proven bound %llu", v->pool_count,
-	         (unsigned long long)res->peak, (unsigned long long)res->bound);
+	char msg[200];
+	if (keep)
+		snprintf(msg, sizeof msg, "exact: %u pools, the least spill by "
+		         "load planned pool by pool: size %llu", v->pool_count,
+		         (unsigned long long)res->peak);
+	else
+		snprintf(msg, sizeof msg, "exact: %u pools, every buffer in its "
+		         "first pool (no spill), size %llu, proven bound %llu",
+		         v->pool_count, (unsigned long long)res->peak,
+		         (unsigned long long)res->bound);
 	h->log(h, USMP_LOG_INFO, msg);
 	rc = USMP_OK;
 fail:
