@@ -392,23 +392,39 @@ static int spill_then_joint(const usmp_view *v, const usmp_host *h,
 	if (!keep || !first)
 		goto fail;
 	uint64_t lb;
-	rc = xact_spill_dp(v, h, kp->capacity, &lb, keep);
+	bool unique = false;
+	rc = xact_spill_dp(v, h, kp->capacity, &lb, keep, &unique);
 	if (rc == USMP_ERR_NOMEM)
 		goto fail;
+	/* One choice alone reaches the least spill, and it says each buffer's
+	 * pool: if it fits, every plan of least spill is a plan of it. */
+	for (uint32_t b = 0; b < v->buffer_count && unique; b++)
+		unique = keep[b] || v->buffers[b].candidate_count == 2 ||
+		         (v->buffers[b].flags & USMP_BUFFER_FIXED);
 	if (rc == USMP_OK) {
 		char msg[120];
-		snprintf(msg, sizeof msg, "exact: spill by load alone >= %llu",
-		         (unsigned long long)lb);
+		snprintf(msg, sizeof msg, "exact: spill by load alone >= %llu%s",
+		         (unsigned long long)lb, unique ? ", one choice reaches it"
+		                                        : "");
 		h->log(h, USMP_LOG_INFO, msg);
 		st.spill_floor = lb;
 		xact_params q = *kp;
 		if (clk->deadline > 0)
-			q.time_limit = (clk->deadline - xact_now()) / 4;
-		if (q.time_limit < 0)
+			q.time_limit = (clk->deadline - xact_now()) / (unique ? 1 : 4);
+		if (clk->deadline > 0 && q.time_limit <= 0)
 			q.time_limit = 1e-6;
 		for (size_t i = 0; i < n; i++)
 			first[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
 		st.have = xact_pools(v, h, first, &q, keep, &res) == USMP_OK;
+		if (st.have && unique) {
+			/* The least spill is lb, and the pools' bounds bound every
+			 * plan of it. */
+			memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
+			xact_report(v, h, &res);
+			rc = USMP_OK;
+			if (res.bound >= res.peak || xact_should_stop(clk))
+				goto fail;
+		}
 	}
 	rc = xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st);
 	if (rc == USMP_ERR_UNSUPPORTED && st.have) {

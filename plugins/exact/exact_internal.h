@@ -184,10 +184,11 @@ int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 /* The least spill the pools' limits force by load alone (exact_spill.c):
  * a lower bound of every plan's spill (no conflict edges), and in keep[n]
  * a choice reaching it (1 = the buffer stays in its first pool; the
- * others go to their second). USMP_ERR_UNSUPPORTED when a time section
- * has too many live buffers to enumerate (nothing is known then). */
+ * others go to their second); *unique when no other choice reaches it.
+ * USMP_ERR_UNSUPPORTED when a time section has too many live buffers to
+ * enumerate (nothing is known then). */
 int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  uint64_t *lb, uint8_t *keep);
+                  uint64_t *lb, uint8_t *keep, bool *unique);
 
 /* A plan to start the joint search from, and a spill no plan goes below. */
 typedef struct xact_start {

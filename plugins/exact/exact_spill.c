@@ -19,12 +19,14 @@ typedef struct dp {
 	uint32_t nt;
 	uint64_t *val;       /* all sections' state values, concatenated */
 	uint32_t *pred;      /* the previous section's state of each */
+	uint8_t *cnt;        /* how many choices reach it (at most 2) */
 	uint64_t *sect_at;   /* [nsect + 1] first state of each section */
 	uint32_t *live;      /* [nsect * DP_LIVE] live decided buffers */
 	uint32_t *nlive;     /* [nsect] */
 	uint64_t *fixload;   /* [nsect * P] fixed buffers' bytes per pool */
 	uint64_t *best;      /* [2^DP_LIVE] scratch */
 	uint32_t *bestu;
+	uint8_t *bestc;
 	uint64_t *load;      /* [P] scratch */
 } dp;
 
@@ -61,7 +63,7 @@ static void dp_free(dp *d)
 	const usmp_host *h = d->h;
 	void *ptrs[] = {d->limit, d->times, d->val, d->pred, d->sect_at,
 	                d->live, d->nlive, d->fixload, d->best, d->bestu,
-	                d->load};
+	                d->load, d->cnt, d->bestc};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
@@ -129,7 +131,8 @@ static int sections(dp *d)
 	}
 	d->sect_at[ns] = total;
 	if (!(d->val = h->alloc(h, (total ? total : 1) * sizeof *d->val)) ||
-	    !(d->pred = h->alloc(h, (total ? total : 1) * sizeof *d->pred)))
+	    !(d->pred = h->alloc(h, (total ? total : 1) * sizeof *d->pred)) ||
+	    !(d->cnt = h->alloc(h, total ? total : 1)))
 		return USMP_ERR_NOMEM;
 	return USMP_OK;
 }
@@ -217,6 +220,7 @@ static void step(dp *d, uint32_t s, pairs *pr)
 	if (!s) {
 		d->best[0] = 0;
 		d->bestu[0] = 0;
+		d->bestc[0] = 1;
 	}
 	for (uint64_t u = 0; s && u < (UINT64_C(1) << pm); u++) {
 		uint64_t pv = d->val[d->sect_at[s - 1] + u];
@@ -226,9 +230,13 @@ static void step(dp *d, uint32_t s, pairs *pr)
 		for (uint32_t i = 0; i < m; i++)
 			if ((cont >> i & 1) && (u >> pos[i] & 1))
 				key |= UINT64_C(1) << i;
+		uint8_t pc = d->cnt[d->sect_at[s - 1] + u];
 		if (pv < d->best[key]) {
 			d->best[key] = pv;
 			d->bestu[key] = (uint32_t)u;
+			d->bestc[key] = pc;
+		} else if (pv == d->best[key]) {
+			d->bestc[key] = d->bestc[key] + pc > 2 ? 2 : d->bestc[key] + pc;
 		}
 	}
 	for (uint64_t t = 0; t < keys; t++) {
@@ -248,11 +256,12 @@ static void step(dp *d, uint32_t s, pairs *pr)
 			continue;
 		val[t] = b + add;
 		pred[t] = d->bestu[t & cont];
+		d->cnt[d->sect_at[s] + t] = d->bestc[t & cont];
 	}
 }
 
 int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  uint64_t *lb, uint8_t *keep)
+                  uint64_t *lb, uint8_t *keep, bool *unique)
 {
 	dp d;
 	memset(&d, 0, sizeof d);
@@ -276,7 +285,8 @@ int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
 			most = d.nlive[s];
 	rc = USMP_ERR_NOMEM;
 	if (!(d.best = h->alloc(h, ((size_t)1 << most) * sizeof *d.best)) ||
-	    !(d.bestu = h->alloc(h, ((size_t)1 << most) * sizeof *d.bestu)))
+	    !(d.bestu = h->alloc(h, ((size_t)1 << most) * sizeof *d.bestu)) ||
+	    !(d.bestc = h->alloc(h, (size_t)1 << most)))
 		goto fail;
 	/* Spill no plan avoids: fixed buffers outside their first pool, and
 	 * buffers without a live range larger than their first pool (they
@@ -302,11 +312,17 @@ int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
 		step(&d, s, pr);
 	h->free(h, pr);
 	uint64_t bestv = ns ? UINT64_MAX : 0, t = 0;
-	for (uint64_t i = 0; ns && i < (UINT64_C(1) << d.nlive[ns - 1]); i++)
-		if (d.val[d.sect_at[ns - 1] + i] < bestv) {
-			bestv = d.val[d.sect_at[ns - 1] + i];
+	unsigned ways = ns ? 0 : 1;
+	for (uint64_t i = 0; ns && i < (UINT64_C(1) << d.nlive[ns - 1]); i++) {
+		uint64_t x = d.val[d.sect_at[ns - 1] + i];
+		if (x < bestv) {
+			bestv = x;
 			t = i;
+			ways = 0;
 		}
+		if (x == bestv && x != UINT64_MAX)
+			ways += d.cnt[d.sect_at[ns - 1] + i];
+	}
 	rc = USMP_ERR_INFEASIBLE; /* even the loads do not fit */
 	if (bestv == UINT64_MAX)
 		goto fail;
@@ -318,6 +334,7 @@ int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
 		t = d.pred[d.sect_at[s] + t];
 	}
 	*lb = spill + bestv;
+	*unique = ways == 1;
 	rc = USMP_OK;
 fail:
 	dp_free(&d);
