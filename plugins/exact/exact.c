@@ -513,7 +513,7 @@ static int spill_then_joint(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	uint64_t lb;
 	bool unique = false;
-	rc = xact_spill_dp(v, h, kp->capacity, &lb, keep, &unique);
+	rc = xact_spill_dp(v, h, kp->capacity, true, &lb, keep, &unique);
 	if (rc == USMP_ERR_NOMEM)
 		goto fail;
 	/* One choice alone reaches the least spill, and it says each buffer's
@@ -536,6 +536,18 @@ static int spill_then_joint(const usmp_view *v, const usmp_host *h,
 		for (size_t i = 0; i < n; i++)
 			first[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
 		st.have = xact_pools(v, h, first, &q, keep, &res) == USMP_OK;
+		uint64_t lb2;
+		bool u2;
+		/* That choice may need rule partners to share, which the pools'
+		 * search does not do: a choice with partners apart then. */
+		if (!st.have && v->overlap_count && !xact_should_stop(clk) &&
+		    xact_spill_dp(v, h, kp->capacity, false, &lb2, keep, &u2) ==
+		            USMP_OK) {
+			unique = false;
+			for (size_t i = 0; i < n; i++)
+				first[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+			st.have = xact_pools(v, h, first, &q, keep, &res) == USMP_OK;
+		}
 		if (st.have && unique) {
 			/* The least spill is lb, and the pools' bounds bound every
 			 * plan of it. */

@@ -186,9 +186,11 @@ int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
  * a choice reaching it (1 = the buffer stays in its first pool; the
  * others go to their second); *unique when no other choice reaches it.
  * USMP_ERR_UNSUPPORTED when a time section has too many live buffers to
- * enumerate (nothing is known then). */
+ * enumerate (nothing is known then). share = false takes rule partners
+ * as apart: then *lb bounds only plans that share nothing, and the choice
+ * is one the one-pool search (rules as conflicts) may fit. */
 int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  uint64_t *lb, uint8_t *keep, bool *unique);
+                  bool share, uint64_t *lb, uint8_t *keep, bool *unique);
 
 /* A plan to start the joint search from, and a spill no plan goes below. */
 typedef struct xact_start {

@@ -28,6 +28,7 @@ typedef struct dp {
 	uint32_t *bestu;
 	uint8_t *bestc;
 	uint64_t *load;      /* [P] scratch */
+	bool share;          /* count what rule partners could share */
 } dp;
 
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst)
@@ -151,7 +152,7 @@ static void section_pairs(const dp *d, uint32_t s, pairs *pr)
 	uint32_t m = d->nlive[s];
 	const uint32_t *L = d->live + (size_t)s * DP_LIVE;
 	pr->count = 0;
-	for (uint32_t i = 0; i < m; i++)
+	for (uint32_t i = 0; i < m && d->share; i++)
 		for (uint32_t j = 0; j < m; j++) {
 			if (i == j || first_pool(v, L[i]) != first_pool(v, L[j]))
 				continue;
@@ -261,10 +262,11 @@ static void step(dp *d, uint32_t s, pairs *pr)
 }
 
 int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  uint64_t *lb, uint8_t *keep, bool *unique)
+                  bool share, uint64_t *lb, uint8_t *keep, bool *unique)
 {
 	dp d;
 	memset(&d, 0, sizeof d);
+	d.share = share;
 	d.v = v;
 	d.h = h;
 	uint32_t P = v->pool_count, n = v->buffer_count;
