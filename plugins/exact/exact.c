@@ -361,11 +361,11 @@ static bool shares(const usmp_view *v, const usmp_overlap_rec *o)
 	       o->max_lead > -(int64_t)v->buffers[o->dst].size;
 }
 
-/* A bound that holds with the rules: the pool without the destination of
- * every sharing rule. Leaving buffers out of any plan gives a plan of the
- * rest, so the rest's optimum bounds every plan with the rules, and the
- * rest has no sharing rule left, so the search proves its bound. Raises
- * res->bound (never past the peak). */
+/* A bound that holds with the rules: the pool where each sharing rule's
+ * destination lives only outside its source's live range (or not at all
+ * when inside it). That only removes conflicts, so every plan with the
+ * rules is a plan of it, and it has no sharing rule left, so its search
+ * proves its bound. Raises res->bound (never past the peak). */
 static void rules_bound(const usmp_view *v, const usmp_host *h,
                         const xact_params *kp, double deadline,
                         xact_outcome *res)
@@ -380,14 +380,29 @@ static void rules_bound(const usmp_view *v, const usmp_host *h,
 	if (!gone || !sub || !rb || !out || !ro)
 		goto fail;
 	memset(gone, 0, n);
-	for (uint64_t r = 0; r < v->overlap_count; r++)
-		if (shares(v, &v->overlaps[r]))
-			gone[v->overlaps[r].dst] = 1;
+	for (uint32_t i = 0; i < n; i++)
+		rb[i] = v->buffers[i];
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (!shares(v, o))
+			continue;
+		usmp_buffer_rec *d = &rb[o->dst];
+		const usmp_buffer_rec *sr = &rb[o->src];
+		if (gone[o->src] || gone[o->dst] || d->end <= sr->begin ||
+		    sr->end <= d->begin)
+			continue; /* apart already */
+		if (sr->begin <= d->begin && sr->end < d->end)
+			d->begin = sr->end;
+		else if (d->begin < sr->begin && d->end <= sr->end)
+			d->end = sr->begin;
+		else
+			gone[o->dst] = 1;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if (!gone[i]) {
 			sub[i] = k;
 			out[k] = (usmp_placement){USMP_NO_POOL, 0, 0};
-			rb[k++] = v->buffers[i];
+			rb[k++] = rb[i];
 		}
 	uint64_t nr = 0;
 	for (uint64_t r = 0; r < v->overlap_count; r++) {
