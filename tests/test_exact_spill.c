@@ -78,9 +78,9 @@ Test(exact_spill, one_least_spill_choice_is_proven)
 	usmp_registry_destroy(r);
 }
 
-/* Two choices spill 64 (a or b); the joint search decides the size: the
- * spilled one alone in dram (64) plus the other alone in sram (64). */
-Test(exact_spill, two_least_spill_choices_go_to_the_joint_search)
+/* Two choices spill 64 (a or b), both planned: the spilled one alone in
+ * dram (64) plus the other alone in sram (64). */
+Test(exact_spill, two_least_spill_choices_are_both_planned)
 {
 	static const tbuf b[] = {{"a", 64, 0, 2}, {"b", 64, 1, 3}};
 	usmp_registry *r = test_registry(NULL);
@@ -119,6 +119,34 @@ Test(exact_spill, least_spill_beyond_the_joint_search_is_planned)
 	if (pi.optimal)
 		cr_assert_eq(pi.proven_bound, pi.size);
 	cr_assert_geq(pi.size, 128 + 64);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* Two choices spill 64 (a or b) but differ in size: a fixed 32-byte dram
+ * buffer meets b, so spilling b costs dram 96, spilling a only 64. The
+ * least of the choices' sizes (128) is proven. */
+Test(exact_spill, the_smaller_of_the_least_spill_choices_is_proven)
+{
+	static const tbuf b[] = {{"a", 64, 0, 2}, {"b", 64, 1, 3}};
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = two_pools(100, b, 2);
+	uint32_t f;
+	cr_assert_eq(usmp_problem_add_buffer(p, "f", 32, 16, &f), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, f, 2, 3), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, f, 1), USMP_OK);
+	cr_assert_eq(usmp_problem_set_fixed(p, f, 1, 0), USMP_OK);
+	usmp_plan *plan = plan_exact(r, p);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	uint32_t q;
+	uint64_t x;
+	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &x), USMP_OK);
+	cr_assert_eq(q, 1, "a is the one to spill");
+	cr_assert_eq(spill_of(plan, b, 2), 64);
+	cr_assert_eq(pi.size, 128);
+	cr_assert(pi.optimal);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);

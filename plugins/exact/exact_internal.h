@@ -182,15 +182,16 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 
 /* The least spill the pools' limits force by load alone (exact_spill.c):
- * a lower bound of every plan's spill (no conflict edges), and in keep[n]
- * a choice reaching it (1 = the buffer stays in its first pool; the
- * others go to their second); *unique when no other choice reaches it.
- * USMP_ERR_UNSUPPORTED when a time section has too many live buffers to
- * enumerate (nothing is known then). share = false takes rule partners
- * as apart: then *lb bounds only plans that share nothing, and the choice
- * is one the one-pool search (rules as conflicts) may fit. */
+ * a lower bound of every plan's spill (no conflict edges), and the choices
+ * reaching it (1 = the buffer stays in its first pool; the others go to
+ * their second): *count of them (at most 255, saturated); when *count <=
+ * max, every one in keeps[i * n], else one in keeps[0]. share = false
+ * takes rule partners as apart: then *lb bounds only plans that share
+ * nothing. USMP_ERR_UNSUPPORTED when a time section has too many live
+ * buffers to enumerate (nothing is known then). */
 int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  bool share, uint64_t *lb, uint8_t *keep, bool *unique);
+                  bool share, uint64_t *lb, uint8_t *keeps, uint32_t max,
+                  uint32_t *count);
 
 /* A plan to start the joint search from, and a spill no plan goes below. */
 typedef struct xact_start {

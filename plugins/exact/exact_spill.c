@@ -10,6 +10,8 @@
 /* Most live buffers in a section, and most states over all sections. */
 #define DP_LIVE 20
 #define DP_STATES (UINT64_C(1) << 21)
+/* Counts of choices saturate here. */
+#define CNT_CAP 255u
 
 typedef struct dp {
 	const usmp_view *v;
@@ -19,7 +21,7 @@ typedef struct dp {
 	uint32_t nt;
 	uint64_t *val;       /* all sections' state values, concatenated */
 	uint32_t *pred;      /* the previous section's state of each */
-	uint8_t *cnt;        /* how many choices reach it (at most 2) */
+	uint8_t *cnt;        /* how many choices reach it (at most CNT_CAP) */
 	uint64_t *sect_at;   /* [nsect + 1] first state of each section */
 	uint32_t *live;      /* [nsect * DP_LIVE] live decided buffers */
 	uint32_t *nlive;     /* [nsect] */
@@ -188,30 +190,60 @@ static bool fits(dp *d, uint32_t s, uint64_t t, const pairs *pr)
 	return true;
 }
 
-/* May buffer b leave its first pool (has it another candidate)? */
-static bool may_leave(const usmp_view *v, uint32_t b)
+/* The bits of section s's buffers alive in s - 1 too, and their bit
+ * there (pos). */
+static uint64_t links(const dp *d, uint32_t s, uint32_t *pos)
 {
-	return v->buffers[b].candidate_count > 1;
-}
-
-/* Section s from section s - 1 (or from nothing). */
-static void step(dp *d, uint32_t s, pairs *pr)
-{
-	const usmp_view *v = d->v;
-	uint32_t m = d->nlive[s];
+	uint32_t m = d->nlive[s], pm = s ? d->nlive[s - 1] : 0;
 	const uint32_t *L = d->live + (size_t)s * DP_LIVE;
-	uint64_t *val = d->val + d->sect_at[s];
-	uint32_t *pred = d->pred + d->sect_at[s];
-	uint64_t cont = 0;  /* bits of s's buffers alive in s - 1 too */
-	uint32_t pos[DP_LIVE]; /* their bit in s - 1 */
-	uint32_t pm = s ? d->nlive[s - 1] : 0;
 	const uint32_t *PL = s ? d->live + (size_t)(s - 1) * DP_LIVE : NULL;
+	uint64_t cont = 0;
 	for (uint32_t i = 0; i < m; i++)
 		for (uint32_t j = 0; j < pm; j++)
 			if (PL[j] == L[i]) {
 				cont |= UINT64_C(1) << i;
 				pos[i] = j;
 			}
+	return cont;
+}
+
+/* The key of s - 1's state u in s's bit positions. */
+static uint64_t key_of(uint64_t u, uint64_t cont, const uint32_t *pos,
+                       uint32_t m)
+{
+	uint64_t key = 0;
+	for (uint32_t i = 0; i < m; i++)
+		if ((cont >> i & 1) && (u >> pos[i] & 1))
+			key |= UINT64_C(1) << i;
+	return key;
+}
+
+/* Bytes that state t of section s spills among its new buffers (those not
+ * alive in s - 1); UINT64_MAX when one of them may not leave. */
+static uint64_t new_spill(const dp *d, uint32_t s, uint64_t t, uint64_t cont)
+{
+	const usmp_view *v = d->v;
+	const uint32_t *L = d->live + (size_t)s * DP_LIVE;
+	uint64_t add = 0;
+	for (uint32_t i = 0; i < d->nlive[s]; i++) {
+		if ((cont >> i & 1) || (t >> i & 1))
+			continue;
+		if (v->buffers[L[i]].candidate_count < 2)
+			return UINT64_MAX;
+		add += v->buffers[L[i]].size;
+	}
+	return add;
+}
+
+/* Section s from section s - 1 (or from nothing). */
+static void step(dp *d, uint32_t s, pairs *pr)
+{
+	uint32_t m = d->nlive[s];
+	uint64_t *val = d->val + d->sect_at[s];
+	uint32_t *pred = d->pred + d->sect_at[s];
+	uint32_t pos[DP_LIVE]; /* bits in s - 1 of the buffers in cont */
+	uint64_t cont = links(d, s, pos); /* alive in s - 1 too */
+	uint32_t pm = s ? d->nlive[s - 1] : 0;
 	/* best[key]: the least value of s - 1's states per choice of the
 	 * continuing buffers (key in s's bit positions). */
 	uint64_t keys = UINT64_C(1) << m;
@@ -227,17 +259,15 @@ static void step(dp *d, uint32_t s, pairs *pr)
 		uint64_t pv = d->val[d->sect_at[s - 1] + u];
 		if (pv == UINT64_MAX)
 			continue;
-		uint64_t key = 0;
-		for (uint32_t i = 0; i < m; i++)
-			if ((cont >> i & 1) && (u >> pos[i] & 1))
-				key |= UINT64_C(1) << i;
+		uint64_t key = key_of(u, cont, pos, m);
 		uint8_t pc = d->cnt[d->sect_at[s - 1] + u];
 		if (pv < d->best[key]) {
 			d->best[key] = pv;
 			d->bestu[key] = (uint32_t)u;
 			d->bestc[key] = pc;
 		} else if (pv == d->best[key]) {
-			d->bestc[key] = d->bestc[key] + pc > 2 ? 2 : d->bestc[key] + pc;
+			unsigned c = (unsigned)d->bestc[key] + pc;
+			d->bestc[key] = (uint8_t)(c > CNT_CAP ? CNT_CAP : c);
 		}
 	}
 	for (uint64_t t = 0; t < keys; t++) {
@@ -245,15 +275,8 @@ static void step(dp *d, uint32_t s, pairs *pr)
 		uint64_t b = d->best[t & cont];
 		if (b == UINT64_MAX)
 			continue;
-		uint64_t add = 0;
-		bool ok = true;
-		for (uint32_t i = 0; i < m && ok; i++) {
-			if ((cont >> i & 1) || (t >> i & 1))
-				continue;
-			ok = may_leave(v, L[i]);
-			add += v->buffers[L[i]].size;
-		}
-		if (!ok || !fits(d, s, t, pr))
+		uint64_t add = new_spill(d, s, t, cont);
+		if (add == UINT64_MAX || !fits(d, s, t, pr))
 			continue;
 		val[t] = b + add;
 		pred[t] = d->bestu[t & cont];
@@ -261,9 +284,58 @@ static void step(dp *d, uint32_t s, pairs *pr)
 	}
 }
 
-int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
-                  bool share, uint64_t *lb, uint8_t *keep, bool *unique)
+/* Every choice of least spill (count of them <= max), backwards from the
+ * last section: a partial choice follows each predecessor state that
+ * reaches its value, copied when there are several. keeps[max * n] holds
+ * base[] in every row first. Returns how many were written. */
+static uint32_t enumerate(const dp *d, uint64_t bestv, uint8_t *keeps,
+                          uint32_t max, uint64_t *state)
 {
+	uint32_t n = d->v->buffer_count, ns = d->nt > 1 ? d->nt - 1 : 0, k = 0;
+	for (uint64_t i = 0; i < (UINT64_C(1) << d->nlive[ns - 1]) && k < max; i++)
+		if (d->val[d->sect_at[ns - 1] + i] == bestv) {
+			if (k)
+				memcpy(keeps + (size_t)k * n, keeps, n);
+			state[k++] = i;
+		}
+	for (uint32_t s = ns; s-- > 0;) {
+		const uint32_t *L = d->live + (size_t)s * DP_LIVE;
+		uint32_t pos[DP_LIVE];
+		uint64_t cont = links(d, s, pos);
+		uint32_t m = d->nlive[s], pm = s ? d->nlive[s - 1] : 0, paths = k;
+		for (uint32_t c = 0; c < paths; c++) {
+			uint64_t t = state[c];
+			uint8_t *kp = keeps + (size_t)c * n;
+			for (uint32_t i = 0; i < m; i++)
+				if (!(t >> i & 1))
+					kp[L[i]] = 0;
+			if (!s)
+				continue;
+			uint64_t want = d->val[d->sect_at[s] + t] -
+			                new_spill(d, s, t, cont);
+			bool first = true;
+			for (uint64_t u = 0; u < (UINT64_C(1) << pm); u++) {
+				if (d->val[d->sect_at[s - 1] + u] != want ||
+				    key_of(u, cont, pos, m) != (t & cont))
+					continue;
+				if (first) {
+					state[c] = u;
+					first = false;
+				} else if (k < max) {
+					memcpy(keeps + (size_t)k * n, kp, n);
+					state[k++] = u;
+				}
+			}
+		}
+	}
+	return k;
+}
+
+int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
+                  bool share, uint64_t *lb, uint8_t *keeps, uint32_t max,
+                  uint32_t *count)
+{
+	uint8_t *keep = keeps;
 	dp d;
 	memset(&d, 0, sizeof d);
 	d.share = share;
@@ -328,15 +400,24 @@ int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
 	rc = USMP_ERR_INFEASIBLE; /* even the loads do not fit */
 	if (bestv == UINT64_MAX)
 		goto fail;
-	for (uint32_t s = ns; s-- > 0;) {
-		const uint32_t *L = d.live + (size_t)s * DP_LIVE;
-		for (uint32_t i = 0; i < d.nlive[s]; i++)
-			if (!(t >> i & 1))
-				keep[L[i]] = 0;
-		t = d.pred[d.sect_at[s] + t];
-	}
+	*count = ways > CNT_CAP ? CNT_CAP : ways;
 	*lb = spill + bestv;
-	*unique = ways == 1;
+	if (ns && ways <= max) {
+		uint64_t *state = h->alloc(h, (size_t)max * sizeof *state);
+		rc = USMP_ERR_NOMEM;
+		if (!state)
+			goto fail;
+		*count = enumerate(&d, bestv, keeps, max, state);
+		h->free(h, state);
+	} else {
+		for (uint32_t s = ns; s-- > 0;) {
+			const uint32_t *L = d.live + (size_t)s * DP_LIVE;
+			for (uint32_t i = 0; i < d.nlive[s]; i++)
+				if (!(t >> i & 1))
+					keep[L[i]] = 0;
+			t = d.pred[d.sect_at[s] + t];
+		}
+	}
 	rc = USMP_OK;
 fail:
 	dp_free(&d);
