@@ -658,6 +658,28 @@ fail:
 	return rc;
 }
 
+/* A plan of every buffer in its first pool, unproven because the pools'
+ * search takes sharing rules as conflicts: the joint search (up to its
+ * size) starts from it and may share as the rules allow. out holds the
+ * plan and stays valid whatever happens. */
+static int rules_joint(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, const xact_params *kp,
+                       xact_clock *clk)
+{
+	if (v->buffer_count > 1000 || xact_should_stop(clk))
+		return USMP_OK;
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	usmp_placement *keep = h->alloc(h, n * sizeof *keep);
+	if (!keep)
+		return USMP_OK;
+	memcpy(keep, out, (size_t)v->buffer_count * sizeof *keep);
+	xact_start st = {true, keep, 0};
+	if (xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st))
+		memcpy(out, keep, (size_t)v->buffer_count * sizeof *out);
+	h->free(h, keep);
+	return USMP_OK;
+}
+
 /* Several pools without conflict edges first try every buffer in its first
  * pool (exact_pools.c); several pools or conflict edges then go to the
  * search of exact_multi.c; one pool with live ranges to the search above,
@@ -685,8 +707,12 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	xact_outcome res;
 	if (v->pool_count > 1 && !edges) {
 		int rc = xact_pools(v, h, out, &kp, NULL, &res);
-		if (rc == USMP_OK)
+		if (rc == USMP_OK) {
 			xact_report(v, h, &res);
+			if (res.bound < res.peak && sharing_rules(v))
+				return rules_joint(v, h, out, &kp, &clk);
+			return rc;
+		}
 		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
 			return rc;
 		return spill_then_joint(v, h, out, &kp, &clk);
