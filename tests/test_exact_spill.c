@@ -1,7 +1,8 @@
 /* test_exact_spill.c — exact where some buffers must leave their first pool:
- * the least spill by load, and what is claimed from it. */
+ * the least spill by load, what is claimed from it, the joint search's limits. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <usmp/usmp.h>
 
@@ -147,6 +148,39 @@ Test(exact_spill, the_smaller_of_the_least_spill_choices_is_proven)
 	cr_assert_eq(spill_of(plan, b, 2), 64);
 	cr_assert_eq(pi.size, 128);
 	cr_assert(pi.optimal);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* 600 buffers, 64 pools, one conflict edge (so the joint search is the
+ * only way): its moves alone would need about 530 MiB, so it refuses. */
+Test(exact_spill, joint_search_beyond_its_memory_is_refused)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	char name[16];
+	for (uint32_t q = 0; q < 64; q++) {
+		snprintf(name, sizeof name, "p%u", q);
+		cr_assert_eq(usmp_problem_add_pool(p, name, USMP_UNBOUNDED, 16, NULL),
+		             USMP_OK);
+	}
+	for (uint32_t i = 0; i < 600; i++) {
+		snprintf(name, sizeof name, "t%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 2), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, i % 64), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, (i + 1) % 64), USMP_OK);
+	}
+	cr_assert_eq(usmp_problem_add_conflict(p, 0, 1), USMP_OK);
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "exact"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_UNSUPPORTED);
+	cr_assert(strstr(usmp_plan_error(plan), "exact: 600 buffers with 64 pools "
+	                 "would need 530 MiB for the search of several pools "
+	                 "(at most 128)"), "%s", usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);

@@ -7,6 +7,8 @@
 
 /* More buffers than this are refused: the search has no decomposition. */
 #define MULTI_MAX 1000
+/* ... or whose search would need more memory than this. */
+#define MULTI_BYTES (UINT64_C(128) << 20)
 
 /* One move of the search: buffer b into pool p at offset x. */
 typedef struct move {
@@ -647,6 +649,19 @@ static int check(const usmp_view *v, const usmp_host *h)
 	}
 	if (v->pool_count > 64) {
 		h->log(h, USMP_LOG_ERROR, "exact: more than 64 pools in one part");
+		return USMP_ERR_UNSUPPORTED;
+	}
+	/* The moves of every depth and the rule matrix dominate its memory. */
+	uint64_t n = v->buffer_count;
+	uint64_t bytes = n * (n * v->pool_count + 1) * sizeof(move) +
+	                 n * n * sizeof(int64_t);
+	if (bytes > MULTI_BYTES) {
+		snprintf(msg, sizeof msg, "exact: %u buffers with %u pools would "
+		         "need %llu MiB for the search of several pools (at most "
+		         "%llu)", v->buffer_count, v->pool_count,
+		         (unsigned long long)(bytes >> 20),
+		         (unsigned long long)(MULTI_BYTES >> 20));
+		h->log(h, USMP_LOG_ERROR, msg);
 		return USMP_ERR_UNSUPPORTED;
 	}
 	uint64_t sum = 0;
