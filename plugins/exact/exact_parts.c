@@ -175,6 +175,16 @@ static int plan_part(parts *ps, uint32_t p, usmp_placement *out,
 		rc = xact_one_search(&sv, h, ps->sp, &q, o);
 	} else {
 		rc = xact_window(&sv, h, ps->sp, 32, share, false);
+		if (rc == USMP_ERR_INFEASIBLE) {
+			/* exact_window's "no plan found" proves nothing */
+			char msg[200];
+			snprintf(msg, sizeof msg, "exact: exact_window found no "
+			         "plan within the limit for a part of %u buffers "
+			         "(more than split=%u); that proves nothing",
+			         sv.buffer_count, kp->split);
+			h->log(h, USMP_LOG_ERROR, msg);
+			rc = USMP_ERR_UNSUPPORTED;
+		}
 		o->peak = 0;
 		o->bound = 0;
 		for (uint32_t i = 0; i < sv.buffer_count && !rc; i++)
