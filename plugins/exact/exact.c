@@ -509,177 +509,6 @@ void xact_report(const usmp_view *v, const usmp_host *h,
 		h->report_bound(h, b, b == res->peak);
 }
 
-/* Least-spill choices enumerated and planned at most this many. */
-#define CHOICES 64u
-
-/* Whether the choices were all enumerated and each says every buffer's
- * pool (a buffer leaving its first pool has only a second one). */
-static bool choices_say_pools(const usmp_view *v, const uint8_t *keeps,
-                              uint32_t count)
-{
-	if (count > CHOICES)
-		return false;
-	for (uint32_t c = 0; c < count; c++)
-		for (uint32_t b = 0; b < v->buffer_count; b++)
-			if (!keeps[(size_t)c * v->buffer_count + b] &&
-			    v->buffers[b].candidate_count != 2 &&
-			    !(v->buffers[b].flags & USMP_BUFFER_FIXED))
-				return false;
-	return true;
-}
-
-/* Plan the least-spill choices pool by pool (all of them when enumerated,
- * sharing the time; else one, in a quarter of it): the best plan goes to
- * st (and res), the least of their proven bounds to *bound; *decided stays
- * true only if every choice got a plan. When none fits because it counted
- * on rule partners sharing, a choice with them apart is planned instead
- * (a start for the joint search, proving nothing). Returns a usmp_status
- * (only NOMEM is an error). */
-static int try_choices(const usmp_view *v, const usmp_host *h,
-                       const xact_params *kp, xact_clock *clk, uint8_t *keeps,
-                       uint32_t count, xact_start *st, xact_outcome *res,
-                       uint64_t *bound, bool *decided)
-{
-	size_t n = v->buffer_count ? v->buffer_count : 1;
-	uint32_t tries = count <= CHOICES ? count : 1;
-	usmp_placement *first = (usmp_placement *)st->plan;
-	usmp_placement *trial = h->alloc(h, n * sizeof *trial);
-	if (!trial)
-		return USMP_ERR_NOMEM;
-	char msg[120];
-	snprintf(msg, sizeof msg, "exact: spill by load alone >= %llu, %u%s "
-	         "choices reach it", (unsigned long long)st->spill_floor,
-	         count, count >= 255 ? "+" : "");
-	h->log(h, USMP_LOG_INFO, msg);
-	for (uint32_t c = 0; c <= tries; c++) {
-		bool apart = c == tries; /* the fallback */
-		uint32_t one;
-		uint64_t lb2;
-		if (apart && (st->have || !v->overlap_count ||
-		              xact_should_stop(clk) ||
-		              xact_spill_dp(v, h, kp->capacity, false, &lb2, keeps,
-		                            1, &one) != USMP_OK))
-			break;
-		xact_params q = *kp;
-		if (clk->deadline > 0) {
-			double rest = clk->deadline - xact_now();
-			q.time_limit = *decided ? rest / (tries - c) : rest / 4;
-			if (apart)
-				q.time_limit = rest / 4;
-			if (q.time_limit <= 0)
-				q.time_limit = 1e-6;
-		}
-		for (size_t i = 0; i < n; i++)
-			trial[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
-		xact_outcome o;
-		int r = xact_pools(v, h, trial, &q,
-		                   keeps + (apart ? 0 : (size_t)c * n), &o);
-		if (r == USMP_ERR_NOMEM) {
-			h->free(h, trial);
-			return r;
-		}
-		if (r != USMP_OK || apart) {
-			*decided = false;
-			if (r != USMP_OK)
-				continue;
-		}
-		if (o.bound < *bound)
-			*bound = o.bound;
-		if (!st->have || o.peak < res->peak) {
-			*res = o;
-			memcpy(first, trial, (size_t)v->buffer_count * sizeof *first);
-			st->have = true;
-		}
-		if (xact_should_stop(clk)) {
-			*decided = false;
-			break;
-		}
-	}
-	h->free(h, trial);
-	return USMP_OK;
-}
-
-/* Several pools without edges where some must spill: the least spill by
- * load (exact_spill.c) bounds every plan's spill; its choices, planned pool
- * by pool, give the joint search its first plan. When there are few
- * choices, all enumerated and each fits, every plan of least spill is a
- * plan of one of them, so the least of their pools' proven bounds bounds
- * them all: proven when the best plan meets it. Beyond the joint search's
- * size the best of those plans is the answer, claimed only at the host's
- * bound. */
-static int spill_then_joint(const usmp_view *v, const usmp_host *h,
-                            usmp_placement *out, const xact_params *kp,
-                            xact_clock *clk)
-{
-	size_t n = v->buffer_count ? v->buffer_count : 1;
-	uint8_t *keeps = h->alloc(h, CHOICES * n);
-	usmp_placement *first = h->alloc(h, n * sizeof *first);
-	xact_start st = {false, first, 0};
-	xact_outcome res = {0, 0};
-	int rc = USMP_ERR_NOMEM;
-	if (!keeps || !first)
-		goto fail;
-	uint64_t lb;
-	uint32_t count = 0;
-	rc = xact_spill_dp(v, h, kp->capacity, true, &lb, keeps, CHOICES, &count);
-	if (rc == USMP_ERR_NOMEM)
-		goto fail;
-	if (rc == USMP_OK) {
-		st.spill_floor = lb;
-		uint64_t bound = UINT64_MAX;
-		bool decided = choices_say_pools(v, keeps, count);
-		rc = try_choices(v, h, kp, clk, keeps, count, &st, &res, &bound,
-		                 &decided);
-		if (rc)
-			goto fail;
-		if (st.have && decided) {
-			/* Every plan of least spill is a plan of one of the
-			 * choices, each planned: the least of their bounds holds
-			 * for them all. */
-			memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
-			xact_outcome rep = {res.peak, bound < res.peak ? bound : res.peak};
-			xact_report(v, h, &rep);
-			if (rep.bound >= rep.peak || xact_should_stop(clk))
-				goto fail;
-		}
-	}
-	rc = xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st);
-	if (rc == USMP_ERR_UNSUPPORTED && st.have) {
-		memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
-		res.bound = 0; /* only the host's bound is known */
-		xact_report(v, h, &res);
-		rc = USMP_OK;
-	}
-fail:
-	if (keeps)
-		h->free(h, keeps);
-	if (first)
-		h->free(h, first);
-	return rc;
-}
-
-/* A plan of every buffer in its first pool, unproven because the pools'
- * search takes sharing rules as conflicts: the joint search (up to its
- * size) starts from it and may share as the rules allow. out holds the
- * plan and stays valid whatever happens. */
-static int rules_joint(const usmp_view *v, const usmp_host *h,
-                       usmp_placement *out, const xact_params *kp,
-                       xact_clock *clk)
-{
-	if (v->buffer_count > 1000 || xact_should_stop(clk))
-		return USMP_OK;
-	size_t n = v->buffer_count ? v->buffer_count : 1;
-	usmp_placement *keep = h->alloc(h, n * sizeof *keep);
-	if (!keep)
-		return USMP_OK;
-	memcpy(keep, out, (size_t)v->buffer_count * sizeof *keep);
-	xact_start st = {true, keep, 0};
-	if (xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st))
-		memcpy(out, keep, (size_t)v->buffer_count * sizeof *out);
-	h->free(h, keep);
-	return USMP_OK;
-}
-
 /* Several pools without conflict edges first try every buffer in its first
  * pool (exact_pools.c); several pools or conflict edges then go to the
  * search of exact_multi.c; one pool with live ranges to the search above,
@@ -710,12 +539,12 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		if (rc == USMP_OK) {
 			xact_report(v, h, &res);
 			if (res.bound < res.peak && sharing_rules(v))
-				return rules_joint(v, h, out, &kp, &clk);
+				return xact_rules_joint(v, h, out, &kp, &clk);
 			return rc;
 		}
 		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
 			return rc;
-		return spill_then_joint(v, h, out, &kp, &clk);
+		return xact_spill_joint(v, h, out, &kp, &clk);
 	}
 	if (v->pool_count > 1 || edges)
 		return xact_multi(v, h, out, capacity, &clk, minimize, NULL);

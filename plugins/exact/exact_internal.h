@@ -178,6 +178,21 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                const xact_params *kp, const uint8_t *keep,
                xact_outcome *res);
 
+/* Several pools without edges where some buffers must spill
+ * (exact_pools.c): the least-spill choices planned pool by pool, proven when
+ * they are few and all fit, then the joint search from the best of them.
+ * Returns a usmp_status; reports what is proven. */
+int xact_spill_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk);
+
+/* A first-pool plan in out, left unproven by sharing rules: the joint
+ * search starts from it and may share as the rules allow (exact_pools.c).
+ * out stays a valid plan. Returns USMP_OK. */
+int xact_rules_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk);
+
 /* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 

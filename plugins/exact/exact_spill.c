@@ -1,7 +1,5 @@
-/* exact_spill.c — the least spill that the pools' limits force by load
- * alone: a dynamic program over time sections whose state says which live
- * buffers stay in their first pool. A lower bound of every plan's spill,
- * and a choice of buffers reaching it. */
+/* exact_spill.c — the least spill the pools' limits force by load alone (a
+ * lower bound of every plan's), and the choices reaching it, by a DP. */
 #include "exact_internal.h"
 
 #include <stdlib.h>
