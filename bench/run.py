@@ -937,7 +937,8 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 				fmt_time(r["algo_ms"] / 1000) if r.get("algo_ms") is not None else "",
 				fmt_mib(r["rss_kb"]), r["runs"], "; ".join(n.replace("|", "/") for n in notes if n)))
 	w("")
-	# The field section comes from `bench/run.py field` (bench/field_run.py): keep it.
+	# The real-trace section and the ones after it (exact on NPU-shaped
+	# problems, bench/exact/npu_run.py) are measured by other commands: keep them.
 	keep = ""
 	if os.path.exists(path):
 		with open(path) as f:

@@ -11,7 +11,9 @@
 #include "support.h"
 
 typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
-                        uint64_t, double, bool);
+                        uint64_t, double, bool, uint32_t);
+/* exact's default split knob (parts at time cuts beyond it). */
+#define SPLIT 10000u
 
 /* ---- a small host table ------------------------------------------------ */
 
@@ -343,7 +345,7 @@ static int run_exact(const prob *p, thost *t, usmp_placement *out,
 		if (p->buf[i].flags & USMP_BUFFER_FIXED)
 			out[i] = (usmp_placement){0, 0, p->buf[i].fixed_offset};
 	}
-	int rc = fn(&p->v, &t->h, out, capacity, tl, minimize);
+	int rc = fn(&p->v, &t->h, out, capacity, tl, minimize, SPLIT);
 	cr_assert_eq(t->live_allocs, 0, "plugin leaked %ld blocks", t->live_allocs);
 	return rc;
 }
@@ -364,7 +366,8 @@ Test(exact, descriptor_names_one_exact_algorithm)
 	const usmp_algorithm *a = p->algorithms[0];
 	cr_assert_str_eq(a->name, "exact");
 	cr_assert_str_eq(a->params,
-	                 "capacity:u64=0 time_limit:f64=0 minimize:bool=true");
+	                 "capacity:u64=0 time_limit:f64=0 minimize:bool=true "
+	                 "split:u32=10000");
 	cr_assert(a->caps & USMP_CAP_EXACT);
 	cr_assert(a->caps & USMP_CAP_ANYTIME);
 	cr_assert(a->caps & USMP_CAP_FIXED_OFFSETS);
@@ -597,7 +600,7 @@ Test(exact, stop_at_once_returns_a_valid_plan_or_stopped)
 			out[i] = (p.buf[i].flags & USMP_BUFFER_FIXED)
 			                 ? (usmp_placement){0, 0, p.buf[i].fixed_offset}
 			                 : (usmp_placement){USMP_NO_POOL, 0, 0};
-		int rc = fn(&p.v, &t.h, out, 0, 0, true);
+		int rc = fn(&p.v, &t.h, out, 0, 0, true, SPLIT);
 		cr_assert(rc == USMP_OK || rc == USMP_ERR_STOPPED ||
 		          rc == USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
 		if (rc == USMP_OK) {
@@ -719,7 +722,7 @@ Test(exact, minimalloc_K_fits_in_1048576)
 	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
 	thost t;
 	host_init(&t, &p.v);
-	int rc = load_exact()(&p.v, &t.h, out, 0, 60, false);
+	int rc = load_exact()(&p.v, &t.h, out, 0, 60, false, SPLIT);
 	cr_assert_eq(rc, USMP_OK);
 	uint64_t peak = csv_check(&p, out);
 	cr_assert_leq(peak, 1048576);
@@ -736,7 +739,7 @@ Test(exact, minimalloc_C_is_optimal_at_its_lower_bound)
 	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
 	thost t;
 	host_init(&t, &p.v);
-	int rc = load_exact()(&p.v, &t.h, out, 0, 60, true);
+	int rc = load_exact()(&p.v, &t.h, out, 0, 60, true, SPLIT);
 	cr_assert_eq(rc, USMP_OK);
 	cr_assert_eq(csv_check(&p, out), 1039360);
 	cr_assert(t.reported && t.optimal && t.bound == 1039360);
@@ -800,13 +803,13 @@ Test(exact, optimum_above_the_max_load_bound_is_proven)
 	usmp_placement out[sizeof gap_rows / sizeof gap_rows[0]];
 	thost t;
 	host_init(&t, &p.v);
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, 0, 0, true), USMP_OK);
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, 0, 0, true, SPLIT), USMP_OK);
 	cr_assert_eq(csv_check(&p, out), 8);
 	cr_assert(t.reported && t.optimal && t.bound == 8,
 	          "bound %llu optimal %d", (unsigned long long)t.bound, t.optimal);
 	/* And nothing fits in the bound itself. */
 	host_init(&t, &p.v);
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, 7, 0, false),
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, 7, 0, false, SPLIT),
 	             USMP_ERR_INFEASIBLE);
 	cr_assert_eq(t.live_allocs, 0);
 	csv_free(&p);
@@ -853,7 +856,7 @@ static void cnn_window_plan(usmp_placement *out, uint64_t capacity,
 	host_init(&t, &p.v);
 	/* The limit only turns a stall into a failure; it takes well under a
 	 * second. */
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, capacity, 120, minimize),
+	cr_assert_eq(load_exact()(&p.v, &t.h, out, capacity, 120, minimize, SPLIT),
 	             USMP_OK);
 	*peak = csv_check(&p, out);
 	*optimal = t.reported && t.optimal && t.bound == *peak;

@@ -16,7 +16,7 @@
 #include <time.h>
 
 typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
-                        uint64_t, double, bool);
+                        uint64_t, double, bool, uint32_t); /* ..., split */
 
 typedef struct bench_host {
 	usmp_host h;
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
 		double t0 = clock_s(CLOCK_MONOTONIC);
 		double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 		int rc = fn(&v, &bh.h, out, minimize ? 0 : capacity, tl,
-		            minimize);
+		            minimize, 10000);
 		double dt = clock_s(CLOCK_MONOTONIC) - t0;
 		double dc = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
 		if (verbose > 1)

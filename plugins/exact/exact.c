@@ -7,21 +7,25 @@
 
 /* First node budget of a capacity probe; multiplied by 4 each round. */
 #define FIRST_BUDGET UINT64_C(20000)
+/* Views at least this large start from exact_window's plan too. */
+#define WINDOW_FROM 2000u
 /* Largest budget of the lower bound's head start. */
 #define HEAD_BUDGET (16 * FIRST_BUDGET)
 
 typedef struct driver {
 	const usmp_view *v;
 	const usmp_host *h;
-	usmp__exact_model m;
-	usmp__exact_clock clk;
+	xact_model m;
+	xact_clock clk;
 	uint64_t *best;  /* [n] offsets of the best plan */
 	uint64_t *trial; /* [n] scratch plan */
 	bool have;
 	uint64_t best_peak;
+	uint64_t enough; /* a peak at or below it ends the minimisation */
 } driver;
 
-static uint64_t plan_peak(const usmp__exact_model *m, const uint64_t *off)
+
+static uint64_t plan_peak(const xact_model *m, const uint64_t *off)
 {
 	uint64_t peak = m->fixed_peak;
 	for (uint32_t i = 0; i < m->n; i++)
@@ -50,7 +54,7 @@ static void take(driver *d, const uint64_t *off, uint64_t peak)
 
 static void write_plan(const driver *d, usmp_placement *out)
 {
-	const usmp__exact_model *m = &d->m;
+	const xact_model *m = &d->m;
 	for (uint32_t i = 0; i < m->n; i++) {
 		out[m->id[i]].pool = 0;
 		out[m->id[i]].reserved = 0;
@@ -64,7 +68,7 @@ static void write_plan(const driver *d, usmp_placement *out)
 }
 
 /* Two fixed buffers that meet in time and memory make every plan invalid. */
-static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
+static bool fixed_clash(const usmp_view *v, const xact_model *m)
 {
 	for (uint32_t a = 0; a < m->nfix; a++)
 		for (uint32_t b = a + 1; b < m->nfix; b++) {
@@ -84,25 +88,25 @@ static bool fixed_clash(const usmp_view *v, const usmp__exact_model *m)
  * first, then bisection of the open gap) with node budgets growing 4x per
  * round, so every probe is bounded and the best plan is always at hand.
  * A probe that proves a capacity infeasible raises the proven bound.
- * Returns a usmp__exact_result for the whole run; *lo is the proven bound. */
+ * Returns a xact_result for the whole run; *lo is the proven bound. */
 /* One bounded probe: is there a plan of peak <= c? Updates the best plan,
  * the proven bound lo and the upper end hi; returns the probe's result. */
 static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
                  uint64_t *hi)
 {
-	if (usmp__exact_should_stop(&d->clk))
-		return USMP__EXACT_STOPPED;
+	if (xact_should_stop(&d->clk))
+		return XACT_STOPPED;
 	uint64_t before = d->clk.nodes;
-	int r = usmp__exact_solve(&d->m, c, budget, &d->clk, d->trial);
+	int r = xact_solve(&d->m, c, budget, &d->clk, d->trial);
 	logmsg(d->h, USMP_LOG_DEBUG, "exact: probe %llu budget %llu: %llu nodes",
 	       (unsigned long long)c, (unsigned long long)budget,
 	       (unsigned long long)(d->clk.nodes - before));
-	if (r == USMP__EXACT_FOUND) {
+	if (r == XACT_FOUND) {
 		uint64_t p = plan_peak(&d->m, d->trial);
 		take(d, d->trial, p);
 		*hi = p;
-	} else if (r == USMP__EXACT_INFEASIBLE) {
-		*lo = usmp__exact_reach_up(&d->m, c + d->m.gran);
+	} else if (r == XACT_INFEASIBLE) {
+		*lo = xact_reach_up(&d->m, c + d->m.gran);
 	}
 	return r;
 }
@@ -112,9 +116,9 @@ static int probe(driver *d, uint64_t c, uint64_t budget, uint64_t *lo,
 static uint64_t middle(const driver *d, uint64_t tlo, uint64_t hi)
 {
 	uint64_t g = d->m.gran;
-	uint64_t c = usmp__exact_reach_down(&d->m, tlo + (hi - tlo) / g / 2 * g);
+	uint64_t c = xact_reach_down(&d->m, tlo + (hi - tlo) / g / 2 * g);
 	if (c < tlo)
-		c = usmp__exact_reach_up(&d->m, tlo);
+		c = xact_reach_up(&d->m, tlo);
 	return c < hi ? c : hi;
 }
 
@@ -122,10 +126,10 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 {
 	/* Only multiples of g can be optimal: keep lo, hi and probes on them. */
 	uint64_t g = d->m.gran;
-	*lo = usmp__exact_reach_up(&d->m, (*lo + g - 1) / g * g);
+	*lo = xact_reach_up(&d->m, (*lo + g - 1) / g * g);
 	limit = limit / g * g;
 	if (*lo > limit)
-		return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+		return d->have ? XACT_FOUND : XACT_INFEASIBLE;
 	uint64_t hi = d->have ? d->best_peak : limit + g;
 	uint64_t budget = FIRST_BUDGET;
 	int r;
@@ -135,42 +139,43 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 	uint64_t qlo = *lo; /* undecided below it in the quick descent */
 	for (int limited = 0; limited < 2;) {
 		uint64_t t = qlo > *lo ? qlo : *lo;
-		if (t >= hi)
+		if (t >= hi || hi <= d->enough)
 			break;
 		uint64_t c = middle(d, t, hi);
 		if (c >= hi)
 			break;
 		r = probe(d, c, FIRST_BUDGET / 4, lo, &hi);
-		if (r == USMP__EXACT_LIMIT) {
+		if (r == XACT_LIMIT) {
 			qlo = c + g;
 			limited++;
-		} else if (r != USMP__EXACT_FOUND &&
-		           r != USMP__EXACT_INFEASIBLE) {
+		} else if (r != XACT_FOUND &&
+		           r != XACT_INFEASIBLE) {
 			return r;
 		}
 	}
 	/* Head start: the lower bound alone, with growing budgets. It is
 	 * often the optimum, and then the bisection below would be waste. */
-	for (; budget <= HEAD_BUDGET && *lo < hi; budget *= 4) {
+	for (; budget <= HEAD_BUDGET && *lo < hi && hi > d->enough;
+	     budget *= 4) {
 		r = probe(d, *lo, budget, lo, &hi);
-		if (r != USMP__EXACT_FOUND && r != USMP__EXACT_INFEASIBLE &&
-		    r != USMP__EXACT_LIMIT)
+		if (r != XACT_FOUND && r != XACT_INFEASIBLE &&
+		    r != XACT_LIMIT)
 			return r;
 	}
 	/* Then rounds: the lower bound, and bisection of [lo, hi) up to hi,
 	 * every probe with the round's budget; 4x the budget each round. */
-	while (*lo < hi) {
+	while (*lo < hi && hi > d->enough) {
 		uint64_t tlo = *lo, c = *lo;
 		for (;;) {
 			r = probe(d, c, budget, lo, &hi);
-			if (r == USMP__EXACT_LIMIT)
+			if (r == XACT_LIMIT)
 				tlo = c + g;
-			else if (r != USMP__EXACT_FOUND &&
-			         r != USMP__EXACT_INFEASIBLE)
+			else if (r != XACT_FOUND &&
+			         r != XACT_INFEASIBLE)
 				return r;
 			if (tlo < *lo)
 				tlo = *lo;
-			if (tlo >= hi)
+			if (tlo >= hi || hi <= d->enough)
 				break;
 			/* Bisect the possible peaks in [tlo, hi). */
 			c = middle(d, tlo, hi);
@@ -179,7 +184,32 @@ static int minimise(driver *d, uint64_t *lo, uint64_t limit)
 		}
 		budget = budget > UINT64_MAX / 8 ? UINT64_MAX / 2 : budget * 4;
 	}
-	return d->have ? USMP__EXACT_FOUND : USMP__EXACT_INFEASIBLE;
+	return d->have ? XACT_FOUND : XACT_INFEASIBLE;
+}
+
+/* Large views: exact_window's plan, when better, is the search's first (on
+ * such views it often reaches the lower bound at once, where a descent
+ * from the greedy plan does not), in at most a quarter of the time. */
+static void window_start(driver *d, uint64_t limit, double time_limit)
+{
+	const usmp_view *v = d->v;
+	const usmp_host *h = d->h;
+	const xact_model *m = &d->m;
+	usmp_placement *w = h->alloc(h, (size_t)v->buffer_count * sizeof *w);
+	if (!w)
+		return;
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		w[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+	for (uint32_t f = 0; f < m->nfix; f++)
+		w[m->fix_id[f]] = (usmp_placement){0, 0, m->fix_off[f]};
+	if (xact_window(v, h, w, 32, time_limit / 4, false) == USMP_OK) {
+		for (uint32_t i = 0; i < m->n; i++)
+			d->trial[i] = w[m->id[i]].offset;
+		uint64_t p = plan_peak(m, d->trial);
+		if (p <= limit && (!d->have || p < d->best_peak))
+			take(d, d->trial, p);
+	}
+	h->free(h, w);
 }
 
 /* True when an overlap rule joins two buffers alive together and could let
@@ -195,12 +225,16 @@ static bool sharing_rules(const usmp_view *v)
 	return false;
 }
 
-static int exact_search(const usmp_view *v, const usmp_host *h,
-                        usmp_placement *out, uint64_t capacity,
-                        double time_limit, bool minimize)
+int xact_one_search(const usmp_view *v, const usmp_host *h,
+                    usmp_placement *out, const xact_params *kp,
+                    xact_outcome *res)
 {
+	uint64_t capacity = kp->capacity;
+	double time_limit = kp->time_limit;
+	bool minimize = kp->minimize;
 	driver d;
 	memset(&d, 0, sizeof d);
+	d.enough = kp->enough;
 	d.v = v;
 	d.h = h;
 	d.clk.host = h;
@@ -209,11 +243,11 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		return USMP_ERR_INVALID;
 	}
 	if (time_limit > 0)
-		d.clk.deadline = usmp__exact_now() + time_limit;
-	int rc = usmp__exact_model_build(&d.m, v, h);
+		d.clk.deadline = xact_now() + time_limit;
+	int rc = xact_model_build(&d.m, v, h);
 	if (rc)
 		return rc;
-	usmp__exact_model *m = &d.m;
+	xact_model *m = &d.m;
 	rc = USMP_ERR_NOMEM;
 	size_t n = m->n ? m->n : 1;
 	if (!(d.best = h->alloc(h, n * sizeof *d.best)) ||
@@ -244,31 +278,33 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		rc = USMP_ERR_INFEASIBLE;
 		goto fail;
 	}
-	uint64_t g = usmp__exact_greedy(m, d.trial, &d.clk);
+	uint64_t g = xact_greedy(m, d.trial, &d.clk);
 	if (g == UINT64_MAX)
 		goto fail;
 	if (g <= limit)
 		take(&d, d.trial, g);
+	if (m->n >= WINDOW_FROM && (!d.have || d.best_peak > lo))
+		window_start(&d, limit, time_limit);
 
 	/* No greedy plan within the limit: first any plan that fits (the
 	 * decision question, all minimize=false asks), so that a search
 	 * stopped by its budget still has a plan; minimising starts from it. */
-	int r = USMP__EXACT_FOUND;
+	int r = XACT_FOUND;
 	if (!d.have) {
-		r = usmp__exact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
-		if (r == USMP__EXACT_FOUND)
+		r = xact_solve(m, limit, UINT64_MAX, &d.clk, d.trial);
+		if (r == XACT_FOUND)
 			take(&d, d.trial, plan_peak(m, d.trial));
 	}
-	if (minimize && r == USMP__EXACT_FOUND)
+	if (minimize && r == XACT_FOUND)
 		r = minimise(&d, &lo, limit);
 	if (!rules)
 		reported_lo = lo;
 	logmsg(h, USMP_LOG_INFO, "exact: peak %llu, proven bound %llu, %llu "
 	       "search nodes", (unsigned long long)(d.have ? d.best_peak : 0),
 	       (unsigned long long)lo, (unsigned long long)d.clk.nodes);
-	if (r == USMP__EXACT_NOMEM && !d.have)
+	if (r == XACT_NOMEM && !d.have)
 		goto fail;
-	if (!d.have && r == USMP__EXACT_INFEASIBLE && rules) {
+	if (!d.have && r == XACT_INFEASIBLE && rules) {
 		/* The search treated the rules as conflicts: no proof. */
 		h->log(h, USMP_LOG_ERROR, "exact: no plan fits with the overlap "
 		       "rules as plain conflicts, which proves nothing about the "
@@ -277,7 +313,7 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	}
 	if (!d.have) {
-		if (r == USMP__EXACT_INFEASIBLE) {
+		if (r == XACT_INFEASIBLE) {
 			logmsg(h, USMP_LOG_ERROR, "exact: no plan fits in %llu "
 			       "bytes", (unsigned long long)limit,
 			       0ULL, 0ULL);
@@ -290,28 +326,126 @@ static int exact_search(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	}
 	write_plan(&d, out);
-	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound) {
-		uint64_t b = reported_lo > d.best_peak ? d.best_peak : reported_lo;
-		/* reported_lo knows the rules: a plan reaching it is optimal. */
-		h->report_bound(h, b, b == d.best_peak);
-	}
+	/* reported_lo knows the rules: a plan reaching it is optimal. */
+	res->peak = d.best_peak;
+	res->bound = reported_lo > d.best_peak ? d.best_peak : reported_lo;
 	rc = USMP_OK;
 fail:
 	if (d.best)
 		h->free(h, d.best);
 	if (d.trial)
 		h->free(h, d.trial);
-	usmp__exact_model_free(m);
+	xact_model_free(m);
 	return rc;
+}
+
+/* Search one pool whose buffers all have live ranges, whole or in parts at
+ * time cuts when too large for one search. */
+static int search_view(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, const xact_params *kp,
+                       xact_outcome *res)
+{
+	res->peak = 0;
+	res->bound = 0;
+	return v->buffer_count > kp->split ? xact_parts(v, h, out, kp, res)
+	                                   : xact_one_search(v, h, out, kp, res);
+}
+
+/* Whether a rule lets its pair share a byte: both live ranges meet and
+ * max_lead > -size(dst) (a buffer without a range meets nothing here). */
+static bool shares(const usmp_view *v, const usmp_overlap_rec *o)
+{
+	bool ls = v->buffers[o->src].flags & USMP_BUFFER_LIVE;
+	bool ld = v->buffers[o->dst].flags & USMP_BUFFER_LIVE;
+	return ls && ld && usmp_live_overlap(v, o->src, o->dst) &&
+	       o->max_lead > -(int64_t)v->buffers[o->dst].size;
+}
+
+/* A bound that holds with the rules: the pool where each sharing rule's
+ * destination lives only outside its source's live range (or not at all
+ * when inside it). That only removes conflicts, so every plan with the
+ * rules is a plan of it, and it has no sharing rule left, so its search
+ * proves its bound. Raises res->bound (never past the peak). */
+static void rules_bound(const usmp_view *v, const usmp_host *h,
+                        const xact_params *kp, double deadline,
+                        xact_outcome *res)
+{
+	uint32_t n = v->buffer_count, k = 0;
+	uint8_t *gone = h->alloc(h, n ? n : 1);
+	uint32_t *sub = h->alloc(h, (n ? n : 1) * sizeof *sub);
+	usmp_buffer_rec *rb = h->alloc(h, (n ? n : 1) * sizeof *rb);
+	usmp_placement *out = h->alloc(h, (n ? n : 1) * sizeof *out);
+	usmp_overlap_rec *ro = h->alloc(h, (v->overlap_count ? v->overlap_count
+	                                                      : 1) * sizeof *ro);
+	if (!gone || !sub || !rb || !out || !ro)
+		goto fail;
+	memset(gone, 0, n);
+	for (uint32_t i = 0; i < n; i++)
+		rb[i] = v->buffers[i];
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (!shares(v, o))
+			continue;
+		usmp_buffer_rec *d = &rb[o->dst];
+		const usmp_buffer_rec *sr = &rb[o->src];
+		if (gone[o->src] || gone[o->dst] || d->end <= sr->begin ||
+		    sr->end <= d->begin)
+			continue; /* apart already */
+		if (sr->begin <= d->begin && sr->end < d->end)
+			d->begin = sr->end;
+		else if (d->begin < sr->begin && d->end <= sr->end)
+			d->end = sr->begin;
+		else
+			gone[o->dst] = 1;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (!gone[i]) {
+			sub[i] = k;
+			out[k] = (usmp_placement){USMP_NO_POOL, 0, 0};
+			rb[k++] = rb[i];
+		}
+	uint64_t nr = 0;
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		usmp_overlap_rec o = v->overlaps[r];
+		if (gone[o.src] || gone[o.dst])
+			continue;
+		o.src = sub[o.src];
+		o.dst = sub[o.dst];
+		ro[nr++] = o;
+	}
+	usmp_view w = *v;
+	w.buffers = rb;
+	w.buffer_count = k;
+	w.overlaps = nr ? ro : NULL;
+	w.overlap_count = nr;
+	w.conflict_start = NULL;
+	w.conflict_adj = NULL;
+	w.degree = NULL;
+	w.lower_bound = 0;
+	xact_params q = *kp;
+	q.enough = 0;
+	if (deadline > 0) {
+		q.time_limit = deadline - xact_now();
+		if (q.time_limit <= 0)
+			goto fail;
+	}
+	xact_outcome o;
+	if (xact_one_pool(&w, h, out, &q, &o) == USMP_OK && o.bound > res->bound)
+		res->bound = o.bound < res->peak ? o.bound : res->peak;
+fail:;
+	void *ptrs[] = {gone, sub, rb, out, ro};
+	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
 }
 
 /* A buffer without a live range conflicts with nothing but its explicit
  * edges (docs/design.md, "Conflicts"), and exact takes no edges: give
  * each one a private time step after every live range, so the search sees
  * exactly that, then run the search on the copy. */
-static int exact_one_pool(const usmp_view *v, const usmp_host *h,
-                          usmp_placement *out, uint64_t capacity,
-                          double time_limit, bool minimize)
+static int one_pool(const usmp_view *v, const usmp_host *h,
+                    usmp_placement *out, const xact_params *kp,
+                    xact_outcome *res)
 {
 	uint32_t rangeless = 0;
 	int64_t tmax = 0;
@@ -323,7 +457,7 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 			tmax = b->end;
 	}
 	if (!rangeless)
-		return exact_search(v, h, out, capacity, time_limit, minimize);
+		return search_view(v, h, out, kp, res);
 	if (tmax > INT64_MAX - (int64_t)rangeless - 1) {
 		h->log(h, USMP_LOG_ERROR, "exact: live ranges end too close to "
 		       "INT64_MAX to give buffers without a range their own step");
@@ -343,33 +477,83 @@ static int exact_one_pool(const usmp_view *v, const usmp_host *h,
 	}
 	usmp_view w = *v;
 	w.buffers = copy;
-	int rc = exact_search(&w, h, out, capacity, time_limit, minimize);
+	int rc = search_view(&w, h, out, kp, res);
 	h->free(h, copy);
 	return rc;
 }
 
-/* Several pools or conflict edges go to the search of exact_multi.c; one
- * pool with live ranges to the search above, and when that one finds no
- * plan because it took overlap rules as conflicts, a small part goes to
- * exact_multi.c too, which decides with the rules. */
+/* The search of one pool, then, when sharing rules leave its plan
+ * unproven, a bound that knows them (rules_bound). */
+int xact_one_pool(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                  const xact_params *kp, xact_outcome *res)
+{
+	double deadline = kp->time_limit > 0 ? xact_now() + kp->time_limit : 0;
+	int rc = one_pool(v, h, out, kp, res);
+	if (rc || !kp->minimize || res->bound >= res->peak)
+		return rc;
+	bool rules = false;
+	for (uint64_t r = 0; r < v->overlap_count && !rules; r++)
+		rules = shares(v, &v->overlaps[r]);
+	if (rules)
+		rules_bound(v, h, kp, deadline, res);
+	return USMP_OK;
+}
+
+void xact_report(const usmp_view *v, const usmp_host *h,
+                 const xact_outcome *res)
+{
+	uint64_t b = res->bound > v->lower_bound ? res->bound : v->lower_bound;
+	if (b > res->peak)
+		b = res->peak;
+	if (USMP_HAS_FIELD(h, usmp_host, report_bound) && h->report_bound)
+		h->report_bound(h, b, b == res->peak);
+}
+
+/* Several pools without conflict edges first try every buffer in its first
+ * pool (exact_pools.c); several pools or conflict edges then go to the
+ * search of exact_multi.c; one pool with live ranges to the search above,
+ * and when that one finds no plan because it took overlap rules as
+ * conflicts, a small part goes to exact_multi.c too, which decides with
+ * the rules. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize)
+                 uint64_t capacity, double time_limit, bool minimize,
+                 uint32_t split)
 {
 	if (time_limit < 0 || time_limit != time_limit) {
 		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
 		return USMP_ERR_INVALID;
 	}
-	usmp__exact_clock clk = {.host = h};
+	if (split < 1 || split > XACT_SEARCH_MAX) {
+		h->log(h, USMP_LOG_ERROR, "exact: split must be in 1..10000");
+		return USMP_ERR_INVALID;
+	}
+	xact_clock clk = {.host = h};
 	if (time_limit > 0)
-		clk.deadline = usmp__exact_now() + time_limit;
+		clk.deadline = xact_now() + time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
+	xact_params kp = {capacity, time_limit, minimize, 0, split};
+	xact_outcome res;
+	if (v->pool_count > 1 && !edges) {
+		int rc = xact_pools(v, h, out, &kp, NULL, &res);
+		if (rc == USMP_OK) {
+			xact_report(v, h, &res);
+			if (res.bound < res.peak && sharing_rules(v))
+				return xact_rules_joint(v, h, out, &kp, &clk);
+			return rc;
+		}
+		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
+			return rc;
+		return xact_spill_joint(v, h, out, &kp, &clk);
+	}
 	if (v->pool_count > 1 || edges)
-		return usmp__exact_multi(v, h, out, capacity, &clk, minimize);
-	int rc = exact_one_pool(v, h, out, capacity, time_limit, minimize);
+		return xact_multi(v, h, out, capacity, &clk, minimize, NULL);
+	int rc = xact_one_pool(v, h, out, &kp, &res);
+	if (rc == USMP_OK)
+		xact_report(v, h, &res);
 	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
-	    v->buffer_count <= 200 && !usmp__exact_should_stop(&clk))
-		rc = usmp__exact_multi(v, h, out, capacity, &clk, minimize);
+	    v->buffer_count <= 1000 && !xact_should_stop(&clk))
+		rc = xact_multi(v, h, out, capacity, &clk, minimize, NULL);
 	return rc;
 }
 
@@ -381,14 +565,19 @@ static const usmp_algorithm exact_algorithm = {
 	        USMP_CAP_OVERLAP_RULES,
 	.name = "exact",
 	.summary = "complete search over canonical plans: one pool with live "
-	           "ranges at any size, several pools or conflict edges up to "
-	           "200 buffers; minimises spill, then size; anytime",
-	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true",
+	           "ranges at any size (in parts at time cuts beyond 10000), "
+	           "several pools or conflict edges up to 1000 buffers; "
+	           "minimises spill, then size; anytime",
+	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true "
+	          "split:u32=10000",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
 		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
 		"time_limit: seconds before returning the best plan so far; 0 = none\n"
-		"minimize: true = minimise the peak, false = any plan within capacity",
+		"minimize: true = minimise the peak, false = any plan within capacity\n"
+		"split: one pool with more buffers is planned in parts at time "
+		"cuts, each part of at most this many searched, larger ones "
+		"re-planned by exact_window (1..10000)",
 };
 
 static const usmp_algorithm exact_window_algorithm = {
@@ -399,7 +588,7 @@ static const usmp_algorithm exact_window_algorithm = {
 	.summary = "improves a plan by re-placing time windows of it with the "
 	           "exact search (single pool, live ranges, any size), anytime",
 	.params = "window:u32=32 time_limit:f64=0 warm:bool=false",
-	.fn = (usmp_algorithm_fn)usmp__exact_window,
+	.fn = (usmp_algorithm_fn)xact_window,
 	.param_help =
 		"window: buffers re-placed together at first (2..4096); grows "
 		"on failure\n"

@@ -7,7 +7,7 @@
 enum { ORDERS = 4 };
 
 typedef struct greedy_ctx {
-	const usmp__exact_model *m;
+	const xact_model *m;
 	const uint64_t *off; /* [n] free offsets, then fixed ones */
 	int order;
 } greedy_ctx;
@@ -17,7 +17,7 @@ static int desc(uint64_t a, uint64_t b) { return a > b ? -1 : a < b; }
 static int cmp_order(const void *ctx, uint32_t a, uint32_t b)
 {
 	const greedy_ctx *g = ctx;
-	const usmp__exact_model *m = g->m;
+	const xact_model *m = g->m;
 	int r = 0;
 	switch (g->order) {
 	case 0:
@@ -63,7 +63,7 @@ static int cmp_iv(const void *ctx, uint32_t a, uint32_t b)
 static uint64_t choose(const greedy_ctx *g, uint32_t b, const uint32_t *iv,
                        uint32_t cnt, bool best)
 {
-	const usmp__exact_model *m = g->m;
+	const xact_model *m = g->m;
 	uint64_t a = m->align[b], sz = m->size[b];
 	uint64_t cursor = 0, pick = UINT64_MAX, pick_gap = UINT64_MAX;
 	for (uint32_t i = 0; i <= cnt; i++) {
@@ -84,8 +84,8 @@ static uint64_t choose(const greedy_ctx *g, uint32_t b, const uint32_t *iv,
 	return pick;
 }
 
-uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off,
-                            usmp__exact_clock *clk)
+uint64_t xact_greedy(const xact_model *m, uint64_t *best_off,
+                     xact_clock *clk)
 {
 	const usmp_host *h = m->host;
 	uint32_t n = m->n;
@@ -101,7 +101,7 @@ uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off,
 		greedy_ctx g = {m, off, k / 2};
 		for (uint32_t i = 0; i < n; i++)
 			order[i] = i;
-		usmp__exact_sort(order, tmp, n, cmp_order, &g);
+		xact_sort(order, tmp, n, cmp_order, &g);
 		memset(done, 0, n);
 		uint64_t peak = m->fixed_peak;
 		for (uint32_t i = 0; i < n; i++) {
@@ -111,7 +111,7 @@ uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off,
 					iv[cnt++] = m->nb[e];
 			for (uint64_t e = m->fx_start[b]; e < m->fx_start[b + 1]; e++)
 				iv[cnt++] = n + m->fx[e];
-			usmp__exact_sort(iv, tmp, cnt, cmp_iv, &g);
+			xact_sort(iv, tmp, cnt, cmp_iv, &g);
 			off[b] = choose(&g, b, iv, cnt, k & 1);
 			done[b] = 1;
 			if (off[b] + m->size[b] > peak)
@@ -121,7 +121,7 @@ uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *best_off,
 			best = peak;
 			memcpy(best_off, off, (size_t)n * sizeof *off);
 		}
-		if (usmp__exact_should_stop(clk))
+		if (xact_should_stop(clk))
 			break;
 	}
 out:

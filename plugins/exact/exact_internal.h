@@ -1,33 +1,35 @@
 /* exact_internal.h — the private model shared by the files of the exact plugin:
- * the compressed interval problem, the canonical search and the greedy bound. */
-#ifndef USMP_EXACT_INTERNAL_H
-#define USMP_EXACT_INTERNAL_H
+ * the compressed interval problem, the canonical search and the greedy bound.
+ * The plugin's private names start with xact_ (types, functions) and XACT_
+ * (macros, constants); usmp_ names belong to the plugin API it uses. */
+#ifndef XACT_INTERNAL_H
+#define XACT_INTERNAL_H
 
 #include <usmp/plugin.h>
 
 /* Every offset, size and sum in the model stays below this, so additions of
  * two model quantities never overflow a uint64_t. */
-#define USMP__EXACT_MAXVAL (UINT64_C(1) << 62)
+#define XACT_MAXVAL (UINT64_C(1) << 62)
 
 /* Parts of the search proven infeasible at a capacity (exact_search.c):
  * kept with the model so that every search of one call shares them. */
-typedef struct usmp__exact_memo_ent {
+typedef struct xact_memo_ent {
 	uint64_t hash; /* 0 = empty slot */
 	uint64_t cap;
 	size_t at;     /* its (buffer, lowest offset) pairs: keys[at..] */
 	uint32_t len, a, b; /* pairs, section range [a, b) */
-} usmp__exact_memo_ent;
+} xact_memo_ent;
 
-typedef struct usmp__exact_memo {
-	usmp__exact_memo_ent *memo; /* open addressing, cmemo slots (2^k) */
+typedef struct xact_memo {
+	xact_memo_ent *memo; /* open addressing, cmemo slots (2^k) */
 	size_t nmemo, cmemo;
 	uint64_t *keys;
 	size_t nkeys, ckeys;
-} usmp__exact_memo;
+} xact_memo;
 
 /* The interval problem the search works on. "Free" buffers are those the
  * search places; fixed buffers are obstacles at their imposed offsets. */
-typedef struct usmp__exact_model {
+typedef struct xact_model {
 	const usmp_host *host;
 	uint32_t n;        /* free buffers */
 	uint32_t *id;      /* [n] view buffer index of each free buffer */
@@ -68,76 +70,171 @@ typedef struct usmp__exact_model {
 	uint64_t reach_bits, reach_unit;
 	/* Mutable through the const model: what the searches learn. NULL
 	 * when it could not be allocated (the searches then learn nothing). */
-	usmp__exact_memo *memo;
-} usmp__exact_model;
+	xact_memo *memo;
+} xact_model;
+
+/* Greatest common divisor; xact_gcd(0, b) == b. */
+uint64_t xact_gcd(uint64_t a, uint64_t b);
 
 /* Build the model from a single-pool interval view. Returns a usmp_status
  * and logs the reason for a refusal. */
-int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
-                            const usmp_host *h);
-void usmp__exact_model_free(usmp__exact_model *m);
+int xact_model_build(xact_model *m, const usmp_view *v,
+                     const usmp_host *h);
+void xact_model_free(xact_model *m);
 
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
- * it conflicts with. Never exceeds USMP__EXACT_MAXVAL by much. */
-uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o);
+ * it conflicts with. Never exceeds XACT_MAXVAL by much. */
+uint64_t xact_fit(const xact_model *m, uint32_t b, uint64_t o);
 
 /* The largest reachable peak <= c, and the smallest >= c (c itself when
  * it is beyond what the model knows). */
-uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c);
-uint64_t usmp__exact_reach_up(const usmp__exact_model *m, uint64_t c);
+uint64_t xact_reach_down(const xact_model *m, uint64_t c);
+uint64_t xact_reach_up(const xact_model *m, uint64_t c);
 
 /* Stable sort of idx[count] by cmp(ctx, a, b) < 0 first; tmp holds count
  * entries. Deterministic; used for preorders and candidate lists. */
-typedef int (*usmp__exact_cmp)(const void *ctx, uint32_t a, uint32_t b);
-void usmp__exact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
-                      usmp__exact_cmp cmp, const void *ctx);
+typedef int (*xact_cmp)(const void *ctx, uint32_t a, uint32_t b);
+void xact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
+               xact_cmp cmp, const void *ctx);
 
 /* Greedy plans (first-fit and best-fit over a few size/area/lifetime orders);
  * writes the best into off[n] and returns its peak (fixed buffers included),
  * or UINT64_MAX when out of memory. Stops early (after one plan) when the
  * clock says so. */
-struct usmp__exact_clock;
-uint64_t usmp__exact_greedy(const usmp__exact_model *m, uint64_t *off,
-                            struct usmp__exact_clock *clk);
+struct xact_clock;
+uint64_t xact_greedy(const xact_model *m, uint64_t *off,
+                     struct xact_clock *clk);
 
 /* Outcome of a bounded feasibility search. */
-enum usmp__exact_result {
-	USMP__EXACT_FOUND = 0,
-	USMP__EXACT_INFEASIBLE = 1,
-	USMP__EXACT_LIMIT = 2,   /* node budget exhausted */
-	USMP__EXACT_STOPPED = 3, /* host or time limit asked to stop */
-	USMP__EXACT_NOMEM = 4
+enum xact_result {
+	XACT_FOUND = 0,
+	XACT_INFEASIBLE = 1,
+	XACT_LIMIT = 2,   /* node budget exhausted */
+	XACT_STOPPED = 3, /* host or time limit asked to stop */
+	XACT_NOMEM = 4
 };
 
 /* Stop conditions shared by every search of one call. */
-struct usmp__exact_clock {
+struct xact_clock {
 	const usmp_host *host;
 	double deadline;  /* monotonic seconds, 0 = none */
 	bool stopped;     /* sticky */
 	uint64_t nodes;   /* total search nodes of the call */
 };
-typedef struct usmp__exact_clock usmp__exact_clock;
+typedef struct xact_clock xact_clock;
 
-double usmp__exact_now(void);
-bool usmp__exact_should_stop(usmp__exact_clock *c);
+double xact_now(void);
+bool xact_should_stop(xact_clock *c);
 
 /* Decide whether a plan of peak <= cap exists, spending at most `budget`
  * nodes (UINT64_MAX = unlimited). On FOUND writes the plan into off[n]. */
-int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
-                      uint64_t budget, usmp__exact_clock *clk, uint64_t *off);
+int xact_solve(const xact_model *m, uint64_t cap,
+               uint64_t budget, xact_clock *clk, uint64_t *off);
+
+/* Knobs of one single-pool search, and what it found: its best peak and
+ * the bound it proved (no plan of the view has a smaller peak). */
+typedef struct xact_params {
+	uint64_t capacity;  /* 0 = the pool's limit */
+	double time_limit;  /* seconds, 0 = none */
+	bool minimize;
+	uint64_t enough;    /* a plan of peak <= enough ends the minimisation */
+	uint32_t split;     /* larger views go in parts, larger parts to
+	                       exact_window (1..XACT_SEARCH_MAX) */
+} xact_params;
+
+typedef struct xact_outcome {
+	uint64_t peak, bound;
+} xact_outcome;
+
+/* The most buffers one search takes (it recurses once per buffer);
+ * larger views go through xact_parts. */
+#define XACT_SEARCH_MAX 10000u
+
+/* The search of one single-pool view whose buffers all have live ranges
+ * (exact.c). Writes the plan; the caller reports the bound. Returns a
+ * usmp_status. */
+int xact_one_search(const usmp_view *v, const usmp_host *h,
+                    usmp_placement *out, const xact_params *kp,
+                    xact_outcome *res);
+
+/* One pool, any buffers (those without a live range get a private time
+ * step), whole or in parts (exact.c); the caller reports res. */
+int xact_one_pool(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                  const xact_params *kp, xact_outcome *res);
+
+/* Report res as the call's proven bound, raised to the host's lower bound
+ * (which holds for every plan) and capped at the peak. */
+void xact_report(const usmp_view *v, const usmp_host *h,
+                 const xact_outcome *res);
+
+/* Several pools, no conflict edges (exact_pools.c): every buffer in its
+ * first candidate pool (the least spill there is), each pool then planned
+ * alone by xact_one_pool (with keep, the buffers it clears go to their
+ * second candidate instead). res: the sum of the pools' sizes and of their
+ * proven bounds. USMP_ERR_UNSUPPORTED when that does not give a plan (a
+ * pool cannot hold its buffers, or a search gave up): the caller then
+ * searches pools and offsets together. */
+int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, const uint8_t *keep,
+               xact_outcome *res);
+
+/* Several pools without edges where some buffers must spill
+ * (exact_pools.c): the least-spill choices planned pool by pool, proven when
+ * they are few and all fit, then the joint search from the best of them.
+ * Returns a usmp_status; reports what is proven. */
+int xact_spill_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk);
+
+/* A first-pool plan in out, left unproven by sharing rules: the joint
+ * search starts from it and may share as the rules allow (exact_pools.c).
+ * out stays a valid plan. Returns USMP_OK. */
+int xact_rules_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk);
+
+/* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
+int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
+
+/* The least spill the pools' limits force by load alone (exact_spill.c):
+ * a lower bound of every plan's spill (no conflict edges), and the choices
+ * reaching it (1 = the buffer stays in its first pool; the others go to
+ * their second): *count of them (at most 255, saturated); when *count <=
+ * max, every one in keeps[i * n], else one in keeps[0]. share = false
+ * takes rule partners as apart: then *lb bounds only plans that share
+ * nothing. USMP_ERR_UNSUPPORTED when a time section has too many live
+ * buffers to enumerate (nothing is known then). */
+int xact_spill_dp(const usmp_view *v, const usmp_host *h, uint64_t capacity,
+                  bool share, uint64_t *lb, uint8_t *keeps, uint32_t max,
+                  uint32_t *count);
+
+/* A plan to start the joint search from, and a spill no plan goes below. */
+typedef struct xact_start {
+	bool have;
+	const usmp_placement *plan; /* [n], with have */
+	uint64_t spill_floor;
+} xact_start;
+
+/* A single-pool view with live ranges of any size (exact_parts.c): split
+ * at time cuts; parts of at most kp->split buffers are searched, larger
+ * ones re-planned by exact_window (their bound counts as 0).
+ * res: the largest peak and the largest part bound. */
+int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, xact_outcome *res);
 
 /* The exact search for several pools, candidate lists and explicit
- * conflict edges (exact_multi.c), at most 200 buffers: minimises the bytes
+ * conflict edges (exact_multi.c), at most 1000 buffers: minimises the bytes
  * placed outside each buffer's first candidate pool, then the sum of the
- * pools' sizes; reports what it proved. Returns a usmp_status. */
-int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
-                      usmp_placement *out, uint64_t capacity,
-                      usmp__exact_clock *clk, bool minimize);
+ * pools' sizes; reports what it proved. st (or NULL): a plan to start
+ * from and a spill bound. Returns a usmp_status. */
+int xact_multi(const usmp_view *v, const usmp_host *h,
+               usmp_placement *out, uint64_t capacity,
+               xact_clock *clk, bool minimize, const xact_start *st);
 
 /* The "exact_window" algorithm (exact_window.c): re-places time windows of
  * a plan with the search above, for problems too large for it whole. */
-int usmp__exact_window(const usmp_view *v, const usmp_host *h,
-                       usmp_placement *out, uint32_t window,
-                       double time_limit, bool warm);
+int xact_window(const usmp_view *v, const usmp_host *h,
+                usmp_placement *out, uint32_t window,
+                double time_limit, bool warm);
 
 #endif

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Refuse problems beyond these: the search recurses once per buffer and keeps
+/* Refuse problems beyond these: the search recurses once per buffer
+ * (XACT_SEARCH_MAX; larger views come split, exact_parts.c) and keeps
  * conflict lists in memory. */
-#define MAX_FREE 10000u
 #define MAX_EDGES (UINT64_C(1) << 25)
 
 static void *xalloc(const usmp_host *h, size_t count, size_t elem)
@@ -51,7 +51,7 @@ static int cmp_i64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
+uint64_t xact_gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
 		uint64_t t = a % b;
@@ -74,14 +74,14 @@ static uint32_t find_time(const int64_t *t, uint32_t count, int64_t x)
 	return lo;
 }
 
-uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o)
+uint64_t xact_fit(const xact_model *m, uint32_t b, uint64_t o)
 {
 	uint64_t a = m->align[b], sz = m->size[b];
 	o = (o + a - 1) & ~(a - 1);
 	if (!m->nfix)
 		return o;
 	bool moved = true;
-	while (moved && o < USMP__EXACT_MAXVAL) {
+	while (moved && o < XACT_MAXVAL) {
 		moved = false;
 		for (uint64_t k = m->fx_start[b]; k < m->fx_start[b + 1]; k++) {
 			uint32_t f = m->fx[k];
@@ -94,7 +94,7 @@ uint64_t usmp__exact_fit(const usmp__exact_model *m, uint32_t b, uint64_t o)
 	return o;
 }
 
-void usmp__exact_model_free(usmp__exact_model *m)
+void xact_model_free(xact_model *m)
 {
 	const usmp_host *h = m->host;
 	if (!h)
@@ -130,7 +130,7 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 		       "exact: explicit conflict edges are not supported");
 		return USMP_ERR_UNSUPPORTED;
 	}
-	if (v->buffer_count > MAX_FREE) {
+	if (v->buffer_count > XACT_SEARCH_MAX) {
 		logf_(h, USMP_LOG_ERROR, "exact: %s%llu buffers is beyond the "
 		      "exact search (at most 10000)", "",
 		      (unsigned long long)v->buffer_count);
@@ -159,7 +159,7 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 			      (unsigned long long)b->alignment);
 			return USMP_ERR_UNSUPPORTED;
 		}
-		if (b->size == 0 || b->size >= USMP__EXACT_MAXVAL / 4) {
+		if (b->size == 0 || b->size >= XACT_MAXVAL / 4) {
 			logf_(h, USMP_LOG_ERROR, "exact: buffer '%s' size %llu is "
 			      "out of range", b->name, (unsigned long long)b->size);
 			return USMP_ERR_UNSUPPORTED;
@@ -177,7 +177,7 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 				      (unsigned long long)b->fixed_pool);
 				return USMP_ERR_INVALID;
 			}
-			if (b->fixed_offset >= USMP__EXACT_MAXVAL / 4) {
+			if (b->fixed_offset >= XACT_MAXVAL / 4) {
 				logf_(h, USMP_LOG_ERROR, "exact: fixed buffer '%s' "
 				      "offset %llu is out of range", b->name,
 				      (unsigned long long)b->fixed_offset);
@@ -186,7 +186,7 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
 		}
 		uint64_t a = usmp_buffer_alignment(v, i, 0);
 		sum += b->size + a;
-		if (sum >= USMP__EXACT_MAXVAL / 4) {
+		if (sum >= XACT_MAXVAL / 4) {
 			h->log(h, USMP_LOG_ERROR, "exact: total buffer size is "
 			       "beyond the exact search's arithmetic range");
 			return USMP_ERR_UNSUPPORTED;
@@ -199,14 +199,14 @@ static int check_scope(const usmp_view *v, const usmp_host *h)
  * the fullest section): a bitset shifted and or-ed once per buffer. Skipped
  * (reach stays NULL) when alignment could round an offset up or fixed
  * buffers offer other resting points, or when it would cost too much. */
-static void reach_build(usmp__exact_model *m, uint64_t limit)
+static void reach_build(xact_model *m, uint64_t limit)
 {
 	const usmp_host *h = m->host;
 	if (m->nfix || m->n == 0)
 		return;
 	uint64_t u = 0;
 	for (uint32_t i = 0; i < m->n; i++)
-		u = gcd64(u, m->size[i]);
+		u = xact_gcd(u, m->size[i]);
 	for (uint32_t i = 0; i < m->n; i++)
 		if (u % m->align[i])
 			return;
@@ -245,7 +245,7 @@ static void reach_build(usmp__exact_model *m, uint64_t limit)
 }
 
 /* Highest set bit of reach at or below i, or UINT64_MAX. */
-static uint64_t reach_prev(const usmp__exact_model *m, uint64_t i)
+static uint64_t reach_prev(const xact_model *m, uint64_t i)
 {
 	uint64_t w = i / 64, word = m->reach[w];
 	if (i % 64 != 63)
@@ -260,7 +260,7 @@ static uint64_t reach_prev(const usmp__exact_model *m, uint64_t i)
 }
 
 /* Lowest set bit of reach at or above i, or UINT64_MAX. */
-static uint64_t reach_next(const usmp__exact_model *m, uint64_t i)
+static uint64_t reach_next(const xact_model *m, uint64_t i)
 {
 	uint64_t words = (m->reach_bits + 63) / 64;
 	if (i >= m->reach_bits)
@@ -275,7 +275,7 @@ static uint64_t reach_next(const usmp__exact_model *m, uint64_t i)
 	}
 }
 
-uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c)
+uint64_t xact_reach_down(const xact_model *m, uint64_t c)
 {
 	if (!m->reach || c / m->reach_unit >= m->reach_bits)
 		return c;
@@ -283,7 +283,7 @@ uint64_t usmp__exact_reach_down(const usmp__exact_model *m, uint64_t c)
 	return i == UINT64_MAX ? 0 : i * m->reach_unit;
 }
 
-uint64_t usmp__exact_reach_up(const usmp__exact_model *m, uint64_t c)
+uint64_t xact_reach_up(const xact_model *m, uint64_t c)
 {
 	if (!m->reach)
 		return c;
@@ -306,38 +306,40 @@ static void live_range(const usmp_view *v, uint32_t i, int64_t tmin,
 	}
 }
 
-int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
-                            const usmp_host *h)
-{
-	int rc = check_scope(v, h);
-	tkey *order = NULL;
-	int64_t *times = NULL;
-	uint64_t *sect_tot = NULL;
-	memset(m, 0, sizeof *m);
-	m->host = h;
-	if (rc)
-		return rc;
+/* Scratch arrays of one model build. */
+typedef struct build {
+	tkey *order;      /* [n] free buffers by start */
+	int64_t *times;   /* [2n] distinct times, sorted */
+	uint64_t *sect_tot; /* [nsect] total size of free buffers alive */
+	int64_t tmin, tmax;
+} build;
 
-	uint32_t nb = v->buffer_count, n = 0, nfix = 0;
-	int64_t tmin = 0, tmax = 1;
+/* Counts free and fixed buffers and the span of the live ranges. */
+static void count_buffers(xact_model *m, build *bd, const usmp_view *v)
+{
 	bool any_live = false;
-	for (uint32_t i = 0; i < nb; i++) {
+	bd->tmin = 0;
+	bd->tmax = 1;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
 		const usmp_buffer_rec *b = &v->buffers[i];
 		if (b->flags & USMP_BUFFER_FIXED)
-			nfix++;
+			m->nfix++;
 		else
-			n++;
+			m->n++;
 		if (b->flags & USMP_BUFFER_LIVE) {
-			if (!any_live || b->begin < tmin)
-				tmin = b->begin;
-			if (!any_live || b->end > tmax)
-				tmax = b->end;
+			if (!any_live || b->begin < bd->tmin)
+				bd->tmin = b->begin;
+			if (!any_live || b->end > bd->tmax)
+				bd->tmax = b->end;
 			any_live = true;
 		}
 	}
-	rc = USMP_ERR_NOMEM;
-	m->n = n;
-	m->nfix = nfix;
+}
+
+static int alloc_arrays(xact_model *m, build *bd)
+{
+	const usmp_host *h = m->host;
+	uint32_t n = m->n, nfix = m->nfix;
 	if (!(m->id = xalloc(h, n, sizeof *m->id)) ||
 	    !(m->size = xalloc(h, n, sizeof *m->size)) ||
 	    !(m->align = xalloc(h, n, sizeof *m->align)) ||
@@ -351,12 +353,18 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 	    !(m->width = xalloc(h, n, sizeof *m->width)) ||
 	    !(m->area = xalloc(h, n, sizeof *m->area)) ||
 	    !(m->total = xalloc(h, n, sizeof *m->total)) ||
-	    !(order = xalloc(h, n, sizeof *order)) ||
-	    !(times = xalloc(h, 2 * (size_t)n, sizeof *times)))
-		goto fail;
+	    !(bd->order = xalloc(h, n, sizeof *bd->order)) ||
+	    !(bd->times = xalloc(h, 2 * (size_t)n, sizeof *bd->times)))
+		return USMP_ERR_NOMEM;
+	return USMP_OK;
+}
 
+/* Copies each buffer into the free or the fixed arrays, and the
+ * granularity every canonical peak is a multiple of. */
+static void fill_buffers(xact_model *m, build *bd, const usmp_view *v)
+{
 	uint32_t k = 0, kf = 0;
-	for (uint32_t i = 0; i < nb; i++) {
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
 		const usmp_buffer_rec *b = &v->buffers[i];
 		if (b->flags & USMP_BUFFER_FIXED) {
 			m->fix_id[kf] = i;
@@ -371,26 +379,32 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 		m->size[k] = b->size;
 		m->align[k] = usmp_buffer_alignment(v, i, 0);
 		int64_t tb, te;
-		live_range(v, i, tmin, tmax, &tb, &te);
-		times[2 * k] = tb;
-		times[2 * k + 1] = te;
-		order[k].t = tb;
-		order[k].idx = k;
+		live_range(v, i, bd->tmin, bd->tmax, &tb, &te);
+		bd->times[2 * k] = tb;
+		bd->times[2 * k + 1] = te;
+		bd->order[k].t = tb;
+		bd->order[k].idx = k;
 		m->width[k] = (uint64_t)te - (uint64_t)tb;
 		m->area[k] = (double)m->width[k] * (double)b->size;
 		k++;
 	}
-
 	m->gran = 0;
-	for (uint32_t i = 0; i < n; i++)
-		m->gran = gcd64(gcd64(m->gran, m->size[i]), m->align[i]);
-	for (uint32_t f = 0; f < nfix; f++)
-		m->gran = gcd64(gcd64(m->gran, m->fix_off[f]), m->fix_end[f]);
+	for (uint32_t i = 0; i < m->n; i++)
+		m->gran = xact_gcd(xact_gcd(m->gran, m->size[i]), m->align[i]);
+	for (uint32_t f = 0; f < m->nfix; f++)
+		m->gran = xact_gcd(xact_gcd(m->gran, m->fix_off[f]),
+		                   m->fix_end[f]);
 	if (m->gran == 0)
 		m->gran = 1;
+}
 
-	/* Sections: elementary intervals between consecutive distinct times. */
-	uint32_t nt = 0;
+/* Sections (elementary intervals between consecutive distinct times), each
+ * buffer's section range, the section totals and their members. */
+static int build_sections(xact_model *m, build *bd, const usmp_view *v)
+{
+	const usmp_host *h = m->host;
+	uint32_t n = m->n, nt = 0;
+	int64_t *times = bd->times;
 	if (n) {
 		qsort(times, 2 * (size_t)n, sizeof *times, cmp_i64);
 		for (uint32_t i = 0; i < 2 * n; i++)
@@ -400,28 +414,29 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 	m->nsect = nt ? nt - 1 : 0;
 	for (uint32_t i = 0; i < n; i++) {
 		int64_t tb, te;
-		live_range(v, m->id[i], tmin, tmax, &tb, &te);
+		live_range(v, m->id[i], bd->tmin, bd->tmax, &tb, &te);
 		m->sl[i] = find_time(times, nt, tb);
 		m->sr[i] = find_time(times, nt, te);
 	}
-	if (!(sect_tot = xalloc(h, m->nsect, sizeof *sect_tot)))
-		goto fail;
+	uint64_t *tot = bd->sect_tot = xalloc(h, m->nsect, sizeof *tot);
+	if (!tot)
+		return USMP_ERR_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
-			sect_tot[s] += m->size[i];
+			tot[s] += m->size[i];
 	for (uint32_t s = 0; s < m->nsect; s++)
-		if (sect_tot[s] > m->sect_max)
-			m->sect_max = sect_tot[s];
+		if (tot[s] > m->sect_max)
+			m->sect_max = tot[s];
 	/* Members of each section, in buffer order. */
 	if (!(m->mem_start = xalloc(h, (size_t)m->nsect + 1, sizeof *m->mem_start)))
-		goto fail;
+		return USMP_ERR_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
 			m->mem_start[s + 1]++;
 	for (uint32_t s = 0; s < m->nsect; s++)
 		m->mem_start[s + 1] += m->mem_start[s];
 	if (!(m->mem = xalloc(h, m->mem_start[m->nsect], sizeof *m->mem)))
-		goto fail;
+		return USMP_ERR_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
 			m->mem[m->mem_start[s]++] = i;
@@ -430,19 +445,19 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 	m->mem_start[0] = 0;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t s = m->sl[i]; s < m->sr[i]; s++)
-			if (sect_tot[s] > m->total[i])
-				m->total[i] = sect_tot[s];
+			if (tot[s] > m->total[i])
+				m->total[i] = tot[s];
+	return USMP_OK;
+}
 
-	/* Conflicts among free buffers: sweep in order of start section. */
-	for (uint32_t i = 0; i < n; i++)
-		order[i].t = m->sl[i];
-	qsort(order, n, sizeof *order, cmp_tkey);
-
-	/* Twins: among buffers starting together, the previous identical
-	 * one (the sort keeps index order within equal starts). */
-	if (!(m->twin = xalloc(h, n, sizeof *m->twin)))
-		goto fail;
-	for (uint32_t a = 0; a < n; a++) {
+/* Twins: among buffers starting together, the previous identical one (the
+ * order by start section keeps index order within equal starts). */
+static int build_twins(xact_model *m, const build *bd, const usmp_view *v)
+{
+	const tkey *order = bd->order;
+	if (!(m->twin = xalloc(m->host, m->n, sizeof *m->twin)))
+		return USMP_ERR_NOMEM;
+	for (uint32_t a = 0; a < m->n; a++) {
 		uint32_t x = order[a].idx;
 		const usmp_buffer_rec *bx = &v->buffers[m->id[x]];
 		m->twin[x] = UINT32_MAX;
@@ -458,6 +473,16 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 			}
 		}
 	}
+	return USMP_OK;
+}
+
+/* Live-range conflicts among free buffers: a sweep in order of start
+ * section, counting in the first pass and filling in the second. */
+static int build_conflicts(xact_model *m, const build *bd)
+{
+	const usmp_host *h = m->host;
+	const tkey *order = bd->order;
+	uint32_t n = m->n;
 	uint64_t edges = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t a = 0; a < n; a++) {
@@ -476,34 +501,39 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 				}
 			}
 		}
-		if (pass == 0) {
-			if (edges > MAX_EDGES) {
-				h->log(h, USMP_LOG_ERROR, "exact: too many "
-				       "conflicts for the exact search");
-				rc = USMP_ERR_UNSUPPORTED;
-				goto fail;
-			}
-			for (uint32_t i = 0; i < n; i++)
-				m->nb_start[i + 1] += m->nb_start[i];
-			if (!(m->nb = xalloc(h, edges, sizeof *m->nb)))
-				goto fail;
-		} else {
-			/* nb_start[i] now holds the end of i's list. */
-			for (uint32_t i = n; i > 0; i--)
-				m->nb_start[i] = m->nb_start[i - 1];
-			m->nb_start[0] = 0;
+		if (pass == 1)
+			break;
+		if (edges > MAX_EDGES) {
+			h->log(h, USMP_LOG_ERROR, "exact: too many "
+			       "conflicts for the exact search");
+			return USMP_ERR_UNSUPPORTED;
 		}
+		for (uint32_t i = 0; i < n; i++)
+			m->nb_start[i + 1] += m->nb_start[i];
+		if (!(m->nb = xalloc(h, edges, sizeof *m->nb)))
+			return USMP_ERR_NOMEM;
 	}
+	/* nb_start[i] now holds the end of i's list. */
+	for (uint32_t i = n; i > 0; i--)
+		m->nb_start[i] = m->nb_start[i - 1];
+	m->nb_start[0] = 0;
+	return USMP_OK;
+}
 
-	/* Conflicts between free and fixed buffers. */
+/* Conflicts between free and fixed buffers; a buffer without a live range
+ * is alive throughout, so it meets everything. */
+static int build_fixed_conflicts(xact_model *m, const usmp_view *v)
+{
+	const usmp_host *h = m->host;
+	uint32_t n = m->n;
 	uint64_t fedges = 0;
-	for (int pass = 0; pass < 2 && nfix; pass++) {
+	if (!m->nfix)
+		return USMP_OK;
+	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t i = 0; i < n; i++) {
-			for (uint32_t f = 0; f < nfix; f++) {
+			for (uint32_t f = 0; f < m->nfix; f++) {
 				const usmp_buffer_rec *bi = &v->buffers[m->id[i]];
 				const usmp_buffer_rec *bf = &v->buffers[m->fix_id[f]];
-				/* A buffer without a live range is alive
-				 * throughout, so it meets everything. */
 				bool both_live = bi->flags & bf->flags &
 				                 USMP_BUFFER_LIVE;
 				if (both_live && !usmp_live_overlap(v, m->id[i],
@@ -517,46 +547,65 @@ int usmp__exact_model_build(usmp__exact_model *m, const usmp_view *v,
 				}
 			}
 		}
-		if (pass == 0) {
-			if (fedges > MAX_EDGES) {
-				rc = USMP_ERR_UNSUPPORTED;
-				h->log(h, USMP_LOG_ERROR, "exact: too many "
-				       "conflicts with fixed buffers");
-				goto fail;
-			}
-			for (uint32_t i = 0; i < n; i++)
-				m->fx_start[i + 1] += m->fx_start[i];
-			if (!(m->fx = xalloc(h, fedges, sizeof *m->fx)))
-				goto fail;
-		} else {
-			for (uint32_t i = n; i > 0; i--)
-				m->fx_start[i] = m->fx_start[i - 1];
-			m->fx_start[0] = 0;
+		if (pass == 1)
+			break;
+		if (fedges > MAX_EDGES) {
+			h->log(h, USMP_LOG_ERROR, "exact: too many "
+			       "conflicts with fixed buffers");
+			return USMP_ERR_UNSUPPORTED;
 		}
+		for (uint32_t i = 0; i < n; i++)
+			m->fx_start[i + 1] += m->fx_start[i];
+		if (!(m->fx = xalloc(h, fedges, sizeof *m->fx)))
+			return USMP_ERR_NOMEM;
 	}
+	for (uint32_t i = n; i > 0; i--)
+		m->fx_start[i] = m->fx_start[i - 1];
+	m->fx_start[0] = 0;
+	return USMP_OK;
+}
+
+int xact_model_build(xact_model *m, const usmp_view *v, const usmp_host *h)
+{
+	build bd;
+	memset(&bd, 0, sizeof bd);
+	memset(m, 0, sizeof *m);
+	m->host = h;
+	int rc = check_scope(v, h);
+	if (rc)
+		return rc;
+	count_buffers(m, &bd, v);
+	if ((rc = alloc_arrays(m, &bd)))
+		goto fail;
+	fill_buffers(m, &bd, v);
+	if ((rc = build_sections(m, &bd, v)))
+		goto fail;
+	/* Conflicts and twins sweep the buffers in order of start section. */
+	for (uint32_t i = 0; i < m->n; i++)
+		bd.order[i].t = m->sl[i];
+	qsort(bd.order, m->n, sizeof *bd.order, cmp_tkey);
+	if ((rc = build_twins(m, &bd, v)) || (rc = build_conflicts(m, &bd)) ||
+	    (rc = build_fixed_conflicts(m, v)))
+		goto fail;
 	reach_build(m, v->pools[0].size_limit);
 	/* Optional: without it the search only forgets what it learnt. */
 	m->memo = xalloc(h, 1, sizeof *m->memo);
-	rc = USMP_OK;
-	h->free(h, order);
-	h->free(h, times);
-	h->free(h, sect_tot);
-	return rc;
 fail:
-	if (order)
-		h->free(h, order);
-	if (times)
-		h->free(h, times);
-	if (sect_tot)
-		h->free(h, sect_tot);
-	usmp__exact_model_free(m);
+	if (bd.order)
+		h->free(h, bd.order);
+	if (bd.times)
+		h->free(h, bd.times);
+	if (bd.sect_tot)
+		h->free(h, bd.sect_tot);
+	if (rc)
+		xact_model_free(m);
 	if (rc == USMP_ERR_NOMEM)
 		h->log(h, USMP_LOG_ERROR, "exact: out of memory building the model");
 	return rc;
 }
 
-void usmp__exact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
-                      usmp__exact_cmp cmp, const void *ctx)
+void xact_sort(uint32_t *idx, uint32_t *tmp, uint32_t count,
+               xact_cmp cmp, const void *ctx)
 {
 	/* Bottom-up merge sort: stable, no recursion, O(count log count). */
 	uint32_t *src = idx, *dst = tmp;

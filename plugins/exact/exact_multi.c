@@ -6,7 +6,9 @@
 #include <string.h>
 
 /* More buffers than this are refused: the search has no decomposition. */
-#define MULTI_MAX 200
+#define MULTI_MAX 1000
+/* ... or whose search would need more memory than this. */
+#define MULTI_BYTES (UINT64_C(128) << 20)
 
 /* One move of the search: buffer b into pool p at offset x. */
 typedef struct move {
@@ -70,7 +72,8 @@ typedef struct mp {
 	bool root_check;    /* the root's spill bound holds for valid plans */
 	uint64_t tspill, ttotal;
 	bool done;          /* ... and one was found */
-	usmp__exact_clock *clk;
+	uint64_t spill_floor; /* no plan spills less (exact_spill.c) */
+	xact_clock *clk;
 } mp;
 
 static bool conflicts(const mp *s, uint32_t a, uint32_t b)
@@ -287,18 +290,12 @@ static uint64_t cover(mp *s, uint32_t t, uint32_t p, uint64_t ex)
 	return small > ex ? small : ex;
 }
 
-/* Lower bounds of the node (spill, total) and its moves; false when some
- * unplaced buffer fits no pool any more. */
-static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
-                  uint32_t *nmv)
+/* Where each unplaced buffer can still go (amask, with its lowest offsets
+ * in ybuf); false when some buffer fits no pool any more. *hard: the spill
+ * no completion avoids (buffers whose first pool is out of reach). */
+static bool reachable_pools(mp *s, uint64_t *hard_out)
 {
 	const usmp_view *v = s->v;
-	uint64_t base[64];
-	uint32_t k = 0;
-	for (uint32_t p = 0; p < s->P; p++)
-		base[p] = s->hw[p];
-	/* Where each unplaced buffer can still go (amask), and the spill no
-	 * completion avoids: buffers whose first pool is out of reach. */
 	uint64_t hard = s->spill;
 	for (uint32_t b = 0; b < s->n; b++) {
 		if (s->pool[b] != USMP_NO_POOL)
@@ -330,6 +327,16 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 		    hard + v->buffers[b].size > s->best_spill)
 			s->amask[b] = UINT64_C(1) << f;
 	}
+	*hard_out = hard;
+	return true;
+}
+
+/* The node's moves into mv (returns their count), and in base[p] the top
+ * every buffer bound to pool p alone reaches at least. */
+static uint32_t node_moves(mp *s, uint64_t *base, move *mv)
+{
+	const usmp_view *v = s->v;
+	uint32_t k = 0;
 	for (uint32_t b = 0; b < s->n; b++) {
 		if (s->pool[b] != USMP_NO_POOL)
 			continue;
@@ -362,64 +369,76 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			mv[k++] = (move){y, b, p, p == first_cand(s, b) ? 0 : 1};
 		}
 	}
-	uint64_t pref_spill = 0;
-	{
-		/* Per time section: buffers bound to one pool and alive
-		 * together stack above the current offset (they conflict
-		 * pairwise); those preferring a pool beyond its room above it
-		 * must partly spill; all of them stack somewhere (below). */
-		if (s->nsect)
-			memset(s->fsum, 0, (size_t)s->P * s->nsect * sizeof *s->fsum);
-		for (uint32_t t = 0; t < s->nsect; t++) {
-			uint64_t pref[64] = {0}, all = 0;
-			for (uint32_t p = 0; p < s->P; p++)
-				s->reach[(size_t)p * s->nsect + t] = t + 1;
-			for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
-				uint32_t b = s->sect_mem[i];
-				if (s->pool[b] != USMP_NO_POOL)
-					continue;
-				uint64_t m = s->amask[b], sz = s->charge[i];
-				uint32_t f = first_cand(s, b);
-				if (m >> f & 1) {
-					pref[f] += sz;
-					uint32_t *rr = &s->reach[(size_t)f * s->nsect + t];
-					if (s->send[b] > *rr)
-						*rr = s->send[b];
-				}
-				all += sz;
-				if (!(m & (m - 1)))
-					s->fsum[(size_t)__builtin_ctzll(m) * s->nsect + t] += sz;
+	return k;
+}
+
+/* Per time section: buffers bound to one pool and alive together stack
+ * above the current offset (they conflict pairwise), raising base[p];
+ * those preferring a pool beyond its room above it must partly spill; all
+ * of them stack somewhere (ssum, used by total_bound). Returns the spill
+ * that forces. */
+static uint64_t section_spill(mp *s, uint64_t *base)
+{
+	if (s->nsect)
+		memset(s->fsum, 0, (size_t)s->P * s->nsect * sizeof *s->fsum);
+	for (uint32_t t = 0; t < s->nsect; t++) {
+		uint64_t pref[64] = {0}, all = 0;
+		for (uint32_t p = 0; p < s->P; p++)
+			s->reach[(size_t)p * s->nsect + t] = t + 1;
+		for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++) {
+			uint32_t b = s->sect_mem[i];
+			if (s->pool[b] != USMP_NO_POOL)
+				continue;
+			uint64_t m = s->amask[b], sz = s->charge[i];
+			uint32_t f = first_cand(s, b);
+			if (m >> f & 1) {
+				pref[f] += sz;
+				uint32_t *rr = &s->reach[(size_t)f * s->nsect + t];
+				if (s->send[b] > *rr)
+					*rr = s->send[b];
 			}
-			s->ssum[t] = all;
-			for (uint32_t p = 0; p < s->P; p++) {
-				uint64_t f = s->fsum[(size_t)p * s->nsect + t];
-				if (f && s->last_o + f > base[p])
-					base[p] = s->last_o + f;
-				uint64_t room = s->limit[p] > s->last_o
-				                        ? s->limit[p] - s->last_o : 0;
-				uint64_t ex = pref[p] > room ? pref[p] - room : 0;
-				if (ex)
-					ex = cover(s, t, p, ex);
-				s->exc[(size_t)p * s->nsect + t] = ex;
-			}
+			all += sz;
+			if (!(m & (m - 1)))
+				s->fsum[(size_t)__builtin_ctzll(m) * s->nsect + t] += sz;
 		}
-		/* Sections that share no such buffer spill apart: the best sum
-		 * of excesses over sections no buffer joins (a walk in time). */
+		s->ssum[t] = all;
 		for (uint32_t p = 0; p < s->P; p++) {
-			const uint64_t *ex = s->exc + (size_t)p * s->nsect;
-			const uint32_t *rr = s->reach + (size_t)p * s->nsect;
-			s->dp[s->nsect] = 0;
-			for (uint32_t t = s->nsect; t-- > 0;) {
-				uint64_t take = ex[t] ? ex[t] + s->dp[rr[t]] : 0;
-				s->dp[t] = take > s->dp[t + 1] ? take : s->dp[t + 1];
-			}
-			pref_spill += s->dp[0];
+			uint64_t f = s->fsum[(size_t)p * s->nsect + t];
+			if (f && s->last_o + f > base[p])
+				base[p] = s->last_o + f;
+			uint64_t room = s->limit[p] > s->last_o
+			                        ? s->limit[p] - s->last_o : 0;
+			uint64_t ex = pref[p] > room ? pref[p] - room : 0;
+			if (ex)
+				ex = cover(s, t, p, ex);
+			s->exc[(size_t)p * s->nsect + t] = ex;
 		}
 	}
+	/* Sections that share no such buffer spill apart: the best sum of
+	 * excesses over sections no buffer joins (a walk in time). */
+	uint64_t pref_spill = 0;
+	for (uint32_t p = 0; p < s->P; p++) {
+		const uint64_t *ex = s->exc + (size_t)p * s->nsect;
+		const uint32_t *rr = s->reach + (size_t)p * s->nsect;
+		s->dp[s->nsect] = 0;
+		for (uint32_t t = s->nsect; t-- > 0;) {
+			uint64_t take = ex[t] ? ex[t] + s->dp[rr[t]] : 0;
+			s->dp[t] = take > s->dp[t + 1] ? take : s->dp[t + 1];
+		}
+		pref_spill += s->dp[0];
+	}
+	return pref_spill;
+}
+
+/* A lower bound of the pools' total size from the bases; false when what
+ * must go into some pool does not fit it. */
+static bool total_bound(mp *s, const uint64_t *base, uint64_t *total_out)
+{
+	const usmp_view *v = s->v;
 	uint64_t total = 0, extra = 0;
 	for (uint32_t p = 0; p < s->P; p++) {
 		if (base[p] > s->limit[p])
-			return false; /* what must go there does not fit */
+			return false;
 		total += base[p];
 	}
 	/* One buffer with a choice of pools still raises one of them. */
@@ -439,30 +458,47 @@ static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
 			extra = least;
 	}
 	total += extra;
-	{
-		/* Each section's unplaced buffers lie above the current offset,
-		 * apart within each pool: what the pools' bases leave above it
-		 * takes some, the rest raises the sum. */
-		uint64_t slack = 0, sum = 0;
-		for (uint32_t p = 0; p < s->P; p++) {
-			sum += base[p];
-			slack += base[p] > s->last_o ? base[p] - s->last_o : 0;
-		}
-		for (uint32_t t = 0; t < s->nsect; t++)
-			if (s->ssum[t] > slack && sum + s->ssum[t] - slack > total)
-				total = sum + s->ssum[t] - slack;
+	/* Each section's unplaced buffers lie above the current offset, apart
+	 * within each pool: what the pools' bases leave above it takes some,
+	 * the rest raises the sum. */
+	uint64_t slack = 0, sum = 0;
+	for (uint32_t p = 0; p < s->P; p++) {
+		sum += base[p];
+		slack += base[p] > s->last_o ? base[p] - s->last_o : 0;
 	}
-	uint64_t spill = hard > s->spill + pref_spill ? hard : s->spill + pref_spill;
-	*spill_lb = spill;
+	for (uint32_t t = 0; t < s->nsect; t++)
+		if (s->ssum[t] > slack && sum + s->ssum[t] - slack > total)
+			total = sum + s->ssum[t] - slack;
+	*total_out = total;
+	return true;
+}
+
+/* Lower bounds of the node (spill, total) and its moves; false when some
+ * unplaced buffer fits no pool any more. */
+static bool bound(mp *s, uint64_t *spill_lb, uint64_t *total_lb, move *mv,
+                  uint32_t *nmv)
+{
+	uint64_t base[64], hard, total;
+	for (uint32_t p = 0; p < s->P; p++)
+		base[p] = s->hw[p];
+	if (!reachable_pools(s, &hard))
+		return false;
+	*nmv = node_moves(s, base, mv);
+	uint64_t pref_spill = section_spill(s, base);
+	if (!total_bound(s, base, &total))
+		return false;
+	uint64_t spill = s->spill + pref_spill;
+	if (hard > spill)
+		spill = hard;
+	*spill_lb = spill > s->spill_floor ? spill : s->spill_floor;
 	*total_lb = total;
-	*nmv = k;
 	return true;
 }
 
 static int dfs(mp *s, uint32_t depth)
 {
-	if ((++s->clk->nodes & 1023) == 0 && usmp__exact_should_stop(s->clk))
-		return USMP__EXACT_STOPPED;
+	if ((++s->clk->nodes & 1023) == 0 && xact_should_stop(s->clk))
+		return XACT_STOPPED;
 	if (s->nplaced == s->nfree) {
 		record(s);
 		s->found = true;
@@ -473,20 +509,20 @@ static int dfs(mp *s, uint32_t depth)
 		if (s->has_target && s->best_spill <= s->tspill &&
 		    s->best_total <= s->ttotal)
 			s->done = true;
-		return USMP__EXACT_FOUND;
+		return XACT_FOUND;
 	}
 	move *mv = s->moves + (size_t)depth * ((size_t)s->n * s->P + 1);
 	uint32_t k;
 	uint64_t sl, tl;
 	if (!bound(s, &sl, &tl, mv, &k))
-		return USMP__EXACT_INFEASIBLE;
+		return XACT_INFEASIBLE;
 	/* The best plan so far (a valid one) meets the root's spill bound and
 	 * a size bound of every plan: it is optimal (spill first, then size). */
 	if (depth == 0 && s->root_check && s->have && !s->found &&
 	    s->best_spill <= sl &&
 	    (s->best_total <= s->v->lower_bound || s->best_total <= tl)) {
 		s->done = true;
-		return USMP__EXACT_FOUND;
+		return XACT_FOUND;
 	}
 	if (depth == 0) {
 		char msg[160];
@@ -499,7 +535,7 @@ static int dfs(mp *s, uint32_t depth)
 	}
 	if (s->have && (sl > s->best_spill ||
 	                (sl == s->best_spill && tl >= s->best_total)))
-		return USMP__EXACT_INFEASIBLE;
+		return XACT_INFEASIBLE;
 	sort_moves(mv, k);
 	uint64_t save_o = s->last_o, save_hw[64];
 	uint32_t save_r = s->last_rank;
@@ -522,12 +558,12 @@ static int dfs(mp *s, uint32_t depth)
 		s->last_o = save_o;
 		s->last_rank = save_r;
 		s->started = save_started;
-		if (r == USMP__EXACT_STOPPED)
+		if (r == XACT_STOPPED)
 			return r;
 		if ((s->first_only && s->found) || s->done)
-			return USMP__EXACT_FOUND;
+			return XACT_FOUND;
 	}
-	return USMP__EXACT_INFEASIBLE;
+	return XACT_INFEASIBLE;
 }
 
 /* The greedy's orders: larger first (kind 0); or buffers with fewer
@@ -615,6 +651,19 @@ static int check(const usmp_view *v, const usmp_host *h)
 		h->log(h, USMP_LOG_ERROR, "exact: more than 64 pools in one part");
 		return USMP_ERR_UNSUPPORTED;
 	}
+	/* The moves of every depth and the rule matrix dominate its memory. */
+	uint64_t n = v->buffer_count;
+	uint64_t bytes = n * (n * v->pool_count + 1) * sizeof(move) +
+	                 n * n * sizeof(int64_t);
+	if (bytes > MULTI_BYTES) {
+		snprintf(msg, sizeof msg, "exact: %u buffers with %u pools would "
+		         "need %llu MiB for the search of several pools (at most "
+		         "%llu)", v->buffer_count, v->pool_count,
+		         (unsigned long long)(bytes >> 20),
+		         (unsigned long long)(MULTI_BYTES >> 20));
+		h->log(h, USMP_LOG_ERROR, msg);
+		return USMP_ERR_UNSUPPORTED;
+	}
 	uint64_t sum = 0;
 	for (uint32_t p = 0; p < v->pool_count; p++) {
 		uint64_t a = v->pools[p].alignment;
@@ -631,11 +680,11 @@ static int check(const usmp_view *v, const usmp_host *h)
 		const usmp_buffer_rec *b = &v->buffers[i];
 		uint64_t a = b->alignment;
 		if (a == 0 || (a & (a - 1)) || a > (UINT64_C(1) << 40) ||
-		    b->size == 0 || b->size >= USMP__EXACT_MAXVAL / 4 ||
+		    b->size == 0 || b->size >= XACT_MAXVAL / 4 ||
 		    b->candidate_count == 0 ||
 		    ((b->flags & USMP_BUFFER_FIXED) &&
 		     (b->fixed_pool >= v->pool_count ||
-		      b->fixed_offset >= USMP__EXACT_MAXVAL / 4))) {
+		      b->fixed_offset >= XACT_MAXVAL / 4))) {
 			snprintf(msg, sizeof msg, "exact: buffer '%s' has a size, "
 			         "alignment, candidate list or fixed placement out "
 			         "of the exact search's range", b->name);
@@ -644,7 +693,7 @@ static int check(const usmp_view *v, const usmp_host *h)
 		}
 		sum += b->size + a + ((b->flags & USMP_BUFFER_FIXED) ?
 		                      b->fixed_offset : 0);
-		if (sum >= USMP__EXACT_MAXVAL / 4) {
+		if (sum >= XACT_MAXVAL / 4) {
 			h->log(h, USMP_LOG_ERROR, "exact: total buffer size is "
 			       "beyond the exact search's arithmetic range");
 			return USMP_ERR_UNSUPPORTED;
@@ -856,7 +905,7 @@ static bool place_fixed(mp *s)
 }
 
 /* One complete search in a mode; the state is reset first, the best plan
- * so far (s->have...) is kept. Returns a usmp__exact_result. */
+ * so far (s->have...) is kept. Returns a xact_result. */
 static int run(mp *s, int mode)
 {
 	bool relaxed = mode == MODE_RELAXED;
@@ -878,7 +927,7 @@ static int run(mp *s, int mode)
 	/* The host's bound knows rules; a relaxed plan may go below it. */
 	s->stop_at_lb = !relaxed;
 	if (!place_fixed(s))
-		return USMP__EXACT_INFEASIBLE;
+		return XACT_INFEASIBLE;
 	/* A buffer that conflicts with nothing goes to offset 0 of its first
 	 * pool when it fits: that never spills more nor adds more size than
 	 * any other place would (it counts only where it is). */
@@ -898,16 +947,16 @@ static int run(mp *s, int mode)
 		s->nplaced += s->pool[b] != USMP_NO_POOL;
 	for (uint32_t p = 0; p < s->P; p++)
 		if (s->hw[p] > s->limit[p])
-			return USMP__EXACT_INFEASIBLE;
+			return XACT_INFEASIBLE;
 	if (mode == MODE_CONFLICTS) {
 		for (int kind = 0; kind < 4; kind++)
 			greedy(s, kind);
 		if (s->have && s->first_only)
-			return USMP__EXACT_FOUND;
+			return XACT_FOUND;
 		if (s->have && s->best_spill == 0 &&
 		    s->best_total <= s->v->lower_bound) {
 			s->done = true;
-			return USMP__EXACT_FOUND;
+			return XACT_FOUND;
 		}
 	}
 	/* Section bounds: pairs alive together are apart, but for what a
@@ -937,160 +986,244 @@ static void write_plan(const mp *s, usmp_placement *out)
 	}
 }
 
-int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
-                      usmp_placement *out, uint64_t capacity,
-                      usmp__exact_clock *clk, bool minimize)
+static void mp_free(mp *s)
+{
+	const usmp_host *h = s->h;
+	void *ptrs[] = {s->conf, s->limit, s->rank, s->twin, s->pool, s->off,
+	                s->plist, s->pcount, s->hw, s->moves, s->ybuf, s->bpool,
+	                s->boff, s->sect_start, s->sect_mem, s->fsum, s->ssum,
+	                s->exc, s->reach, s->dp, s->send, s->amask, s->zbuf,
+	                s->leadm, s->charge};
+	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
+}
+
+/* Allocates the search state and fills what does not change between the
+ * searches: rules, limits and tie ranks. Returns a usmp_status. */
+static int mp_init(mp *s, const usmp_view *v, const usmp_host *h,
+                   uint64_t capacity)
+{
+	s->v = v;
+	s->h = h;
+	s->n = v->buffer_count;
+	s->P = v->pool_count;
+	s->W = (s->n + 63) / 64 ? (s->n + 63) / 64 : 1;
+	size_t n = s->n ? s->n : 1, P = s->P;
+	if (!(s->conf = h->alloc(h, n * s->W * sizeof *s->conf)) ||
+	    !(s->limit = h->alloc(h, P * sizeof *s->limit)) ||
+	    !(s->rank = h->alloc(h, n * sizeof *s->rank)) ||
+	    !(s->twin = h->alloc(h, n * sizeof *s->twin)) ||
+	    !(s->pool = h->alloc(h, n * sizeof *s->pool)) ||
+	    !(s->off = h->alloc(h, n * sizeof *s->off)) ||
+	    !(s->plist = h->alloc(h, P * n * sizeof *s->plist)) ||
+	    !(s->pcount = h->alloc(h, P * sizeof *s->pcount)) ||
+	    !(s->hw = h->alloc(h, P * sizeof *s->hw)) ||
+	    !(s->moves = h->alloc(h, n * (n * P + 1) * sizeof *s->moves)) ||
+	    !(s->ybuf = h->alloc(h, n * P * sizeof *s->ybuf)) ||
+	    !(s->bpool = h->alloc(h, n * sizeof *s->bpool)) ||
+	    !(s->boff = h->alloc(h, n * sizeof *s->boff)) ||
+	    !(s->amask = h->alloc(h, n * sizeof *s->amask)) ||
+	    !(s->zbuf = h->alloc(h, 2 * n * sizeof *s->zbuf)) ||
+	    !(s->leadm = h->alloc(h, n * n * sizeof *s->leadm)))
+		return USMP_ERR_NOMEM;
+	if (build_sections(s))
+		return USMP_ERR_NOMEM;
+	size_t ns = s->nsect ? s->nsect : 1;
+	size_t nm = s->nsect ? s->sect_start[s->nsect] : 0;
+	if (!(s->charge = h->alloc(h, (nm ? nm : 1) * sizeof *s->charge)) ||
+	    !(s->fsum = h->alloc(h, P * ns * sizeof *s->fsum)) ||
+	    !(s->ssum = h->alloc(h, ns * sizeof *s->ssum)) ||
+	    !(s->exc = h->alloc(h, P * ns * sizeof *s->exc)) ||
+	    !(s->reach = h->alloc(h, P * ns * sizeof *s->reach)) ||
+	    !(s->dp = h->alloc(h, (ns + 1) * sizeof *s->dp)))
+		return USMP_ERR_NOMEM;
+	for (size_t i = 0; i < n * n; i++)
+		s->leadm[i] = INT64_MIN;
+	for (uint64_t i = 0; i < v->overlap_count; i++)
+		s->leadm[(size_t)v->overlaps[i].src * n + v->overlaps[i].dst] =
+			v->overlaps[i].max_lead;
+	for (uint32_t p = 0; p < s->P; p++) {
+		s->limit[p] = v->pools[p].size_limit;
+		if (capacity > 0 && capacity < s->limit[p])
+			s->limit[p] = capacity;
+	}
+	/* Ties at one offset: larger buffers first, then by index. */
+	for (uint32_t b = 0; b < s->n; b++) {
+		uint32_t r = 0;
+		for (uint32_t c = 0; c < s->n; c++)
+			if (v->buffers[c].size > v->buffers[b].size ||
+			    (v->buffers[c].size == v->buffers[b].size && c < b))
+				r++;
+		s->rank[b] = r;
+	}
+	s->nfree = s->n; /* nplaced counts the fixed buffers too */
+	return USMP_OK;
+}
+
+/* What the searches proved about the best plan. */
+typedef struct outcome {
+	bool complete;    /* the searches ran to their end */
+	bool proven;      /* the best plan is optimal */
+	bool have_bound;  /* bound_total bounds every plan as good in spill */
+	uint64_t bound_total;
+} outcome;
+
+/* Searches 2 and 3, when rules let pairs share: a relaxation (such pairs
+ * may overlap freely) that looks only for something better than search 1
+ * found. Nothing better: search 1's plan is optimal with the rules too.
+ * Something better that obeys the rules: it is. Returns a usmp_status. */
+static int search_rules(mp *s, bool minimize, outcome *oc)
+{
+	const usmp_host *h = s->h;
+	size_t n = s->n ? s->n : 1;
+	bool had = s->have;
+	uint64_t spill1 = s->best_spill, total1 = s->best_total;
+	uint32_t *keep_pool = h->alloc(h, n * sizeof *keep_pool);
+	uint64_t *keep_off = h->alloc(h, n * sizeof *keep_off);
+	int rc = USMP_ERR_NOMEM;
+	if (!keep_pool || !keep_off)
+		goto fail;
+	memcpy(keep_pool, s->bpool, n * sizeof *keep_pool);
+	memcpy(keep_off, s->boff, n * sizeof *keep_off);
+	s->root_check = true; /* a relaxation: its bounds hold for all */
+	int r2 = run(s, MODE_RELAXED);
+	s->root_check = false;
+	bool improved = s->have && (!had || s->best_spill < spill1 ||
+	                            (s->best_spill == spill1 &&
+	                             s->best_total < total1));
+	bool holds = improved && rules_hold(s);
+	bool b_done = r2 != XACT_STOPPED;
+	oc->proven = minimize && b_done && (!improved || holds);
+	oc->have_bound = oc->proven;
+	if (improved && !holds) {
+		/* The relaxed optimum breaks a rule. Search 3: pairs share as
+		 * their rules allow (valid plans; not complete alone), from
+		 * search 1's plan, until it reaches the relaxed optimum (then
+		 * optimal) or ends. */
+		uint64_t spill2 = s->best_spill, total2 = s->best_total;
+		memcpy(s->bpool, keep_pool, n * sizeof *keep_pool);
+		memcpy(s->boff, keep_off, n * sizeof *keep_off);
+		s->best_spill = spill1;
+		s->best_total = total1;
+		s->have = had;
+		s->has_target = true;
+		s->tspill = spill2;
+		s->ttotal = total2;
+		int r3 = run(s, MODE_NATIVE);
+		s->has_target = false;
+		s->native = false;
+		if (r3 == XACT_STOPPED)
+			b_done = false;
+		bool reached = s->have && s->best_spill == spill2 &&
+		               s->best_total == total2;
+		oc->proven = minimize && b_done && reached;
+		oc->have_bound = oc->proven;
+		if (minimize && r2 != XACT_STOPPED && s->have &&
+		    s->best_spill == spill2) {
+			/* The relaxed optimum bounds plans that spill as much. */
+			oc->have_bound = true;
+			oc->bound_total = total2;
+		}
+		improved = !s->have;
+	} else {
+		improved = false;
+	}
+	rc = USMP_OK;
+	if (!s->have && improved) {
+		h->log(h, USMP_LOG_ERROR, !b_done ?
+		       "exact: stopped before any plan was found" :
+		       "exact: no plan found that obeys the overlap rules, "
+		       "but a plan sharing more freely fits; the search "
+		       "cannot decide whether one obeying them does");
+		rc = !b_done ? USMP_ERR_STOPPED : USMP_ERR_UNSUPPORTED;
+	}
+	if (!s->have && r2 == XACT_STOPPED)
+		oc->complete = false;
+fail:
+	if (keep_pool)
+		h->free(h, keep_pool);
+	if (keep_off)
+		h->free(h, keep_off);
+	return rc;
+}
+
+/* Logs the outcome, writes the best plan and reports the bound. */
+static void finish(const mp *s, const outcome *oc, usmp_placement *out)
+{
+	const usmp_host *h = s->h;
+	char msg[200];
+	snprintf(msg, sizeof msg, "exact: %u pools, spill %llu, size %llu, "
+	         "%s, %llu search nodes", s->P,
+	         (unsigned long long)s->best_spill,
+	         (unsigned long long)s->best_total,
+	         oc->proven ? "proven optimal" : "not proven",
+	         (unsigned long long)s->clk->nodes);
+	h->log(h, USMP_LOG_INFO, msg);
+	write_plan(s, out);
+	if (oc->have_bound && USMP_HAS_FIELD(h, usmp_host, report_bound) &&
+	    h->report_bound) {
+		uint64_t b = oc->proven ? s->best_total : oc->bound_total;
+		if (b > s->best_total)
+			b = s->best_total;
+		h->report_bound(h, b, oc->proven);
+	}
+}
+
+/* Start from the caller's plan: it becomes the best so far. */
+static void take_start(mp *s, const xact_start *st)
+{
+	const usmp_view *v = s->v;
+	uint64_t hw[64] = {0}, spill = 0, total = 0;
+	for (uint32_t b = 0; b < s->n; b++) {
+		uint32_t p = st->plan[b].pool;
+		uint64_t e = st->plan[b].offset + v->buffers[b].size;
+		s->bpool[b] = p;
+		s->boff[b] = st->plan[b].offset;
+		if (e > hw[p])
+			hw[p] = e;
+		if (p != first_cand(s, b))
+			spill += v->buffers[b].size;
+	}
+	for (uint32_t p = 0; p < s->P; p++)
+		total += hw[p];
+	s->have = true;
+	s->best_spill = spill;
+	s->best_total = total;
+}
+
+int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               uint64_t capacity, xact_clock *clk, bool minimize,
+               const xact_start *st)
 {
 	int rc = check(v, h);
 	if (rc)
 		return rc;
 	mp s;
 	memset(&s, 0, sizeof s);
-	s.v = v;
-	s.h = h;
-	s.n = v->buffer_count;
-	s.P = v->pool_count;
-	s.W = (s.n + 63) / 64 ? (s.n + 63) / 64 : 1;
 	s.clk = clk;
 	s.first_only = !minimize;
-	size_t n = s.n ? s.n : 1, P = s.P;
-	rc = USMP_ERR_NOMEM;
-	if (!(s.conf = h->alloc(h, n * s.W * sizeof *s.conf)) ||
-	    !(s.limit = h->alloc(h, P * sizeof *s.limit)) ||
-	    !(s.rank = h->alloc(h, n * sizeof *s.rank)) ||
-	    !(s.twin = h->alloc(h, n * sizeof *s.twin)) ||
-	    !(s.pool = h->alloc(h, n * sizeof *s.pool)) ||
-	    !(s.off = h->alloc(h, n * sizeof *s.off)) ||
-	    !(s.plist = h->alloc(h, P * n * sizeof *s.plist)) ||
-	    !(s.pcount = h->alloc(h, P * sizeof *s.pcount)) ||
-	    !(s.hw = h->alloc(h, P * sizeof *s.hw)) ||
-	    !(s.moves = h->alloc(h, n * (n * P + 1) * sizeof *s.moves)) ||
-	    !(s.ybuf = h->alloc(h, n * P * sizeof *s.ybuf)) ||
-	    !(s.bpool = h->alloc(h, n * sizeof *s.bpool)) ||
-	    !(s.boff = h->alloc(h, n * sizeof *s.boff)) ||
-	    !(s.amask = h->alloc(h, n * sizeof *s.amask)) ||
-	    !(s.zbuf = h->alloc(h, 2 * n * sizeof *s.zbuf)) ||
-	    !(s.leadm = h->alloc(h, n * n * sizeof *s.leadm)))
+	if ((rc = mp_init(&s, v, h, capacity)))
 		goto fail;
-	if (build_sections(&s))
-		goto fail;
-	size_t ns = s.nsect ? s.nsect : 1;
-	size_t nm = s.nsect ? s.sect_start[s.nsect] : 0;
-	if (!(s.charge = h->alloc(h, (nm ? nm : 1) * sizeof *s.charge)))
-		goto fail;
-	if (!(s.fsum = h->alloc(h, P * ns * sizeof *s.fsum)) ||
-	    !(s.ssum = h->alloc(h, ns * sizeof *s.ssum)) ||
-	    !(s.exc = h->alloc(h, P * ns * sizeof *s.exc)) ||
-	    !(s.reach = h->alloc(h, P * ns * sizeof *s.reach)) ||
-	    !(s.dp = h->alloc(h, (ns + 1) * sizeof *s.dp)))
-		goto fail;
-	for (size_t i = 0; i < n * n; i++)
-		s.leadm[i] = INT64_MIN;
-	for (uint64_t i = 0; i < v->overlap_count; i++)
-		s.leadm[(size_t)v->overlaps[i].src * n + v->overlaps[i].dst] =
-			v->overlaps[i].max_lead;
-	for (uint32_t p = 0; p < s.P; p++) {
-		s.limit[p] = v->pools[p].size_limit;
-		if (capacity > 0 && capacity < s.limit[p])
-			s.limit[p] = capacity;
-	}
-	/* Ties at one offset: larger buffers first, then by index. */
-	for (uint32_t b = 0; b < s.n; b++) {
-		uint32_t r = 0;
-		for (uint32_t c = 0; c < s.n; c++)
-			if (v->buffers[c].size > v->buffers[b].size ||
-			    (v->buffers[c].size == v->buffers[b].size && c < b))
-				r++;
-		s.rank[b] = r;
-	}
-	s.nfree = s.n; /* nplaced counts the fixed buffers too */
+	if (st && st->have)
+		take_start(&s, st);
+	if (st)
+		s.spill_floor = st->spill_floor;
 
 	/* Search 1: rules as plain conflicts (every plan it finds is valid). */
 	build_conflicts(&s, false);
 	bool rules = sharing_rules(&s);
 	s.root_check = !rules;
 	int r = run(&s, MODE_CONFLICTS);
-	bool complete = r != USMP__EXACT_STOPPED;
-	bool proven = complete && minimize;
-	bool have_bound = proven;
-	uint64_t bound_total = s.best_total;
-	/* Search 2, with rules that let pairs share: a relaxation (such pairs
-	 * may overlap freely) that looks only for something better than
-	 * search 1 found. Nothing better: search 1's plan is optimal with the
-	 * rules too. Something better that obeys the rules: it is. */
-	if (rules && complete && !s.done && (minimize || !s.have)) {
-		bool had = s.have;
-		uint64_t spill1 = s.best_spill, total1 = s.best_total;
-		uint32_t *keep_pool = h->alloc(h, n * sizeof *keep_pool);
-		uint64_t *keep_off = h->alloc(h, n * sizeof *keep_off);
-		if (!keep_pool || !keep_off) {
-			if (keep_pool)
-				h->free(h, keep_pool);
-			if (keep_off)
-				h->free(h, keep_off);
-			goto fail;
-		}
-		memcpy(keep_pool, s.bpool, n * sizeof *keep_pool);
-		memcpy(keep_off, s.boff, n * sizeof *keep_off);
-		s.root_check = true; /* a relaxation: its bounds hold for all */
-		int r2 = run(&s, MODE_RELAXED);
-		s.root_check = false;
-		bool improved = s.have && (!had || s.best_spill < spill1 ||
-		                           (s.best_spill == spill1 &&
-		                            s.best_total < total1));
-		bool holds = improved && rules_hold(&s);
-		bool b_done = r2 != USMP__EXACT_STOPPED;
-		proven = minimize && b_done && (!improved || holds);
-		have_bound = proven;
-		if (improved && !holds) {
-			/* The relaxed optimum breaks a rule. Search 3: pairs share
-			 * as their rules allow (valid plans; not complete alone),
-			 * from search 1's plan, until it reaches the relaxed
-			 * optimum (then optimal) or ends. */
-			uint64_t spill2 = s.best_spill, total2 = s.best_total;
-			memcpy(s.bpool, keep_pool, n * sizeof *keep_pool);
-			memcpy(s.boff, keep_off, n * sizeof *keep_off);
-			s.best_spill = spill1;
-			s.best_total = total1;
-			s.have = had;
-			s.has_target = true;
-			s.tspill = spill2;
-			s.ttotal = total2;
-			int r3 = run(&s, MODE_NATIVE);
-			s.has_target = false;
-			s.native = false;
-			if (r3 == USMP__EXACT_STOPPED)
-				b_done = false;
-			bool reached = s.have && s.best_spill == spill2 &&
-			               s.best_total == total2;
-			proven = minimize && b_done && reached;
-			have_bound = proven;
-			if (minimize && r2 != USMP__EXACT_STOPPED && s.have &&
-			    s.best_spill == spill2) {
-				/* The relaxed optimum bounds plans that spill as much. */
-				have_bound = true;
-				bound_total = total2;
-			}
-			improved = !s.have;
-		} else {
-			improved = false;
-		}
-		h->free(h, keep_pool);
-		h->free(h, keep_off);
-		if (!s.have && improved) {
-			h->log(h, USMP_LOG_ERROR, !b_done ?
-			       "exact: stopped before any plan was found" :
-			       "exact: no plan found that obeys the overlap rules, "
-			       "but a plan sharing more freely fits; the search "
-			       "cannot decide whether one obeying them does");
-			rc = !b_done ? USMP_ERR_STOPPED : USMP_ERR_UNSUPPORTED;
-			goto fail;
-		}
-		if (!s.have && r2 == USMP__EXACT_STOPPED)
-			complete = false;
-	}
+	outcome oc = {.complete = r != XACT_STOPPED};
+	oc.proven = oc.complete && minimize;
+	oc.have_bound = oc.proven;
+	oc.bound_total = s.best_total;
+	if (rules && oc.complete && !s.done && (minimize || !s.have) &&
+	    (rc = search_rules(&s, minimize, &oc)))
+		goto fail;
 	if (!s.have) {
-		if (!complete) {
+		if (!oc.complete) {
 			h->log(h, USMP_LOG_WARN, "exact: stopped before any plan "
 			       "was found");
 			rc = USMP_ERR_STOPPED;
@@ -1101,33 +1234,11 @@ int usmp__exact_multi(const usmp_view *v, const usmp_host *h,
 		}
 		goto fail;
 	}
-	{
-		char msg[200];
-		snprintf(msg, sizeof msg, "exact: %u pools, spill %llu, size %llu, "
-		         "%s, %llu search nodes", s.P,
-		         (unsigned long long)s.best_spill,
-		         (unsigned long long)s.best_total,
-		         proven ? "proven optimal" : "not proven",
-		         (unsigned long long)clk->nodes);
-		h->log(h, USMP_LOG_INFO, msg);
-	}
-	write_plan(&s, out);
-	if (have_bound && USMP_HAS_FIELD(h, usmp_host, report_bound) &&
-	    h->report_bound) {
-		uint64_t b = proven ? s.best_total : bound_total;
-		if (b > s.best_total)
-			b = s.best_total;
-		h->report_bound(h, b, proven);
-	}
+	finish(&s, &oc, out);
 	rc = USMP_OK;
-fail:;
-	void *ptrs[] = {s.conf, s.limit, s.rank, s.twin, s.pool, s.off, s.plist,
-	                s.pcount, s.hw, s.moves, s.ybuf, s.bpool, s.boff,
-	                s.sect_start, s.sect_mem, s.fsum, s.ssum, s.exc,
-	                s.reach, s.dp, s.send, s.amask, s.zbuf, s.leadm,
-	                s.charge};
-	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
-		if (ptrs[i])
-			h->free(h, ptrs[i]);
+fail:
+	if (rc == USMP_ERR_NOMEM)
+		h->log(h, USMP_LOG_ERROR, "exact: out of memory");
+	mp_free(&s);
 	return rc;
 }

@@ -22,8 +22,8 @@ typedef struct trail_rec {
 } trail_rec;
 
 typedef struct search {
-	const usmp__exact_model *m;
-	usmp__exact_clock *clk;
+	const xact_model *m;
+	xact_clock *clk;
 	uint64_t cap;
 	uint64_t budget, used;
 	bool nomem;
@@ -42,23 +42,22 @@ typedef struct search {
 	size_t ntrail, ctrail;
 	uint32_t *arena; /* stack of index lists, addressed by position */
 	size_t narena, carena;
-	uint64_t *wide; /* stack of per-node section maxima, same discipline */
-	size_t nwide, cwide;
-	usmp__exact_memo *memo; /* the model's memo of infeasible parts */
+	uint64_t *side;  /* [2 nsect] scratch of side_maxima() */
+	xact_memo *memo; /* the model's memo of infeasible parts */
 } search;
 
-double usmp__exact_now(void)
+double xact_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool usmp__exact_should_stop(usmp__exact_clock *c)
+bool xact_should_stop(xact_clock *c)
 {
 	if (c->stopped)
 		return true;
-	if (c->deadline > 0 && usmp__exact_now() >= c->deadline)
+	if (c->deadline > 0 && xact_now() >= c->deadline)
 		c->stopped = true;
 	else if (c->host && c->host->should_stop && c->host->should_stop(c->host))
 		c->stopped = true;
@@ -115,32 +114,11 @@ static size_t reserve(search *s, size_t count)
 	return at;
 }
 
-/* Like reserve(), on the 64-bit stack. */
-static size_t reserve_wide(search *s, size_t count)
-{
-	if (s->nwide + count > s->cwide) {
-		size_t nc = s->cwide ? s->cwide : 4096;
-		while (nc < s->nwide + count)
-			nc *= 2;
-		const usmp_host *h = s->m->host;
-		uint64_t *a = h->realloc(h, s->wide, nc * sizeof *a);
-		if (!a) {
-			s->nomem = true;
-			return SIZE_MAX;
-		}
-		s->wide = a;
-		s->cwide = nc;
-	}
-	size_t at = s->nwide;
-	s->nwide += count;
-	return at;
-}
-
 /* Place buffer b at offset o; the boundaries that no unplaced buffer crosses
  * any more are pushed on the arena (as the index of the section after). */
 static bool place(search *s, uint32_t b, uint64_t o, bool *hatless)
 {
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	uint64_t end = o + m->size[b];
 	s->off[b] = o;
 	if (!set(s, &s->placed[b], 1))
@@ -152,7 +130,7 @@ static bool place(search *s, uint32_t b, uint64_t o, bool *hatless)
 			continue;
 		*hatless = false;
 		if (end > s->minoff[c] &&
-		    !set(s, &s->minoff[c], usmp__exact_fit(m, c, end)))
+		    !set(s, &s->minoff[c], xact_fit(m, c, end)))
 			return false;
 	}
 	for (uint32_t q = m->sl[b]; q < m->sr[b]; q++) {
@@ -181,7 +159,7 @@ static bool place(search *s, uint32_t b, uint64_t o, bool *hatless)
 static bool sections_fit(const search *s, uint32_t lo, uint32_t hi, uint64_t x,
                          size_t list, uint32_t count)
 {
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	uint64_t top = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t c = s->arena[list + i];
@@ -212,7 +190,9 @@ static bool sections_fit(const search *s, uint32_t lo, uint32_t hi, uint64_t x,
 static int cmp_minoff(const void *ctx, uint32_t a, uint32_t b)
 {
 	const search *s = ctx;
-	return s->minoff[a] < s->minoff[b] ? -1 : s->minoff[a] > s->minoff[b];
+	if (s->minoff[a] != s->minoff[b])
+		return s->minoff[a] < s->minoff[b] ? -1 : 1;
+	return s->rank[a] < s->rank[b] ? -1 : s->rank[a] > s->rank[b];
 }
 
 static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
@@ -224,7 +204,7 @@ static int cmp_part(const void *ctx, uint32_t a, uint32_t b);
  * totals as they are now (MiniMalloc re-sorts each part the same way). */
 static bool rerank(search *s, size_t list, uint32_t count)
 {
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t c = s->arena[list + i];
 		uint64_t t = 0;
@@ -236,7 +216,7 @@ static bool rerank(search *s, size_t list, uint32_t count)
 	size_t tmp = reserve(s, count);
 	if (tmp == SIZE_MAX)
 		return false;
-	usmp__exact_sort(s->arena + list, s->arena + tmp, count, cmp_part, s);
+	xact_sort(s->arena + list, s->arena + tmp, count, cmp_part, s);
 	s->narena = tmp;
 	for (uint32_t i = 0; i < count; i++)
 		if (!set(s, &s->rank[s->arena[list + i]], i))
@@ -264,12 +244,12 @@ static uint64_t part_hash(const search *s, uint32_t a, uint32_t b, size_t sub,
 static bool memo_has(const search *s, uint64_t h, uint32_t a, uint32_t b,
                      uint32_t k)
 {
-	const usmp__exact_model *m = s->m;
-	const usmp__exact_memo *mm = s->memo;
+	const xact_model *m = s->m;
+	const xact_memo *mm = s->memo;
 	if (!mm->cmemo)
 		return false;
 	for (size_t i = h & (mm->cmemo - 1);; i = (i + 1) & (mm->cmemo - 1)) {
-		const usmp__exact_memo_ent *e = &mm->memo[i];
+		const xact_memo_ent *e = &mm->memo[i];
 		if (!e->hash)
 			return false;
 		if (e->hash != h || e->len != k || e->a != a || e->b != b ||
@@ -295,12 +275,12 @@ static void memo_add(search *s, uint64_t h, uint32_t a, uint32_t b, size_t sub,
                      uint32_t k)
 {
 	const usmp_host *host = s->m->host;
-	usmp__exact_memo *mm = s->memo;
+	xact_memo *mm = s->memo;
 	if (mm->nkeys + 2 * (size_t)k > MEMO_WORDS || mm->nmemo >= MEMO_ENTRIES)
 		return;
 	if (2 * (mm->nmemo + 1) > mm->cmemo) {
 		size_t nc = mm->cmemo ? 2 * mm->cmemo : 1024;
-		usmp__exact_memo_ent *t = host->alloc(host, nc * sizeof *t);
+		xact_memo_ent *t = host->alloc(host, nc * sizeof *t);
 		if (!t)
 			return;
 		memset(t, 0, nc * sizeof *t);
@@ -330,7 +310,7 @@ static void memo_add(search *s, uint64_t h, uint32_t a, uint32_t b, size_t sub,
 	size_t i = h & (mm->cmemo - 1);
 	while (mm->memo[i].hash)
 		i = (i + 1) & (mm->cmemo - 1);
-	mm->memo[i] = (usmp__exact_memo_ent){.hash = h, .cap = s->cap,
+	mm->memo[i] = (xact_memo_ent){.hash = h, .cap = s->cap,
 	                                     .at = mm->nkeys, .len = k,
 	                                     .a = a, .b = b};
 	for (uint32_t j = 0; j < k; j++) {
@@ -352,7 +332,7 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
 		uint32_t b = p < ncut ? s->arena[cuts + p] : hi;
 		size_t sub = reserve(s, count);
 		if (sub == SIZE_MAX)
-			return USMP__EXACT_NOMEM;
+			return XACT_NOMEM;
 		uint32_t k = 0;
 		for (uint32_t i = 0; i < count; i++) {
 			uint32_t c = s->arena[list + i];
@@ -365,42 +345,33 @@ static int split(search *s, uint32_t lo, uint32_t hi, size_t cuts,
 		uint64_t h = k > 1 && s->memo ? part_hash(s, a, b, sub, k) : 0;
 		if (h && memo_has(s, h, a, b, k)) {
 			s->narena = sub;
-			return USMP__EXACT_INFEASIBLE;
+			return XACT_INFEASIBLE;
 		}
 		if (k && !rerank(s, sub, k))
-			return USMP__EXACT_NOMEM;
-		int r = k ? descend(s, a, b, sub, k, 0, 0) : USMP__EXACT_FOUND;
-		if (r == USMP__EXACT_INFEASIBLE && h)
+			return XACT_NOMEM;
+		int r = k ? descend(s, a, b, sub, k, 0, 0) : XACT_FOUND;
+		if (r == XACT_INFEASIBLE && h)
 			memo_add(s, h, a, b, sub, k);
 		s->narena = sub;
-		if (r != USMP__EXACT_FOUND)
+		if (r != XACT_FOUND)
 			return r;
 	}
-	return USMP__EXACT_FOUND;
+	return XACT_FOUND;
 }
 
-/* Depth-first search of one part: sections [lo, hi), its unplaced buffers
- * in list[count] (in preorder), the offset x of the last placement and the
- * rank bound lr (buffers at offset x must have rank >= lr). */
-static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
-                   uint32_t count, uint64_t x, uint64_t lr)
+/* The lowest top any unplaced buffer of the list can reach (placing
+ * anything at or above it would leave a gap that buffer could drop into);
+ * 0 when the node is dead. */
+static uint64_t lowest_top(const search *s, size_t list, uint32_t count,
+                           uint64_t x, uint64_t lr)
 {
-	const usmp__exact_model *m = s->m;
-	if (count == 0)
-		return USMP__EXACT_FOUND;
-	if (++s->used > s->budget)
-		return USMP__EXACT_LIMIT;
-	if ((++s->clk->nodes & 1023) == 0 && usmp__exact_should_stop(s->clk))
-		return USMP__EXACT_STOPPED;
-
-	/* The lowest top any unplaced buffer can reach: placing anything at
-	 * or above it would leave a gap that buffer could drop into. */
+	const xact_model *m = s->m;
 	uint64_t min_top = UINT64_MAX;
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t c = s->arena[list + i];
 		uint64_t top = s->minoff[c] + m->size[c];
 		if (top > s->cap)
-			return USMP__EXACT_INFEASIBLE;
+			return 0;
 		if (top < min_top)
 			min_top = top;
 		/* A buffer that can no longer go at its lowest offset (below
@@ -415,55 +386,103 @@ static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
 				ok = !s->placed[d] && od + m->size[d] + m->size[c] <= s->cap;
 			}
 			if (!ok)
-				return USMP__EXACT_INFEASIBLE;
+				return 0;
 		}
 	}
-	size_t cand = reserve(s, 2 * (size_t)count);
-	if (cand == SIZE_MAX)
-		return USMP__EXACT_NOMEM;
+	return min_top;
+}
+
+/* The buffers worth placing next, in order of lowest offset, at
+ * arena[*cand..+*k]; false when out of memory. */
+static bool next_buffers(search *s, size_t list, uint32_t count, uint64_t x,
+                         uint64_t lr, uint64_t min_top, size_t *cand_at,
+                         uint32_t *k_out)
+{
+	const xact_model *m = s->m;
 	uint32_t k = 0;
-	for (uint32_t i = 0; i < count; i++) {
-		uint32_t c = s->arena[list + i];
-		uint64_t mo = s->minoff[c];
-		if (mo >= min_top || mo < x || (mo == x && s->rank[c] < lr))
-			continue;
-		/* Twins are interchangeable: the lower index goes first. */
-		if (m->twin[c] != UINT32_MAX && !s->placed[m->twin[c]])
-			continue;
-		s->arena[cand + k++] = c;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t cand = 0;
+		if (pass == 1 && (cand = reserve(s, 2 * (size_t)k)) == SIZE_MAX)
+			return false;
+		k = 0;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t c = s->arena[list + i];
+			uint64_t mo = s->minoff[c];
+			if (mo >= min_top || mo < x || (mo == x && s->rank[c] < lr))
+				continue;
+			/* Twins are interchangeable: the lower index goes first. */
+			if (m->twin[c] != UINT32_MAX && !s->placed[m->twin[c]])
+				continue;
+			if (pass == 1)
+				s->arena[cand + k] = c;
+			k++;
+		}
+		*cand_at = cand;
 	}
-usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
-	                 s);
-	/* Prefix and suffix maxima of the sections' unplaced totals, so a
-	 * candidate's effect outside its own range is checked in O(1). */
+	xact_sort(s->arena + *cand_at, s->arena + *cand_at + k, k, cmp_minoff, s);
+	*k_out = k;
+	return true;
+}
+
+/* Prefix and suffix maxima of the sections' unplaced totals over [lo, hi),
+ * so a candidate's effect outside its own range is checked in O(1): at
+ * side[0..width) and side[width..2 width). One scratch for the whole
+ * search: a node recomputes it after each child (the totals are restored
+ * by then), so memory does not grow with the depth. */
+static void side_maxima(search *s, uint32_t lo, uint32_t hi)
+{
 	uint32_t width = hi - lo;
-	size_t wmark = s->nwide, pm = reserve_wide(s, 2 * (size_t)width);
-	if (pm == SIZE_MAX)
-		return USMP__EXACT_NOMEM;
-	size_t sm = pm + width;
+	uint64_t *pm = s->side, *sm = s->side + width;
 	for (uint32_t q = 0; q < width; q++) {
 		uint64_t t = s->total[lo + q];
-		s->wide[pm + q] = q && s->wide[pm + q - 1] > t ? s->wide[pm + q - 1] : t;
+		pm[q] = q && pm[q - 1] > t ? pm[q - 1] : t;
 	}
 	for (uint32_t q = width; q-- > 0;) {
 		uint64_t t = s->total[lo + q];
-		s->wide[sm + q] = q + 1 < width && s->wide[sm + q + 1] > t
-		                      ? s->wide[sm + q + 1] : t;
+		sm[q] = q + 1 < width && sm[q + 1] > t ? sm[q + 1] : t;
 	}
+}
 
+/* Depth-first search of one part: sections [lo, hi), its unplaced buffers
+ * in list[count] (in any order: ties go by rank), the offset x of the last placement and the
+ * rank bound lr (buffers at offset x must have rank >= lr). */
+static int descend(search *s, uint32_t lo, uint32_t hi, size_t list,
+                   uint32_t count, uint64_t x, uint64_t lr)
+{
+	const xact_model *m = s->m;
+	if (count == 0)
+		return XACT_FOUND;
+	if (++s->used > s->budget)
+		return XACT_LIMIT;
+	if ((++s->clk->nodes & 1023) == 0 && xact_should_stop(s->clk))
+		return XACT_STOPPED;
+
+	uint64_t min_top = lowest_top(s, list, count, x, lr);
+	if (min_top == 0)
+		return XACT_INFEASIBLE;
+	size_t cand;
+	uint32_t k;
+	if (!next_buffers(s, list, count, x, lr, min_top, &cand, &k))
+		return XACT_NOMEM;
+	uint32_t width = hi - lo;
+	const uint64_t *pm = s->side, *sm = s->side + width;
+	bool stale = true; /* side[] needs recomputing */
 	for (uint32_t j = 0; j < k; j++) {
 		uint32_t c = s->arena[cand + j];
 		uint64_t o = s->minoff[c], end = o + m->size[c];
 		size_t mark = s->ntrail, amark = s->narena;
-		int r = USMP__EXACT_INFEASIBLE;
+		int r = XACT_INFEASIBLE;
+		if (stale)
+			side_maxima(s, lo, hi);
+		stale = false;
 		/* Quick section inference before touching the state: outside
 		 * c's range only the offset rises to o; inside, the floor rises
 		 * to c's end and c leaves the total. */
 		uint64_t out = 0;
 		if (m->sl[c] > lo)
-			out = s->wide[pm + m->sl[c] - 1 - lo];
-		if (m->sr[c] < hi && s->wide[sm + m->sr[c] - lo] > out)
-			out = s->wide[sm + m->sr[c] - lo];
+			out = pm[m->sl[c] - 1 - lo];
+		if (m->sr[c] < hi && sm[m->sr[c] - lo] > out)
+			out = sm[m->sr[c] - lo];
 		if (o + out > s->cap)
 			continue;
 		bool fits = true;
@@ -473,29 +492,33 @@ usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
 			continue;
 		bool hatless;
 		if (!place(s, c, o, &hatless))
-			return USMP__EXACT_NOMEM;
+			return XACT_NOMEM;
 		uint32_t ncut = (uint32_t)(s->narena - amark);
 		if (sections_fit(s, lo, hi, o, list, count)) {
-			size_t child = reserve(s, count - 1);
-			if (child == SIZE_MAX)
-				return USMP__EXACT_NOMEM;
-			uint32_t w = 0;
-			for (uint32_t i = 0; i < count; i++) {
-				uint32_t d = s->arena[list + i];
-				if (d != c)
-					s->arena[child + w++] = d;
-			}
+			/* The child's list: this one with c swapped to its end
+			 * (swapped back below; on FOUND the order no longer
+			 * matters). */
+			uint32_t i = 0;
+			while (s->arena[list + i] != c)
+				i++;
+			uint32_t *l = s->arena + list;
+			l[i] = l[count - 1];
+			l[count - 1] = c;
 			if (ncut == 0)
-				r = descend(s, lo, hi, child, w, o, s->rank[c] + 1);
+				r = descend(s, lo, hi, list, count - 1, o,
+				            s->rank[c] + 1);
 			else
-				r = split(s, lo, hi, amark, ncut, child, w);
+				r = split(s, lo, hi, amark, ncut, list, count - 1);
+			l = s->arena + list;
+			l[count - 1] = l[i];
+			l[i] = c;
+			stale = true;
 		}
-		if (r == USMP__EXACT_FOUND)
+		if (r == XACT_FOUND)
 			return r;
 		undo(s, mark);
 		s->narena = amark;
-		s->nwide = wmark + 2 * (size_t)width;
-		if (r != USMP__EXACT_INFEASIBLE)
+		if (r != XACT_INFEASIBLE)
 			return r;
 		/* c met no unplaced buffer: any plan below this node could
 		 * have c at exactly o, first in line, and that just failed. */
@@ -503,8 +526,7 @@ usmp__exact_sort(s->arena + cand, s->arena + cand + count, k, cmp_minoff,
 			break;
 	}
 	s->narena = cand;
-	s->nwide = wmark;
-	return USMP__EXACT_INFEASIBLE;
+	return XACT_INFEASIBLE;
 }
 
 /* Preorders (MiniMalloc's WAT, TAW, TWA): lifetime Width, Area and the
@@ -526,7 +548,7 @@ static int cmp_u64_desc(uint64_t a, uint64_t b) { return a > b ? -1 : a < b; }
 static int cmp_part(const void *ctx, uint32_t a, uint32_t b)
 {
 	const search *s = ctx;
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	if (s->seed) {
 		uint64_t ha = mix(s->seed ^ a), hb = mix(s->seed ^ b);
 		if (ha != hb)
@@ -553,17 +575,16 @@ static int cmp_part(const void *ctx, uint32_t a, uint32_t b)
 
 static void reset(search *s)
 {
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	s->ntrail = 0;
 	s->narena = 0;
-	s->nwide = 0;
 	s->used = 0;
 	memset(s->placed, 0, m->n * sizeof *s->placed);
 	memset(s->floor, 0, m->nsect * sizeof *s->floor);
 	memset(s->total, 0, m->nsect * sizeof *s->total);
 	memset(s->cut, 0, m->nsect * sizeof *s->cut);
 	for (uint32_t b = 0; b < m->n; b++) {
-		s->minoff[b] = usmp__exact_fit(m, b, 0);
+		s->minoff[b] = xact_fit(m, b, 0);
 		for (uint32_t q = m->sl[b]; q < m->sr[b]; q++) {
 			s->total[q] += m->size[b];
 			if (q + 1 < m->sr[b])
@@ -575,14 +596,14 @@ static void reset(search *s)
 /* One complete search with preorder s->heur and budget s->budget. */
 static int run(search *s)
 {
-	const usmp__exact_model *m = s->m;
+	const xact_model *m = s->m;
 	reset(s);
 	if (m->fixed_peak > s->cap ||
 	    !sections_fit(s, 0, m->nsect, 0, 0, 0))
-		return USMP__EXACT_INFEASIBLE;
+		return XACT_INFEASIBLE;
 	size_t list = reserve(s, m->n);
 	if (list == SIZE_MAX)
-		return USMP__EXACT_NOMEM;
+		return XACT_NOMEM;
 	for (uint32_t i = 0; i < m->n; i++)
 		s->arena[list + i] = i;
 	size_t cuts = s->narena;
@@ -590,7 +611,7 @@ static int run(search *s)
 		if (s->cut[q] == 0) {
 			size_t at = reserve(s, 1);
 			if (at == SIZE_MAX)
-				return USMP__EXACT_NOMEM;
+				return XACT_NOMEM;
 			s->arena[at] = q + 1;
 		}
 	}
@@ -598,8 +619,8 @@ static int run(search *s)
 	return split(s, 0, m->nsect, cuts, ncut, list, m->n);
 }
 
-int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
-                      uint64_t budget, usmp__exact_clock *clk, uint64_t *off)
+int xact_solve(const xact_model *m, uint64_t cap,
+               uint64_t budget, xact_clock *clk, uint64_t *off)
 {
 	const usmp_host *h = m->host;
 	search s;
@@ -608,9 +629,9 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	s.clk = clk;
 	/* Peaks are sums of chains of sizes: the largest such sum within the
 	 * capacity is as good a capacity, and a tighter one. */
-	s.cap = usmp__exact_reach_down(m, cap);
+	s.cap = xact_reach_down(m, cap);
 	s.memo = m->memo;
-	int r = USMP__EXACT_NOMEM;
+	int r = XACT_NOMEM;
 	size_t n = m->n, ns = m->nsect ? m->nsect : 1;
 	if (!(s.minoff = h->alloc(h, (n ? n : 1) * sizeof *s.minoff)) ||
 	    !(s.placed = h->alloc(h, (n ? n : 1) * sizeof *s.placed)) ||
@@ -619,7 +640,8 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 	    !(s.dtot = h->alloc(h, (n ? n : 1) * sizeof *s.dtot)) ||
 	    !(s.floor = h->alloc(h, ns * sizeof *s.floor)) ||
 	    !(s.total = h->alloc(h, ns * sizeof *s.total)) ||
-	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)))
+	    !(s.cut = h->alloc(h, ns * sizeof *s.cut)) ||
+	    !(s.side = h->alloc(h, 2 * ns * sizeof *s.side)))
 		goto done;
 	/* Round robin over the preorders with a doubling node limit, as
 	 * MiniMalloc does: a complete run of any of them decides. Each round
@@ -643,18 +665,18 @@ int usmp__exact_solve(const usmp__exact_model *m, uint64_t cap,
 			r = run(&s);
 			used += s.used > s.budget ? s.budget : s.used;
 			if (s.nomem)
-				r = USMP__EXACT_NOMEM;
-			if (r != USMP__EXACT_LIMIT)
+				r = XACT_NOMEM;
+			if (r != XACT_LIMIT)
 				goto done;
 			if (used >= budget)
 				goto done;
 		}
 	}
 done:
-	if (r == USMP__EXACT_FOUND)
+	if (r == XACT_FOUND)
 		memcpy(off, s.off, n * sizeof *off);
 	void *ptrs[] = {s.minoff, s.placed, s.off, s.rank, s.dtot, s.floor, s.total,
-	                s.cut, s.trail, s.arena, s.wide};
+	                s.cut, s.trail, s.arena, s.side};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);

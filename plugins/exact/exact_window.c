@@ -44,7 +44,7 @@ typedef struct memo_entry {
 typedef struct win {
 	const usmp_view *v;
 	const usmp_host *h;
-	usmp__exact_clock clk;
+	xact_clock clk;
 	uint32_t n;
 	uint32_t nr;      /* buffers with a live range */
 	uint32_t *ord;    /* [nr] them, by (begin, index) */
@@ -105,16 +105,6 @@ static bool has_range(const usmp_view *v, uint32_t i)
 static bool is_fixed(const usmp_view *v, uint32_t i)
 {
 	return v->buffers[i].flags & USMP_BUFFER_FIXED;
-}
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* The first position in ord whose begin is >= t. */
@@ -216,7 +206,7 @@ static int first_fit(win *w)
 		else
 			order[k++] = i;
 	}
-	usmp__exact_sort(order, tmp, k, cmp_size_desc, w);
+	xact_sort(order, tmp, k, cmp_size_desc, w);
 	for (uint32_t j = 0; j < k; j++) {
 		if ((j & 1023) == 1023 && h->should_stop(h)) {
 			rc = USMP_ERR_STOPPED;
@@ -231,7 +221,7 @@ static int first_fit(win *w)
 		for (size_t i = 0; i < w->tmp.n; i++)
 			if (done[w->tmp.p[i]])
 				w->tmp.p[cnt++] = w->tmp.p[i];
-		usmp__exact_sort(w->tmp.p, tmp, cnt, cmp_off, w);
+		xact_sort(w->tmp.p, tmp, cnt, cmp_off, w);
 		uint64_t a = w->al[b], o = 0;
 		for (uint32_t i = 0; i < cnt; i++) {
 			uint32_t c = w->tmp.p[i];
@@ -398,7 +388,7 @@ static int choose(win *w, uint32_t x, uint32_t limit, int side)
 		span(r, pad, side, &a, &b);
 		w->tmp.n = 0;
 		if (!collect(w, a, b, &w->tmp, 4 * (size_t)limit + BLK))
-			return USMP__EXACT_NOMEM;
+			return XACT_NOMEM;
 		size_t cnt = 0;
 		for (size_t i = 0; i < w->tmp.n && cnt <= limit; i++)
 			cnt += !is_fixed(v, w->tmp.p[i]);
@@ -412,16 +402,16 @@ static int choose(win *w, uint32_t x, uint32_t limit, int side)
 	span(r, lo, side, &a, &b);
 	w->tmp.n = 0;
 	if (!collect(w, a, b, &w->tmp, SIZE_MAX))
-		return USMP__EXACT_NOMEM;
+		return XACT_NOMEM;
 	w->fr.n = 0;
 	for (size_t i = 0; i < w->tmp.n; i++)
 		if (!is_fixed(v, w->tmp.p[i]) && !push(w->h, &w->fr, w->tmp.p[i]))
-			return USMP__EXACT_NOMEM;
+			return XACT_NOMEM;
 	if (w->fr.n > limit) {
 		/* Keep the highest (ties: earlier in time), then time order. */
 		uint32_t *t = w->h->alloc(w->h, w->fr.n * sizeof *t);
 		if (!t)
-			return USMP__EXACT_NOMEM;
+			return XACT_NOMEM;
 		for (size_t i = 0; i < w->fr.n; i++) /* x, then top desc */
 			for (size_t j = i; j > 0 && w->fr.p[j - 1] != x &&
 			                   (w->fr.p[j] == x ||
@@ -433,15 +423,15 @@ static int choose(win *w, uint32_t x, uint32_t limit, int side)
 				w->fr.p[j - 1] = s;
 			}
 		w->fr.n = limit;
-		usmp__exact_sort(w->fr.p, t, (uint32_t)w->fr.n, cmp_begin, w);
+		xact_sort(w->fr.p, t, (uint32_t)w->fr.n, cmp_begin, w);
 		w->h->free(w->h, t);
 	}
-	return USMP__EXACT_FOUND;
+	return XACT_FOUND;
 }
 
 /* Re-place the free buffers of the window (w->fr) within [0, cap) around
  * the others met in time, with a node budget. On FOUND the plan is
- * updated. Returns a usmp__exact_result. */
+ * updated. Returns a xact_result. */
 static int solve_window(win *w, uint64_t cap, uint64_t budget)
 {
 	const usmp_view *v = w->v;
@@ -455,7 +445,7 @@ static int solve_window(win *w, uint64_t cap, uint64_t budget)
 	}
 	w->tmp.n = 0;
 	w->fx.n = 0;
-	int res = USMP__EXACT_NOMEM;
+	int res = XACT_NOMEM;
 	if (!collect(w, t0, t1, &w->tmp, SIZE_MAX))
 		goto out;
 	for (size_t i = 0; i < w->tmp.n; i++) {
@@ -487,7 +477,7 @@ static int solve_window(win *w, uint64_t cap, uint64_t budget)
 	if (e) {
 		w->hits++;
 		res = (int)e->result;
-		if (res == USMP__EXACT_FOUND)
+		if (res == XACT_FOUND)
 			for (size_t i = 0; i < nf; i++)
 				w->off[w->fr.p[i]] = w->words[e->sol + i];
 		goto out;
@@ -524,22 +514,22 @@ static int solve_window(win *w, uint64_t cap, uint64_t budget)
 	sv.overlaps = NULL;
 	sv.overlap_count = 0;
 	sv.lower_bound = 0; /* the whole problem's: not this window's */
-	usmp__exact_model m;
-	if (usmp__exact_model_build(&m, &sv, h) != USMP_OK) {
-		res = USMP__EXACT_NOMEM;
+	xact_model m;
+	if (xact_model_build(&m, &sv, h) != USMP_OK) {
+		res = XACT_NOMEM;
 		goto out;
 	}
 	w->solves++;
-	res = usmp__exact_solve(&m, cap, budget, &w->clk, w->soff);
-	if (res == USMP__EXACT_FOUND) /* m.id: the sub-view index, < nf */
+	res = xact_solve(&m, cap, budget, &w->clk, w->soff);
+	if (res == XACT_FOUND) /* m.id: the sub-view index, < nf */
 		for (uint32_t i = 0; i < m.n; i++)
 			w->off[w->fr.p[m.id[i]]] = w->soff[i];
-	usmp__exact_model_free(&m);
-	if (res == USMP__EXACT_FOUND) {
+	xact_model_free(&m);
+	if (res == XACT_FOUND) {
 		for (size_t i = 0; i < nf; i++)
 			w->soff[i] = w->off[w->fr.p[i]];
 		memo_put(w, hash, len, (uint32_t)res, w->soff, (uint32_t)nf);
-	} else if (res == USMP__EXACT_INFEASIBLE || res == USMP__EXACT_LIMIT) {
+	} else if (res == XACT_INFEASIBLE || res == XACT_LIMIT) {
 		memo_put(w, hash, len, (uint32_t)res, NULL, 0);
 	}
 out:
@@ -561,35 +551,35 @@ static int repair(win *w, uint64_t cap, uint32_t window, uint32_t maxlev)
 		uint32_t x = w->ord[i];
 		if (is_fixed(v, x) || top_of(w, x) <= cap)
 			continue;
-		int r = USMP__EXACT_LIMIT;
-		for (uint32_t l = 0; l <= maxlev && r != USMP__EXACT_FOUND; l++) {
-			if (usmp__exact_should_stop(&w->clk))
-				return USMP__EXACT_STOPPED;
+		int r = XACT_LIMIT;
+		for (uint32_t l = 0; l <= maxlev && r != XACT_FOUND; l++) {
+			if (xact_should_stop(&w->clk))
+				return XACT_STOPPED;
 			uint64_t lim = (uint64_t)window << (l / 2);
 			/* Centred on x, then reaching back, then ahead. */
-			for (int side = 0; side < 3 && r != USMP__EXACT_FOUND;
+			for (int side = 0; side < 3 && r != XACT_FOUND;
 			     side++) {
 				r = choose(w, x, lim > 4096 ? 4096 : (uint32_t)lim,
 				           side == 2 ? 1 : -side);
-				if (r == USMP__EXACT_NOMEM)
+				if (r == XACT_NOMEM)
 					return r;
 				r = solve_window(w, cap,
 				                 (uint64_t)FIRST_BUDGET << (2 * l));
-				if (r == USMP__EXACT_NOMEM ||
-				    r == USMP__EXACT_STOPPED)
+				if (r == XACT_NOMEM ||
+				    r == XACT_STOPPED)
 					return r;
 				if (top_of(w, x) > cap) /* x not in the window */
-					r = USMP__EXACT_LIMIT;
+					r = XACT_LIMIT;
 			}
 		}
-		if (r != USMP__EXACT_FOUND)
-			return USMP__EXACT_LIMIT;
+		if (r != XACT_FOUND)
+			return XACT_LIMIT;
 	}
 	/* Buffers without a live range sit at 0 and meet nothing. */
 	for (uint32_t i = 0; i < w->n; i++)
 		if (!has_range(v, i) && top_of(w, i) > cap)
-			return USMP__EXACT_LIMIT;
-	return USMP__EXACT_FOUND;
+			return XACT_LIMIT;
+	return XACT_FOUND;
 }
 
 static void report(win *w, uint64_t before)
@@ -607,7 +597,7 @@ static int attempt(win *w, uint64_t c, uint32_t window, uint32_t maxlev)
 	logmsg(w->h, USMP_LOG_DEBUG, "exact_window: level %llu, target %llu: "
 	       "peak %llu after %llu ms", maxlev, (unsigned long long)c,
 	       (unsigned long long)w->peak,
-	       (unsigned long long)((usmp__exact_now() - w->t_start) * 1000));
+	       (unsigned long long)((xact_now() - w->t_start) * 1000));
 	return r;
 }
 
@@ -634,22 +624,22 @@ static int improve(win *w, uint64_t lb, uint32_t window)
 			if (bold && c + g < w->peak) {
 				bold = false;
 				r = attempt(w, c, window, lev);
-				if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+				if (r == XACT_NOMEM || r == XACT_STOPPED)
 					return r;
-				if (r == USMP__EXACT_FOUND)
+				if (r == XACT_FOUND)
 					continue;
 				lo = c + g;
 				if (lev > 1 && lev < MAX_LEVEL)
 					break; /* next level's bold step first */
 			}
 			r = attempt(w, w->peak - g, window, lev);
-			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+			if (r == XACT_NOMEM || r == XACT_STOPPED)
 				return r;
-			if (r != USMP__EXACT_FOUND)
+			if (r != XACT_FOUND)
 				break;
 		}
 	}
-	return USMP__EXACT_FOUND;
+	return XACT_FOUND;
 }
 
 /* Scope: one pool, no explicit conflicts, one candidate pool, alignments
@@ -678,10 +668,10 @@ static int check(const usmp_view *v, const usmp_host *h)
 		uint64_t a = b->alignment;
 		if (b->candidate_count > 1 || a == 0 || (a & (a - 1)) ||
 		    a > (UINT64_C(1) << 40) || b->size == 0 ||
-		    b->size >= USMP__EXACT_MAXVAL / 4 ||
+		    b->size >= XACT_MAXVAL / 4 ||
 		    ((b->flags & USMP_BUFFER_FIXED) &&
 		     (b->fixed_pool != 0 ||
-		      b->fixed_offset >= USMP__EXACT_MAXVAL / 4))) {
+		      b->fixed_offset >= XACT_MAXVAL / 4))) {
 			char msg[256];
 			snprintf(msg, sizeof msg, "exact_window: buffer '%s' is "
 			         "beyond its scope (several candidate pools, "
@@ -704,7 +694,7 @@ static bool take_warm(win *w, const usmp_placement *out)
 	const usmp_view *v = w->v;
 	for (uint32_t i = 0; i < w->n; i++) {
 		const usmp_buffer_rec *b = &v->buffers[i];
-		if (out[i].pool != 0 || out[i].offset >= USMP__EXACT_MAXVAL / 4 ||
+		if (out[i].pool != 0 || out[i].offset >= XACT_MAXVAL / 4 ||
 		    (out[i].offset & (w->al[i] - 1)) ||
 		    ((b->flags & USMP_BUFFER_FIXED) &&
 		     out[i].offset != b->fixed_offset))
@@ -732,9 +722,9 @@ static int setup(win *w)
 	for (uint32_t i = 0; i < w->n; i++) {
 		const usmp_buffer_rec *b = &v->buffers[i];
 		w->al[i] = usmp_buffer_alignment(v, i, 0);
-		w->gran = gcd64(gcd64(w->gran, b->size), w->al[i]);
+		w->gran = xact_gcd(xact_gcd(w->gran, b->size), w->al[i]);
 		if (b->flags & USMP_BUFFER_FIXED)
-			w->gran = gcd64(w->gran, b->fixed_offset);
+			w->gran = xact_gcd(w->gran, b->fixed_offset);
 		if (!has_range(v, i))
 			continue;
 		w->ord[w->nr++] = i;
@@ -745,7 +735,7 @@ static int setup(win *w)
 	if (!w->gran)
 		w->gran = 1;
 	/* obeg doubles as the sort's scratch before it holds the begins. */
-	usmp__exact_sort(w->ord, (uint32_t *)w->obeg, w->nr, cmp_begin, w);
+	xact_sort(w->ord, (uint32_t *)w->obeg, w->nr, cmp_begin, w);
 	for (uint32_t i = 0; i < w->nr; i++) {
 		const usmp_buffer_rec *b = &v->buffers[w->ord[i]];
 		w->obeg[i] = b->begin;
@@ -768,9 +758,9 @@ static void teardown(win *w)
 			h->free(h, ptrs[i]);
 }
 
-int usmp__exact_window(const usmp_view *v, const usmp_host *h,
-                       usmp_placement *out, uint32_t window,
-                       double time_limit, bool warm)
+int xact_window(const usmp_view *v, const usmp_host *h,
+                usmp_placement *out, uint32_t window,
+                double time_limit, bool warm)
 {
 	win w;
 	memset(&w, 0, sizeof w);
@@ -778,7 +768,7 @@ int usmp__exact_window(const usmp_view *v, const usmp_host *h,
 	w.h = h;
 	w.n = v->buffer_count;
 	w.clk.host = h;
-	w.t_start = usmp__exact_now();
+	w.t_start = xact_now();
 	if (time_limit < 0 || time_limit != time_limit) {
 		h->log(h, USMP_LOG_ERROR, "exact_window: time_limit must be >= 0");
 		return USMP_ERR_INVALID;
@@ -789,7 +779,7 @@ int usmp__exact_window(const usmp_view *v, const usmp_host *h,
 		return USMP_ERR_INVALID;
 	}
 	if (time_limit > 0)
-		w.clk.deadline = usmp__exact_now() + time_limit;
+		w.clk.deadline = xact_now() + time_limit;
 	int rc = check(v, h);
 	if (rc)
 		return rc;
@@ -809,18 +799,18 @@ int usmp__exact_window(const usmp_view *v, const usmp_host *h,
 		if (is_fixed(v, i) && top_of(&w, i) > lb)
 			lb = top_of(&w, i);
 	uint64_t limit = v->pools[0].size_limit;
-	int r = USMP__EXACT_FOUND;
+	int r = XACT_FOUND;
 	if (w.peak > limit) {
 		/* Bring the plan within the pool first; fail if it will not go. */
 		for (uint32_t lev = 1; lev <= MAX_LEVEL && w.peak > limit; lev++) {
 			r = repair(&w, limit / w.gran * w.gran, window, lev);
 			report(&w, start);
-			if (r == USMP__EXACT_NOMEM || r == USMP__EXACT_STOPPED)
+			if (r == XACT_NOMEM || r == XACT_STOPPED)
 				break;
 		}
 		if (w.peak > limit) {
-			rc = r == USMP__EXACT_NOMEM ? USMP_ERR_NOMEM
-			     : r == USMP__EXACT_STOPPED ? USMP_ERR_STOPPED
+			rc = r == XACT_NOMEM ? USMP_ERR_NOMEM
+			     : r == XACT_STOPPED ? USMP_ERR_STOPPED
 			                                : USMP_ERR_INFEASIBLE;
 			h->log(h, USMP_LOG_ERROR, "exact_window: no plan within "
 			       "the pool's size limit found");
@@ -829,7 +819,7 @@ int usmp__exact_window(const usmp_view *v, const usmp_host *h,
 	}
 	if (w.peak > lb)
 		r = improve(&w, lb, window);
-	if (r == USMP__EXACT_NOMEM)
+	if (r == XACT_NOMEM)
 		h->log(h, USMP_LOG_WARN, "exact_window: out of memory; "
 		       "returning the best plan so far");
 	logmsg(h, USMP_LOG_INFO, "exact_window: peak %llu (start %llu), %llu "

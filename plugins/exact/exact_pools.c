@@ -1,0 +1,363 @@
+/* exact_pools.c — several pools without conflict edges: every buffer in its
+ * first candidate pool spills least, and then each pool is planned alone. */
+#include "exact_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One pool's view: its buffers (those whose first candidate, or fixed
+ * pool, it is) in index order, their rules, every candidate pool 0. */
+typedef struct pools {
+	const usmp_view *v;
+	const usmp_host *h;
+	uint32_t *home;      /* [n] the pool each buffer goes to */
+	uint32_t *ids;       /* [n] one pool's buffers, view indices */
+	uint32_t *sub;       /* [n] index of a buffer in its pool's view */
+	usmp_buffer_rec *sb; /* [n] */
+	usmp_overlap_rec *so;
+	usmp_placement *sp;  /* [n] */
+	usmp_pool_rec pool;
+	uint32_t zero;       /* the candidate list of every buffer: pool 0 */
+} pools;
+
+static uint32_t home_pool(const usmp_view *v, uint32_t b)
+{
+	const usmp_buffer_rec *r = &v->buffers[b];
+	if (r->flags & USMP_BUFFER_FIXED)
+		return r->fixed_pool;
+	return v->candidates[r->candidate_start];
+}
+
+/* The view of pool p; *count: its buffers. */
+static usmp_view pool_view(pools *ps, uint32_t p, uint32_t *count)
+{
+	const usmp_view *v = ps->v;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		if (ps->home[i] != p)
+			continue;
+		ps->sub[i] = k;
+		ps->ids[k] = i;
+		usmp_buffer_rec r = v->buffers[i];
+		r.candidate_count = 1;
+		r.candidate_start = 0;
+		r.fixed_pool = 0;
+		ps->sb[k++] = r;
+	}
+	uint64_t nr = 0;
+	for (uint64_t i = 0; i < v->overlap_count; i++) {
+		usmp_overlap_rec o = v->overlaps[i];
+		if (ps->home[o.src] != p || ps->home[o.dst] != p)
+			continue;
+		o.src = ps->sub[o.src];
+		o.dst = ps->sub[o.dst];
+		ps->so[nr++] = o;
+	}
+	usmp_view sv = *v;
+	ps->pool = v->pools[p];
+	sv.pool_count = 1;
+	sv.pools = &ps->pool;
+	sv.buffer_count = k;
+	sv.buffers = ps->sb;
+	sv.candidates = &ps->zero;
+	sv.conflict_start = NULL;
+	sv.conflict_adj = NULL;
+	sv.degree = NULL;
+	sv.overlaps = nr ? ps->so : NULL;
+	sv.overlap_count = nr;
+	sv.lower_bound = 0; /* the group's bound is not one pool's */
+	*count = k;
+	return sv;
+}
+
+/* Whether the pool's buffers alive at some time (or any one of them)
+ * exceed its limit: then they cannot all stay, and the joint search must
+ * choose what spills. Rules are ignored (they could only lower the sum, so
+ * this may send a pool to the joint search that would have fitted). */
+static bool overfull(const usmp_view *sv, uint64_t limit)
+{
+	for (uint32_t i = 0; i < sv->buffer_count; i++) {
+		const usmp_buffer_rec *a = &sv->buffers[i];
+		uint64_t sum = a->size;
+		if (!(a->flags & USMP_BUFFER_LIVE)) {
+			if (sum > limit)
+				return true;
+			continue;
+		}
+		/* the load at a's begin: every live range containing it */
+		for (uint32_t j = 0; j < sv->buffer_count; j++) {
+			const usmp_buffer_rec *b = &sv->buffers[j];
+			if (j != i && (b->flags & USMP_BUFFER_LIVE) &&
+			    b->begin <= a->begin && a->begin < b->end)
+				sum += b->size;
+		}
+		if (sum > limit)
+			return true;
+	}
+	return false;
+}
+
+static void pools_free(pools *ps)
+{
+	const usmp_host *h = ps->h;
+	void *ptrs[] = {ps->home, ps->ids, ps->sub, ps->sb, ps->so, ps->sp};
+	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
+		if (ptrs[i])
+			h->free(h, ptrs[i]);
+}
+
+int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, const uint8_t *keep,
+               xact_outcome *res)
+{
+	pools ps;
+	memset(&ps, 0, sizeof ps);
+	ps.v = v;
+	ps.h = h;
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	int rc = USMP_ERR_NOMEM;
+	if (!(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
+	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
+	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
+	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
+	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
+	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
+	                          sizeof *ps.so)))
+		goto fail;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *r = &v->buffers[i];
+		ps.home[i] = home_pool(v, i);
+		if (keep && !keep[i] && !(r->flags & USMP_BUFFER_FIXED) &&
+		    r->candidate_count > 1)
+			ps.home[i] = v->candidates[r->candidate_start + 1];
+	}
+	/* First a cheap look at every pool, so that a pool that must spill
+	 * sends the problem to the joint search before any time is spent. */
+	rc = USMP_ERR_UNSUPPORTED;
+	for (uint32_t p = 0; p < v->pool_count; p++) {
+		uint32_t k;
+		usmp_view sv = pool_view(&ps, p, &k);
+		uint64_t limit = sv.pools[0].size_limit;
+		if (kp->capacity > 0 && kp->capacity < limit)
+			limit = kp->capacity;
+		if (k && overfull(&sv, limit))
+			goto fail;
+	}
+	double deadline = kp->time_limit > 0 ? xact_now() + kp->time_limit : 0;
+	uint32_t left = v->buffer_count;
+	res->peak = 0;
+	res->bound = 0;
+	for (uint32_t p = 0; p < v->pool_count; p++) {
+		uint32_t k;
+		usmp_view sv = pool_view(&ps, p, &k);
+		if (!k)
+			continue;
+		xact_params q = *kp;
+		q.enough = 0;
+		if (deadline > 0) {
+			double rest = deadline - xact_now();
+			q.time_limit = rest > 0 ? rest * k / left : 1e-6;
+		}
+		for (uint32_t i = 0; i < k; i++)
+			ps.sp[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		xact_outcome o;
+		int r = xact_one_pool(&sv, h, ps.sp, &q, &o);
+		if (r == USMP_ERR_NOMEM || r == USMP_ERR_STOPPED) {
+			rc = r;
+			goto fail;
+		}
+		if (r != USMP_OK)
+			goto fail; /* UNSUPPORTED: the joint search decides */
+		for (uint32_t i = 0; i < k; i++)
+			out[ps.ids[i]] = (usmp_placement){p, 0, ps.sp[i].offset};
+		res->peak += o.peak;
+		res->bound += o.bound;
+		left -= k;
+	}
+	char msg[200];
+	if (keep)
+		snprintf(msg, sizeof msg, "exact: %u pools, the least spill by "
+		         "load planned pool by pool: size %llu", v->pool_count,
+		         (unsigned long long)res->peak);
+	else
+		snprintf(msg, sizeof msg, "exact: %u pools, every buffer in its "
+		         "first pool (no spill), size %llu, proven bound %llu",
+		         v->pool_count, (unsigned long long)res->peak,
+		         (unsigned long long)res->bound);
+	h->log(h, USMP_LOG_INFO, msg);
+	rc = USMP_OK;
+fail:
+	pools_free(&ps);
+	return rc;
+}
+
+/* Least-spill choices enumerated and planned at most this many. */
+#define CHOICES 64u
+
+/* Whether the choices were all enumerated and each says every buffer's
+ * pool (a buffer leaving its first pool has only a second one). */
+static bool choices_say_pools(const usmp_view *v, const uint8_t *keeps,
+                              uint32_t count)
+{
+	if (count > CHOICES)
+		return false;
+	for (uint32_t c = 0; c < count; c++)
+		for (uint32_t b = 0; b < v->buffer_count; b++)
+			if (!keeps[(size_t)c * v->buffer_count + b] &&
+			    v->buffers[b].candidate_count != 2 &&
+			    !(v->buffers[b].flags & USMP_BUFFER_FIXED))
+				return false;
+	return true;
+}
+
+/* Plan the least-spill choices pool by pool (all of them when enumerated,
+ * sharing the time; else one, in a quarter of it): the best plan goes to
+ * st (and res), the least of their proven bounds to *bound; *decided stays
+ * true only if every choice got a plan. When none fits because it counted
+ * on rule partners sharing, a choice with them apart is planned instead
+ * (a start for the joint search, proving nothing). Returns a usmp_status
+ * (only NOMEM is an error). */
+static int try_choices(const usmp_view *v, const usmp_host *h,
+                       const xact_params *kp, xact_clock *clk, uint8_t *keeps,
+                       uint32_t count, xact_start *st, xact_outcome *res,
+                       uint64_t *bound, bool *decided)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	uint32_t tries = count <= CHOICES ? count : 1;
+	usmp_placement *first = (usmp_placement *)st->plan;
+	usmp_placement *trial = h->alloc(h, n * sizeof *trial);
+	if (!trial)
+		return USMP_ERR_NOMEM;
+	char msg[120];
+	snprintf(msg, sizeof msg, "exact: spill by load alone >= %llu, %u%s "
+	         "choices reach it", (unsigned long long)st->spill_floor,
+	         count, count >= 255 ? "+" : "");
+	h->log(h, USMP_LOG_INFO, msg);
+	for (uint32_t c = 0; c <= tries; c++) {
+		bool apart = c == tries; /* the fallback */
+		uint32_t one;
+		uint64_t lb2;
+		if (apart && (st->have || !v->overlap_count ||
+		              xact_should_stop(clk) ||
+		              xact_spill_dp(v, h, kp->capacity, false, &lb2, keeps,
+		                            1, &one) != USMP_OK))
+			break;
+		xact_params q = *kp;
+		if (clk->deadline > 0) {
+			double rest = clk->deadline - xact_now();
+			q.time_limit = *decided ? rest / (tries - c) : rest / 4;
+			if (apart)
+				q.time_limit = rest / 4;
+			if (q.time_limit <= 0)
+				q.time_limit = 1e-6;
+		}
+		for (size_t i = 0; i < n; i++)
+			trial[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		xact_outcome o;
+		int r = xact_pools(v, h, trial, &q,
+		                   keeps + (apart ? 0 : (size_t)c * n), &o);
+		if (r == USMP_ERR_NOMEM) {
+			h->free(h, trial);
+			return r;
+		}
+		if (r != USMP_OK || apart) {
+			*decided = false;
+			if (r != USMP_OK)
+				continue;
+		}
+		if (o.bound < *bound)
+			*bound = o.bound;
+		if (!st->have || o.peak < res->peak) {
+			*res = o;
+			memcpy(first, trial, (size_t)v->buffer_count * sizeof *first);
+			st->have = true;
+		}
+		if (xact_should_stop(clk)) {
+			*decided = false;
+			break;
+		}
+	}
+	h->free(h, trial);
+	return USMP_OK;
+}
+
+/* Several pools without edges where some must spill: the least spill by
+ * load (exact_spill.c) bounds every plan's spill; its choices, planned pool
+ * by pool, give the joint search its first plan. When there are few
+ * choices, all enumerated and each fits, every plan of least spill is a
+ * plan of one of them, so the least of their pools' proven bounds bounds
+ * them all: proven when the best plan meets it. Beyond the joint search's
+ * size the best of those plans is the answer, claimed only at the host's
+ * bound. */
+int xact_spill_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	uint8_t *keeps = h->alloc(h, CHOICES * n);
+	usmp_placement *first = h->alloc(h, n * sizeof *first);
+	xact_start st = {false, first, 0};
+	xact_outcome res = {0, 0};
+	int rc = USMP_ERR_NOMEM;
+	if (!keeps || !first)
+		goto fail;
+	uint64_t lb;
+	uint32_t count = 0;
+	rc = xact_spill_dp(v, h, kp->capacity, true, &lb, keeps, CHOICES, &count);
+	if (rc == USMP_ERR_NOMEM)
+		goto fail;
+	if (rc == USMP_OK) {
+		st.spill_floor = lb;
+		uint64_t bound = UINT64_MAX;
+		bool decided = choices_say_pools(v, keeps, count);
+		rc = try_choices(v, h, kp, clk, keeps, count, &st, &res, &bound,
+		                 &decided);
+		if (rc)
+			goto fail;
+		if (st.have && decided) {
+			/* Every plan of least spill is a plan of one of the
+			 * choices, each planned: the least of their bounds holds
+			 * for them all. */
+			memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
+			xact_outcome rep = {res.peak, bound < res.peak ? bound : res.peak};
+			xact_report(v, h, &rep);
+			if (rep.bound >= rep.peak || xact_should_stop(clk))
+				goto fail;
+		}
+	}
+	rc = xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st);
+	if (rc == USMP_ERR_UNSUPPORTED && st.have) {
+		memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
+		res.bound = 0; /* only the host's bound is known */
+		xact_report(v, h, &res);
+		rc = USMP_OK;
+	}
+fail:
+	if (keeps)
+		h->free(h, keeps);
+	if (first)
+		h->free(h, first);
+	return rc;
+}
+
+/* A plan of every buffer in its first pool, unproven because the pools'
+ * search takes sharing rules as conflicts: the joint search (up to its
+ * size) starts from it and may share as the rules allow. out holds the
+ * plan and stays valid whatever happens. */
+int xact_rules_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk)
+{
+	if (v->buffer_count > 1000 || xact_should_stop(clk))
+		return USMP_OK;
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	usmp_placement *keep = h->alloc(h, n * sizeof *keep);
+	if (!keep)
+		return USMP_OK;
+	memcpy(keep, out, (size_t)v->buffer_count * sizeof *keep);
+	xact_start st = {true, keep, 0};
+	if (xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st))
+		memcpy(out, keep, (size_t)v->buffer_count * sizeof *out);
+	h->free(h, keep);
+	return USMP_OK;
+}
