@@ -137,6 +137,8 @@ typedef struct fit_ctx {
 	size_t sorted_cap;
 
 	fit_key *keys, *ktmp;
+	usmp_placement *out; /* the caller's plan */
+	uint64_t *hw;        /* [pools] high-water marks */
 	char msg[512];
 } fit_ctx;
 
@@ -527,7 +529,7 @@ static int fit_index_build(fit_ctx *c)
 	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
 		c->gap = false;
 	if (c->gap) {
-		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize);
+		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize, cover, live);
 	}
 	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
 	c->slist = fit_alloc(c, u, sizeof *c->slist);
@@ -1172,7 +1174,7 @@ static void fit_release(fit_ctx *c)
 		c->fen,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
 		c->rstart, c->radj, c->ranges, c->keys, c->ktmp, c->bucket,
-		c->sorted
+		c->sorted, c->hw
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
@@ -1199,6 +1201,105 @@ static bool fit_gap_usable(const usmp_view *v)
 	return true;
 }
 
+/* Check the call: host table, order and live ranges. USMP_OK with *order
+ * set, else the status to return (the reason logged). */
+static int fit_check_call(const fit_ctx *c, const char *order_s, int *order)
+{
+	const usmp_view *v = c->v;
+	const usmp_host *h = c->h;
+	char m[256];
+	if (!v || !h || !c->out || v->struct_size < sizeof(usmp_view) ||
+	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
+	    !h->realloc || !h->free || !h->should_stop)
+		return USMP_ERR_INVALID;
+	*order = fit_parse_order(order_s);
+	if (*order < 0) {
+		snprintf(m, sizeof m,
+		         "%s: unknown order \"%.64s\" (expected size, lifetime, "
+		         "area, conflicts or all)",
+		         c->algo, order_s ? order_s : "(null)");
+		fit_log(c, USMP_LOG_ERROR, m);
+		return USMP_ERR_INVALID;
+	}
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (fit_live(v, b) && r->end <= r->begin) {
+			snprintf(m, sizeof m,
+			         "%s: buffer \"%.64s\" has an empty live range",
+			         c->algo, r->name ? r->name : "?");
+			fit_log(c, USMP_LOG_ERROR, m);
+			return USMP_ERR_INVALID;
+		}
+	}
+	return USMP_OK;
+}
+
+/* Allocate the per-buffer arrays, the overlap rules and the index. */
+static int fit_setup(fit_ctx *c)
+{
+	size_t n = c->n;
+	int rc;
+	c->gap = fit_gap_usable(c->v);
+	c->work = fit_alloc(c, n, sizeof *c->work);
+	c->place = fit_alloc(c, n, sizeof *c->place);
+	c->owner = fit_alloc(c, n, sizeof *c->owner);
+	c->times = fit_alloc(c, n, sizeof *c->times);
+	c->lo = fit_alloc(c, n, sizeof *c->lo);
+	c->hi = fit_alloc(c, n, sizeof *c->hi);
+	c->seq = fit_alloc(c, n, sizeof *c->seq);
+	c->keys = fit_alloc(c, n, sizeof *c->keys);
+	c->ktmp = fit_alloc(c, n, sizeof *c->ktmp);
+	c->hw = fit_alloc(c, c->v->pool_count, sizeof *c->hw);
+	if (!c->work || !c->place || !c->owner || !c->times || !c->lo ||
+	    !c->hi || !c->seq || !c->keys || !c->ktmp || !c->hw)
+		return USMP_ERR_NOMEM;
+	if (c->v->overlap_count) {
+		c->rule_stamp = fit_alloc(c, n, sizeof *c->rule_stamp);
+		c->rule_flags = fit_alloc(c, n, sizeof *c->rule_flags);
+		c->fwd_lead = fit_alloc(c, n, sizeof *c->fwd_lead);
+		c->rev_lead = fit_alloc(c, n, sizeof *c->rev_lead);
+		if (!c->rule_stamp || !c->rule_flags || !c->fwd_lead ||
+		    !c->rev_lead)
+			return USMP_ERR_NOMEM;
+		if ((rc = fit_rules_build(c)))
+			return rc;
+	}
+	return fit_index_build(c);
+}
+
+/* order=all: plan in every order, keep the smallest plan in c->out. */
+static int fit_run_all(fit_ctx *c)
+{
+	const usmp_view *v = c->v;
+	const usmp_host *h = c->h;
+	bool have = false;
+	uint64_t best = UINT64_MAX;
+	int last = USMP_ERR_INFEASIBLE;
+	for (int o = 0; o < FIT_ORDER_COUNT; o++) {
+		if (have && (best <= v->lower_bound || h->should_stop(h)))
+			break;
+		c->msg[0] = '\0';
+		int rc = fit_run(c, o);
+		if (rc == USMP_ERR_STOPPED && have)
+			break;
+		if (rc == USMP_ERR_INFEASIBLE) {
+			last = rc;
+			continue;
+		}
+		if (rc)
+			return rc;
+		uint64_t t = fit_total(c, c->hw);
+		if (!have || t < best) {
+			have = true;
+			best = t;
+			memcpy(c->out, c->work, (size_t)c->n * sizeof *c->out);
+			if (h->progress)
+				h->progress(h, best);
+		}
+	}
+	return have ? USMP_OK : last;
+}
+
 static int fit_main(const usmp_view *v, const usmp_host *h,
                     usmp_placement *out, const char *order_s, int best_fit,
                     const char *algo)
@@ -1207,120 +1308,36 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	memset(&c, 0, sizeof c);
 	c.v = v;
 	c.h = h;
+	c.out = out;
 	c.algo = algo;
 	c.best_fit = best_fit;
-	int rc = USMP_OK;
-	uint64_t *hw = NULL;
-
-	if (!v || !h || !out || v->struct_size < sizeof(usmp_view) ||
-	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
-	    !h->realloc || !h->free || !h->should_stop)
-		return USMP_ERR_INVALID;
-	int order = fit_parse_order(order_s);
-	if (order < 0) {
-		char m[256];
-		snprintf(m, sizeof m,
-		         "%s: unknown order \"%.64s\" (expected size, lifetime, "
-		         "area, conflicts or all)",
-		         algo, order_s ? order_s : "(null)");
-		fit_log(&c, USMP_LOG_ERROR, m);
-		return USMP_ERR_INVALID;
-	}
+	int order;
+	int rc = fit_check_call(&c, order_s, &order);
+	if (rc || v->buffer_count == 0)
+		return rc;
 	c.n = v->buffer_count;
-	if (c.n == 0)
-		return USMP_OK;
-	for (uint32_t b = 0; b < c.n; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
-		if (fit_live(v, b) && r->end <= r->begin) {
-			char m[256];
-			snprintf(m, sizeof m,
-			         "%s: buffer \"%.64s\" has an empty live range",
-			         algo, r->name ? r->name : "?");
-			fit_log(&c, USMP_LOG_ERROR, m);
-			return USMP_ERR_INVALID;
-		}
-	}
-	size_t n = c.n;
-	c.gap = fit_gap_usable(v);
-	c.work = fit_alloc(&c, n, sizeof *c.work);
-	c.place = fit_alloc(&c, n, sizeof *c.place);
-	c.owner = fit_alloc(&c, n, sizeof *c.owner);
-	c.times = fit_alloc(&c, n, sizeof *c.times);
-	c.lo = fit_alloc(&c, n, sizeof *c.lo);
-	c.hi = fit_alloc(&c, n, sizeof *c.hi);
-	c.seq = fit_alloc(&c, n, sizeof *c.seq);
-	c.keys = fit_alloc(&c, n, sizeof *c.keys);
-	c.ktmp = fit_alloc(&c, n, sizeof *c.ktmp);
-	hw = fit_alloc(&c, v->pool_count, sizeof *hw);
-	if (!c.work || !c.place || !c.owner || !c.times || !c.lo || !c.hi || !c.seq ||
-	    !c.keys || !c.ktmp || !hw)
-		goto nomem;
-	if (v->overlap_count) {
-		c.rule_stamp = fit_alloc(&c, n, sizeof *c.rule_stamp);
-		c.rule_flags = fit_alloc(&c, n, sizeof *c.rule_flags);
-		c.fwd_lead = fit_alloc(&c, n, sizeof *c.fwd_lead);
-		c.rev_lead = fit_alloc(&c, n, sizeof *c.rev_lead);
-		if (!c.rule_stamp || !c.rule_flags || !c.fwd_lead || !c.rev_lead)
-			goto nomem;
-		if ((rc = fit_rules_build(&c)))
-			goto fail;
-	}
-	if ((rc = fit_index_build(&c)))
-		goto fail;
-
-	if (order < FIT_ORDER_COUNT) {
-		rc = fit_run(&c, order);
-		if (rc)
-			goto fail;
-		memcpy(out, c.work, n * sizeof *out);
-		if (h->progress)
-			h->progress(h, fit_total(&c, hw));
-		goto done;
-	}
-
-	/* order=all: keep the smallest plan over every order. */
-	bool have = false;
-	uint64_t best = UINT64_MAX;
-	int last = USMP_ERR_INFEASIBLE;
-	for (int o = 0; o < FIT_ORDER_COUNT; o++) {
-		if (have && (best <= v->lower_bound || h->should_stop(h)))
-			break;
-		c.msg[0] = '\0';
-		rc = fit_run(&c, o);
-		if (rc == USMP_ERR_STOPPED && have)
-			break;
-		if (rc == USMP_ERR_INFEASIBLE) {
-			last = rc;
-			continue;
-		}
-		if (rc)
-			goto fail;
-		uint64_t t = fit_total(&c, hw);
-		if (!have || t < best) {
-			have = true;
-			best = t;
-			memcpy(out, c.work, n * sizeof *out);
-			if (h->progress)
-				h->progress(h, best);
-		}
-	}
-	rc = have ? USMP_OK : last;
+	rc = fit_setup(&c);
+	if (rc == USMP_ERR_NOMEM && !c.msg[0])
+		snprintf(c.msg, sizeof c.msg,
+		         "%s: out of memory for %u buffers", algo, c.n);
 	if (rc)
 		goto fail;
-done:
-	fit_free(&c, hw);
+	if (order == FIT_ORDER_COUNT) {
+		rc = fit_run_all(&c);
+	} else if ((rc = fit_run(&c, order)) == USMP_OK) {
+		memcpy(out, c.work, (size_t)c.n * sizeof *out);
+		if (h->progress)
+			h->progress(h, fit_total(&c, c.hw));
+	}
+	if (rc)
+		goto fail;
 	fit_release(&c);
 	return USMP_OK;
-nomem:
-	rc = USMP_ERR_NOMEM;
-	snprintf(c.msg, sizeof c.msg, "%s: out of memory for %u buffers", algo,
-	         c.n);
 fail:
 	if (c.msg[0])
 		fit_log(&c, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
 		                                      : USMP_LOG_WARN,
 		        c.msg);
-	fit_free(&c, hw);
 	fit_release(&c);
 	return rc;
 }

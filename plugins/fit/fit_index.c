@@ -61,45 +61,62 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	return USMP_OK;
 }
 
-int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize)
+int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
+                        uint64_t span_sum, uint64_t live)
 {
 	memset(g, 0, sizeof *g);
 	g->h = h;
 	g->tsize = tsize;
+	while ((1ull << g->theight) < tsize)
+		g->theight++;
+	/* touch[] from the height of an eighth of the mean span up: about
+	 * eight sets per buffer of the mean span on that level */
+	uint64_t eighth = live ? span_sum / live / 8 : 0;
+	g->h0 = 0;
+	while (g->h0 < g->theight && (1ull << g->h0) < eighth)
+		g->h0++;
+	/* nodes at heights h0.. are those below lowfirst */
+	g->lowfirst = g->h0 ? tsize >> (g->h0 - 1) : 2 * (uint64_t)tsize;
 	size_t nodes = 2 * (size_t)tsize;
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
 	g->sub = h->alloc(h, nodes * sizeof *g->sub);
-	if (!g->cover || !g->sub) {
+	g->touch = h->alloc(h, nodes * sizeof *g->touch);
+	if (!g->cover || !g->sub || !g->touch) {
 		usmp__fit_gidx_free(g);
 		return USMP_ERR_NOMEM;
 	}
 	memset(g->cover, 0, nodes * sizeof *g->cover);
 	memset(g->sub, 0, nodes * sizeof *g->sub);
+	memset(g->touch, 0, nodes * sizeof *g->touch);
 	return USMP_OK;
 }
 
 void usmp__fit_gidx_reset(usmp__fit_gidx *g)
 {
 	for (size_t i = 0; g->cover && i < 2 * (size_t)g->tsize; i++)
-		g->cover[i].cnt = g->sub[i].cnt = 0;
+		g->cover[i].cnt = g->sub[i].cnt = g->touch[i].cnt = 0;
 }
 
 void usmp__fit_gidx_free(usmp__fit_gidx *g)
 {
 	const usmp_host *h = g->h;
-	for (size_t i = 0; g->cover && g->sub && i < 2 * (size_t)g->tsize;
-	     i++) {
-		if (g->cover[i].iv)
-			h->free(h, g->cover[i].iv);
-		if (g->sub[i].iv)
-			h->free(h, g->sub[i].iv);
+	usmp__fit_set *arr[3] = { g->cover, g->sub, g->touch };
+	for (int k = 0; k < 3; k++) {
+		if (!arr[k])
+			continue;
+		for (size_t i = 0; i < 2 * (size_t)g->tsize; i++)
+			if (arr[k][i].iv)
+				h->free(h, arr[k][i].iv);
+		h->free(h, arr[k]);
 	}
-	if (g->cover)
-		h->free(h, g->cover);
-	if (g->sub)
-		h->free(h, g->sub);
-	g->cover = g->sub = NULL;
+	g->cover = g->sub = g->touch = NULL;
 }
+
+/* A buffer goes into touch[] of its canonical nodes and of their
+ * descendants this many levels down: a node's touch[] then holds the
+ * buffers that cover an ancestor at most this far up, and a query reads
+ * cover[] of the root-path nodes farther up. */
+#define FITG_DOWN 6u
 
 /* ---- nodes of a range of leaves ------------------------------------------ */
 
@@ -146,15 +163,33 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 {
 	uint32_t nd[70];
 	int rc;
+	/* sub[] is read on nodes below h0 only */
+	uint64_t low = g->lowfirst;
 	unsigned k = fitg_canonical(g, lo, hi, nd);
 	for (unsigned j = 0; j < k; j++)
 		if ((rc = fitg_set_add(g->h, &g->cover[nd[j]], a, b)) ||
-		    (rc = fitg_set_add(g->h, &g->sub[nd[j]], a, b)))
+		    (nd[j] >= low &&
+		     (rc = fitg_set_add(g->h, &g->sub[nd[j]], a, b))))
 			return rc;
+	/* touch[] of the canonical nodes from h0 up and of their
+	 * descendants down to FITG_DOWN levels (not below h0) */
+	for (unsigned j = 0; j < k; j++) {
+		for (unsigned d = 0; d <= FITG_DOWN; d++) {
+			uint64_t first = (uint64_t)nd[j] << d;
+			if (first >= low)
+				break;
+			for (uint64_t v = first; v < first + (1ull << d); v++)
+				if ((rc = fitg_set_add(g->h, &g->touch[v], a, b)))
+					return rc;
+		}
+	}
 	k = fitg_partial(g, lo, hi, nd);
-	for (unsigned j = 0; j < k; j++)
-		if ((rc = fitg_set_add(g->h, &g->sub[nd[j]], a, b)))
+	for (unsigned j = 0; j < k; j++) {
+		usmp__fit_set *s = nd[j] >= low ? &g->sub[nd[j]]
+		                                : &g->touch[nd[j]];
+		if ((rc = fitg_set_add(g->h, s, a, b)))
 			return rc;
+	}
 	return USMP_OK;
 }
 
@@ -164,17 +199,36 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
  * cursors at their first intervals. */
 static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 {
-	uint32_t nd[70];
-	unsigned m = 0;
+	uint32_t nd[70], hc[70];
+	unsigned m = 0, nh = 0;
 	if (live) {
 		unsigned k = fitg_canonical(g, l, r, nd);
-		for (unsigned j = 0; j < k; j++)
-			if (g->sub[nd[j]].cnt)
-				g->qset[m++] = &g->sub[nd[j]];
+		for (unsigned j = 0; j < k; j++) {
+			/* a node h0 or more above the leaves: its touch[] */
+			bool high = nd[j] < g->lowfirst;
+			const usmp__fit_set *s = high ? &g->touch[nd[j]]
+			                              : &g->sub[nd[j]];
+			if (high)
+				hc[nh++] = nd[j];
+			if (s->cnt)
+				g->qset[m++] = s;
+		}
+		/* cover[] of the root-path nodes, but those above a node whose
+		 * touch[] is read already: that holds them */
 		k = fitg_partial(g, l, r, nd);
-		for (unsigned j = 0; j < k; j++)
-			if (g->cover[nd[j]].cnt)
+		for (unsigned j = 0; j < k; j++) {
+			if (!g->cover[nd[j]].cnt)
+				continue;
+			unsigned da = 31u - (unsigned)__builtin_clz(nd[j]);
+			bool held = false;
+			for (unsigned i = 0; i < nh && !held; i++) {
+				unsigned dc = 31u - (unsigned)__builtin_clz(hc[i]);
+				held = dc > da && dc - da <= FITG_DOWN &&
+				       (hc[i] >> (dc - da)) == nd[j];
+			}
+			if (!held)
 				g->qset[m++] = &g->cover[nd[j]];
+		}
 	}
 	for (unsigned i = 0; i < m; i++)
 		g->qpos[i] = 0;

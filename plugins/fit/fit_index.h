@@ -35,7 +35,10 @@ typedef struct usmp__fit_set {
 typedef struct usmp__fit_gidx {
 	const usmp_host *h;
 	uint32_t tsize; /* leaves: a power of two */
+	unsigned theight, h0; /* log2(tsize); lowest height with touch[] */
+	uint64_t lowfirst;    /* first node below h0 (2 * tsize: none) */
 	usmp__fit_set *cover, *sub; /* [2 * tsize] */
+	usmp__fit_set *touch; /* [2 * tsize], heights h0.. only */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
 	unsigned qcount;
@@ -43,7 +46,7 @@ typedef struct usmp__fit_gidx {
 
 /* Room for tsize leaves, nothing placed. USMP_OK or USMP_ERR_NOMEM. */
 int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h,
-                        uint32_t tsize);
+                        uint32_t tsize, uint64_t span_sum, uint64_t live);
 /* Forget every placed buffer (keeps the memory). */
 void usmp__fit_gidx_reset(usmp__fit_gidx *g);
 void usmp__fit_gidx_free(usmp__fit_gidx *g);
