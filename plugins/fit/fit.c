@@ -11,9 +11,10 @@
  * conflicts with, never a scan of every placed buffer. Their forbidden
  * ranges are put in order of start by a bucket sort (O(k) for the usual
  * spread of offsets) before the gap scan. Overlap rules turn into a smaller
- * forbidden range of start offsets. first_fit in one pool without rules,
- * edges, fixed or empty buffers uses a gap index instead: merged occupied
- * intervals per node of the same time tree (see "the gap index").
+ * forbidden range of start offsets. Both algorithms in one pool without
+ * rules, edges, fixed or empty buffers use the gap index of fit_index.c
+ * instead when many buffers are alive at once; built with
+ * -DUSMP_FIT_REFERENCE (tests only) they use the lists for every problem.
  */
 #include <usmp/plugin.h>
 

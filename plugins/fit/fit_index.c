@@ -6,11 +6,24 @@
  * candidate offset x moves past whatever interval blocks [x, x + size) in
  * any set, until every set agrees that [x, x + size) is free. Because each
  * set is the union over a stretch of time, the walk passes about as many
- * intervals as the free gaps below the answer, not one per buffer alive.
+ * intervals as there are free gaps below the answer, not one per buffer
+ * alive. best_fit walks on to the top, through every gap that holds the
+ * buffer, and keeps the smallest.
  */
 #include "fit_index.h"
 
 #include <string.h>
+
+/* A buffer goes into touch[] of its canonical nodes and of their
+ * descendants this many levels down: a node's touch[] then holds the
+ * buffers that cover an ancestor at most this far up, and a query reads
+ * cover[] of the root-path nodes farther up. */
+#define FITG_DOWN 6u
+
+/* A query merges its sets of at most FITG_SMALL intervals into one when
+ * they hold at most FITG_SCRATCH intervals together. */
+#define FITG_SMALL 16u
+#define FITG_SCRATCH 256u
 
 /* ---- sets ----------------------------------------------------------------- */
 
@@ -81,7 +94,9 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
 	g->sub = h->alloc(h, nodes * sizeof *g->sub);
 	g->touch = h->alloc(h, nodes * sizeof *g->touch);
-	if (!g->cover || !g->sub || !g->touch) {
+	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
+	g->scratch.cap = FITG_SCRATCH;
+	if (!g->cover || !g->sub || !g->touch || !g->scratch.iv) {
 		usmp__fit_gidx_free(g);
 		return USMP_ERR_NOMEM;
 	}
@@ -110,13 +125,11 @@ void usmp__fit_gidx_free(usmp__fit_gidx *g)
 		h->free(h, arr[k]);
 	}
 	g->cover = g->sub = g->touch = NULL;
+	if (g->scratch.iv)
+		h->free(h, g->scratch.iv);
+	g->scratch.iv = NULL;
 }
 
-/* A buffer goes into touch[] of its canonical nodes and of their
- * descendants this many levels down: a node's touch[] then holds the
- * buffers that cover an ancestor at most this far up, and a query reads
- * cover[] of the root-path nodes farther up. */
-#define FITG_DOWN 6u
 
 /* ---- nodes of a range of leaves ------------------------------------------ */
 
@@ -195,6 +208,52 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 
 /* ---- queries --------------------------------------------------------------- */
 
+/* Replace the query's sets of at most FITG_SMALL intervals, when there
+ * are several, by their union in g->scratch: each set costs a look per
+ * candidate offset, and the small ones (short stretches of time near the
+ * ends of the range) are most of the sets. */
+static void fitg_pack_small(usmp__fit_gidx *g)
+{
+	unsigned m = g->qcount, small = 0, total = 0;
+	for (unsigned i = 0; i < m; i++) {
+		if (g->qset[i]->cnt <= FITG_SMALL) {
+			small++;
+			total += g->qset[i]->cnt;
+		}
+	}
+	if (small < 2 || total > FITG_SCRATCH)
+		return;
+	usmp__fit_iv *iv = g->scratch.iv;
+	unsigned n = 0, k = 0;
+	for (unsigned i = 0; i < m; i++) {
+		const usmp__fit_set *s = g->qset[i];
+		if (s->cnt > FITG_SMALL) {
+			g->qset[k++] = s;
+			continue;
+		}
+		for (uint32_t j = 0; j < s->cnt; j++) { /* insertion by start */
+			unsigned q = n++;
+			while (q > 0 && iv[q - 1].a > s->iv[j].a) {
+				iv[q] = iv[q - 1];
+				q--;
+			}
+			iv[q] = s->iv[j];
+		}
+	}
+	unsigned u = 0; /* union of what overlaps or touches */
+	for (unsigned i = 0; i < n; i++) {
+		if (u > 0 && iv[i].a <= iv[u - 1].b) {
+			if (iv[i].b > iv[u - 1].b)
+				iv[u - 1].b = iv[i].b;
+		} else {
+			iv[u++] = iv[i];
+		}
+	}
+	g->scratch.cnt = u;
+	g->qset[k++] = &g->scratch;
+	g->qcount = k;
+}
+
 /* g->qset = the non-empty sets of the buffers alive somewhere in l..r,
  * cursors at their first intervals. */
 static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
@@ -230,9 +289,10 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 				g->qset[m++] = &g->cover[nd[j]];
 		}
 	}
-	for (unsigned i = 0; i < m; i++)
-		g->qpos[i] = 0;
 	g->qcount = m;
+	fitg_pack_small(g);
+	for (unsigned i = 0; i < g->qcount; i++)
+		g->qpos[i] = 0;
 }
 
 /* Move the cursor of set i to its first interval ending past x. */

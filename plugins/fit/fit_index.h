@@ -1,16 +1,25 @@
 /* fit_index.h — the fit plugin's gap index: placed buffers as merged
  * occupied offset intervals per node of a segment tree over time.
  *
- * Leaves are the distinct begin times of live buffers; a buffer alive at
- * leaves lo..hi is stored, merged with its neighbours in offset, in
- * cover[w] for each canonical node w of lo..hi and in sub[v] for every
- * node v whose leaves meet lo..hi without lying inside one canonical node
- * (the canonical nodes and the nodes on the root paths of lo and hi that
- * lo..hi does not contain). The buffers alive somewhere in l..r are then
- * exactly those of sub[] on the canonical nodes of l..r and of cover[] on
- * the root-path nodes that l..r does not contain: about 4 log T sets, each
- * the union over a long stretch of time, so densely used memory merges
- * into few intervals per set and a query walks few of them.
+ * Leaves are the distinct begin times of live buffers; two live buffers
+ * conflict iff they share a leaf. A buffer alive at leaves lo..hi goes,
+ * merged with its neighbours in offset, into cover[w] of each canonical
+ * node w of lo..hi (the buffers alive at every leaf of w); into sub[v] of
+ * the nodes below height h0 that hold a canonical node in their subtree
+ * (the buffers touching v but covering no ancestor of it); and into
+ * touch[v] of the nodes from height h0 up that it touches, those under a
+ * canonical node only FITG_DOWN levels down (touch[v]: the buffers alive
+ * somewhere in v, but those covering an ancestor far above).
+ *
+ * The buffers alive somewhere in l..r are those of touch[] (from h0 up)
+ * or sub[] (below) of the canonical nodes of l..r, plus cover[] of the
+ * root-path nodes of l and r that l..r does not contain, but for those
+ * whose touch[] of a canonical node below (near enough) holds already.
+ * Each set is the union over a stretch of time, so densely used memory
+ * merges into few intervals per set, and a query walks the gaps of a few
+ * tens of sets rather than one interval per buffer alive. h0 is chosen
+ * from the mean span (an eighth of it) so a buffer lands in a few tens of
+ * sets.
  */
 #ifndef USMP_FIT_INDEX_H
 #define USMP_FIT_INDEX_H
@@ -39,6 +48,7 @@ typedef struct usmp__fit_gidx {
 	uint64_t lowfirst;    /* first node below h0 (2 * tsize: none) */
 	usmp__fit_set *cover, *sub; /* [2 * tsize] */
 	usmp__fit_set *touch; /* [2 * tsize], heights h0.. only */
+	usmp__fit_set scratch; /* a query's small sets, merged */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
 	unsigned qcount;
