@@ -25,6 +25,9 @@
 #define FITG_SMALL 16u
 #define FITG_SCRATCH 256u
 
+/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only). */
+#define fitg_sub(g, v) (&(g)->sub[(v) - (g)->lowfirst])
+
 /* ---- sets ----------------------------------------------------------------- */
 
 /* Insert [a, b) into set s, merging with intervals it overlaps or
@@ -60,7 +63,7 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap ? 2 * s->cap : 4;
+		uint32_t ncap = s->cap + s->cap / 2 + 4; /* 1.5x: memory */
 		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
@@ -91,9 +94,10 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	/* nodes at heights h0.. are those below lowfirst */
 	g->lowfirst = g->h0 ? tsize >> (g->h0 - 1) : 2 * (uint64_t)tsize;
 	size_t nodes = 2 * (size_t)tsize;
+	g->nsub = nodes - g->lowfirst;
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
-	g->sub = h->alloc(h, nodes * sizeof *g->sub);
-	g->touch = h->alloc(h, nodes * sizeof *g->touch);
+	g->sub = h->alloc(h, (g->nsub ? g->nsub : 1) * sizeof *g->sub);
+	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
 	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
 	g->scratch.cap = FITG_SCRATCH;
 	if (!g->cover || !g->sub || !g->touch || !g->scratch.iv) {
@@ -101,25 +105,30 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 		return USMP_ERR_NOMEM;
 	}
 	memset(g->cover, 0, nodes * sizeof *g->cover);
-	memset(g->sub, 0, nodes * sizeof *g->sub);
-	memset(g->touch, 0, nodes * sizeof *g->touch);
+	memset(g->sub, 0, g->nsub * sizeof *g->sub);
+	memset(g->touch, 0, (size_t)g->lowfirst * sizeof *g->touch);
 	return USMP_OK;
 }
 
 void usmp__fit_gidx_reset(usmp__fit_gidx *g)
 {
 	for (size_t i = 0; g->cover && i < 2 * (size_t)g->tsize; i++)
-		g->cover[i].cnt = g->sub[i].cnt = g->touch[i].cnt = 0;
+		g->cover[i].cnt = 0;
+	for (size_t i = 0; g->sub && i < g->nsub; i++)
+		g->sub[i].cnt = 0;
+	for (size_t i = 0; g->touch && i < g->lowfirst; i++)
+		g->touch[i].cnt = 0;
 }
 
 void usmp__fit_gidx_free(usmp__fit_gidx *g)
 {
 	const usmp_host *h = g->h;
 	usmp__fit_set *arr[3] = { g->cover, g->sub, g->touch };
+	size_t len[3] = { 2 * (size_t)g->tsize, g->nsub, g->lowfirst };
 	for (int k = 0; k < 3; k++) {
 		if (!arr[k])
 			continue;
-		for (size_t i = 0; i < 2 * (size_t)g->tsize; i++)
+		for (size_t i = 0; i < len[k]; i++)
 			if (arr[k][i].iv)
 				h->free(h, arr[k][i].iv);
 		h->free(h, arr[k]);
@@ -182,7 +191,7 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 	for (unsigned j = 0; j < k; j++)
 		if ((rc = fitg_set_add(g->h, &g->cover[nd[j]], a, b)) ||
 		    (nd[j] >= low &&
-		     (rc = fitg_set_add(g->h, &g->sub[nd[j]], a, b))))
+		     (rc = fitg_set_add(g->h, fitg_sub(g, nd[j]), a, b))))
 			return rc;
 	/* touch[] of the canonical nodes from h0 up and of their
 	 * descendants down to FITG_DOWN levels (not below h0) */
@@ -198,7 +207,7 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 	}
 	k = fitg_partial(g, lo, hi, nd);
 	for (unsigned j = 0; j < k; j++) {
-		usmp__fit_set *s = nd[j] >= low ? &g->sub[nd[j]]
+		usmp__fit_set *s = nd[j] >= low ? fitg_sub(g, nd[j])
 		                                : &g->touch[nd[j]];
 		if ((rc = fitg_set_add(g->h, s, a, b)))
 			return rc;
@@ -266,7 +275,7 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 			/* a node h0 or more above the leaves: its touch[] */
 			bool high = nd[j] < g->lowfirst;
 			const usmp__fit_set *s = high ? &g->touch[nd[j]]
-			                              : &g->sub[nd[j]];
+			                              : fitg_sub(g, nd[j]);
 			if (high)
 				hc[nh++] = nd[j];
 			if (s->cnt)

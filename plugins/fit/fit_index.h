@@ -46,8 +46,10 @@ typedef struct usmp__fit_gidx {
 	uint32_t tsize; /* leaves: a power of two */
 	unsigned theight, h0; /* log2(tsize); lowest height with touch[] */
 	uint64_t lowfirst;    /* first node below h0 (2 * tsize: none) */
-	usmp__fit_set *cover, *sub; /* [2 * tsize] */
-	usmp__fit_set *touch; /* [2 * tsize], heights h0.. only */
+	usmp__fit_set *cover;  /* [2 * tsize] */
+	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst.. (below h0) */
+	usmp__fit_set *touch;  /* [lowfirst]: nodes 1.. (h0 and up) */
+	size_t nsub;
 	usmp__fit_set scratch; /* a query's small sets, merged */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
