@@ -100,13 +100,16 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
 	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
 	g->scratch.cap = FITG_SCRATCH;
+	if (g->cover)
+		memset(g->cover, 0, nodes * sizeof *g->cover);
+	if (g->sub)
+		memset(g->sub, 0, g->nsub * sizeof *g->sub);
+	if (g->touch)
+		memset(g->touch, 0, (size_t)g->lowfirst * sizeof *g->touch);
 	if (!g->cover || !g->sub || !g->touch || !g->scratch.iv) {
 		usmp__fit_gidx_free(g);
 		return USMP_ERR_NOMEM;
 	}
-	memset(g->cover, 0, nodes * sizeof *g->cover);
-	memset(g->sub, 0, g->nsub * sizeof *g->sub);
-	memset(g->touch, 0, (size_t)g->lowfirst * sizeof *g->touch);
 	return USMP_OK;
 }
 
