@@ -11,11 +11,14 @@
  * conflicts with, never a scan of every placed buffer. Their forbidden
  * ranges are put in order of start by a bucket sort (O(k) for the usual
  * spread of offsets) before the gap scan. Overlap rules turn into a smaller
- * forbidden range of start offsets. first_fit in one pool without rules,
- * edges, fixed or empty buffers uses a gap index instead: merged occupied
- * intervals per node of the same time tree (see "the gap index").
+ * forbidden range of start offsets. Both algorithms in one pool without
+ * rules, edges, fixed or empty buffers use the gap index of fit_index.c
+ * instead when many buffers are alive at once; built with
+ * -DUSMP_FIT_REFERENCE (tests only) they use the lists for every problem.
  */
 #include <usmp/plugin.h>
+
+#include "fit_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,17 +75,7 @@ typedef struct fit_list {
 	uint64_t start, cnt;
 } fit_list;
 
-/* Merged occupied offset intervals [a, b) in order, for the gap index. */
-typedef struct fit_set {
-	fit_range *iv;
-	uint32_t cnt, cap;
-} fit_set;
-
-/* Sets one gap query reads at most: a root path and a range's canonical
- * nodes of a tree of at most 2^32 leaves. */
-#define FIT_QSETS 100
-
-/* The gap index serves first_fit when on average at least this many
+/* The gap index serves the common case when on average at least this many
  * buffers are alive at a begin time (fewer: the lists). */
 #define FIT_GAP_MIN_ALIVE 32
 
@@ -116,11 +109,10 @@ typedef struct fit_ctx {
 	uint64_t slive;          /* slots in sarr (live buffers) */
 	uint32_t *seq; /* placement order of one run: fixed ones first */
 
-	/* The gap index, used instead of the lists above when c->gap. */
+	/* The gap index (fit_index.h), used instead of the lists above when
+	 * c->gap. */
 	bool gap;
-	fit_set *gcover, *gbegin; /* [2 * tsize] */
-	const fit_set *qset[FIT_QSETS];
-	uint32_t qpos[FIT_QSETS];
+	usmp__fit_gidx gidx;
 
 	/* Rule partners of the buffer being placed. */
 	uint32_t *rule_stamp;
@@ -146,6 +138,8 @@ typedef struct fit_ctx {
 	size_t sorted_cap;
 
 	fit_key *keys, *ktmp;
+	usmp_placement *out; /* the caller's plan */
+	uint64_t *hw;        /* [pools] high-water marks */
 	char msg[512];
 } fit_ctx;
 
@@ -536,13 +530,7 @@ static int fit_index_build(fit_ctx *c)
 	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
 		c->gap = false;
 	if (c->gap) {
-		c->gcover = fit_alloc(c, nodes, sizeof *c->gcover);
-		c->gbegin = fit_alloc(c, nodes, sizeof *c->gbegin);
-		if (!c->gcover || !c->gbegin)
-			return USMP_ERR_NOMEM;
-		memset(c->gcover, 0, nodes * sizeof *c->gcover);
-		memset(c->gbegin, 0, nodes * sizeof *c->gbegin);
-		return USMP_OK;
+		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize, cover, live);
 	}
 	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
 	c->slist = fit_alloc(c, u, sizeof *c->slist);
@@ -599,8 +587,7 @@ static void fit_index_reset(fit_ctx *c)
 	if (!c->tcount)
 		return;
 	if (c->gap) {
-		for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
-			c->gcover[i].cnt = c->gbegin[i].cnt = 0;
+		usmp__fit_gidx_reset(&c->gidx);
 		return;
 	}
 	for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
@@ -673,166 +660,6 @@ static uint32_t fit_next_start(const fit_ctx *c, uint32_t j, uint32_t r)
 		w = (W + 1) * 64;
 	}
 	return FIT_NONE;
-}
-
-/* ---- the gap index (first_fit, the common case) -------------------------- */
-
-/* With one pool, no overlap rules, no conflict edges, no fixed buffers and
- * no empty buffers, first_fit needs only the lowest aligned x that leaves
- * [x, x + size) free at every leaf of the buffer's range. Placed buffers
- * are kept as merged occupied offset intervals per node of the time tree:
- * cover[v] holds the buffers whose canonical nodes include v (alive at
- * every leaf under v), begin[v] those whose first leaf is under v. The
- * buffers met by a placement on leaves l..r are those of cover[] on the
- * root path of l and of begin[] on the canonical nodes of l+1..r, about
- * 3 log T sets whatever the number alive, and densely packed memory
- * merges into few intervals per set. */
-
-/* Insert [a, b) into set s, merging with intervals it overlaps or
- * touches. */
-static int fit_set_add(fit_ctx *c, fit_set *s, uint64_t a, uint64_t b)
-{
-	uint32_t lo = 0, hi = s->cnt;
-	while (lo < hi) { /* first interval with .b >= a */
-		uint32_t m = lo + (hi - lo) / 2;
-		if (s->iv[m].b < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	uint32_t i = lo, j = lo;
-	while (j < s->cnt && s->iv[j].a <= b)
-		j++;
-	if (j > i) {
-		if (s->iv[i].a < a)
-			a = s->iv[i].a;
-		if (s->iv[j - 1].b > b)
-			b = s->iv[j - 1].b;
-		s->iv[i].a = a;
-		s->iv[i].b = b;
-		if (j > i + 1) {
-			memmove(s->iv + i + 1, s->iv + j,
-			        (size_t)(s->cnt - j) * sizeof *s->iv);
-			s->cnt -= j - i - 1;
-		}
-		return USMP_OK;
-	}
-	if (s->cnt == s->cap) {
-		if (s->cap >= UINT32_MAX / 2)
-			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap ? 2 * s->cap : 1;
-		void *p = c->h->realloc(c->h, s->iv, (size_t)ncap * sizeof *s->iv);
-		if (!p)
-			return USMP_ERR_NOMEM;
-		s->iv = p;
-		s->cap = ncap;
-	}
-	memmove(s->iv + i + 1, s->iv + i, (size_t)(s->cnt - i) * sizeof *s->iv);
-	s->iv[i].a = a;
-	s->iv[i].b = b;
-	s->cnt++;
-	return USMP_OK;
-}
-
-static int fit_gap_insert(fit_ctx *c, uint32_t b)
-{
-	uint64_t a = c->place[b].off, e = c->place[b].end;
-	uint32_t nd[70];
-	int rc;
-	unsigned k = fit_nodes(c, b, nd);
-	for (unsigned j = 0; j < k; j++)
-		if ((rc = fit_set_add(c, &c->gcover[nd[j]], a, e)))
-			return rc;
-	for (uint64_t v = (uint64_t)c->lo[b] + c->tsize; v; v >>= 1)
-		if ((rc = fit_set_add(c, &c->gbegin[v], a, e)))
-			return rc;
-	return USMP_OK;
-}
-
-/* The lowest x, a multiple of align, with [x, x + size) free in every set
- * of c->qset[0..m) and x + size <= limit; false when there is none. Each
- * set keeps a cursor (x only grows), and the sets are visited in turn
- * until m in a row agree with x. */
-static bool fit_gap_lowest(fit_ctx *c, unsigned m, uint64_t size,
-                           uint64_t align, uint64_t limit, uint64_t *out)
-{
-	uint64_t x = 0;
-	if (size > limit)
-		return false;
-	unsigned clean = 0, i = 0;
-	while (clean < m) {
-		const fit_set *s = c->qset[i];
-		uint32_t p = c->qpos[i];
-		/* first interval with .b > x: gallop from the cursor */
-		if (p < s->cnt && s->iv[p].b <= x) {
-			uint32_t step = 1, lo = p + 1, hi;
-			for (;;) {
-				hi = p + step;
-				if (hi >= s->cnt) {
-					hi = s->cnt;
-					break;
-				}
-				if (s->iv[hi].b > x)
-					break;
-				lo = hi + 1;
-				step *= 2;
-			}
-			while (lo < hi) {
-				uint32_t md = lo + (hi - lo) / 2;
-				if (s->iv[md].b <= x)
-					lo = md + 1;
-				else
-					hi = md;
-			}
-			p = lo;
-			c->qpos[i] = p;
-		}
-		if (p < s->cnt && s->iv[p].a < x + size) {
-			bool ok = true;
-			x = usmp_align_up(s->iv[p].b, align, &ok);
-			if (!ok || x > limit - size)
-				return false;
-			clean = 0; /* this set again: its next interval */
-			c->qpos[i] = p + 1;
-			continue;
-		}
-		clean++;
-		i = i + 1 == m ? 0 : i + 1;
-	}
-	*out = x;
-	return true;
-}
-
-/* first_fit's offset for b in pool 0 through the gap index. */
-static bool fit_gap_place(fit_ctx *c, uint32_t b, uint64_t *x)
-{
-	const usmp_view *v = c->v;
-	unsigned m = 0;
-	if (fit_live(v, b) && c->tcount) {
-		uint32_t l = c->lo[b], r = c->hi[b];
-		for (uint64_t nd = (uint64_t)l + c->tsize; nd; nd >>= 1)
-			if (c->gcover[nd].cnt)
-				c->qset[m++] = &c->gcover[nd];
-		uint64_t lo = (uint64_t)l + 1 + c->tsize;
-		uint64_t hi = (uint64_t)r + c->tsize + 1;
-		while (lo < hi) {
-			if ((lo & 1) && c->gbegin[lo].cnt)
-				c->qset[m++] = &c->gbegin[lo];
-			if (lo & 1)
-				lo++;
-			if ((hi & 1) && c->gbegin[hi - 1].cnt)
-				c->qset[m++] = &c->gbegin[hi - 1];
-			if (hi & 1)
-				hi--;
-			lo >>= 1;
-			hi >>= 1;
-		}
-	}
-	for (unsigned i = 0; i < m; i++)
-		c->qpos[i] = 0;
-	return fit_gap_lowest(c, m, v->buffers[b].size,
-	                      usmp_buffer_alignment(v, b, 0),
-	                      v->pools[0].size_limit, x);
 }
 
 /* ---- overlap rules ------------------------------------------------------ */
@@ -1087,6 +914,22 @@ static int fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, bool *found_out,
 	return USMP_OK;
 }
 
+/* b's offset in pool 0 through the gap index. */
+static bool fit_gap_place(fit_ctx *c, uint32_t b, uint64_t *x)
+{
+	const usmp_view *v = c->v;
+	bool live = fit_live(v, b) && c->tcount;
+	uint32_t lo = live ? c->lo[b] : 0, hi = live ? c->hi[b] : 0;
+	uint64_t size = v->buffers[b].size;
+	uint64_t align = usmp_buffer_alignment(v, b, 0);
+	uint64_t limit = v->pools[0].size_limit;
+	if (c->best_fit)
+		return usmp__fit_gidx_best(&c->gidx, live, lo, hi, size, align,
+		                           limit, x);
+	return usmp__fit_gidx_first(&c->gidx, live, lo, hi, size, align, limit,
+	                            x);
+}
+
 static int fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 {
 	c->work[b].pool = p;
@@ -1098,7 +941,8 @@ static int fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
 	if (c->tcount && fit_live(c->v, b)) {
 		if (c->gap)
-			return fit_gap_insert(c, b);
+			return usmp__fit_gidx_insert(&c->gidx, c->lo[b], c->hi[b],
+			                             x, c->place[b].end);
 		fit_index_insert(c, b);
 	}
 	return USMP_OK;
@@ -1331,24 +1175,24 @@ static void fit_release(fit_ctx *c)
 		c->fen,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
 		c->rstart, c->radj, c->ranges, c->keys, c->ktmp, c->bucket,
-		c->sorted
+		c->sorted, c->hw
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		fit_free(c, ptrs[i]);
-	for (size_t i = 0; c->gcover && c->gbegin && i < 2 * (size_t)c->tsize; i++) {
-		fit_free(c, c->gcover[i].iv);
-		fit_free(c, c->gbegin[i].iv);
-	}
-	fit_free(c, c->gcover);
-	fit_free(c, c->gbegin);
+	usmp__fit_gidx_free(&c->gidx);
 }
 
 /* Whether first_fit may use the gap index: one pool, no overlap rules, no
  * conflict edges, no fixed buffers, no empty buffers (an empty buffer
  * collides only strictly inside another, which merged intervals lose). */
-static bool fit_gap_usable(const usmp_view *v, int best_fit)
+static bool fit_gap_usable(const usmp_view *v)
 {
-	if (best_fit || v->pool_count != 1 || v->overlap_count ||
+#ifdef USMP_FIT_REFERENCE
+	/* the test-only reference build: the lists for every problem */
+	(void)v;
+	return false;
+#endif
+	if (v->pool_count != 1 || v->overlap_count ||
 	    (v->conflict_start && v->conflict_adj &&
 	     v->conflict_start[v->buffer_count]))
 		return false;
@@ -1356,6 +1200,105 @@ static bool fit_gap_usable(const usmp_view *v, int best_fit)
 		if (fit_fixed(v, b) || v->buffers[b].size == 0)
 			return false;
 	return true;
+}
+
+/* Check the call: host table, order and live ranges. USMP_OK with *order
+ * set, else the status to return (the reason logged). */
+static int fit_check_call(const fit_ctx *c, const char *order_s, int *order)
+{
+	const usmp_view *v = c->v;
+	const usmp_host *h = c->h;
+	char m[256];
+	if (!v || !h || !c->out || v->struct_size < sizeof(usmp_view) ||
+	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
+	    !h->realloc || !h->free || !h->should_stop)
+		return USMP_ERR_INVALID;
+	*order = fit_parse_order(order_s);
+	if (*order < 0) {
+		snprintf(m, sizeof m,
+		         "%s: unknown order \"%.64s\" (expected size, lifetime, "
+		         "area, conflicts or all)",
+		         c->algo, order_s ? order_s : "(null)");
+		fit_log(c, USMP_LOG_ERROR, m);
+		return USMP_ERR_INVALID;
+	}
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (fit_live(v, b) && r->end <= r->begin) {
+			snprintf(m, sizeof m,
+			         "%s: buffer \"%.64s\" has an empty live range",
+			         c->algo, r->name ? r->name : "?");
+			fit_log(c, USMP_LOG_ERROR, m);
+			return USMP_ERR_INVALID;
+		}
+	}
+	return USMP_OK;
+}
+
+/* Allocate the per-buffer arrays, the overlap rules and the index. */
+static int fit_setup(fit_ctx *c)
+{
+	size_t n = c->n;
+	int rc;
+	c->gap = fit_gap_usable(c->v);
+	c->work = fit_alloc(c, n, sizeof *c->work);
+	c->place = fit_alloc(c, n, sizeof *c->place);
+	c->owner = fit_alloc(c, n, sizeof *c->owner);
+	c->times = fit_alloc(c, n, sizeof *c->times);
+	c->lo = fit_alloc(c, n, sizeof *c->lo);
+	c->hi = fit_alloc(c, n, sizeof *c->hi);
+	c->seq = fit_alloc(c, n, sizeof *c->seq);
+	c->keys = fit_alloc(c, n, sizeof *c->keys);
+	c->ktmp = fit_alloc(c, n, sizeof *c->ktmp);
+	c->hw = fit_alloc(c, c->v->pool_count, sizeof *c->hw);
+	if (!c->work || !c->place || !c->owner || !c->times || !c->lo ||
+	    !c->hi || !c->seq || !c->keys || !c->ktmp || !c->hw)
+		return USMP_ERR_NOMEM;
+	if (c->v->overlap_count) {
+		c->rule_stamp = fit_alloc(c, n, sizeof *c->rule_stamp);
+		c->rule_flags = fit_alloc(c, n, sizeof *c->rule_flags);
+		c->fwd_lead = fit_alloc(c, n, sizeof *c->fwd_lead);
+		c->rev_lead = fit_alloc(c, n, sizeof *c->rev_lead);
+		if (!c->rule_stamp || !c->rule_flags || !c->fwd_lead ||
+		    !c->rev_lead)
+			return USMP_ERR_NOMEM;
+		if ((rc = fit_rules_build(c)))
+			return rc;
+	}
+	return fit_index_build(c);
+}
+
+/* order=all: plan in every order, keep the smallest plan in c->out. */
+static int fit_run_all(fit_ctx *c)
+{
+	const usmp_view *v = c->v;
+	const usmp_host *h = c->h;
+	bool have = false;
+	uint64_t best = UINT64_MAX;
+	int last = USMP_ERR_INFEASIBLE;
+	for (int o = 0; o < FIT_ORDER_COUNT; o++) {
+		if (have && (best <= v->lower_bound || h->should_stop(h)))
+			break;
+		c->msg[0] = '\0';
+		int rc = fit_run(c, o);
+		if (rc == USMP_ERR_STOPPED && have)
+			break;
+		if (rc == USMP_ERR_INFEASIBLE) {
+			last = rc;
+			continue;
+		}
+		if (rc)
+			return rc;
+		uint64_t t = fit_total(c, c->hw);
+		if (!have || t < best) {
+			have = true;
+			best = t;
+			memcpy(c->out, c->work, (size_t)c->n * sizeof *c->out);
+			if (h->progress)
+				h->progress(h, best);
+		}
+	}
+	return have ? USMP_OK : last;
 }
 
 static int fit_main(const usmp_view *v, const usmp_host *h,
@@ -1366,120 +1309,36 @@ static int fit_main(const usmp_view *v, const usmp_host *h,
 	memset(&c, 0, sizeof c);
 	c.v = v;
 	c.h = h;
+	c.out = out;
 	c.algo = algo;
 	c.best_fit = best_fit;
-	int rc = USMP_OK;
-	uint64_t *hw = NULL;
-
-	if (!v || !h || !out || v->struct_size < sizeof(usmp_view) ||
-	    !USMP_HAS_FIELD(h, usmp_host, for_each_neighbor) || !h->alloc ||
-	    !h->realloc || !h->free || !h->should_stop)
-		return USMP_ERR_INVALID;
-	int order = fit_parse_order(order_s);
-	if (order < 0) {
-		char m[256];
-		snprintf(m, sizeof m,
-		         "%s: unknown order \"%.64s\" (expected size, lifetime, "
-		         "area, conflicts or all)",
-		         algo, order_s ? order_s : "(null)");
-		fit_log(&c, USMP_LOG_ERROR, m);
-		return USMP_ERR_INVALID;
-	}
+	int order;
+	int rc = fit_check_call(&c, order_s, &order);
+	if (rc || v->buffer_count == 0)
+		return rc;
 	c.n = v->buffer_count;
-	if (c.n == 0)
-		return USMP_OK;
-	for (uint32_t b = 0; b < c.n; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
-		if (fit_live(v, b) && r->end <= r->begin) {
-			char m[256];
-			snprintf(m, sizeof m,
-			         "%s: buffer \"%.64s\" has an empty live range",
-			         algo, r->name ? r->name : "?");
-			fit_log(&c, USMP_LOG_ERROR, m);
-			return USMP_ERR_INVALID;
-		}
-	}
-	size_t n = c.n;
-	c.gap = fit_gap_usable(v, best_fit);
-	c.work = fit_alloc(&c, n, sizeof *c.work);
-	c.place = fit_alloc(&c, n, sizeof *c.place);
-	c.owner = fit_alloc(&c, n, sizeof *c.owner);
-	c.times = fit_alloc(&c, n, sizeof *c.times);
-	c.lo = fit_alloc(&c, n, sizeof *c.lo);
-	c.hi = fit_alloc(&c, n, sizeof *c.hi);
-	c.seq = fit_alloc(&c, n, sizeof *c.seq);
-	c.keys = fit_alloc(&c, n, sizeof *c.keys);
-	c.ktmp = fit_alloc(&c, n, sizeof *c.ktmp);
-	hw = fit_alloc(&c, v->pool_count, sizeof *hw);
-	if (!c.work || !c.place || !c.owner || !c.times || !c.lo || !c.hi || !c.seq ||
-	    !c.keys || !c.ktmp || !hw)
-		goto nomem;
-	if (v->overlap_count) {
-		c.rule_stamp = fit_alloc(&c, n, sizeof *c.rule_stamp);
-		c.rule_flags = fit_alloc(&c, n, sizeof *c.rule_flags);
-		c.fwd_lead = fit_alloc(&c, n, sizeof *c.fwd_lead);
-		c.rev_lead = fit_alloc(&c, n, sizeof *c.rev_lead);
-		if (!c.rule_stamp || !c.rule_flags || !c.fwd_lead || !c.rev_lead)
-			goto nomem;
-		if ((rc = fit_rules_build(&c)))
-			goto fail;
-	}
-	if ((rc = fit_index_build(&c)))
-		goto fail;
-
-	if (order < FIT_ORDER_COUNT) {
-		rc = fit_run(&c, order);
-		if (rc)
-			goto fail;
-		memcpy(out, c.work, n * sizeof *out);
-		if (h->progress)
-			h->progress(h, fit_total(&c, hw));
-		goto done;
-	}
-
-	/* order=all: keep the smallest plan over every order. */
-	bool have = false;
-	uint64_t best = UINT64_MAX;
-	int last = USMP_ERR_INFEASIBLE;
-	for (int o = 0; o < FIT_ORDER_COUNT; o++) {
-		if (have && (best <= v->lower_bound || h->should_stop(h)))
-			break;
-		c.msg[0] = '\0';
-		rc = fit_run(&c, o);
-		if (rc == USMP_ERR_STOPPED && have)
-			break;
-		if (rc == USMP_ERR_INFEASIBLE) {
-			last = rc;
-			continue;
-		}
-		if (rc)
-			goto fail;
-		uint64_t t = fit_total(&c, hw);
-		if (!have || t < best) {
-			have = true;
-			best = t;
-			memcpy(out, c.work, n * sizeof *out);
-			if (h->progress)
-				h->progress(h, best);
-		}
-	}
-	rc = have ? USMP_OK : last;
+	rc = fit_setup(&c);
+	if (rc == USMP_ERR_NOMEM && !c.msg[0])
+		snprintf(c.msg, sizeof c.msg,
+		         "%s: out of memory for %u buffers", algo, c.n);
 	if (rc)
 		goto fail;
-done:
-	fit_free(&c, hw);
+	if (order == FIT_ORDER_COUNT) {
+		rc = fit_run_all(&c);
+	} else if ((rc = fit_run(&c, order)) == USMP_OK) {
+		memcpy(out, c.work, (size_t)c.n * sizeof *out);
+		if (h->progress)
+			h->progress(h, fit_total(&c, c.hw));
+	}
+	if (rc)
+		goto fail;
 	fit_release(&c);
 	return USMP_OK;
-nomem:
-	rc = USMP_ERR_NOMEM;
-	snprintf(c.msg, sizeof c.msg, "%s: out of memory for %u buffers", algo,
-	         c.n);
 fail:
 	if (c.msg[0])
 		fit_log(&c, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
 		                                      : USMP_LOG_WARN,
 		        c.msg);
-	fit_free(&c, hw);
 	fit_release(&c);
 	return rc;
 }

@@ -1,0 +1,444 @@
+/* fit_index.c — the fit plugin's gap index (see fit_index.h): merged
+ * occupied intervals per time-tree node, and the first/best fit queries.
+ *
+ * A query gathers the sets of its range of leaves and walks them together
+ * in offset order: each set keeps a cursor that only moves up, and the
+ * candidate offset x moves past whatever interval blocks [x, x + size) in
+ * any set, until every set agrees that [x, x + size) is free. Because each
+ * set is the union over a stretch of time, the walk passes about as many
+ * intervals as there are free gaps below the answer, not one per buffer
+ * alive. best_fit walks on to the top, through every gap that holds the
+ * buffer, and keeps the smallest.
+ */
+#include "fit_index.h"
+
+#include <string.h>
+
+/* A buffer goes into touch[] of its canonical nodes and of their
+ * descendants this many levels down: a node's touch[] then holds the
+ * buffers that cover an ancestor at most this far up, and a query reads
+ * cover[] of the root-path nodes farther up. */
+#define FITG_DOWN 6u
+
+/* A query merges its sets of at most FITG_SMALL intervals into one when
+ * they hold at most FITG_SCRATCH intervals together. */
+#define FITG_SMALL 16u
+#define FITG_SCRATCH 256u
+
+/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only). */
+#define fitg_sub(g, v) (&(g)->sub[(v) - (g)->lowfirst])
+
+/* ---- sets ----------------------------------------------------------------- */
+
+/* Insert [a, b) into set s, merging with intervals it overlaps or
+ * touches. */
+static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
+                        uint64_t b)
+{
+	uint32_t lo = 0, hi = s->cnt;
+	while (lo < hi) { /* first interval with .b >= a */
+		uint32_t m = lo + (hi - lo) / 2;
+		if (s->iv[m].b < a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	uint32_t i = lo, j = lo;
+	while (j < s->cnt && s->iv[j].a <= b)
+		j++;
+	if (j > i) {
+		if (s->iv[i].a < a)
+			a = s->iv[i].a;
+		if (s->iv[j - 1].b > b)
+			b = s->iv[j - 1].b;
+		s->iv[i].a = a;
+		s->iv[i].b = b;
+		if (j > i + 1) {
+			memmove(s->iv + i + 1, s->iv + j,
+			        (size_t)(s->cnt - j) * sizeof *s->iv);
+			s->cnt -= j - i - 1;
+		}
+		return USMP_OK;
+	}
+	if (s->cnt == s->cap) {
+		if (s->cap >= UINT32_MAX / 2)
+			return USMP_ERR_NOMEM;
+		uint32_t ncap = s->cap + s->cap / 2 + 4; /* 1.5x: memory */
+		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
+		if (!p)
+			return USMP_ERR_NOMEM;
+		s->iv = p;
+		s->cap = ncap;
+	}
+	memmove(s->iv + i + 1, s->iv + i, (size_t)(s->cnt - i) * sizeof *s->iv);
+	s->iv[i].a = a;
+	s->iv[i].b = b;
+	s->cnt++;
+	return USMP_OK;
+}
+
+int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
+                        uint64_t span_sum, uint64_t live)
+{
+	memset(g, 0, sizeof *g);
+	g->h = h;
+	g->tsize = tsize;
+	while ((1ull << g->theight) < tsize)
+		g->theight++;
+	/* touch[] from the height of an eighth of the mean span up: about
+	 * eight sets per buffer of the mean span on that level */
+	uint64_t eighth = live ? span_sum / live / 8 : 0;
+	g->h0 = 0;
+	while (g->h0 < g->theight && (1ull << g->h0) < eighth)
+		g->h0++;
+	/* nodes at heights h0.. are those below lowfirst */
+	g->lowfirst = g->h0 ? tsize >> (g->h0 - 1) : 2 * (uint64_t)tsize;
+	size_t nodes = 2 * (size_t)tsize;
+	g->nsub = nodes - g->lowfirst;
+	g->cover = h->alloc(h, nodes * sizeof *g->cover);
+	g->sub = h->alloc(h, (g->nsub ? g->nsub : 1) * sizeof *g->sub);
+	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
+	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
+	g->scratch.cap = FITG_SCRATCH;
+	if (g->cover)
+		memset(g->cover, 0, nodes * sizeof *g->cover);
+	if (g->sub)
+		memset(g->sub, 0, g->nsub * sizeof *g->sub);
+	if (g->touch)
+		memset(g->touch, 0, (size_t)g->lowfirst * sizeof *g->touch);
+	if (!g->cover || !g->sub || !g->touch || !g->scratch.iv) {
+		usmp__fit_gidx_free(g);
+		return USMP_ERR_NOMEM;
+	}
+	return USMP_OK;
+}
+
+void usmp__fit_gidx_reset(usmp__fit_gidx *g)
+{
+	for (size_t i = 0; g->cover && i < 2 * (size_t)g->tsize; i++)
+		g->cover[i].cnt = 0;
+	for (size_t i = 0; g->sub && i < g->nsub; i++)
+		g->sub[i].cnt = 0;
+	for (size_t i = 0; g->touch && i < g->lowfirst; i++)
+		g->touch[i].cnt = 0;
+}
+
+void usmp__fit_gidx_free(usmp__fit_gidx *g)
+{
+	const usmp_host *h = g->h;
+	usmp__fit_set *arr[3] = { g->cover, g->sub, g->touch };
+	size_t len[3] = { 2 * (size_t)g->tsize, g->nsub, g->lowfirst };
+	for (int k = 0; k < 3; k++) {
+		if (!arr[k])
+			continue;
+		for (size_t i = 0; i < len[k]; i++)
+			if (arr[k][i].iv)
+				h->free(h, arr[k][i].iv);
+		h->free(h, arr[k]);
+	}
+	g->cover = g->sub = g->touch = NULL;
+	if (g->scratch.iv)
+		h->free(h, g->scratch.iv);
+	g->scratch.iv = NULL;
+}
+
+
+/* ---- nodes of a range of leaves ------------------------------------------ */
+
+/* The canonical nodes of leaves l..r (at most 2 * 32). */
+static unsigned fitg_canonical(const usmp__fit_gidx *g, uint32_t l,
+                               uint32_t r, uint32_t *out)
+{
+	uint64_t lo = (uint64_t)l + g->tsize, hi = (uint64_t)r + g->tsize + 1;
+	unsigned k = 0;
+	while (lo < hi) {
+		if (lo & 1)
+			out[k++] = (uint32_t)lo++;
+		if (hi & 1)
+			out[k++] = (uint32_t)--hi;
+		lo >>= 1;
+		hi >>= 1;
+	}
+	return k;
+}
+
+/* The nodes on the root paths of leaves l and r whose leaves l..r does not
+ * contain, each once (at most 2 * 32). */
+static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
+                             uint32_t *out)
+{
+	uint64_t a = (uint64_t)l + g->tsize, b = (uint64_t)r + g->tsize;
+	unsigned k = 0;
+	for (unsigned h = 0; a; h++, a >>= 1, b >>= 1) {
+		uint64_t f = (a << h) - g->tsize, t = ((a + 1) << h) - 1 - g->tsize;
+		if (f < l || t > r)
+			out[k++] = (uint32_t)a;
+		if (b == a)
+			continue;
+		f = (b << h) - g->tsize;
+		t = ((b + 1) << h) - 1 - g->tsize;
+		if (f < l || t > r)
+			out[k++] = (uint32_t)b;
+	}
+	return k;
+}
+
+int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
+                          uint64_t a, uint64_t b)
+{
+	uint32_t nd[70];
+	int rc;
+	/* sub[] is read on nodes below h0 only */
+	uint64_t low = g->lowfirst;
+	unsigned k = fitg_canonical(g, lo, hi, nd);
+	for (unsigned j = 0; j < k; j++)
+		if ((rc = fitg_set_add(g->h, &g->cover[nd[j]], a, b)) ||
+		    (nd[j] >= low &&
+		     (rc = fitg_set_add(g->h, fitg_sub(g, nd[j]), a, b))))
+			return rc;
+	/* touch[] of the canonical nodes from h0 up and of their
+	 * descendants down to FITG_DOWN levels (not below h0) */
+	for (unsigned j = 0; j < k; j++) {
+		for (unsigned d = 0; d <= FITG_DOWN; d++) {
+			uint64_t first = (uint64_t)nd[j] << d;
+			if (first >= low)
+				break;
+			for (uint64_t v = first; v < first + (1ull << d); v++)
+				if ((rc = fitg_set_add(g->h, &g->touch[v], a, b)))
+					return rc;
+		}
+	}
+	k = fitg_partial(g, lo, hi, nd);
+	for (unsigned j = 0; j < k; j++) {
+		usmp__fit_set *s = nd[j] >= low ? fitg_sub(g, nd[j])
+		                                : &g->touch[nd[j]];
+		if ((rc = fitg_set_add(g->h, s, a, b)))
+			return rc;
+	}
+	return USMP_OK;
+}
+
+/* ---- queries --------------------------------------------------------------- */
+
+/* Replace the query's sets of at most FITG_SMALL intervals, when there
+ * are several, by their union in g->scratch: each set costs a look per
+ * candidate offset, and the small ones (short stretches of time near the
+ * ends of the range) are most of the sets. */
+static void fitg_pack_small(usmp__fit_gidx *g)
+{
+	unsigned m = g->qcount, small = 0, total = 0;
+	for (unsigned i = 0; i < m; i++) {
+		if (g->qset[i]->cnt <= FITG_SMALL) {
+			small++;
+			total += g->qset[i]->cnt;
+		}
+	}
+	if (small < 2 || total > FITG_SCRATCH)
+		return;
+	usmp__fit_iv *iv = g->scratch.iv;
+	unsigned n = 0, k = 0;
+	for (unsigned i = 0; i < m; i++) {
+		const usmp__fit_set *s = g->qset[i];
+		if (s->cnt > FITG_SMALL) {
+			g->qset[k++] = s;
+			continue;
+		}
+		for (uint32_t j = 0; j < s->cnt; j++) { /* insertion by start */
+			unsigned q = n++;
+			while (q > 0 && iv[q - 1].a > s->iv[j].a) {
+				iv[q] = iv[q - 1];
+				q--;
+			}
+			iv[q] = s->iv[j];
+		}
+	}
+	unsigned u = 0; /* union of what overlaps or touches */
+	for (unsigned i = 0; i < n; i++) {
+		if (u > 0 && iv[i].a <= iv[u - 1].b) {
+			if (iv[i].b > iv[u - 1].b)
+				iv[u - 1].b = iv[i].b;
+		} else {
+			iv[u++] = iv[i];
+		}
+	}
+	g->scratch.cnt = u;
+	g->qset[k++] = &g->scratch;
+	g->qcount = k;
+}
+
+/* g->qset = the non-empty sets of the buffers alive somewhere in l..r,
+ * cursors at their first intervals. */
+static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
+{
+	uint32_t nd[70], hc[70];
+	unsigned m = 0, nh = 0;
+	if (live) {
+		unsigned k = fitg_canonical(g, l, r, nd);
+		for (unsigned j = 0; j < k; j++) {
+			/* a node h0 or more above the leaves: its touch[] */
+			bool high = nd[j] < g->lowfirst;
+			const usmp__fit_set *s = high ? &g->touch[nd[j]]
+			                              : fitg_sub(g, nd[j]);
+			if (high)
+				hc[nh++] = nd[j];
+			if (s->cnt)
+				g->qset[m++] = s;
+		}
+		/* cover[] of the root-path nodes, but those above a node whose
+		 * touch[] is read already: that holds them */
+		k = fitg_partial(g, l, r, nd);
+		for (unsigned j = 0; j < k; j++) {
+			if (!g->cover[nd[j]].cnt)
+				continue;
+			unsigned da = 31u - (unsigned)__builtin_clz(nd[j]);
+			bool held = false;
+			for (unsigned i = 0; i < nh && !held; i++) {
+				unsigned dc = 31u - (unsigned)__builtin_clz(hc[i]);
+				held = dc > da && dc - da <= FITG_DOWN &&
+				       (hc[i] >> (dc - da)) == nd[j];
+			}
+			if (!held)
+				g->qset[m++] = &g->cover[nd[j]];
+		}
+	}
+	g->qcount = m;
+	fitg_pack_small(g);
+	for (unsigned i = 0; i < g->qcount; i++)
+		g->qpos[i] = 0;
+}
+
+/* Move the cursor of set i to its first interval ending past x. */
+static uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
+{
+	const usmp__fit_set *s = g->qset[i];
+	uint32_t p = g->qpos[i];
+	if (p >= s->cnt || s->iv[p].b > x)
+		return p;
+	uint32_t step = 1, lo = p + 1, hi;
+	for (;;) { /* gallop, then bisect */
+		hi = p + step;
+		if (hi >= s->cnt) {
+			hi = s->cnt;
+			break;
+		}
+		if (s->iv[hi].b > x)
+			break;
+		lo = hi + 1;
+		step *= 2;
+	}
+	while (lo < hi) {
+		uint32_t md = lo + (hi - lo) / 2;
+		if (s->iv[md].b <= x)
+			lo = md + 1;
+		else
+			hi = md;
+	}
+	g->qpos[i] = lo;
+	return lo;
+}
+
+/* The lowest y >= x, a multiple of align (x is one), with [y, y + size)
+ * free in every query set and y + size <= limit; false when there is
+ * none. The sets are checked from the front; one that blocks moves x
+ * past its own gaps too small for the buffer, steps one place to the front
+ * (the sets that block often end up checked first) and every other set is
+ * checked again. At the end every cursor is at its set's first interval
+ * ending past y. */
+static bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
+                         uint64_t align, uint64_t limit, uint64_t *out)
+{
+	unsigned m = g->qcount, agreed = UINT32_MAX;
+	if (size > limit || x > limit - size)
+		return false;
+	for (unsigned i = 0; i < m; i++) {
+		if (i == agreed)
+			continue;
+		uint32_t p = fitg_seek(g, i, x);
+		const usmp__fit_set *s = g->qset[i];
+		if (p >= s->cnt || s->iv[p].a >= x + size)
+			continue;
+		/* set i blocks x: past its gaps too small for the buffer */
+		for (;;) {
+			bool ok = true;
+			x = usmp_align_up(s->iv[p].b, align, &ok);
+			if (!ok || x > limit - size)
+				return false;
+			p++;
+			if (p >= s->cnt || s->iv[p].a >= x + size)
+				break;
+		}
+		g->qpos[i] = p;
+		/* it blocks often: one step to the front */
+		if (i > 0) {
+			const usmp__fit_set *t = g->qset[i - 1];
+			g->qset[i - 1] = g->qset[i];
+			g->qset[i] = t;
+			uint32_t q = g->qpos[i - 1];
+			g->qpos[i - 1] = g->qpos[i];
+			g->qpos[i] = q;
+			i--;
+		}
+		agreed = i;
+		i = UINT32_MAX; /* all the others again, from the front */
+	}
+	*out = x;
+	return true;
+}
+
+bool usmp__fit_gidx_first(usmp__fit_gidx *g, bool live, uint32_t lo,
+                          uint32_t hi, uint64_t size, uint64_t align,
+                          uint64_t limit, uint64_t *x)
+{
+	fitg_collect(g, live, lo, hi);
+	return fitg_advance(g, 0, size, align, limit, x);
+}
+
+/* The free gap around y once fitg_advance stopped there: [*g0, *g1), and
+ * false when it is the open space above every set. */
+static bool fitg_gap(const usmp__fit_gidx *g, uint64_t *g0, uint64_t *g1)
+{
+	bool bounded = false;
+	uint64_t lo = 0, hi = UINT64_MAX;
+	for (unsigned i = 0; i < g->qcount; i++) {
+		const usmp__fit_set *s = g->qset[i];
+		uint32_t p = g->qpos[i];
+		if (p > 0 && s->iv[p - 1].b > lo)
+			lo = s->iv[p - 1].b;
+		if (p < s->cnt && (!bounded || s->iv[p].a < hi)) {
+			hi = s->iv[p].a;
+			bounded = true;
+		}
+	}
+	*g0 = lo;
+	*g1 = hi;
+	return bounded;
+}
+
+bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,
+                         uint32_t hi, uint64_t size, uint64_t align,
+                         uint64_t limit, uint64_t *x)
+{
+	fitg_collect(g, live, lo, hi);
+	bool found = false;
+	uint64_t at = 0, best_len = UINT64_MAX, y;
+	while (fitg_advance(g, at, size, align, limit, &y)) {
+		uint64_t g0, g1;
+		if (!fitg_gap(g, &g0, &g1)) { /* the space above all */
+			if (!found)
+				*x = y;
+			return true;
+		}
+		if (g1 - g0 < best_len) {
+			best_len = g1 - g0;
+			*x = y;
+			found = true;
+			if (best_len == size) /* nothing can fit tighter */
+				break;
+		}
+		bool ok = true;
+		at = usmp_align_up(g1, align, &ok);
+		if (!ok)
+			break;
+	}
+	return found;
+}
