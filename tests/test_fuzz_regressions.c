@@ -244,3 +244,48 @@ Test(fuzz_regressions, json_bom_reads_as_plain_text)
 	cr_assert_str_eq(usmp_problem_buffer_name(p, 0), "a");
 	usmp_problem_destroy(p);
 }
+
+/* Many parts: the CLI summary lists each part's pools from a table sorted
+ * by group (it used to scan every pool for every part). Pools are declared
+ * in reverse, so part k (buffer k) owns the pool declared last but k. */
+Test(fuzz_regressions, cli_summary_of_many_parts_names_each_parts_pool)
+{
+	enum { N = 2000 };
+	size_t cap = (size_t)N * 96 + 64, len = 0;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "{\"usmp\": 1, \"pools\": [");
+	for (int q = N - 1; q >= 0; q--)
+		len += (size_t)snprintf(text + len, cap - len, "%s{\"name\": \"p%d\"}",
+		                        q == N - 1 ? "" : ", ", q);
+	len += (size_t)snprintf(text + len, cap - len, "], \"buffers\": [");
+	for (int b = 0; b < N; b++)
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "%s{\"name\": \"b%d\", \"size\": %d, "
+		                        "\"pools\": [\"p%d\"]}",
+		                        b ? ", " : "", b, 16 * (b + 1), b);
+	len += (size_t)snprintf(text + len, cap - len, "]}\n");
+	cr_assert_lt(len, cap);
+	char *path = test_write_tmp(".json", text);
+	char cmd[4096], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan "
+	         "'%s' -o /dev/null", test_cli(), path);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert_not_null(out);
+	cr_assert(strstr(out, "2000 buffers, 2000 pools, 2000 parts"), "%.300s", out);
+	/* Every part names exactly its own pool, with its buffer's size. */
+	for (int b = 0; b < N; b += 333) {
+		char name[16], want[96];
+		snprintf(name, sizeof name, "p%d", b);
+		snprintf(want, sizeof want, "    pool %-12s %12d bytes\n", name,
+		         16 * (b + 1));
+		cr_assert(strstr(out, want), "no line \"%s\"", want);
+	}
+	size_t lines = 0;
+	for (const char *s = out; (s = strstr(s, "\n    pool ")); s++)
+		lines++;
+	cr_assert_eq(lines, N);
+	free(out);
+	free(path);
+	free(text);
+}
