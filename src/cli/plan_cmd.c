@@ -376,7 +376,13 @@ static int cmd_plan(int argc, char **argv)
 	if (a.format == USMP_FORMAT_AUTO && !a.output)
 		a.format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, a.output ? a.output : "-", a.format);
-	if (st) {
+	if (st == USMP_ERR_INVALID) {
+		/* The plan is valid but its format cannot say it: name the file. */
+		cli_error("%s: writing its plan: %s", cli_shown(path),
+		          usmp_plan_error(plan));
+		code = cli_exit_for(st);
+		goto out;
+	} else if (st) {
 		cli_error("%s", usmp_plan_error(plan));
 		code = cli_exit_for(st);
 		goto out;
