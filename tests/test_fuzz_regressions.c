@@ -373,3 +373,39 @@ Test(fuzz_regressions, json_plan_names_the_pool_past_int64)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* fuzz_solve_csv's finding (corpus/solve_csv/regress-csv-offset-past-int64.csv):
+ * the CSV plan writer wrote an offset of 2^63, which the CSV reader refused
+ * ("expected a non-negative integer"), so `usmp verify` could not read the
+ * plan `usmp plan --format csv` printed. CSV offsets are now any uint64. */
+Test(fuzz_regressions, csv_plan_offsets_past_int64_read_back)
+{
+	static const char problem[] = "upper,lower,id,size,alignment\n"
+	                              "-1,-3,b0,50,16\n"
+	                              "-1,-3,b1,9223372036854775807,8\n";
+	char *dir = test_write_tmp(".csv", problem);
+	char *plan_path = test_tmpfile(".csv");
+	char cmd[8192], *out = NULL;
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan "
+	         "'%s' -a first_fit --format csv -o '%s' 2>/dev/null && "
+	         "cat '%s' && '%s' verify '%s' '%s'", test_cli(), dir, plan_path,
+	         plan_path, test_cli(), dir, plan_path);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "b0,-3,-1,50,16,9223372036854775808\n"), "%s", out);
+	cr_assert(strstr(out, "valid plan for"), "%s", out);
+	free(out);
+	free(plan_path);
+	free(dir);
+	/* A fixed offset near 2^64 reads; one past it is refused by line. */
+	usmp_problem *p = usmp_problem_create();
+	static const char fixed[] =
+		"id,lower,upper,size,offset\nx,0,1,4,18446744073709551608\n";
+	cr_assert_eq(usmp_problem_parse(p, fixed, sizeof fixed - 1, "f.csv",
+	                                USMP_FORMAT_CSV, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	usmp_problem_destroy(p);
+	expect_refused("id,lower,upper,size,offset\nx,0,1,4,18446744073709551616\n",
+	               "f.csv", USMP_FORMAT_CSV,
+	               "f.csv:2: offset: expected a non-negative integer, got "
+	               "\"18446744073709551616\"");
+}
