@@ -337,6 +337,31 @@ static int get_int(cctx *c, int k, int64_t lo, const char *what, int64_t *out)
 	             col_names[k], what, got);
 }
 
+/* An offset: any uint64 (a plan may place a buffer past 2^63 - 1, and the
+ * writers write such offsets), digits only. */
+static int get_offset(cctx *c, uint64_t *out)
+{
+	field f = c->fields[COL_OFFSET];
+	uint64_t v = 0;
+	size_t i;
+	for (i = 0; i < f.n; i++) {
+		if (f.s[i] < '0' || f.s[i] > '9')
+			break;
+		unsigned d = (unsigned)(f.s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			break;
+		v = v * 10 + d;
+	}
+	if (f.n && i == f.n) {
+		*out = v;
+		return USMP_OK;
+	}
+	char got[CSV_SHOW_MAX + 8];
+	show(f, got, sizeof got);
+	return cfail(c, USMP_ERR_INVALID, c->line,
+	             "offset: expected a non-negative integer, got %s", got);
+}
+
 static int get_align(cctx *c, uint64_t *out)
 {
 	int64_t a;
@@ -447,7 +472,8 @@ static int read_problem_row(cctx *c, void *unused)
 {
 	(void)unused;
 	char id[CSV_MAX_LINE + 1];
-	int64_t lower, upper, size, offset = 0;
+	int64_t lower, upper, size;
+	uint64_t offset = 0;
 	uint64_t align;
 	uint32_t b, other;
 	int rc;
@@ -459,7 +485,7 @@ static int read_problem_row(cctx *c, void *unused)
 	    (rc = get_align(c, &align)))
 		return rc;
 	if (has(c, COL_OFFSET) &&
-	    (rc = get_int(c, COL_OFFSET, 0, "a non-negative integer", &offset)))
+	    (rc = get_offset(c, &offset)))
 		return rc;
 	if (upper <= lower)
 		return cfail(c, USMP_ERR_INVALID, c->line,
@@ -481,7 +507,7 @@ static int read_problem_row(cctx *c, void *unused)
 	if (rc != USMP_OK)
 		return builder_fail(c, rc, NULL);
 	if (has(c, COL_OFFSET)) {
-		rc = usmp_problem_set_fixed(c->p, b, 0, (uint64_t)offset);
+		rc = usmp_problem_set_fixed(c->p, b, 0, offset);
 		if (rc != USMP_OK)
 			return builder_fail(c, rc, "offset");
 	}
@@ -543,7 +569,7 @@ static int read_plan_row(cctx *c, void *arg)
 	uint32_t *seen = arg;
 	char id[CSV_MAX_LINE + 1];
 	const usmp__buffer *buf;
-	int64_t offset;
+	uint64_t offset;
 	uint32_t b;
 	int rc;
 
@@ -560,7 +586,7 @@ static int read_plan_row(cctx *c, void *arg)
 	buf = usmp__problem_buffer(c->p, b);
 	if (!has(c, COL_OFFSET))
 		return cfail(c, USMP_ERR_INVALID, c->line, "offset: empty");
-	if ((rc = get_int(c, COL_OFFSET, 0, "a non-negative integer", &offset)))
+	if ((rc = get_offset(c, &offset)))
 		return rc;
 	if (buf->flags & USMP_BUFFER_LIVE) {
 		if ((rc = check_same(c, COL_LOWER, buf->begin, id)) ||
@@ -580,7 +606,7 @@ static int read_plan_row(cctx *c, void *arg)
 			             a, want, id);
 	}
 	c->plan->placements[b].pool = 0;
-	c->plan->placements[b].offset = (uint64_t)offset;
+	c->plan->placements[b].offset = offset;
 	return USMP_OK;
 }
 

@@ -836,7 +836,8 @@ static void plan_buffer_record(jwriter *w, jout *o, const char *lead,
 	}
 	if (offset > (uint64_t)INT64_MAX) {
 		wfail(w, USMP_ERR_INVALID, "offset: %" PRIu64 " is too large for "
-		      "the JSON format", offset);
+		      "the JSON format (buffer \"%s\" in pool \"%s\")", offset,
+		      name ? name : "", pool ? pool : "");
 		goto done;
 	}
 	jout_put(o, lead, strlen(lead));
@@ -1045,15 +1046,19 @@ static char *joined_algorithms(const usmp_plan *plan)
 	return s;
 }
 
-static json_t *part_record(jwriter *w, const usmp__part *pt)
+static json_t *part_record(jwriter *w, const usmp__part *pt, uint32_t i)
 {
+	char what[3][48];
+	snprintf(what[0], sizeof what[0], "parts[%u].size", i);
+	snprintf(what[1], sizeof what[1], "parts[%u].lower_bound", i);
+	snprintf(what[2], sizeof what[2], "parts[%u].proven_bound", i);
 	json_t *rec = json_object();
 	jset(w, rec, "target", jstr(w, pt->target, "a target name"));
 	jset(w, rec, "algorithm", jstr(w, pt->algorithm, "an algorithm name"));
 	jset(w, rec, "params", params_object(w, pt->params));
-	jset(w, rec, "size", jint(w, pt->size, "part size"));
-	jset(w, rec, "lower_bound", jint(w, pt->lower_bound, "part bound"));
-	jset(w, rec, "proven_bound", jint(w, pt->proven_bound, "part bound"));
+	jset(w, rec, "size", jint(w, pt->size, what[0]));
+	jset(w, rec, "lower_bound", jint(w, pt->lower_bound, what[1]));
+	jset(w, rec, "proven_bound", jint(w, pt->proven_bound, what[2]));
 	jset(w, rec, "optimal", json_boolean(pt->optimal));
 	jset(w, rec, "time_ms", jreal(pt->time_ms));
 	jset(w, rec, "buffers", json_integer(pt->buffer_count));
@@ -1108,10 +1113,19 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		uint32_t g = usmp_problem_prepare_pool_group(p, i);
 		jset(&w, rec, "name",
 		     jstr(&w, usmp__problem_pool(p, i)->name, "a pool name"));
+		if (plan->pool_size[i] > (uint64_t)INT64_MAX) {
+			/* Name the pool: the plan is valid, only JSON cannot say it. */
+			wfail(&w, USMP_ERR_INVALID, "pool size: %" PRIu64 " is too large "
+			      "for the JSON format (pools[%u] \"%s\")",
+			      plan->pool_size[i], i, usmp__problem_pool(p, i)->name);
+			json_decref(rec);
+			break;
+		}
 		jset(&w, rec, "size", jint(&w, plan->pool_size[i], "pool size"));
+		char what[48];
+		snprintf(what, sizeof what, "pools[%u].lower_bound", i);
 		jset(&w, rec, "lower_bound",
-		     jint(&w, usmp_problem_prepare_group_bound(p, g),
-		          "lower bound"));
+		     jint(&w, usmp_problem_prepare_group_bound(p, g), what));
 		jset(&w, rec, "group", json_integer(g));
 		emit(&w, i ? ",\n  " : "\n  ", rec);
 	}
@@ -1135,7 +1149,7 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		fputs(",\n \"parts\": [", f);
 		for (i = 0; i < plan->part_count && !w.status; i++)
 			emit(&w, i ? ",\n  " : "\n  ",
-			     part_record(&w, &plan->parts[i]));
+			     part_record(&w, &plan->parts[i], i));
 		fputs("]", f);
 	}
 	fputs("}\n", f);

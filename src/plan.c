@@ -204,12 +204,20 @@ static char *join(const char *const *s, uint32_t n, const char *sep)
 	char *out = malloc(len);
 	if (!out)
 		return NULL;
-	out[0] = '\0';
+	/* Appended at a cursor: strcat from the start is quadratic in n
+	 * (a part may have a million pools). */
+	char *at = out;
+	size_t seplen = strlen(sep);
 	for (uint32_t i = 0; i < n; i++) {
-		if (i)
-			strcat(out, sep);
-		strcat(out, s[i]);
+		if (i) {
+			memcpy(at, sep, seplen);
+			at += seplen;
+		}
+		size_t k = strlen(s[i]);
+		memcpy(at, s[i], k);
+		at += k;
 	}
+	*at = '\0';
 	return out;
 }
 
@@ -225,18 +233,26 @@ static int part_names_init(part_names *pn, const usmp_problem *p,
 	pn->targets = malloc((nt ? nt : 1) * sizeof *pn->targets);
 	if (!pn->pools || !pn->targets)
 		return USMP_ERR_NOMEM;
+	/* Each target once, looked up in a hash map: a part may have a million
+	 * pools each naming its own target. */
+	usmp__strmap seen;
+	usmp__strmap_init(&seen);
 	for (uint32_t j = 0; j < np; j++) {
 		const usmp__pool *pool = &p->pools[vs->pool_map[j]];
 		pn->pools[pn->pool_count++] = pool->name;
 		for (uint32_t t = 0; t < pool->target_count; t++) {
-			uint32_t k = 0;
-			while (k < pn->target_count &&
-			       strcmp(pn->targets[k], pool->targets[t]))
-				k++;
-			if (k == pn->target_count)
-				pn->targets[pn->target_count++] = pool->targets[t];
+			uint32_t k;
+			if (usmp__strmap_get(&seen, pool->targets[t], &k) == USMP_OK)
+				continue;
+			if (usmp__strmap_put(&seen, pool->targets[t],
+			                     pn->target_count) != USMP_OK) {
+				usmp__strmap_finish(&seen);
+				return USMP_ERR_NOMEM;
+			}
+			pn->targets[pn->target_count++] = pool->targets[t];
 		}
 	}
+	usmp__strmap_finish(&seen);
 	if (!pn->target_count && fallback && *fallback)
 		pn->targets[pn->target_count++] = fallback;
 	part->target = join(pn->targets, pn->target_count, ",");

@@ -579,8 +579,12 @@ static bool greedy_before(const usmp_view *v, int kind, uint32_t a,
 	bool lx = x->flags & USMP_BUFFER_LIVE, ly = y->flags & USMP_BUFFER_LIVE;
 	if (kind == 2 && lx && ly && x->begin != y->begin)
 		return x->begin < y->begin;
-	if (kind == 3 && lx && ly && x->end - x->begin != y->end - y->begin)
-		return x->end - x->begin > y->end - y->begin;
+	/* Lengths in uint64: end - begin overflows int64 for ranges wider
+	 * than 2^63 - 1 (end > begin, so the unsigned difference is exact). */
+	uint64_t dx = (uint64_t)x->end - (uint64_t)x->begin;
+	uint64_t dy = (uint64_t)y->end - (uint64_t)y->begin;
+	if (kind == 3 && lx && ly && dx != dy)
+		return dx > dy;
 	return x->size > y->size;
 }
 

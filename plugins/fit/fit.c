@@ -774,6 +774,8 @@ static int fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
                          const fit_span *sp, const fit_who *who,
                          uint32_t count)
 {
+	if (!count) /* c->ranges may still be NULL: no arithmetic on it */
+		return USMP_OK;
 	if (c->range_count + count > c->range_cap) {
 		int rc = fit_grow(c, (void **)&c->ranges, &c->range_cap,
 		                  c->range_count + count, sizeof *c->ranges);

@@ -42,10 +42,47 @@ static void capacity_means_decision(usmp_plan_options *o, const char **params,
 	params[o->param_count++] = "minimize=false";
 }
 
+/* The pools of each group, in pool order: group g's are
+ * order[start[g]..start[g + 1]) (a counting sort, so that a summary of a
+ * million parts does not scan every pool per part). NULLs when out of
+ * memory; the caller then scans. */
+static void pools_by_group(usmp_problem *p, uint32_t **order, uint32_t **start,
+                           uint32_t *groups)
+{
+	uint32_t np = usmp_problem_pool_count(p);
+	uint32_t ng = usmp_problem_prepare_group_count(p);
+	uint32_t *o = malloc((np ? np : 1) * sizeof *o);
+	uint32_t *st = calloc((size_t)ng + 2, sizeof *st);
+	*order = NULL;
+	*start = NULL;
+	*groups = 0;
+	if (!o || !st)
+		goto fail;
+	for (uint32_t j = 0; j < np; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(p, j);
+		if (g >= ng)
+			goto fail;
+		st[g + 2]++;
+	}
+	for (uint32_t g = 0; g < ng; g++)
+		st[g + 2] += st[g + 1];
+	for (uint32_t j = 0; j < np; j++)
+		o[st[usmp_problem_prepare_pool_group(p, j) + 1]++] = j;
+	*order = o;
+	*start = st;
+	*groups = ng;
+	return;
+fail:
+	free(o);
+	free(st);
+}
+
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
                           double time_limit, uint64_t capacity)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
+	uint32_t *order, *start, groups;
+	pools_by_group(p, &order, &start, &groups);
 	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s", cli_shown(path),
 	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p),
 	        usmp_problem_pool_count(p) == 1 ? "" : "s", parts,
@@ -85,12 +122,20 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			fprintf(stderr, "    fits in the capacity of %llu bytes (exact "
 			        "stops at the first plan that fits; -p minimize=true "
 			        "minimises)\n", (unsigned long long)capacity);
-		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
-			if (usmp_problem_prepare_pool_group(p, j) != pi.group)
-				continue;
-			fprintf(stderr, "    pool %-12s %12llu bytes\n",
-			        cli_shown(usmp_problem_pool_name(p, j)),
-			        (unsigned long long)usmp_plan_pool_size(plan, j));
+		if (order && pi.group < groups) {
+			for (uint32_t k = start[pi.group]; k < start[pi.group + 1]; k++)
+				fprintf(stderr, "    pool %-12s %12llu bytes\n",
+				        cli_shown(usmp_problem_pool_name(p, order[k])),
+				        (unsigned long long)usmp_plan_pool_size(plan,
+				                                                order[k]));
+		} else {
+			for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
+				if (usmp_problem_prepare_pool_group(p, j) != pi.group)
+					continue;
+				fprintf(stderr, "    pool %-12s %12llu bytes\n",
+				        cli_shown(usmp_problem_pool_name(p, j)),
+				        (unsigned long long)usmp_plan_pool_size(plan, j));
+			}
 		}
 		double ratio = pi.lower_bound ? (double)pi.size / (double)pi.lower_bound
 		                              : 1.0;
@@ -105,6 +150,8 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        100.0 * (double)(pi.size - pi.proven_bound) /
 			                (double)pi.proven_bound);
 	}
+	free(order);
+	free(start);
 }
 
 enum {
@@ -329,7 +376,13 @@ static int cmd_plan(int argc, char **argv)
 	if (a.format == USMP_FORMAT_AUTO && !a.output)
 		a.format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, a.output ? a.output : "-", a.format);
-	if (st) {
+	if (st == USMP_ERR_INVALID) {
+		/* The plan is valid but its format cannot say it: name the file. */
+		cli_error("%s: writing its plan: %s", cli_shown(path),
+		          usmp_plan_error(plan));
+		code = cli_exit_for(st);
+		goto out;
+	} else if (st) {
 		cli_error("%s", usmp_plan_error(plan));
 		code = cli_exit_for(st);
 		goto out;

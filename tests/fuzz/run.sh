@@ -9,7 +9,8 @@ secs=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 work=${FUZZ_WORK:-/tmp/usmp-fuzz}
-[ $# -gt 0 ] || set -- problem_json problem_csv plan_json plan_csv params verify
+[ $# -gt 0 ] || set -- problem_json problem_csv plan_json plan_csv params verify \
+	solve solve_csv
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
@@ -17,7 +18,7 @@ run_one() {
 	name=$1
 	dict=
 	case $name in
-	*json) dict=-dict=$here/json.dict ;;
+	*json | solve) dict=-dict=$here/json.dict ;;
 	*csv) dict=-dict=$here/csv.dict ;;
 	esac
 	mkdir -p "$work/$name" "$work/artifacts/$name"
