@@ -482,10 +482,117 @@ fail:
 	return rc;
 }
 
+/*
+ * Alignment. In a pool, every offset is a multiple of A_g = max(smallest
+ * buffer alignment, smallest pool alignment) of its group (the verifier
+ * demands max(buffer's, pool's), powers of two, so a multiple of A_g).
+ * Buffers alive together in one pool with no rule to share bytes sit one
+ * above the other: sorted by offset, o' >= o + s and o' a multiple of A_g,
+ * so o' >= o + roundup(s, A_g). The pool's high-water mark is therefore at
+ * least the sum of roundup(s, A_g) of its live buffers less the top one's
+ * rounding slack; over the group's P_g pools, the sum of high-water marks
+ * is at least sum(roundup) - P_g * sigma_g, sigma_g the largest slack of
+ * the group's live buffers. Only groups with A_g > 1 and no rule pair are
+ * swept (MiniMalloc's and XLA's CSVs have alignment 1: no cost there).
+ */
+static int aligned_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
+                       uint32_t groups, const uint64_t *galign,
+                       const uint32_t *gpools, uint64_t *best)
+{
+	int rc = USMP_ERR_NOMEM;
+	size_t gs = groups ? groups : 1, sz = n ? n : 1;
+	unsigned char *ok = NULL;
+	uint64_t *sigma = NULL, *sub = NULL, *bk = NULL, *ek = NULL;
+	uint32_t *bv = NULL, *ev = NULL;
+	usmp__wide *acc = NULL;
+	ok = malloc(gs);
+	sigma = calloc(gs, sizeof *sigma);
+	sub = calloc(gs, sizeof *sub);
+	acc = calloc(gs, sizeof *acc);
+	if (!ok || !sigma || !sub || !acc)
+		goto fail;
+	bool any = false;
+	for (uint32_t g = 0; g < groups; g++)
+		ok[g] = galign[g] > 1;
+	for (size_t e = 0; e < np; e++)
+		ok[it[pr[e].a].group] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t g = it[i].group;
+		if (it[i].live && ok[g]) {
+			uint64_t sl = (galign[g] - it[i].size % galign[g]) % galign[g];
+			if (sl > sigma[g])
+				sigma[g] = sl;
+		}
+	}
+	for (uint32_t g = 0; g < groups; g++) {
+		if (ok[g] && sigma[g] && gpools[g] > UINT64_MAX / sigma[g])
+			ok[g] = 0; /* never reached by real pools; stay exact */
+		if (ok[g]) {
+			sub[g] = gpools[g] * sigma[g];
+			any = true;
+		}
+	}
+	if (!any) {
+		rc = USMP_OK;
+		goto fail;
+	}
+	bk = malloc(sz * sizeof *bk);
+	ek = malloc(sz * sizeof *ek);
+	bv = malloc(sz * sizeof *bv);
+	ev = malloc(sz * sizeof *ev);
+	if (!bk || !ek || !bv || !ev)
+		goto fail;
+	uint32_t live = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (it[i].live && ok[it[i].group]) {
+			bk[live] = usmp__time_key(it[i].begin);
+			ek[live] = usmp__time_key(it[i].end);
+			bv[live] = ev[live] = i;
+			live++;
+		}
+	if ((rc = usmp__sort_pairs(bk, bv, live)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ek, ev, live)) != USMP_OK)
+		goto fail;
+	uint32_t bi = 0, ei = 0;
+	while (bi < live) {
+		bool leave = ei < live && ek[ei] <= bk[bi];
+		uint32_t j = leave ? ev[ei++] : bv[bi++];
+		uint32_t g = it[j].group;
+		uint64_t sl = (galign[g] - it[j].size % galign[g]) % galign[g];
+		if (leave) {
+			usmp__wide_sub(&acc[g], it[j].size);
+			usmp__wide_sub(&acc[g], sl);
+			continue;
+		}
+		usmp__wide_add(&acc[g], it[j].size);
+		usmp__wide_add(&acc[g], sl);
+		if (acc[g].hi || acc[g].lo >= sub[g]) {
+			usmp__wide w = acc[g];
+			usmp__wide_sub(&w, sub[g]);
+			uint64_t v = usmp__wide_min(w, UINT64_MAX);
+			if (v > best[g])
+				best[g] = v;
+		}
+	}
+	rc = USMP_OK;
+fail:
+	free(ok);
+	free(sigma);
+	free(sub);
+	free(acc);
+	free(bk);
+	free(ek);
+	free(bv);
+	free(ev);
+	return rc;
+}
+
 /* Raise best[g] to every bound of group g but the largest buffer: edge
- * pairs, cliques of edges, the sweep. cs/ca: the edges as a CSR, or NULL. */
+ * pairs, cliques of edges, the sweep, the aligned sweep. cs/ca: the edges
+ * as a CSR, or NULL; galign/gpools: each group's A_g and pool count. */
 static int bound_all(const bitem *it, uint32_t n, const bpair *pr, size_t np,
                      const uint64_t *cs, const uint32_t *ca, uint32_t groups,
+                     const uint64_t *galign, const uint32_t *gpools,
                      uint64_t *best)
 {
 	rules r;
@@ -502,6 +609,8 @@ static int bound_all(const bitem *it, uint32_t n, const bpair *pr, size_t np,
 	if (rc == USMP_OK)
 		rc = sweep_run(it, n, &r, groups, best);
 	rules_free(&r);
+	if (rc == USMP_OK)
+		rc = aligned_run(it, n, pr, np, groups, galign, gpools, best);
 	return rc;
 }
 
@@ -528,10 +637,24 @@ uint64_t usmp__lower_bound(const usmp_view *v)
 	if (make_pairs(it, n, v->overlaps, v->overlaps ? v->overlap_count : 0,
 	               &pr, &np) != USMP_OK)
 		goto fail;
+	/* Alignment: see aligned_run; every offset is a multiple of align. */
+	uint64_t balign = UINT64_MAX, palign = UINT64_MAX;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = v->buffers[i].alignment ? v->buffers[i].alignment : 1;
+		balign = a < balign ? a : balign;
+	}
+	for (uint32_t q = 0; q < v->pool_count; q++) {
+		uint64_t a = v->pools[q].alignment ? v->pools[q].alignment : 1;
+		palign = a < palign ? a : palign;
+	}
+	uint64_t align = balign > palign ? balign : palign;
+	uint32_t pools = v->pool_count;
+	if (n == 0 || pools == 0)
+		align = 1;
 	/* Every value bound_all raises best to is a true bound, so even when
 	 * it runs out of memory half way the result stands. */
 	(void)bound_all(it, n, pr, np, v->conflict_start, v->conflict_adj, 1,
-	                &best);
+	                &align, &pools, &best);
 fail:
 	free(it);
 	free(pr);
@@ -594,6 +717,34 @@ static int groups_join(usmp_problem *p, uint32_t *parent)
 	return USMP_OK;
 }
 
+/* Each group's A_g (see aligned_run) and pool count. */
+static int groups_align(const usmp_problem *p, const uint32_t *bgroup,
+                        const uint32_t *pgroup, uint32_t groups,
+                        uint64_t *galign, uint32_t *gpools)
+{
+	uint64_t *gb = malloc(groups * sizeof *gb);
+	if (!gb)
+		return USMP_ERR_NOMEM;
+	for (uint32_t g = 0; g < groups; g++)
+		galign[g] = gb[g] = UINT64_MAX;
+	for (size_t q = 0; q < p->pool_count; q++) {
+		uint64_t a = p->pools[q].alignment ? p->pools[q].alignment : 1;
+		uint32_t g = pgroup[q];
+		galign[g] = a < galign[g] ? a : galign[g];
+		gpools[g]++;
+	}
+	for (size_t b = 0; b < p->buffer_count; b++) {
+		uint64_t a = p->buffers[b].alignment ? p->buffers[b].alignment : 1;
+		uint32_t g = bgroup[b];
+		gb[g] = a < gb[g] ? a : gb[g];
+	}
+	for (uint32_t g = 0; g < groups; g++) /* no buffer: nothing to sweep */
+		galign[g] = gb[g] == UINT64_MAX ? 1
+		            : gb[g] > galign[g] ? gb[g] : galign[g];
+	free(gb);
+	return USMP_OK;
+}
+
 int usmp__groups(usmp_problem *p)
 {
 	int rc = USMP_ERR_NOMEM;
@@ -602,8 +753,8 @@ int usmp__groups(usmp_problem *p)
 	bpair *pr = NULL;
 	size_t np = 0;
 	uint32_t *bgroup = NULL, *pgroup = NULL;
-	uint64_t *gbound = NULL, *cs = NULL;
-	uint32_t *ca = NULL;
+	uint64_t *gbound = NULL, *cs = NULL, *galign = NULL;
+	uint32_t *ca = NULL, *gpools = NULL;
 	size_t P = p->pool_count, n = p->buffer_count;
 	if (P == 0 || P > UINT32_MAX || n > UINT32_MAX || P + n > UINT32_MAX)
 		return usmp__problem_fail(p, P == 0 ? USMP_ERR_INTERNAL
@@ -668,7 +819,15 @@ int usmp__groups(usmp_problem *p)
 			goto fail;
 		}
 	}
-	rc = bound_all(it, (uint32_t)n, pr, np, cs, ca, groups, gbound);
+	galign = malloc(groups * sizeof *galign);
+	gpools = calloc(groups, sizeof *gpools);
+	if (!galign || !gpools || groups_align(p, bgroup, pgroup, groups, galign,
+	                                       gpools) != USMP_OK) {
+		rc = USMP_ERR_NOMEM;
+		goto fail;
+	}
+	rc = bound_all(it, (uint32_t)n, pr, np, cs, ca, groups, galign, gpools,
+	               gbound);
 	if (rc != USMP_OK)
 		goto fail;
 	free(p->buffer_group);
@@ -693,5 +852,7 @@ fail:
 	free(gbound);
 	free(cs);
 	free(ca);
+	free(galign);
+	free(gpools);
 	return rc;
 }

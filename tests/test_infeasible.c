@@ -64,13 +64,15 @@ static const char heuristics_fail[] =
 	"{\"name\": \"b5\", \"size\": 3, \"live\": [0, 3]}]}";
 
 /* 12 bytes live at once (the bound fits 12) but three 8-aligned buffers of
- * 4 bytes need offsets 0, 8 and 16: only a search can tell. */
+ * 4 bytes need offsets 0, 8 and 16: only a search can tell (the unaligned
+ * d keeps the bound's aligned sweep, which would see 8 + 8 + 4, off). */
 static const char aligned[] =
 	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 12}],"
 	" \"buffers\": ["
 	"{\"name\": \"a\", \"size\": 4, \"alignment\": 8, \"live\": [0, 2]},"
 	"{\"name\": \"b\", \"size\": 4, \"alignment\": 8, \"live\": [0, 2]},"
-	"{\"name\": \"c\", \"size\": 4, \"alignment\": 8, \"live\": [1, 3]}]}";
+	"{\"name\": \"c\", \"size\": 4, \"alignment\": 8, \"live\": [1, 3]},"
+	"{\"name\": \"d\", \"size\": 1, \"live\": [3, 4]}]}";
 
 /* Three 100-byte buffers at step 1, s -> d an overlap rule: 200 bytes even
  * with the sharing. %u is the limit. */

@@ -315,8 +315,8 @@ Test(plan, auto_stretches_only_its_default_limit_after_a_late_first_plan)
 	usmp_registry_destroy(r);
 }
 
-/* 1200 buffers in 600 separate pairs of 3 bytes aligned to 4: every plan
- * needs 7 bytes, the bound says 6. Many small pieces, which an exact search
+/* 1200 buffers in 600 separate pairs of 3 bytes aligned to 4, and one
+ * unaligned byte: every plan needs 7 bytes, the bound says 6. Many small pieces, which an exact search
  * solves apart: auto proves 7 optimal. */
 Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 {
@@ -332,6 +332,12 @@ Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 			cr_assert_eq(usmp_problem_set_live(p, id, 2 * c, 2 * c + 1),
 			             USMP_OK);
 		}
+	/* A 1-byte buffer at byte alignment, alone in time: it turns off the
+	 * bound's aligned sweep (which alone would see 4 + 3), so the bound
+	 * stays 6 and the proof of 7 is the search's. */
+	uint32_t lone;
+	cr_assert_eq(usmp_problem_add_buffer(p, "lone", 1, 1, &lone), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, lone, 1200, 1201), USMP_OK);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
