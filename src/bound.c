@@ -47,7 +47,7 @@
 
 
 typedef struct bitem {
-	uint64_t size;
+	uint64_t size, align; /* align: a_i of aligned_run, a power of two */
 	int64_t begin, end;
 	uint32_t live, group;
 } bitem;
@@ -483,56 +483,142 @@ fail:
 }
 
 /*
- * Alignment. In a pool, every offset is a multiple of A_g = max(smallest
- * buffer alignment, smallest pool alignment) of its group (the verifier
- * demands max(buffer's, pool's), powers of two, so a multiple of A_g).
- * Buffers alive together in one pool with no rule to share bytes sit one
- * above the other: sorted by offset, o' >= o + s and o' a multiple of A_g,
- * so o' >= o + roundup(s, A_g). The pool's high-water mark is therefore at
- * least the sum of roundup(s, A_g) of its live buffers less the top one's
- * rounding slack; over the group's P_g pools, the sum of high-water marks
- * is at least sum(roundup) - P_g * sigma_g, sigma_g the largest slack of
- * the group's live buffers. Only groups with A_g > 1 and no rule pair are
- * swept (MiniMalloc's and XLA's CSVs have alignment 1: no cost there).
+ * Alignment. A buffer i of group g sits, in whichever pool q, at a multiple
+ * of max(its alignment, q's) (the verifier's rule), hence at a multiple of
+ * a_i = max(its alignment, the group's smallest pool alignment): powers of
+ * two. Take any level M = 2^k and the buffers alive together with a_i >= M.
+ * In one pool, with no rule to share bytes, they sit one above the other:
+ * sorted by offset, o' >= o + s with o and o' multiples of M, so o' >= o +
+ * roundup(s, M). The pool's high-water mark is therefore at least the sum
+ * of roundup(s, M) of those in it less the top one's slack roundup(s, M) -
+ * s; over the group's P pools the sum of high-water marks is at least
+ * sum(roundup(s, M)) - P * sigma(M), sigma(M) the largest slack at M of the
+ * group's live buffers with a_i >= M. The sweep keeps, per group and per
+ * level k some live buffer of the group has (at most 64), that sum over the
+ * buffers alive with a_i >= 2^k, and takes the largest value. Only groups
+ * with a buffer with a_i > 1 and no rule pair are swept, and only when
+ * there are at most ALIGN_GROUPS groups (a weaker bound otherwise, never a
+ * wrong one); MiniMalloc's and XLA's CSVs have alignment 1: no cost there.
  */
-static int aligned_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
-                       uint32_t groups, const uint64_t *galign,
-                       const uint32_t *gpools, uint64_t *best)
+enum { ALIGN_GROUPS = 4096, ALIGN_LEVELS = 64 };
+
+typedef struct alevels {
+	uint64_t *mask;     /* [g]: levels present among g's live buffers */
+	usmp__wide *acc;    /* [g * 64 + k]: sum of roundup(s, 2^k), live, a_i >= 2^k */
+	uint64_t *sub;      /* [g * 64 + k]: P * sigma(2^k), UINT64_MAX: unusable */
+	unsigned char *lev; /* [i]: level of buffer i */
+} alevels;
+
+/* The index of the lowest set bit of x != 0 (portable C11). */
+static unsigned low_bit(uint64_t x)
 {
-	int rc = USMP_ERR_NOMEM;
-	size_t gs = groups ? groups : 1, sz = n ? n : 1;
-	unsigned char *ok = NULL;
-	uint64_t *sigma = NULL, *sub = NULL, *bk = NULL, *ek = NULL;
-	uint32_t *bv = NULL, *ev = NULL;
-	usmp__wide *acc = NULL;
-	ok = malloc(gs);
-	sigma = calloc(gs, sizeof *sigma);
-	sub = calloc(gs, sizeof *sub);
-	acc = calloc(gs, sizeof *acc);
-	if (!ok || !sigma || !sub || !acc)
-		goto fail;
+	unsigned k = 0;
+	while (!(x & 1)) {
+		x >>= 1;
+		k++;
+	}
+	return k;
+}
+
+static uint64_t round_slack(uint64_t size, unsigned k)
+{
+	uint64_t a = (uint64_t)1 << k;
+	return (a - (size & (a - 1))) & (a - 1);
+}
+
+/* Add (dir > 0) or remove buffer j; on add, raise best[g]. */
+static void aligned_step(const bitem *it, alevels *L, uint32_t j, int dir,
+                         uint64_t *best)
+{
+	uint32_t g = it[j].group;
+	size_t base = (size_t)g * ALIGN_LEVELS;
+	for (uint64_t m = L->mask[g]; m; m &= m - 1) {
+		unsigned k = low_bit(m);
+		if (k > L->lev[j])
+			break;
+		usmp__wide *acc = &L->acc[base + k];
+		uint64_t sl = round_slack(it[j].size, k);
+		if (dir < 0) {
+			usmp__wide_sub(acc, it[j].size);
+			usmp__wide_sub(acc, sl);
+			continue;
+		}
+		usmp__wide_add(acc, it[j].size);
+		usmp__wide_add(acc, sl);
+		uint64_t sub = L->sub[base + k];
+		if (sub != UINT64_MAX && (acc->hi || acc->lo >= sub)) {
+			usmp__wide w = *acc;
+			usmp__wide_sub(&w, sub);
+			uint64_t v = usmp__wide_min(w, UINT64_MAX);
+			if (v > best[g])
+				best[g] = v;
+		}
+	}
+}
+
+/* Per group: whether it is swept (ok), its levels (mask) and P * sigma. */
+static bool aligned_setup(const bitem *it, uint32_t n, const bpair *pr,
+                          size_t np, uint32_t groups, const uint32_t *gpools,
+                          unsigned char *ok, alevels *L)
+{
 	bool any = false;
 	for (uint32_t g = 0; g < groups; g++)
-		ok[g] = galign[g] > 1;
+		ok[g] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned k = low_bit(it[i].align);
+		L->lev[i] = (unsigned char)k;
+		if (it[i].live)
+			L->mask[it[i].group] |= (uint64_t)1 << k;
+		if (k > 0 && gpools[it[i].group])
+			ok[it[i].group] = 1;
+	}
 	for (size_t e = 0; e < np; e++)
 		ok[it[pr[e].a].group] = 0;
+	uint64_t *sigma = L->sub; /* sigma first, then P * sigma in place */
+	memset(sigma, 0, (size_t)groups * ALIGN_LEVELS * sizeof *sigma);
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t g = it[i].group;
-		if (it[i].live && ok[g]) {
-			uint64_t sl = (galign[g] - it[i].size % galign[g]) % galign[g];
-			if (sl > sigma[g])
-				sigma[g] = sl;
+		size_t base = (size_t)it[i].group * ALIGN_LEVELS;
+		if (!it[i].live || !ok[it[i].group])
+			continue;
+		for (uint64_t m = L->mask[it[i].group]; m; m &= m - 1) {
+			unsigned k = low_bit(m);
+			if (k > L->lev[i])
+				break; /* never live when M = 2^k: above its a_i */
+			uint64_t sl = round_slack(it[i].size, k);
+			if (sl > sigma[base + k])
+				sigma[base + k] = sl;
 		}
 	}
 	for (uint32_t g = 0; g < groups; g++) {
-		if (ok[g] && sigma[g] && gpools[g] > UINT64_MAX / sigma[g])
-			ok[g] = 0; /* never reached by real pools; stay exact */
-		if (ok[g]) {
-			sub[g] = gpools[g] * sigma[g];
-			any = true;
+		size_t base = (size_t)g * ALIGN_LEVELS;
+		for (unsigned k = 0; k < ALIGN_LEVELS; k++) {
+			uint64_t sg = sigma[base + k];
+			L->sub[base + k] = sg && gpools[g] > UINT64_MAX / sg
+			                   ? UINT64_MAX : gpools[g] * sg;
 		}
+		any = any || ok[g];
 	}
-	if (!any) {
+	return any;
+}
+
+static int aligned_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
+                       uint32_t groups, const uint32_t *gpools, uint64_t *best)
+{
+	if (groups > ALIGN_GROUPS)
+		return USMP_OK;
+	int rc = USMP_ERR_NOMEM;
+	size_t gs = groups ? groups : 1, sz = n ? n : 1;
+	size_t gl = gs * ALIGN_LEVELS;
+	unsigned char *ok = malloc(gs);
+	alevels L = { .mask = calloc(gs, sizeof *L.mask),
+	              .acc = calloc(gl, sizeof *L.acc),
+	              .sub = malloc(gl * sizeof *L.sub),
+	              .lev = malloc(sz) };
+	uint64_t *bk = NULL, *ek = NULL;
+	uint32_t *bv = NULL, *ev = NULL;
+	if (!ok || !L.mask || !L.acc || !L.sub || !L.lev)
+		goto fail;
+	if (!aligned_setup(it, n, pr, np, groups, gpools, ok, &L)) {
 		rc = USMP_OK;
 		goto fail;
 	}
@@ -555,31 +641,18 @@ static int aligned_run(const bitem *it, uint32_t n, const bpair *pr, size_t np,
 		goto fail;
 	uint32_t bi = 0, ei = 0;
 	while (bi < live) {
-		bool leave = ei < live && ek[ei] <= bk[bi];
-		uint32_t j = leave ? ev[ei++] : bv[bi++];
-		uint32_t g = it[j].group;
-		uint64_t sl = (galign[g] - it[j].size % galign[g]) % galign[g];
-		if (leave) {
-			usmp__wide_sub(&acc[g], it[j].size);
-			usmp__wide_sub(&acc[g], sl);
-			continue;
-		}
-		usmp__wide_add(&acc[g], it[j].size);
-		usmp__wide_add(&acc[g], sl);
-		if (acc[g].hi || acc[g].lo >= sub[g]) {
-			usmp__wide w = acc[g];
-			usmp__wide_sub(&w, sub[g]);
-			uint64_t v = usmp__wide_min(w, UINT64_MAX);
-			if (v > best[g])
-				best[g] = v;
-		}
+		if (ei < live && ek[ei] <= bk[bi])
+			aligned_step(it, &L, ev[ei++], -1, best);
+		else
+			aligned_step(it, &L, bv[bi++], 1, best);
 	}
 	rc = USMP_OK;
 fail:
 	free(ok);
-	free(sigma);
-	free(sub);
-	free(acc);
+	free(L.mask);
+	free(L.acc);
+	free(L.sub);
+	free(L.lev);
 	free(bk);
 	free(ek);
 	free(bv);
@@ -589,11 +662,10 @@ fail:
 
 /* Raise best[g] to every bound of group g but the largest buffer: edge
  * pairs, cliques of edges, the sweep, the aligned sweep. cs/ca: the edges
- * as a CSR, or NULL; galign/gpools: each group's A_g and pool count. */
+ * as a CSR, or NULL; gpools: each group's pool count. */
 static int bound_all(const bitem *it, uint32_t n, const bpair *pr, size_t np,
                      const uint64_t *cs, const uint32_t *ca, uint32_t groups,
-                     const uint64_t *galign, const uint32_t *gpools,
-                     uint64_t *best)
+                     const uint32_t *gpools, uint64_t *best)
 {
 	rules r;
 	int rc = rules_build(&r, n, pr, np);
@@ -610,7 +682,7 @@ static int bound_all(const bitem *it, uint32_t n, const bpair *pr, size_t np,
 		rc = sweep_run(it, n, &r, groups, best);
 	rules_free(&r);
 	if (rc == USMP_OK)
-		rc = aligned_run(it, n, pr, np, groups, galign, gpools, best);
+		rc = aligned_run(it, n, pr, np, groups, gpools, best);
 	return rc;
 }
 
@@ -637,24 +709,21 @@ uint64_t usmp__lower_bound(const usmp_view *v)
 	if (make_pairs(it, n, v->overlaps, v->overlaps ? v->overlap_count : 0,
 	               &pr, &np) != USMP_OK)
 		goto fail;
-	/* Alignment: see aligned_run; every offset is a multiple of align. */
-	uint64_t balign = UINT64_MAX, palign = UINT64_MAX;
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t a = v->buffers[i].alignment ? v->buffers[i].alignment : 1;
-		balign = a < balign ? a : balign;
-	}
+	/* Alignment: a_i of aligned_run, with the view's pools. */
+	uint64_t palign = UINT64_MAX;
 	for (uint32_t q = 0; q < v->pool_count; q++) {
 		uint64_t a = v->pools[q].alignment ? v->pools[q].alignment : 1;
 		palign = a < palign ? a : palign;
 	}
-	uint64_t align = balign > palign ? balign : palign;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t a = v->buffers[i].alignment ? v->buffers[i].alignment : 1;
+		it[i].align = v->pool_count && palign > a ? palign : a;
+	}
 	uint32_t pools = v->pool_count;
-	if (n == 0 || pools == 0)
-		align = 1;
 	/* Every value bound_all raises best to is a true bound, so even when
 	 * it runs out of memory half way the result stands. */
 	(void)bound_all(it, n, pr, np, v->conflict_start, v->conflict_adj, 1,
-	                &align, &pools, &best);
+	                &pools, &best);
 fail:
 	free(it);
 	free(pr);
@@ -717,31 +786,28 @@ static int groups_join(usmp_problem *p, uint32_t *parent)
 	return USMP_OK;
 }
 
-/* Each group's A_g (see aligned_run) and pool count. */
+/* Each group's pool count, and each buffer's a_i (see aligned_run). */
 static int groups_align(const usmp_problem *p, const uint32_t *bgroup,
-                        const uint32_t *pgroup, uint32_t groups,
-                        uint64_t *galign, uint32_t *gpools)
+                        const uint32_t *pgroup, uint32_t groups, bitem *it,
+                        uint32_t *gpools)
 {
-	uint64_t *gb = malloc(groups * sizeof *gb);
-	if (!gb)
+	uint64_t *pmin = malloc(groups * sizeof *pmin);
+	if (!pmin)
 		return USMP_ERR_NOMEM;
 	for (uint32_t g = 0; g < groups; g++)
-		galign[g] = gb[g] = UINT64_MAX;
+		pmin[g] = UINT64_MAX;
 	for (size_t q = 0; q < p->pool_count; q++) {
 		uint64_t a = p->pools[q].alignment ? p->pools[q].alignment : 1;
 		uint32_t g = pgroup[q];
-		galign[g] = a < galign[g] ? a : galign[g];
+		pmin[g] = a < pmin[g] ? a : pmin[g];
 		gpools[g]++;
 	}
 	for (size_t b = 0; b < p->buffer_count; b++) {
 		uint64_t a = p->buffers[b].alignment ? p->buffers[b].alignment : 1;
-		uint32_t g = bgroup[b];
-		gb[g] = a < gb[g] ? a : gb[g];
+		uint64_t pm = pmin[bgroup[b]]; /* the buffer's group has a pool */
+		it[b].align = pm > a ? pm : a;
 	}
-	for (uint32_t g = 0; g < groups; g++) /* no buffer: nothing to sweep */
-		galign[g] = gb[g] == UINT64_MAX ? 1
-		            : gb[g] > galign[g] ? gb[g] : galign[g];
-	free(gb);
+	free(pmin);
 	return USMP_OK;
 }
 
@@ -753,7 +819,7 @@ int usmp__groups(usmp_problem *p)
 	bpair *pr = NULL;
 	size_t np = 0;
 	uint32_t *bgroup = NULL, *pgroup = NULL;
-	uint64_t *gbound = NULL, *cs = NULL, *galign = NULL;
+	uint64_t *gbound = NULL, *cs = NULL;
 	uint32_t *ca = NULL, *gpools = NULL;
 	size_t P = p->pool_count, n = p->buffer_count;
 	if (P == 0 || P > UINT32_MAX || n > UINT32_MAX || P + n > UINT32_MAX)
@@ -819,15 +885,13 @@ int usmp__groups(usmp_problem *p)
 			goto fail;
 		}
 	}
-	galign = malloc(groups * sizeof *galign);
 	gpools = calloc(groups, sizeof *gpools);
-	if (!galign || !gpools || groups_align(p, bgroup, pgroup, groups, galign,
-	                                       gpools) != USMP_OK) {
+	if (!gpools ||
+	    groups_align(p, bgroup, pgroup, groups, it, gpools) != USMP_OK) {
 		rc = USMP_ERR_NOMEM;
 		goto fail;
 	}
-	rc = bound_all(it, (uint32_t)n, pr, np, cs, ca, groups, galign, gpools,
-	               gbound);
+	rc = bound_all(it, (uint32_t)n, pr, np, cs, ca, groups, gpools, gbound);
 	if (rc != USMP_OK)
 		goto fail;
 	free(p->buffer_group);
@@ -852,7 +916,6 @@ fail:
 	free(gbound);
 	free(cs);
 	free(ca);
-	free(galign);
 	free(gpools);
 	return rc;
 }

@@ -209,16 +209,32 @@ Test(bound_strength, aligned_pair_rounds_the_lower_buffer)
 	cr_assert_eq(tiny_optimum(&t), 35);
 }
 
-Test(bound_strength, one_unaligned_buffer_keeps_the_plain_bound)
+Test(bound_strength, an_unaligned_buffer_rounds_only_while_alive)
 {
-	/* Buffer 2 may sit at any byte, so the sweep's alignment is 1. */
+	/* While buffer 2 (any byte) is alive the sweep rounds to 1: 23. Before
+	 * it, the 16-aligned pair rounds to 16: 32 less one slack of 6 = 26,
+	 * which is also the optimum (buffer 2 fits above the pair's 26). */
 	tiny t = { .n = 3, .pools = 1, .palign = { 1 },
 	           .size = { 10, 10, 3 }, .balign = { 16, 16, 1 },
 	           .begin = { 0, 0, 1 }, .end = { 2, 2, 3 } };
 	uint64_t g, v;
 	tiny_bounds(&t, &g, &v);
-	cr_assert_eq(g, 23);
-	cr_assert_eq(v, 23);
+	cr_assert_eq(g, 26);
+	cr_assert_eq(v, 26);
+	cr_assert_eq(tiny_optimum(&t), 26);
+}
+
+Test(bound_strength, pool_alignment_counts_for_every_buffer)
+{
+	/* Byte-aligned buffers in a 16-aligned pool sit at multiples of 16. */
+	tiny t = { .n = 2, .pools = 1, .palign = { 16 },
+	           .size = { 5, 5 }, .balign = { 1, 1 },
+	           .begin = { 0, 0 }, .end = { 1, 1 } };
+	uint64_t g, v;
+	tiny_bounds(&t, &g, &v);
+	cr_assert_eq(g, 21);
+	cr_assert_eq(v, 21);
+	cr_assert_eq(tiny_optimum(&t), 21);
 }
 
 Test(bound_strength, overlap_rules_skip_the_aligned_sweep)
