@@ -63,14 +63,15 @@ static const char heuristics_fail[] =
 	"{\"name\": \"b4\", \"size\": 2, \"live\": [4, 7]},"
 	"{\"name\": \"b5\", \"size\": 3, \"live\": [0, 3]}]}";
 
-/* 12 bytes live at once (the bound fits 12) but three 8-aligned buffers of
- * 4 bytes need offsets 0, 8 and 16: only a search can tell. */
+/* 10 bytes live at once (the bound fits 10) but the 4-aligned c must sit
+ * at 0 and the 2-aligned b at 8, leaving bytes 7 and 9, apart, for the
+ * 2-byte a: only a search can tell. */
 static const char aligned[] =
-	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 12}],"
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 10}],"
 	" \"buffers\": ["
-	"{\"name\": \"a\", \"size\": 4, \"alignment\": 8, \"live\": [0, 2]},"
-	"{\"name\": \"b\", \"size\": 4, \"alignment\": 8, \"live\": [0, 2]},"
-	"{\"name\": \"c\", \"size\": 4, \"alignment\": 8, \"live\": [1, 3]}]}";
+	"{\"name\": \"a\", \"size\": 2, \"live\": [0, 2]},"
+	"{\"name\": \"b\", \"size\": 1, \"alignment\": 2, \"live\": [1, 3]},"
+	"{\"name\": \"c\", \"size\": 7, \"alignment\": 4, \"live\": [0, 2]}]}";
 
 /* Three 100-byte buffers at step 1, s -> d an overlap rule: 200 bytes even
  * with the sharing. %u is the limit. */
@@ -654,12 +655,12 @@ Test(infeasible, exact_proves_infeasible_without_rules)
 	usmp_infeasibility why;
 	usmp_plan *plan = infeasible(r, p, "exact", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_SEARCH);
-	cr_assert_eq(why.bound, 12);
-	cr_assert_eq(why.limit, 12);
+	cr_assert_eq(why.bound, 10);
+	cr_assert_eq(why.limit, 10);
 	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits the pools: ") &&
 	          strstr(usmp_plan_error(plan), "exact's search proved that no "
 	                 "placement of the buffers fits the pool, although the "
-	                 "lower bound (12) does"), "%s", usmp_plan_error(plan));
+	                 "lower bound (10) does"), "%s", usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
 	/* A heuristic's failure on it proves nothing: said so. */
 	plan = infeasible(r, p, "first_fit", &why);

@@ -315,22 +315,26 @@ Test(plan, auto_stretches_only_its_default_limit_after_a_late_first_plan)
 	usmp_registry_destroy(r);
 }
 
-/* 1200 buffers in 600 separate pairs of 3 bytes aligned to 4: every plan
- * needs 7 bytes, the bound says 6. Many small pieces, which an exact search
- * solves apart: auto proves 7 optimal. */
+/* 600 separate copies of three buffers: 2 bytes (any offset), 1 byte
+ * aligned to 2, 7 bytes aligned to 4, alive together: every plan needs 11
+ * bytes (the 7 at 0, the 1 at 8, no two free bytes side by side below 10),
+ * the bound says 10. Many small pieces, which an exact search solves apart:
+ * auto proves 11 optimal. */
 Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = usmp_problem_create();
+	static const uint64_t size[3] = { 2, 1, 7 }, align[3] = { 1, 2, 4 };
+	static const int64_t from[3] = { 0, 1, 0 }, to[3] = { 2, 3, 2 };
 	char name[32];
 	for (int c = 0; c < 600; c++)
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3; k++) {
 			uint32_t id;
 			snprintf(name, sizeof name, "c%dk%d", c, k);
-			cr_assert_eq(usmp_problem_add_buffer(p, name, 3, 4, &id),
-			             USMP_OK);
-			cr_assert_eq(usmp_problem_set_live(p, id, 2 * c, 2 * c + 1),
-			             USMP_OK);
+			cr_assert_eq(usmp_problem_add_buffer(p, name, size[k],
+			                                     align[k], &id), USMP_OK);
+			cr_assert_eq(usmp_problem_set_live(p, id, 3 * c + from[k],
+			                                   3 * c + to[k]), USMP_OK);
 		}
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = NULL;
@@ -338,10 +342,10 @@ Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 	             usmp_plan_error(plan));
 	usmp_part_info pi = {.struct_size = sizeof pi};
 	usmp_plan_part(plan, 0, &pi);
-	cr_assert_eq(pi.lower_bound, 6);
-	cr_assert_eq(pi.size, 7);
-	cr_assert(pi.optimal, "%s did not prove 7 optimal", pi.algorithm);
-	cr_assert_eq(pi.proven_bound, 7);
+	cr_assert_eq(pi.lower_bound, 10);
+	cr_assert_eq(pi.size, 11);
+	cr_assert(pi.optimal, "%s did not prove 11 optimal", pi.algorithm);
+	cr_assert_eq(pi.proven_bound, 11);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
