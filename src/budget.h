@@ -67,4 +67,25 @@ static inline double usmp__isolate_grace(double budget, uint32_t buffers)
 #define USMP__AUTO_STRETCH_BASE 1.0
 #define USMP__AUTO_STRETCH_PER_BUFFER 8e-6
 
+/* Which member makes auto's first plan, by estimated cost (portfolio.c,
+ * auto_first_plan): first_fit's seconds on a part of n buffers with A alive
+ * at once (measure_shape) are estimated as FIT_PER_ALIVE x n x A; when that
+ * exceeds the time left, the first plan comes from the member estimated
+ * cheapest instead (a time-index greedy: TIME_PER_BUFFER x n), and first_fit
+ * runs after it only when its estimate fits the time left.
+ * Measured 2026-12-03 (bench/auto/RESULTS.md): CPU seconds of the whole
+ * `usmp plan -a first_fit` (debugoptimized) per buffer x alive: the XLA
+ * traces 0.8-1.45 ns (P: 59,063 buffers, 5,310 alive, 0.32 s; A: 30,011 and
+ * 3,147, 0.13 s); field.py's xla family 1.5-3.2 ns with 9,000-30,000 alive
+ * (xla_50k_10k: 50k and 10,705, 1.29 s; xla_500k_10k: 500k and 20,163,
+ * 25 s; xla_1m_10k: 1M and 30,044, ~60 s), up to 5.6 ns with 2,000 alive.
+ * The constant is the real traces' upper end: the estimate under-reads the
+ * generated shapes by up to 2x, so no XLA trace is taken from first_fit
+ * (P estimates 0.47 s), while 500k and 1M buffers with 20,000-30,000 alive
+ * estimate 15 s and 45 s. TVM's greedies (one time index, O(log n) per
+ * placement): 3.1 s CPU for the whole process at 1M buffers, 1.9 s at
+ * 500k, 0.73 s at 200k, reading the file included. */
+#define USMP__AUTO_FIT_PER_ALIVE 1.5e-9
+#define USMP__AUTO_TIME_PER_BUFFER 3e-6
+
 #endif /* USMP_BUDGET_H */

@@ -64,6 +64,11 @@
  * `usmp list -v`. */
 enum { SHAPE_FEW, SHAPE_MANY, SHAPE_WIDE, SHAPE_COUNT };
 enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
+/* What a member's time grows with: INDEX_FIT, the fit index (first_fit,
+ * best_fit, hill_climb): buffers x alive at once, cost x fit_estimate;
+ * INDEX_TIME, a time index (TVM's greedies): buffers only,
+ * USMP__AUTO_TIME_PER_BUFFER each (budget.h). */
+enum { INDEX_FIT, INDEX_TIME };
 
 static const struct member {
 	const char *algorithm;
@@ -71,25 +76,26 @@ static const struct member {
 	int role;
 	double cost;
 	int gain[SHAPE_COUNT]; /* 0 for a SEARCH member: skipped on the shape */
+	int index;             /* INDEX_FIT or INDEX_TIME */
 } policy[] = {
-	/* algorithm      knob               role      cost   FEW MANY WIDE */
-	{"first_fit", "order=size", ROLE_FIRST, 1.0, {10, 8, 9}},
-	{"best_fit", "order=size", ROLE_FIRST, 1.8, {4, 3, 4}},
-	{"best_fit", "order=lifetime", ROLE_HEURISTIC, 1.4, {4, 2, 0}},
-	{"best_fit", "order=area", ROLE_HEURISTIC, 2.2, {4, 2, 1}},
-	{"best_fit", "order=conflicts", ROLE_HEURISTIC, 1.3, {4, 1, 0}},
-	{"first_fit", "order=lifetime", ROLE_HEURISTIC, 1.1, {4, 1, 0}},
-	{"first_fit", "order=area", ROLE_HEURISTIC, 1.0, {4, 2, 2}},
-	{"first_fit", "order=conflicts", ROLE_HEURISTIC, 1.1, {4, 1, 0}},
-	{"greedy_by_size", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}},
-	{"greedy_by_conflicts", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}},
-	{"hill_climb", NULL, ROLE_HEURISTIC, 400.0, {2, 0, 0}},
+	/* algorithm      knob               role      cost   FEW MANY WIDE  index */
+	{"first_fit", "order=size", ROLE_FIRST, 1.0, {10, 8, 9}, INDEX_FIT},
+	{"best_fit", "order=size", ROLE_FIRST, 1.8, {4, 3, 4}, INDEX_FIT},
+	{"best_fit", "order=lifetime", ROLE_HEURISTIC, 1.4, {4, 2, 0}, INDEX_FIT},
+	{"best_fit", "order=area", ROLE_HEURISTIC, 2.2, {4, 2, 1}, INDEX_FIT},
+	{"best_fit", "order=conflicts", ROLE_HEURISTIC, 1.3, {4, 1, 0}, INDEX_FIT},
+	{"first_fit", "order=lifetime", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
+	{"first_fit", "order=area", ROLE_HEURISTIC, 1.0, {4, 2, 2}, INDEX_FIT},
+	{"first_fit", "order=conflicts", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
+	{"greedy_by_size", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
+	{"greedy_by_conflicts", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
+	{"hill_climb", NULL, ROLE_HEURISTIC, 400.0, {2, 0, 0}, INDEX_FIT},
 	/* SEARCH: the first that accepts the part is used */
-	{"exact", "minimize=false", ROLE_SEARCH, 0, {10, 10, 10}},
-	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}},
-	{"exact", NULL, ROLE_SEARCH, 0, {10, 10, 0}},
-	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}},
-	{"hill_climb", NULL, ROLE_SEARCH, 0, {2, 0, 0}},
+	{"exact", "minimize=false", ROLE_SEARCH, 0, {10, 10, 10}, INDEX_FIT},
+	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}, INDEX_FIT},
+	{"exact", NULL, ROLE_SEARCH, 0, {10, 10, 0}, INDEX_FIT},
+	{"exact_window", "warm=true", ROLE_SEARCH, 0, {10, 10, 0}, INDEX_FIT},
+	{"hill_climb", NULL, ROLE_SEARCH, 0, {2, 0, 0}, INDEX_FIT},
 };
 #define POLICY_COUNT (sizeof policy / sizeof *policy)
 /* A shape is MANY or WIDE above this many buffers alive at once, WIDE when
@@ -196,7 +202,10 @@ typedef struct run_state {
 	bool improve;      /* search when no heuristic reaches the bound */
 	bool window_first; /* the part goes to exact_window early */
 	int ran;           /* members that produced a plan */
-	double first_cost; /* seconds the member that made the first plan took */
+	double first_cost; /* seconds the member that made the first plan took;
+	                    * first_fit's estimate when by_estimate */
+	bool by_estimate;  /* the first plan came from a cheaper member because
+	                    * first_fit's estimate did not fit the time left */
 	char done[POLICY_COUNT]; /* the heuristic rows run so far */
 	size_t idx[POLICY_COUNT]; /* heuristic rows by gain per cost */
 	size_t nidx;
@@ -441,6 +450,23 @@ static bool at_bound(const run_state *s)
 	return s->have_best && s->best_size <= s->v->lower_bound;
 }
 
+/* first_fit's estimated seconds on the part, from its shape (budget.h). */
+static double fit_estimate(const run_state *s)
+{
+	return USMP__AUTO_FIT_PER_ALIVE * s->v->buffer_count * s->sh.alive;
+}
+
+/* A member's estimated seconds: cost x first_fit's time (measured when it
+ * made the first plan, else estimated); a time-index member by its own
+ * per-buffer cost when first_fit did not fit (the relative cost, measured
+ * at 27k-59k buffers, over-reads it there by ten times). */
+static double member_estimate(const run_state *s, const struct member *m)
+{
+	if (s->by_estimate && m->index == INDEX_TIME)
+		return USMP__AUTO_TIME_PER_BUFFER * s->v->buffer_count;
+	return m->cost * s->first_cost;
+}
+
 /* Run the heuristic members not run yet (s->done[i] == 0), in s->idx
  * order, whose estimated cost fits `share` of the time left; stops at the
  * bound or the deadline. Members run mark s->done[i]. */
@@ -455,7 +481,7 @@ static void run_heuristics(run_state *s, double share)
 		if (at_bound(s) || h->should_stop(h))
 			return;
 		double spent = usmp__now() - t0;
-		if (policy[i].cost * s->first_cost > budget - spent)
+		if (member_estimate(s, &policy[i]) > budget - spent)
 			continue; /* does not fit: maybe a cheaper one does */
 		s->done[i] = 1;
 		run_member(s, &policy[i]);
@@ -540,11 +566,57 @@ static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
 	return top <= v->lower_bound && top <= v->pools[0].size_limit;
 }
 
-/* The first plan: FIRST members in table order until one fits, each
- * allowed to finish (a watcher never kills it for time either). Sets
- * s->first_cost to what the member that made it took. */
+/* When first_fit's estimated time (fit_estimate) exceeds the time left:
+ * the first plan from the member estimated cheapest (a time-index greedy;
+ * higher gain for the shape, then table order, on ties), allowed to
+ * finish; first_fit and the rest then run only as their estimates fit
+ * (run_heuristics). Sets s->by_estimate when it made a plan. */
+static void first_by_estimate(run_state *s)
+{
+	double est = fit_estimate(s), left = time_left(s->hc);
+	if (est <= left || only_cancel(s->hc))
+		return;
+	s->by_estimate = true;
+	s->first_cost = est;
+	size_t pick = POLICY_COUNT;
+	double least = est;
+	for (size_t i = 0; i < POLICY_COUNT; i++) {
+		if (policy[i].role == ROLE_SEARCH)
+			continue;
+		double e = member_estimate(s, &policy[i]);
+		if (e < least || (pick < POLICY_COUNT && e == least &&
+		                  policy[i].gain[s->sh.cls] >
+		                          policy[pick].gain[s->sh.cls])) {
+			least = e;
+			pick = i;
+		}
+	}
+	if (pick < POLICY_COUNT) {
+		char line[300];
+		snprintf(line, sizeof line, "auto: first_fit estimated %.2f s "
+		         "(%u buffers, %u alive), %.2f s left: first plan by %s "
+		         "(estimated %.2f s)", est, s->v->buffer_count, s->sh.alive,
+		         left, policy[pick].algorithm, least);
+		s->h->log(s->h, USMP_LOG_INFO, line);
+		s->done[pick] = 1;
+		usmp__host_patient(s->hc, true);
+		s->ran += run_member(s, &policy[pick]);
+		usmp__host_patient(s->hc, false);
+	}
+	if (!s->have_best) {
+		s->by_estimate = false; /* no plan: the FIRST rows, as always */
+		s->first_cost = 0;
+	}
+}
+
+/* The first plan: by estimate when first_fit would not fit the time left
+ * (first_by_estimate), else (or when that made none) FIRST members in table
+ * order until one fits, each allowed to finish (a watcher never kills it
+ * for time either). Sets s->first_cost to what the member that made it
+ * took. */
 static void auto_first_plan(run_state *s)
 {
+	first_by_estimate(s);
 	for (size_t i = 0; i < POLICY_COUNT && !s->have_best; i++) {
 		if (policy[i].role != ROLE_FIRST)
 			continue;
