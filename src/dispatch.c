@@ -80,10 +80,8 @@ bool usmp__dispatch_isolates(const usmp_registry *r, const usmp__algo *a,
 	return false;
 }
 
-int usmp__dispatch(usmp__call *c)
+static int dispatch_call(usmp__call *c)
 {
-	if (!c->algo)
-		return USMP_ERR_INTERNAL;
 	if (!usmp__dispatch_isolates(c->r, c->algo, c->flags))
 		return usmp__invoke(c);
 	/* The grace the kill rule allows past the deadline (budget.h). */
@@ -92,6 +90,19 @@ int usmp__dispatch(usmp__call *c)
 	                         : usmp__isolate_grace(budget,
 	                                               c->view->buffer_count);
 	return usmp__isolated_call(c, grace);
+}
+
+int usmp__dispatch(usmp__call *c)
+{
+	if (!c->algo)
+		return USMP_ERR_INTERNAL;
+	/* A member's log lines name it after the portfolio: "auto/first_fit". */
+	const char *outer = c->hc->member;
+	if (c->member)
+		c->hc->member = c->algo->name;
+	int st = dispatch_call(c);
+	c->hc->member = outer;
+	return st;
 }
 
 void usmp__call_finish(usmp__call *c)

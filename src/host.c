@@ -29,19 +29,42 @@ static usmp__host_ctx *ctx_of(const usmp_host *h)
 	return c;
 }
 
+void usmp__host_who(const usmp__host_ctx *c, char *buf, size_t size)
+{
+	const char *algo = c->algorithm ? c->algorithm : "?";
+	if (c->member)
+		snprintf(buf, size, "%s/%s", algo, c->member);
+	else
+		snprintf(buf, size, "%s", algo);
+}
+
 /* Show one message of the call at `level`, when the level allows it: to
- * the host's log function, else on stderr. Callers hold the call's lock
- * (but for usmp__host_finish, alone by then), so one call's messages reach
- * the function one at a time. */
+ * the host's log function, else on stderr, named by usmp__host_who.
+ * Callers hold the call's lock (but for usmp__host_finish, alone by then),
+ * so one call's messages reach the function one at a time. */
 static void emit(usmp__host_ctx *c, int level, const char *message)
 {
-	const char *who = c->algorithm ? c->algorithm : "?";
+	char who[160];
 	if (level > c->log_level)
 		return;
+	usmp__host_who(c, who, sizeof who);
 	if (c->log_fn)
 		c->log_fn(c->log_ctx, level, who, message);
 	else
 		fprintf(stderr, "usmp: %s: %s\n", who, message);
+}
+
+/* The message without the name of the algorithm that logs it: algorithms
+ * often begin their lines with "NAME: ", which the host adds already. */
+static const char *without_own_name(const usmp__host_ctx *c,
+                                    const char *message)
+{
+	const char *own = c->member ? c->member : c->algorithm;
+	size_t n = own ? strlen(own) : 0;
+	if (n && !strncmp(message, own, n) && message[n] == ':' &&
+	    message[n + 1] == ' ' && message[n + 2])
+		return message + n + 2;
+	return message;
 }
 
 static void host_log(const usmp_host *h, int level, const char *message)
@@ -51,10 +74,15 @@ static void host_log(const usmp_host *h, int level, const char *message)
 		return;
 	host_private *hp = c->priv;
 	pthread_mutex_lock(&hp->lock);
+	message = without_own_name(c, message);
 	if (level <= USMP_LOG_WARN) {
 		/* Keep the latest error/warning: it explains a failed call. */
 		snprintf(c->last_message, sizeof c->last_message, "%s", message);
 	}
+	/* A member failing is no error of the portfolio's call, which says
+	 * its own result: its errors and warnings are notes (info). */
+	if (c->member && level < USMP_LOG_INFO)
+		level = USMP_LOG_INFO;
 	emit(c, level, message);
 	pthread_mutex_unlock(&hp->lock);
 }

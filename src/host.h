@@ -40,6 +40,9 @@ struct usmp__host_ctx {
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
 	const char *algorithm;  /* for log messages */
+	const char *member;     /* the member a portfolio runs now, or NULL:
+	                           its lines say "algorithm/member"
+	                           (usmp__dispatch sets it) */
 	volatile int patient;   /* > 0: making the first plan, which only a
 	                           cancel stops (should_stop ignores the
 	                           deadline; usmp__host_patient) */
@@ -50,6 +53,9 @@ struct usmp__host_ctx {
 int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
                     const usmp_view *v, double deadline,
                     const volatile int *cancel, const char *algorithm);
+/* Who a log line of the call names (the usmp_log_fn's `algorithm`): the
+ * algorithm, or "algorithm/member" while a portfolio runs a member. */
+void usmp__host_who(const usmp__host_ctx *c, char *buf, size_t size);
 /* Frees leftover allocations (logging a leak) and the index. */
 void usmp__host_finish(usmp__host_ctx *c);
 /* Move the call's deadline (and the watcher's copy). */

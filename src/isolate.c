@@ -37,8 +37,9 @@ typedef struct shared_result {
 	uint64_t proven_bound;
 	char message[512];
 	char who[256];
-	/* Log records for the host's function: a level byte, the message, a
-	 * NUL. log_used is published after the record is written. */
+	/* Log records for the host's function: a level byte, who logged
+	 * (usmp__host_who), a NUL, the message, a NUL. log_used is published
+	 * after the record is written. */
 	uint32_t log_used;
 	uint32_t log_dropped; /* messages that did not fit */
 	char log[LOG_BYTES];
@@ -53,14 +54,15 @@ static void log_to_shared(void *ctx, int level, const char *algorithm,
 {
 	shared_result *res = ctx;
 	size_t used = res->log_used, len = strlen(message);
-	(void)algorithm;
-	if (used > LOG_BYTES || len + 2 > LOG_BYTES - used) {
+	size_t wlen = strlen(algorithm);
+	if (used > LOG_BYTES || wlen + len + 3 > LOG_BYTES - used) {
 		res->log_dropped++;
 		return;
 	}
 	res->log[used] = (char)level;
-	memcpy(res->log + used + 1, message, len + 1);
-	__atomic_store_n(&res->log_used, (uint32_t)(used + len + 2),
+	memcpy(res->log + used + 1, algorithm, wlen + 1);
+	memcpy(res->log + used + wlen + 2, message, len + 1);
+	__atomic_store_n(&res->log_used, (uint32_t)(used + wlen + len + 3),
 	                 __ATOMIC_RELEASE);
 }
 
@@ -68,20 +70,26 @@ static void log_to_shared(void *ctx, int level, const char *algorithm,
  * child may have scribbled on the records: every read stays in bounds. */
 static void replay_log(usmp__host_ctx *hc, shared_result *res)
 {
-	const char *who = hc->algorithm ? hc->algorithm : "?";
+	char who[160];
 	size_t used = __atomic_load_n(&res->log_used, __ATOMIC_ACQUIRE);
 	if (!hc->log_fn)
 		return;
+	usmp__host_who(hc, who, sizeof who);
 	if (used > LOG_BYTES)
 		used = LOG_BYTES;
 	for (size_t at = 0; at + 1 < used;) {
-		const char *text = res->log + at + 1;
-		const char *nul = memchr(text, '\0', used - at - 1);
+		const char *name = res->log + at + 1;
+		const char *end = res->log + used;
+		const char *nul = memchr(name, '\0', (size_t)(end - name));
+		if (!nul || nul + 1 >= end)
+			break;
+		const char *text = nul + 1;
 		int level = res->log[at];
+		nul = memchr(text, '\0', (size_t)(end - text));
 		if (!nul)
 			break;
 		if (level >= USMP_LOG_ERROR && level <= hc->log_level)
-			hc->log_fn(hc->log_ctx, level, who, text);
+			hc->log_fn(hc->log_ctx, level, name, text);
 		at = (size_t)(nul - res->log) + 1;
 	}
 	if (res->log_dropped && hc->log_level >= USMP_LOG_WARN) {

@@ -282,14 +282,14 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	}
 	{
 		char line[200];
-		snprintf(line, sizeof line, "auto: %s%s%s returned %s after %.1f ms",
+		snprintf(line, sizeof line, "%s%s%s returned %s after %.1f ms",
 		         a->name, knob ? ":" : "", knob ? knob : "",
 		         usmp_status_name(st), (usmp__now() - t0) * 1e3);
 		s->h->log(s->h, USMP_LOG_DEBUG, line);
 	}
 	if (st && volunteer) {
 		char line[700];
-		snprintf(line, sizeof line, "auto: volunteer %s failed (%s%s%s); "
+		snprintf(line, sizeof line, "volunteer %s failed (%s%s%s); "
 		         "ignored", a->name, usmp_status_name(st), msg ? ": " : "",
 		         msg ? msg : "");
 		s->h->log(s->h, USMP_LOG_WARN, line);
@@ -300,7 +300,8 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 			s->proved_infeasible = 1;
 		if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
 			s->first_error = st;
-			usmp__set_msg(&s->error_text, "%s: %s", a->name,
+			usmp__set_msg(&s->error_text, "no member found a plan; "
+			              "the first to fail: %s (%s)", a->name,
 			              usmp_status_name(st));
 		}
 		goto out;
@@ -320,7 +321,7 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	if (bad) {
 		/* Never trust a member: an invalid plan is dropped, and said. */
 		char line[600];
-		snprintf(line, sizeof line, "auto: %s%s returned an invalid plan "
+		snprintf(line, sizeof line, "%s%s returned an invalid plan "
 		         "(dropped): %s", volunteer ? "volunteer " : "", a->name,
 		         msg ? msg : "?");
 		s->h->log(s->h, USMP_LOG_WARN, line);
@@ -517,7 +518,7 @@ static int run_volunteers(run_state *s)
 		char line[300];
 		double est = volunteer_cost(a) * first_cost;
 		if (s->have_best && est > time_left(s->hc)) {
-			snprintf(line, sizeof line, "auto: volunteer %s skipped: "
+			snprintf(line, sizeof line, "volunteer %s skipped: "
 			         "estimated %.1f ms, %.1f ms left", a->name, est * 1e3,
 			         time_left(s->hc) * 1e3);
 			h->log(h, USMP_LOG_INFO, line);
@@ -526,7 +527,7 @@ static int run_volunteers(run_state *s)
 		double t0 = usmp__now();
 		ran += run_algo(s, a, NULL, false, true);
 		double took = usmp__now() - t0;
-		snprintf(line, sizeof line, "auto: volunteer %s took %.1f ms, %.2f "
+		snprintf(line, sizeof line, "volunteer %s took %.1f ms, %.2f "
 		         "times the first plan (declared cost %g)", a->name,
 		         took * 1e3, first_cost > 0 ? took / first_cost : 0, a->cost);
 		h->log(h, USMP_LOG_INFO, line);
@@ -593,7 +594,7 @@ static void first_by_estimate(run_state *s)
 	}
 	if (pick < POLICY_COUNT) {
 		char line[300];
-		snprintf(line, sizeof line, "auto: first_fit estimated %.2f s "
+		snprintf(line, sizeof line, "first_fit estimated %.2f s "
 		         "(%u buffers, %u alive), %.2f s left: first plan by %s "
 		         "(estimated %.2f s)", est, s->v->buffer_count, s->sh.alive,
 		         left, policy[pick].algorithm, least);
@@ -705,13 +706,13 @@ static int auto_no_plan(run_state *s)
 {
 	const usmp_host *h = s->h;
 	if (!s->ran && !s->first_error) {
-		h->log(h, USMP_LOG_ERROR, "auto: no installed algorithm can plan "
+		h->log(h, USMP_LOG_ERROR, "no installed algorithm can plan "
 		       "this part (are the plugins installed?)");
 		return USMP_ERR_UNSUPPORTED;
 	}
 	if (!s->proved_infeasible && h->should_stop(h)) {
 		/* Heuristics that did not fit prove nothing: out of time. */
-		h->log(h, USMP_LOG_ERROR, "auto: no member found a plan that fits "
+		h->log(h, USMP_LOG_ERROR, "no member found a plan that fits "
 		       "before the time limit");
 		return USMP_ERR_STOPPED;
 	}

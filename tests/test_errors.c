@@ -271,7 +271,7 @@ Test(errors, three_buffers_near_2_63_bytes_saturate_the_bound)
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "usmp: model.json: first_fit: no plan fits the pools: "
-	                      "first_fit: buffer \"c\" (9223372036854775807 bytes) "
+	                      "buffer \"c\" (9223372036854775807 bytes) "
 	                      "fits in none of its 1 candidate pool(s)"), "%s", out);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	test_run(cmd, NULL);

@@ -740,8 +740,8 @@ Test(exact_oracle, one_pool_rules_as_conflicts_never_claim_infeasible)
 	p = test_parse_json(json, "case.json");
 	free(json);
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
-	cr_assert(strstr(usmp_plan_error(plan), "exact: no plan fits with the "
-	                 "overlap rules as plain conflicts, which proves nothing "
+	cr_assert(strstr(usmp_plan_error(plan), "exact failed (unsupported): no plan "
+	                 "fits with the overlap rules as plain conflicts, which proves nothing "
 	                 "about the rules (one pool with live ranges)"), "%s",
 	          usmp_plan_error(plan));
 	usmp_plan_destroy(plan);

@@ -178,7 +178,8 @@ Test(exact_spill, joint_search_beyond_its_memory_is_refused)
 	                       .algorithm = "exact"};
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_UNSUPPORTED);
-	cr_assert(strstr(usmp_plan_error(plan), "exact: 600 buffers with 64 pools "
+	cr_assert(strstr(usmp_plan_error(plan), "exact failed (unsupported): 600 "
+	                 "buffers with 64 pools "
 	                 "would need 530 MiB for the search of several pools "
 	                 "(at most 128)"), "%s", usmp_plan_error(plan));
 	usmp_plan_destroy(plan);

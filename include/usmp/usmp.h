@@ -341,8 +341,11 @@ USMP_API const char *usmp_registry_error(const usmp_registry *r);
  * planning with the registry (usmp_host.log, including the host's own lines
  * about the call: "best so far: N bytes", a leak). `level` is a
  * usmp_log_level, `algorithm` the name of the algorithm called ("auto",
- * "exact", a plugin's), `message` the text without a newline; both strings
- * are valid only during the call. */
+ * "exact", a plugin's; "auto/first_fit" for a member auto runs), `message`
+ * the text without a newline and without that name again (an algorithm's
+ * own leading "NAME: " is dropped); both strings are valid only during the
+ * call. A member failing inside auto logs at USMP_LOG_INFO at most: the
+ * call's one error is auto's. */
 typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
                             const char *message);
 
