@@ -166,6 +166,12 @@ void usmp__problem_changed(usmp_problem *p)
 	p->group_bound = NULL;
 	p->group_count = 0;
 	p->prepared = 0;
+	free(p->edge_start);
+	free(p->edge_of);
+	free(p->rule_start);
+	free(p->rule_of);
+	p->edge_start = p->rule_start = NULL;
+	p->edge_of = p->rule_of = NULL;
 }
 
 void usmp__problem_clear(usmp_problem *p)

@@ -62,6 +62,13 @@ struct usmp_problem {
 	uint32_t *buffer_group; /* [buffer_count] */
 	uint32_t *pool_group;   /* [pool_count] */
 	uint64_t *group_bound;  /* [group_count] */
+	/* Built by view.c for the views of parts: each buffer's conflict
+	 * edges and the overlap rules it is the source of, as CSR rows of
+	 * edge and rule indices, so a part's view costs the part's size. */
+	uint64_t *edge_start; /* [buffer_count + 1]; NULL until built */
+	uint32_t *edge_of;
+	uint64_t *rule_start; /* [buffer_count + 1] */
+	uint32_t *rule_of;
 
 	/* Private to problem.c: the arena holding every pool, buffer and target
 	 * name (no malloc per name), and a hash set of overlap (src, dst) pairs

@@ -70,49 +70,84 @@ static int view_check_ids(const usmp_problem *p, const uint32_t *ids,
 	return USMP_OK;
 }
 
-/* Pools: every pool for the whole problem, else those a buffer of the
- * subset can use (all of them when a buffer has no candidate list). Fills
- * pool_inv (problem pool -> view pool or NONE), out->pools and
- * out->pool_map; *vp gets the view's pool count. */
-static int view_pools(const usmp_problem *p, const uint32_t *ids, uint32_t n,
-                      uint32_t *pool_inv, usmp__view_store *out, uint32_t *vp)
+/* View index of problem pool q: its position in the ascending pool_map
+ * (a binary search), NONE when the view lacks it. */
+static uint32_t pool_index(const usmp__view_store *out, uint32_t vp,
+                           uint32_t q)
+{
+	uint32_t lo = 0, hi = vp;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (out->pool_map[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < vp && out->pool_map[lo] == q ? lo : NONE;
+}
+
+/* The problem pools the subset's buffers name (candidates, fixed pools), in
+ * keys[0..*k); *every set when one buffer may use every pool. */
+static void subset_pools(const usmp_problem *p, const uint32_t *ids,
+                         uint32_t n, uint64_t *keys, size_t *k, int *every)
 {
 	size_t P = p->pool_count;
-	int every = !ids;
-	for (size_t q = 0; q < P; q++)
-		pool_inv[q] = NONE;
-	for (uint32_t i = 0; i < n && !every; i++) {
+	for (uint32_t i = 0; i < n && !*every; i++) {
 		const usmp__buffer *b = view_buffer(p, ids, i);
 		/* No list means every pool, except for a fixed buffer: its one
 		 * possible pool is the fixed one. */
 		if (b->candidate_count == 0 && !(b->flags & USMP_BUFFER_FIXED))
-			every = 1;
+			*every = 1;
 		for (uint32_t c = 0; c < b->candidate_count; c++)
 			if (b->candidates[c] < P)
-				pool_inv[b->candidates[c]] = 0;
+				keys[(*k)++] = b->candidates[c];
 		if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P)
-			pool_inv[b->fixed_pool] = 0;
+			keys[(*k)++] = b->fixed_pool;
 	}
-	uint32_t k = 0;
-	for (size_t q = 0; q < P; q++)
-		if (every || pool_inv[q] == 0)
-			pool_inv[q] = k++;
-		else
-			pool_inv[q] = NONE;
-	out->pools = malloc((k ? k : 1) * sizeof *out->pools);
-	out->pool_map = malloc((k ? k : 1) * sizeof *out->pool_map);
-	if (!out->pools || !out->pool_map)
+}
+
+/* Pools: every pool for the whole problem, else those a buffer of the
+ * subset can use (all of them when a buffer has no candidate list), in
+ * problem order, in time of the subset's candidate lists. Fills out->pools
+ * and out->pool_map (ascending: pool_index reads it); *vp gets the view's
+ * pool count. */
+static int view_pools(const usmp_problem *p, const uint32_t *ids, uint32_t n,
+                      usmp__view_store *out, uint32_t *vp)
+{
+	size_t P = p->pool_count, k = 0, named = 0;
+	int every = !ids, rc = USMP_ERR_NOMEM;
+	uint64_t *keys = NULL;
+	for (uint32_t i = 0; i < n && !every; i++) {
+		const usmp__buffer *b = view_buffer(p, ids, i);
+		named += b->candidate_count + 1;
+	}
+	if (!every && !(keys = malloc((named ? named : 1) * sizeof *keys)))
 		return USMP_ERR_NOMEM;
-	for (size_t q = 0; q < P; q++)
-		if (pool_inv[q] != NONE) {
-			usmp_pool_rec *r = &out->pools[pool_inv[q]];
-			r->name = p->pools[q].name;
-			r->size_limit = p->pools[q].size_limit;
-			r->alignment = p->pools[q].alignment ? p->pools[q].alignment : 1;
-			out->pool_map[pool_inv[q]] = (uint32_t)q;
-		}
-	*vp = k;
-	return USMP_OK;
+	if (!every)
+		subset_pools(p, ids, n, keys, &k, &every);
+	if (!every && usmp__sort_pairs(keys, NULL, k) != USMP_OK)
+		goto fail;
+	size_t count = every ? P : 0;
+	for (size_t i = 0; !every && i < k; i++)
+		if (!i || keys[i] != keys[i - 1])
+			keys[count++] = keys[i];
+	out->pools = malloc((count ? count : 1) * sizeof *out->pools);
+	out->pool_map = malloc((count ? count : 1) * sizeof *out->pool_map);
+	if (!out->pools || !out->pool_map)
+		goto fail;
+	for (size_t j = 0; j < count; j++) {
+		size_t q = every ? j : (size_t)keys[j];
+		usmp_pool_rec *r = &out->pools[j];
+		r->name = p->pools[q].name;
+		r->size_limit = p->pools[q].size_limit;
+		r->alignment = p->pools[q].alignment ? p->pools[q].alignment : 1;
+		out->pool_map[j] = (uint32_t)q;
+	}
+	*vp = (uint32_t)count;
+	rc = USMP_OK;
+fail:
+	free(keys);
+	return rc;
 }
 
 /* Allocate the per-buffer arrays of out for n buffers and the candidate
@@ -141,10 +176,10 @@ static int view_alloc_buffers(const usmp_problem *p, const uint32_t *ids,
 }
 
 /* Buffers, with candidate lists expanded (into the arrays
- * view_alloc_buffers made) and pools renumbered by pool_inv. */
+ * view_alloc_buffers made) and pools renumbered by pool_index. */
 static int view_buffers(const usmp_problem *p, const uint32_t *ids,
-                        uint32_t n, const uint32_t *pool_inv, uint32_t vp,
-                        usmp__view_store *out, char **msg)
+                        uint32_t n, uint32_t vp, usmp__view_store *out,
+                        char **msg)
 {
 	size_t P = p->pool_count;
 	uint64_t ci = 0;
@@ -169,12 +204,13 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 					              b->candidates[c]);
 					return USMP_ERR_INVALID;
 				}
-				out->candidates[ci++] = pool_inv[b->candidates[c]];
+				out->candidates[ci++] =
+					pool_index(out, vp, b->candidates[c]);
 			}
 			r->candidate_count = b->candidate_count;
 		} else if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P &&
-		           pool_inv[b->fixed_pool] != NONE) {
-			out->candidates[ci++] = pool_inv[b->fixed_pool];
+		           pool_index(out, vp, b->fixed_pool) != NONE) {
+			out->candidates[ci++] = pool_index(out, vp, b->fixed_pool);
 			r->candidate_count = 1;
 		} else {
 			for (uint32_t q = 0; q < vp; q++)
@@ -187,32 +223,131 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 				                   "exist", b->name, b->fixed_pool);
 				return USMP_ERR_INVALID;
 			}
-			r->fixed_pool = pool_inv[b->fixed_pool];
+			r->fixed_pool = pool_index(out, vp, b->fixed_pool);
 			r->fixed_offset = b->fixed_offset;
 		}
 	}
 	return USMP_OK;
 }
 
-/* Explicit edges between buffers of the subset, as CSR in out. */
+/* An end of problem edge i (side 0: a, 1: b); the source of rule i. */
+typedef uint32_t (*item_buffer_fn)(const usmp_problem *p, size_t i, int side);
+
+static uint32_t edge_end(const usmp_problem *p, size_t i, int side)
+{
+	return side ? p->edges[i].b : p->edges[i].a;
+}
+
+static uint32_t rule_source(const usmp_problem *p, size_t i, int side)
+{
+	(void)side;
+	return p->overlaps[i].src;
+}
+
+/* CSR rows by buffer of `count` items, each in the row of the buffer
+ * at(p, i, s) names for s < sides (once when both sides name the same):
+ * (*start)[buffer_count + 1] and *of. */
+static int index_rows(const usmp_problem *p, size_t count, int sides,
+                      item_buffer_fn at, uint64_t **start, uint32_t **of)
+{
+	size_t N = p->buffer_count;
+	*start = calloc(N + 1, sizeof **start);
+	*of = malloc((count ? count * (size_t)sides : 1) * sizeof **of);
+	uint64_t *cur = malloc((N ? N : 1) * sizeof *cur);
+	int rc = USMP_ERR_NOMEM;
+	if (!*start || !*of || !cur)
+		goto fail;
+	for (size_t i = 0; i < count; i++)
+		for (int s = 0; s < sides; s++)
+			if (!s || at(p, i, s) != at(p, i, 0))
+				(*start)[at(p, i, s) + 1]++;
+	for (size_t u = 0; u < N; u++)
+		(*start)[u + 1] += (*start)[u];
+	memcpy(cur, *start, N * sizeof *cur);
+	for (size_t i = 0; i < count; i++)
+		for (int s = 0; s < sides; s++)
+			if (!s || at(p, i, s) != at(p, i, 0))
+				(*of)[cur[at(p, i, s)]++] = (uint32_t)i;
+	rc = USMP_OK;
+fail:
+	free(cur);
+	return rc;
+}
+
+static void part_index_free(usmp_problem *p)
+{
+	free(p->edge_start);
+	free(p->edge_of);
+	free(p->rule_start);
+	free(p->rule_of);
+	p->edge_start = p->rule_start = NULL;
+	p->edge_of = p->rule_of = NULL;
+}
+
+/* Index the problem's edges and rules by buffer (problem.h), once per
+ * problem: then every part's view finds its own in time of its size. */
+static int part_index(usmp_problem *p)
+{
+	if (p->edge_start && p->rule_start)
+		return USMP_OK;
+	part_index_free(p);
+	if (p->edge_count > UINT32_MAX || p->overlap_count > UINT32_MAX)
+		return USMP_ERR_NOMEM;
+	int rc = index_rows(p, p->edge_count, 2, edge_end, &p->edge_start,
+	                    &p->edge_of);
+	if (rc == USMP_OK)
+		rc = index_rows(p, p->overlap_count, 1, rule_source,
+		                &p->rule_start, &p->rule_of);
+	if (rc != USMP_OK)
+		part_index_free(p);
+	return rc;
+}
+
+/* How many items the rows (start) of the subset's buffers hold. */
+static size_t rows_total(const uint64_t *start, const uint32_t *ids,
+                         uint32_t n)
+{
+	size_t total = 0;
+	for (uint32_t i = 0; i < n; i++)
+		total += start[ids[i] + 1] - start[ids[i]];
+	return total;
+}
+
+/* Add problem edge e to edges[*ne] in view indices when both its buffers
+ * are in the view and, for `from` other than NONE, the lower is view
+ * buffer `from` (a part meets each edge from both of its ends). */
+static void keep_edge(const usmp__edge *e, const uint32_t *ids, uint32_t n,
+                      size_t N, uint32_t from, usmp__edge *edges, size_t *ne)
+{
+	uint32_t a = view_index(ids, n, N, e->a);
+	uint32_t b = view_index(ids, n, N, e->b);
+	if (a == NONE || b == NONE || a == b)
+		return;
+	uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+	if (from != NONE && lo != from)
+		return;
+	edges[*ne].a = lo;
+	edges[(*ne)++].b = hi;
+}
+
+/* Explicit edges between buffers of the subset, as CSR in out: for a
+ * subset, those of its buffers' rows (part_index). */
 static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
                       usmp__view_store *out, char **msg)
 {
 	size_t N = p->buffer_count, ne = 0;
-	usmp__edge *edges = malloc((p->edge_count ? p->edge_count : 1) *
-	                           sizeof *edges);
+	size_t cap = ids ? rows_total(p->edge_start, ids, n) : p->edge_count;
+	usmp__edge *edges = malloc((cap ? cap : 1) * sizeof *edges);
 	if (!edges) {
 		usmp__set_msg(msg, "view: out of memory");
 		return USMP_ERR_NOMEM;
 	}
-	for (size_t e = 0; e < p->edge_count; e++) {
-		uint32_t a = view_index(ids, n, N, p->edges[e].a);
-		uint32_t b = view_index(ids, n, N, p->edges[e].b);
-		if (a == NONE || b == NONE || a == b)
-			continue;
-		edges[ne].a = a < b ? a : b;
-		edges[ne++].b = a < b ? b : a;
-	}
+	for (size_t e = 0; !ids && e < p->edge_count; e++)
+		keep_edge(&p->edges[e], ids, n, N, NONE, edges, &ne);
+	for (uint32_t i = 0; ids && i < n; i++)
+		for (uint64_t k = p->edge_start[ids[i]];
+		     k < p->edge_start[ids[i] + 1]; k++)
+			keep_edge(&p->edges[p->edge_of[k]], ids, n, N, i, edges, &ne);
 	int rc = usmp__csr_build(edges, ne, n, out->conflict_start,
 	                         &out->conflict_adj);
 	if (rc != USMP_OK)
@@ -222,30 +357,44 @@ static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
 	return rc;
 }
 
-/* Overlap rules of the subset, sorted by (src, dst); a duplicate pair
- * keeps the largest max_lead (either rule would allow the placement).
- * *count gets the number of rules in out->overlaps. */
+/* Add rule r as a key (view src << 32 | view dst) when both its buffers
+ * are in the view. */
+static void keep_rule(const usmp_problem *p, const uint32_t *ids, uint32_t n,
+                      uint32_t r, uint64_t *keys, uint32_t *idx, size_t *no)
+{
+	size_t N = p->buffer_count;
+	uint32_t s = view_index(ids, n, N, p->overlaps[r].src);
+	uint32_t d = view_index(ids, n, N, p->overlaps[r].dst);
+	if (s == NONE || d == NONE || s == d)
+		return;
+	keys[*no] = (uint64_t)s << 32 | d;
+	idx[(*no)++] = r;
+}
+
+/* Overlap rules of the subset (for a subset, those of its buffers' rows,
+ * part_index), sorted by (src, dst); a duplicate pair keeps the largest
+ * max_lead (either rule would allow the placement). *count gets the number
+ * of rules in out->overlaps. */
 static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
                          uint32_t n, usmp__view_store *out, size_t *count)
 {
 	int rc = USMP_ERR_NOMEM;
-	size_t N = p->buffer_count, no = 0;
+	size_t no = 0;
 	if (p->overlap_count > UINT32_MAX)
 		return USMP_ERR_NOMEM;
-	size_t osz = p->overlap_count ? p->overlap_count : 1;
+	size_t cap = ids ? rows_total(p->rule_start, ids, n) : p->overlap_count;
+	size_t osz = cap ? cap : 1;
 	uint64_t *keys = malloc(osz * sizeof *keys);
 	uint32_t *idx = malloc(osz * sizeof *idx);
 	out->overlaps = malloc(osz * sizeof *out->overlaps);
 	if (!keys || !idx || !out->overlaps)
 		goto fail;
-	for (size_t r = 0; r < p->overlap_count; r++) {
-		uint32_t s = view_index(ids, n, N, p->overlaps[r].src);
-		uint32_t d = view_index(ids, n, N, p->overlaps[r].dst);
-		if (s == NONE || d == NONE || s == d)
-			continue;
-		keys[no] = (uint64_t)s << 32 | d;
-		idx[no++] = (uint32_t)r;
-	}
+	for (size_t r = 0; !ids && r < p->overlap_count; r++)
+		keep_rule(p, ids, n, (uint32_t)r, keys, idx, &no);
+	for (uint32_t i = 0; ids && i < n; i++)
+		for (uint64_t k = p->rule_start[ids[i]];
+		     k < p->rule_start[ids[i] + 1]; k++)
+			keep_rule(p, ids, n, p->rule_of[k], keys, idx, &no);
 	if (usmp__sort_pairs(keys, idx, no) != USMP_OK)
 		goto fail;
 	size_t w = 0;
@@ -275,7 +424,7 @@ fail:
 static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
                        usmp__view_store *out, char **msg)
 {
-	uint32_t *pool_inv = NULL, vp = 0;
+	uint32_t vp = 0;
 	size_t no = 0;
 	memset(out, 0, sizeof *out);
 	int rc = view_check_ids(p, ids, n, msg);
@@ -283,13 +432,12 @@ static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		return rc;
 	if (!ids)
 		n = (uint32_t)p->buffer_count;
-	pool_inv = malloc(p->pool_count * sizeof *pool_inv);
-	if (!pool_inv)
+	if (ids && part_index(p) != USMP_OK)
 		goto nomem;
-	if (view_pools(p, ids, n, pool_inv, out, &vp) != USMP_OK ||
+	if (view_pools(p, ids, n, out, &vp) != USMP_OK ||
 	    view_alloc_buffers(p, ids, n, vp, out) != USMP_OK)
 		goto nomem;
-	if ((rc = view_buffers(p, ids, n, pool_inv, vp, out, msg)) != USMP_OK)
+	if ((rc = view_buffers(p, ids, n, vp, out, msg)) != USMP_OK)
 		goto fail;
 	if ((rc = view_edges(p, ids, n, out, msg)) != USMP_OK)
 		goto fail;
@@ -310,13 +458,11 @@ static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
 	v->overlap_count = no;
 	v->target = "";
 	v->time_limit = 0;
-	free(pool_inv);
 	return USMP_OK;
 nomem:
 	rc = USMP_ERR_NOMEM;
 	usmp__set_msg(msg, "view: out of memory");
 fail:
-	free(pool_inv);
 	usmp__view_finish(out);
 	return rc;
 }
