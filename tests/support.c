@@ -5,9 +5,11 @@
 #include <criterion/criterion.h>
 #include <usmp/usmp.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -136,6 +138,67 @@ uint64_t test_rand(uint64_t *s)
 uint64_t test_rand_range(uint64_t *s, uint64_t lo, uint64_t hi)
 {
 	return lo + test_rand(s) % (hi - lo + 1);
+}
+
+int test_chance(uint64_t *s, int percent)
+{
+	return (int)test_rand_range(s, 0, 99) < percent;
+}
+
+uint64_t test_env_u64(const char *name, uint64_t fallback, int *random)
+{
+	const char *v = getenv(name);
+	if (random)
+		*random = 0;
+	if (!v || !*v)
+		return fallback;
+	if (random && strcmp(v, "random") == 0) {
+		*random = 1;
+		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	}
+	return strtoull(v, NULL, 0);
+}
+
+void test_add_pools(usmp_problem *p, const char *prefix, uint32_t count,
+                    const uint64_t *limit, const uint64_t *align)
+{
+	char name[64];
+	for (uint32_t q = 0; q < count; q++) {
+		snprintf(name, sizeof name, "%s%u", prefix, q);
+		cr_assert_eq(usmp_problem_add_pool(p, name, limit[q], align[q], NULL),
+		             USMP_OK, "%s", usmp_problem_error(p));
+	}
+}
+
+void test_add_buffer(usmp_problem *p, uint32_t i, const test_buffer *b)
+{
+	char name[32];
+	uint32_t id;
+	snprintf(name, sizeof name, "b%u", i);
+	cr_assert_eq(usmp_problem_add_buffer(p, name, b->size, b->align, &id),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	cr_assert_eq(id, i);
+	if (b->live)
+		cr_assert_eq(usmp_problem_set_live(p, i, b->begin, b->end), USMP_OK,
+		             "%s", usmp_problem_error(p));
+	for (uint32_t j = 0; j < b->ncand; j++)
+		cr_assert_eq(usmp_problem_add_candidate(p, i, b->cand[j]), USMP_OK,
+		             "%s", usmp_problem_error(p));
+	if (b->fixed)
+		cr_assert_eq(usmp_problem_set_fixed(p, i, b->fixed_pool,
+		                                    b->fixed_offset),
+		             USMP_OK, "%s", usmp_problem_error(p));
+}
+
+const char *test_save_case(usmp_problem *p, const char *name, uint64_t seed,
+                           uint64_t c)
+{
+	static char path[256];
+	snprintf(path, sizeof path, "/tmp/usmp-%s-%" PRIu64 "-%" PRIu64 ".json",
+	         name, seed, c);
+	if (usmp_problem_write(p, path, USMP_FORMAT_JSON) != USMP_OK)
+		return "(could not write it)";
+	return path;
 }
 
 usmp_registry *test_registry(const char *plugin_path)

@@ -37,5 +37,36 @@ int test_run(const char *cmd, char **out);
 /* Deterministic PRNG (splitmix64) for property tests. */
 uint64_t test_rand(uint64_t *state);
 uint64_t test_rand_range(uint64_t *state, uint64_t lo, uint64_t hi); /* [lo, hi] */
+/* True in `percent` of 100 draws. */
+int test_chance(uint64_t *state, int percent);
+/* A seed or case count from environment variable `name`: a number;
+ * "random" (when `random` is not NULL: then *random is set) for one from the
+ * clock and pid; `fallback` when unset or empty. */
+uint64_t test_env_u64(const char *name, uint64_t fallback, int *random);
+
+/* ---- random problems, as the property suites build them ------------------ */
+
+/* One buffer of a generated problem. */
+typedef struct test_buffer {
+	uint64_t size, align;
+	int live;
+	int64_t begin, end;
+	uint32_t ncand;         /* candidate pools in priority order; 0: every */
+	const uint32_t *cand;
+	int fixed;
+	uint32_t fixed_pool;
+	uint64_t fixed_offset;
+} test_buffer;
+
+/* Add `count` pools named PREFIX0, PREFIX1, ... with these limits and
+ * alignments to p (failing the test when one is refused). */
+void test_add_pools(struct usmp_problem *p, const char *prefix, uint32_t count,
+                    const uint64_t *limit, const uint64_t *align);
+/* Add buffer "b<i>" as `b` describes (i: the buffers p has so far). */
+void test_add_buffer(struct usmp_problem *p, uint32_t i, const test_buffer *b);
+/* Write p to /tmp/usmp-NAME-SEED-CASE.json for replay with `usmp plan`:
+ * the path (a static buffer), or "(could not write it)". */
+const char *test_save_case(struct usmp_problem *p, const char *name,
+                           uint64_t seed, uint64_t c);
 
 #endif

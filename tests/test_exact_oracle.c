@@ -27,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <usmp/usmp.h>
 
@@ -60,24 +58,6 @@ typedef struct desc {
 	orule rules[8];
 	int rule_count;
 } desc;
-
-static uint64_t env_u64(const char *name, uint64_t fallback, int *random)
-{
-	const char *v = getenv(name);
-	*random = 0;
-	if (!v || !*v)
-		return fallback;
-	if (strcmp(v, "random") == 0) {
-		*random = 1;
-		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	}
-	return strtoull(v, NULL, 0);
-}
-
-static uint64_t rnd(uint64_t *s, uint64_t lo, uint64_t hi)
-{
-	return test_rand_range(s, lo, hi);
-}
 
 static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
 {
@@ -215,46 +195,47 @@ static void generate(desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
 	/* Mostly small; one case in four has larger sizes, fewer buffers. */
-	int wide = rnd(s, 0, 3) == 0;
-	d->P = (uint32_t)rnd(s, 1, MAX_P);
-	d->n = (uint32_t)rnd(s, 1, wide ? MAX_N - 1 : MAX_N);
+	int wide = test_rand_range(s, 0, 3) == 0;
+	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
+	d->n = (uint32_t)test_rand_range(s, 1, wide ? MAX_N - 1 : MAX_N);
 	for (uint32_t q = 0; q < d->P; q++) {
-		d->limit[q] = wide ? rnd(s, 10, 24) : rnd(s, 4, 14);
-		d->palign[q] = rnd(s, 0, 3) ? 1 : 2;
+		d->limit[q] = wide ? test_rand_range(s, 10, 24) : test_rand_range(s, 4, 14);
+		d->palign[q] = test_rand_range(s, 0, 3) ? 1 : 2;
 	}
-	int any_live = rnd(s, 0, 4) != 0;
+	int any_live = test_rand_range(s, 0, 4) != 0;
 	for (uint32_t i = 0; i < d->n; i++) {
 		static const uint64_t al[] = {1, 1, 1, 2, 4};
-		d->size[i] = rnd(s, 1, wide ? 9 : 5);
-		d->align[i] = al[rnd(s, 0, 4)];
-		d->live[i] = any_live && rnd(s, 0, 9) != 0;
-		d->begin[i] = (int64_t)rnd(s, 0, 4);
-		d->end[i] = d->begin[i] + (int64_t)rnd(s, 1, 3);
-		if (d->P > 1 && rnd(s, 0, 4)) {
+		d->size[i] = test_rand_range(s, 1, wide ? 9 : 5);
+		d->align[i] = al[test_rand_range(s, 0, 4)];
+		d->live[i] = any_live && test_rand_range(s, 0, 9) != 0;
+		d->begin[i] = (int64_t)test_rand_range(s, 0, 4);
+		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
+		if (d->P > 1 && test_rand_range(s, 0, 4)) {
 			/* a candidate list: one pool, or both in either order */
-			uint32_t first = (uint32_t)rnd(s, 0, 1);
+			uint32_t first = (uint32_t)test_rand_range(s, 0, 1);
 			d->cand[i][d->ncand[i]++] = first;
-			if (rnd(s, 0, 1))
+			if (test_rand_range(s, 0, 1))
 				d->cand[i][d->ncand[i]++] = 1 - first;
 		}
 	}
 	for (uint32_t a = 0; a < d->n; a++)
 		for (uint32_t b = a + 1; b < d->n; b++)
-			if (rnd(s, 0, 99) < (any_live ? 15 : 45))
+			if (test_rand_range(s, 0, 99) < (any_live ? 15 : 45))
 				d->edge[a][b] = d->edge[b][a] = 1;
 	for (uint32_t i = 0; i < d->n; i++) {
-		if (rnd(s, 0, 9))
+		if (test_rand_range(s, 0, 9))
 			continue;
 		uint32_t q;
 		do
-			q = (uint32_t)rnd(s, 0, d->P - 1);
+			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
 		while (!may_use(d, i, q));
 		uint64_t a = eff_align(d, i, q);
 		if (d->size[i] > d->limit[q])
 			continue;
 		d->fixed[i] = 1;
 		d->fixed_pool[i] = q;
-		d->fixed_offset[i] = rnd(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+		d->fixed_offset[i] =
+			test_rand_range(s, 0, (d->limit[q] - d->size[i]) / a) * a;
 	}
 }
 
@@ -263,37 +244,26 @@ static void generate(desc *d, uint64_t *s)
 static usmp_problem *build(desc *d, uint64_t *s)
 {
 	usmp_problem *p = usmp_problem_create();
-	char name[16];
 	cr_assert(p);
-	for (uint32_t q = 0; q < d->P; q++) {
-		snprintf(name, sizeof name, "p%u", q);
-		cr_assert_eq(usmp_problem_add_pool(p, name, d->limit[q], d->palign[q],
-		                                   NULL), USMP_OK);
-	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		snprintf(name, sizeof name, "b%u", i);
-		cr_assert_eq(usmp_problem_add_buffer(p, name, d->size[i], d->align[i],
-		                                     NULL), USMP_OK);
-		if (d->live[i])
-			cr_assert_eq(usmp_problem_set_live(p, i, d->begin[i], d->end[i]),
-			             USMP_OK);
-		for (uint32_t j = 0; j < d->ncand[i]; j++)
-			cr_assert_eq(usmp_problem_add_candidate(p, i, d->cand[i][j]),
-			             USMP_OK);
-		if (d->fixed[i])
-			cr_assert_eq(usmp_problem_set_fixed(p, i, d->fixed_pool[i],
-			                                    d->fixed_offset[i]),
-			             USMP_OK, "%s", usmp_problem_error(p));
-	}
+	test_add_pools(p, "p", d->P, d->limit, d->palign);
+	for (uint32_t i = 0; i < d->n; i++)
+		test_add_buffer(p, i, &(test_buffer){
+			.size = d->size[i], .align = d->align[i], .live = d->live[i],
+			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
+			.cand = d->cand[i], .fixed = d->fixed[i],
+			.fixed_pool = d->fixed_pool[i],
+			.fixed_offset = d->fixed_offset[i]});
 	for (uint32_t a = 0; a < d->n; a++)
 		for (uint32_t b = a + 1; b < d->n; b++)
 			if (d->edge[a][b])
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
-	uint64_t want = d->n > 1 && rnd(s, 0, 2) == 0 ? rnd(s, 1, 3) : 0;
+	uint64_t want = d->n > 1 && test_rand_range(s, 0, 2) == 0
+	                        ? test_rand_range(s, 1, 3)
+	                        : 0;
 	for (uint64_t k = 0; k < want && d->rule_count < 8; k++) {
-		uint32_t a = (uint32_t)rnd(s, 0, d->n - 1);
-		uint32_t b = (uint32_t)rnd(s, 0, d->n - 1);
-		int64_t lead = (int64_t)rnd(s, 0, 5) - 3;
+		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		int64_t lead = (int64_t)test_rand_range(s, 0, 5) - 3;
 		if (a == b || d->fixed[a] || d->fixed[b])
 			continue;
 		int dup = 0;
@@ -322,15 +292,6 @@ static int sharing_rules(const desc *d)
 			return 1;
 	}
 	return 0;
-}
-
-static const char *save(usmp_problem *p, uint64_t seed, uint64_t c)
-{
-	static char path[96];
-	snprintf(path, sizeof path, "/tmp/usmp_exact_oracle_%" PRIu64 "_%" PRIu64
-	         ".json", seed, c);
-	usmp_problem_write(p, path, USMP_FORMAT_JSON);
-	return path;
 }
 
 typedef struct stats {
@@ -362,7 +323,8 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 	do {                                                                      \
 		if (cond) {                                                           \
 			cr_log_error("USMP_ORACLE_SEED=%" PRIu64 " case %" PRIu64        \
-			             ": problem in %s", seed, c, save(p, seed, c));      \
+			             ": problem in %s", seed, c,                          \
+			             test_save_case(p, "exact-oracle", seed, c));         \
 			cr_assert_fail(__VA_ARGS__);                                      \
 		}                                                                     \
 	} while (0)
@@ -438,8 +400,8 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
 {
 	int random_seed;
-	uint64_t seed = env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
-	uint64_t cases = env_u64("USMP_ORACLE_CASES", 20000, &(int){0}), s = seed;
+	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 20000, &(int){0}), s = seed;
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
 	if (random_seed)

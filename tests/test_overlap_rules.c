@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <usmp/usmp.h>
@@ -63,30 +62,6 @@ typedef struct desc {
 	int rule_count;
 } desc;
 
-static uint64_t rnd(uint64_t *s, uint64_t lo, uint64_t hi)
-{
-	return test_rand_range(s, lo, hi);
-}
-
-static int chance(uint64_t *s, int percent)
-{
-	return (int)rnd(s, 0, 99) < percent;
-}
-
-static uint64_t env_u64(const char *name, uint64_t fallback, int *random)
-{
-	const char *v = getenv(name);
-	if (random)
-		*random = 0;
-	if (!v || !*v)
-		return fallback;
-	if (random && strcmp(v, "random") == 0) {
-		*random = 1;
-		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	}
-	return strtoull(v, NULL, 0);
-}
-
 /* ---- the random problem ----------------------------------------------------- */
 
 static int has_pair(const desc *d, uint32_t a, uint32_t b)
@@ -101,8 +76,8 @@ static void add_rule(desc *d, uint64_t *s, uint32_t a, uint32_t b)
 {
 	if (a == b || d->rule_count == MAX_RULES || has_pair(d, a, b))
 		return;
-	int64_t lead = chance(s, 85) ? (int64_t)rnd(s, 0, 12) - 6
-	                             : (int64_t)rnd(s, 0, 80) - 40;
+	int64_t lead = test_chance(s, 85) ? (int64_t)test_rand_range(s, 0, 12) - 6
+	                             : (int64_t)test_rand_range(s, 0, 80) - 40;
 	d->rules[d->rule_count++] = (rule){a, b, lead};
 }
 
@@ -113,7 +88,7 @@ static void pick(const desc *d, uint64_t *s, uint32_t *out, uint32_t k)
 	for (uint32_t i = 0; i < d->n; i++)
 		perm[i] = i;
 	for (uint32_t i = 0; i < k; i++) {
-		uint32_t j = (uint32_t)rnd(s, i, d->n - 1), t = perm[i];
+		uint32_t j = (uint32_t)test_rand_range(s, i, d->n - 1), t = perm[i];
 		perm[i] = perm[j];
 		perm[j] = t;
 		out[i] = perm[i];
@@ -124,32 +99,32 @@ static void pick(const desc *d, uint64_t *s, uint32_t *out, uint32_t k)
 static void make_rules(desc *d, uint64_t *s)
 {
 	uint32_t v[MAX_N], k;
-	int shapes = (int)rnd(s, 1, 3);
+	int shapes = (int)test_rand_range(s, 1, 3);
 	for (int sh = 0; sh < shapes; sh++) {
-		switch (rnd(s, 0, 5)) {
+		switch (test_rand_range(s, 0, 5)) {
 		case 0: /* chain a -> b -> c ... */
 		case 1: /* cycle: a chain closed back to its start */
-			k = (uint32_t)rnd(s, 2, d->n < 4 ? d->n : 4);
+			k = (uint32_t)test_rand_range(s, 2, d->n < 4 ? d->n : 4);
 			pick(d, s, v, k);
 			for (uint32_t i = 0; i + 1 < k; i++)
 				add_rule(d, s, v[i], v[i + 1]);
-			if (sh == 1 || chance(s, 25))
+			if (sh == 1 || test_chance(s, 25))
 				add_rule(d, s, v[k - 1], v[0]);
 			break;
 		case 2: /* fan-in: several sources, one dst */
-			k = (uint32_t)rnd(s, 2, d->n < 4 ? d->n : 4);
+			k = (uint32_t)test_rand_range(s, 2, d->n < 4 ? d->n : 4);
 			pick(d, s, v, k);
 			for (uint32_t i = 1; i < k; i++)
 				add_rule(d, s, v[i], v[0]);
 			break;
 		case 3: /* fan-out: one source, several dsts */
-			k = (uint32_t)rnd(s, 2, d->n < 4 ? d->n : 4);
+			k = (uint32_t)test_rand_range(s, 2, d->n < 4 ? d->n : 4);
 			pick(d, s, v, k);
 			for (uint32_t i = 1; i < k; i++)
 				add_rule(d, s, v[0], v[i]);
 			break;
 		default: /* random pairs */
-			k = (uint32_t)rnd(s, 1, 4);
+			k = (uint32_t)test_rand_range(s, 1, 4);
 			for (uint32_t i = 0; i < k; i++) {
 				pick(d, s, v, 2);
 				add_rule(d, s, v[0], v[1]);
@@ -180,8 +155,8 @@ static void make_times(desc *d, uint64_t *s)
 		parent[x] = y;
 	}
 	for (uint32_t i = 0; i < d->n; i++) {
-		t[2 * i] = (int64_t)rnd(s, 0, 6);
-		t[2 * i + 1] = t[2 * i] + (int64_t)rnd(s, 0, 2);
+		t[2 * i] = (int64_t)test_rand_range(s, 0, 6);
+		t[2 * i + 1] = t[2 * i] + (int64_t)test_rand_range(s, 0, 2);
 	}
 	for (int changed = 1; changed;) {
 		changed = 0;
@@ -221,23 +196,27 @@ static int may_use(const desc *d, uint32_t i, uint32_t q)
 static void generate(desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
-	d->P = chance(s, 70) ? 1 : 2;
-	d->n = (uint32_t)rnd(s, 2, MAX_N);
+	d->P = test_chance(s, 70) ? 1 : 2;
+	d->n = (uint32_t)test_rand_range(s, 2, MAX_N);
 	for (uint32_t q = 0; q < d->P; q++) {
-		d->limit[q] = chance(s, 80) ? USMP_UNBOUNDED : rnd(s, 64, 160);
-		d->palign[q] = chance(s, 80) ? 1 : 4;
+		d->limit[q] = test_chance(s, 80) ? USMP_UNBOUNDED
+		                                  : test_rand_range(s, 64, 160);
+		d->palign[q] = test_chance(s, 80) ? 1 : 4;
 	}
 	for (uint32_t i = 0; i < d->n; i++) {
-		d->size[i] = chance(s, 30) ? rnd(s, 1, 4) : rnd(s, 1, 24);
-		d->align[i] = chance(s, 75) ? 1 : UINT64_C(1) << rnd(s, 1, 3);
-		d->live[i] = chance(s, 90);
-		if (d->P == 2 && chance(s, 40))
-			d->cand[i] = 1u << rnd(s, 0, 1);
+		d->size[i] = test_chance(s, 30) ? test_rand_range(s, 1, 4)
+		                                 : test_rand_range(s, 1, 24);
+		d->align[i] = test_chance(s, 75)
+		                      ? 1
+		                      : UINT64_C(1) << test_rand_range(s, 1, 3);
+		d->live[i] = test_chance(s, 90);
+		if (d->P == 2 && test_chance(s, 40))
+			d->cand[i] = 1u << test_rand_range(s, 0, 1);
 	}
 	make_rules(d, s);
 	make_times(d, s);
-	if (chance(s, 35)) {
-		int k = (int)rnd(s, 1, 4);
+	if (test_chance(s, 35)) {
+		int k = (int)test_rand_range(s, 1, 4);
 		for (int e = 0; e < k; e++) {
 			uint32_t v[2];
 			pick(d, s, v, 2);
@@ -249,41 +228,33 @@ static void generate(desc *d, uint64_t *s)
 		}
 	}
 	for (uint32_t i = 0; i < d->n; i++) {
-		if (!chance(s, 8))
+		if (!test_chance(s, 8))
 			continue;
 		uint32_t q = d->cand[i] ? (uint32_t)__builtin_ctz(d->cand[i])
-		                        : (uint32_t)rnd(s, 0, d->P - 1);
+		                        : (uint32_t)test_rand_range(s, 0, d->P - 1);
 		uint64_t a = eff_align(d, i, q);
 		d->fixed[i] = 1;
 		d->fixed_pool[i] = q;
-		d->fixed_offset[i] = a * rnd(s, 0, 32 / a);
+		d->fixed_offset[i] = a * test_rand_range(s, 0, 32 / a);
 	}
 }
 
 static usmp_problem *build(const desc *d)
 {
-	char name[16];
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_not_null(p);
-	for (uint32_t q = 0; q < d->P; q++) {
-		snprintf(name, sizeof name, "pool%u", q);
-		cr_assert_eq(usmp_problem_add_pool(p, name, d->limit[q], d->palign[q],
-		                                   NULL), USMP_OK);
-	}
+	test_add_pools(p, "pool", d->P, d->limit, d->palign);
 	for (uint32_t i = 0; i < d->n; i++) {
-		snprintf(name, sizeof name, "b%u", i);
-		cr_assert_eq(usmp_problem_add_buffer(p, name, d->size[i], d->align[i],
-		                                     NULL), USMP_OK);
-		if (d->live[i])
-			cr_assert_eq(usmp_problem_set_live(p, i, d->begin[i], d->end[i]),
-			             USMP_OK, "%s", usmp_problem_error(p));
+		uint32_t cand[2], ncand = 0;
 		for (uint32_t q = 0; q < d->P; q++)
 			if (d->cand[i] & (1u << q))
-				cr_assert_eq(usmp_problem_add_candidate(p, i, q), USMP_OK);
-		if (d->fixed[i])
-			cr_assert_eq(usmp_problem_set_fixed(p, i, d->fixed_pool[i],
-			                                    d->fixed_offset[i]),
-			             USMP_OK, "%s", usmp_problem_error(p));
+				cand[ncand++] = q;
+		test_add_buffer(p, i, &(test_buffer){
+			.size = d->size[i], .align = d->align[i], .live = d->live[i],
+			.begin = d->begin[i], .end = d->end[i], .ncand = ncand,
+			.cand = cand, .fixed = d->fixed[i],
+			.fixed_pool = d->fixed_pool[i],
+			.fixed_offset = d->fixed_offset[i]});
 	}
 	for (int e = 0; e < d->edge_count; e++)
 		cr_assert_eq(usmp_problem_add_conflict(p, d->edge_a[e], d->edge_b[e]),
@@ -399,18 +370,6 @@ typedef struct stats {
 		 rejected, replay_rejected, unseen_rejected, shared_by_rule;
 } stats;
 
-static const char *save(const desc *d, usmp_problem *p, uint64_t seed,
-                        uint64_t c)
-{
-	static char path[256];
-	(void)d;
-	snprintf(path, sizeof path, "/tmp/usmp-overlap-rules-%" PRIu64 "-%" PRIu64
-	         ".json", seed, c);
-	if (usmp_problem_write(p, path, USMP_FORMAT_JSON) != USMP_OK)
-		return "(could not write it)";
-	return path;
-}
-
 /* Some byte shared by two buffers alive together (a rule allowed it). */
 static int shares_bytes(const desc *d, const usmp_placement *pl)
 {
@@ -446,7 +405,7 @@ static void compare(const desc *d, usmp_problem *p, usmp_plan *plan,
 			               plan->placements[i].offset);
 		cr_log_error("USMP_PROPERTY_SEED=%" PRIu64 " case %" PRIu64
 		             ": problem in %s; placements%s", seed, c,
-		             save(d, p, seed, c), where);
+		             test_save_case(p, "overlap-rules", seed, c), where);
 		cr_assert_fail("%s: verify says %s (%s), the replay %s (%s), unseen "
 		               "conflicts %s", who, v ? "invalid" : "valid", vmsg,
 		               sim ? "invalid" : "valid", smsg,
@@ -473,19 +432,21 @@ static void random_placement(const desc *d, uint64_t *s, usmp_placement *pl)
 		}
 		uint32_t q;
 		do
-			q = (uint32_t)rnd(s, 0, d->P - 1);
+			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
 		while (!may_use(d, i, q));
-		int64_t off = (int64_t)rnd(s, 0, 40);
+		int64_t off = (int64_t)test_rand_range(s, 0, 40);
 		/* Next to a rule partner placed before: at the edge max_lead
 		 * draws (offset(dst) = offset(src) + max_lead), give or take 3. */
-		int r = d->rule_count ? (int)rnd(s, 0, (uint64_t)d->rule_count - 1) : 0;
-		if (d->rule_count && chance(s, 70)) {
+		int r = d->rule_count ? (int)test_rand_range(
+		                                 s, 0, (uint64_t)d->rule_count - 1)
+		                      : 0;
+		if (d->rule_count && test_chance(s, 70)) {
 			const rule *ru = &d->rules[r];
 			uint32_t o = ru->src == i ? ru->dst : ru->dst == i ? ru->src : i;
 			if (o < i && may_use(d, i, pl[o].pool)) {
 				int64_t edge = ru->dst == i ? ru->lead : -ru->lead;
 				q = pl[o].pool;
-				off = (int64_t)pl[o].offset + edge + (int64_t)rnd(s, 0, 6) - 3;
+				off = (int64_t)pl[o].offset + edge + (int64_t)test_rand_range(s, 0, 6) - 3;
 			}
 		}
 		uint64_t a = eff_align(d, i, q);
@@ -501,8 +462,8 @@ Test(overlap_rules, verify_accepts_exactly_what_the_replay_accepts,
      .timeout = 600)
 {
 	int random_seed;
-	uint64_t seed = env_u64("USMP_PROPERTY_SEED", 20261203, &random_seed);
-	uint64_t cases = env_u64("USMP_PROPERTY_CASES", 5000, NULL), s = seed;
+	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 20261203, &random_seed);
+	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", 5000, NULL), s = seed;
 	usmp_registry *r = test_registry(NULL);
 	const char *names[MAX_ALGOS];
 	uint32_t na = usmp_registry_algorithm_count(r);

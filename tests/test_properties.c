@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <usmp/usmp.h>
@@ -45,16 +44,6 @@ typedef struct gen {
 	usmp_problem *p;
 } gen;
 
-static uint64_t rnd(uint64_t *s, uint64_t lo, uint64_t hi)
-{
-	return test_rand_range(s, lo, hi);
-}
-
-static int chance(uint64_t *s, int percent)
-{
-	return (int)rnd(s, 0, 99) < percent;
-}
-
 /* A random problem. `simple` gives one pool, live ranges only: what the exact
  * plugin accepts, so exact and heuristics meet on it. */
 static void generate(gen *g, uint64_t *s, int simple, uint32_t max_n)
@@ -63,11 +52,12 @@ static void generate(gen *g, uint64_t *s, int simple, uint32_t max_n)
 	memset(g, 0, sizeof *g);
 	g->p = usmp_problem_create();
 	cr_assert_not_null(g->p);
-	g->P = simple ? 1 : (uint32_t)rnd(s, 1, MAX_POOLS);
-	g->n = (uint32_t)rnd(s, 1, max_n);
+	g->P = simple ? 1 : (uint32_t)test_rand_range(s, 1, MAX_POOLS);
+	g->n = (uint32_t)test_rand_range(s, 1, max_n);
 	for (uint32_t q = 0; q < g->P; q++) {
-		g->limit[q] = chance(s, 40) ? USMP_UNBOUNDED : rnd(s, 64, 2048);
-		g->palign[q] = UINT64_C(1) << rnd(s, 0, simple ? 0 : 3);
+		g->limit[q] = test_chance(s, 40) ? USMP_UNBOUNDED
+		                                  : test_rand_range(s, 64, 2048);
+		g->palign[q] = UINT64_C(1) << test_rand_range(s, 0, simple ? 0 : 3);
 		snprintf(name, sizeof name, "pool%u", q);
 		cr_assert_eq(usmp_problem_add_pool(g->p, name, g->limit[q],
 		                                   g->palign[q], NULL),
@@ -76,40 +66,41 @@ static void generate(gen *g, uint64_t *s, int simple, uint32_t max_n)
 	for (uint32_t i = 0; i < g->n; i++) {
 		gen_buffer *b = &g->b[i];
 		uint32_t id;
-		b->size = chance(s, 10) ? rnd(s, 256, 1024) : rnd(s, 1, 200);
-		b->align = UINT64_C(1) << rnd(s, 0, 4);
+		b->size = test_chance(s, 10) ? test_rand_range(s, 256, 1024)
+		                             : test_rand_range(s, 1, 200);
+		b->align = UINT64_C(1) << test_rand_range(s, 0, 4);
 		snprintf(name, sizeof name, "b%u", i);
 		cr_assert_eq(usmp_problem_add_buffer(g->p, name, b->size, b->align,
 		                                     &id), USMP_OK);
 		cr_assert_eq(id, i);
-		if (simple || chance(s, 85)) {
+		if (simple || test_chance(s, 85)) {
 			b->live = 1;
-			b->begin = (int64_t)rnd(s, 0, 15);
-			b->end = b->begin + (int64_t)rnd(s, 1, 6);
+			b->begin = (int64_t)test_rand_range(s, 0, 15);
+			b->end = b->begin + (int64_t)test_rand_range(s, 1, 6);
 			cr_assert_eq(usmp_problem_set_live(g->p, i, b->begin, b->end),
 			             USMP_OK);
 		}
-		if (!simple && chance(s, 50)) {
+		if (!simple && test_chance(s, 50)) {
 			/* a random non-empty subset in a random order */
-			uint32_t first = (uint32_t)rnd(s, 0, g->P - 1);
+			uint32_t first = (uint32_t)test_rand_range(s, 0, g->P - 1);
 			b->first = first;
 			for (uint32_t k = 0; k < g->P; k++) {
 				uint32_t q = (first + k) % g->P;
-				if (k == 0 || chance(s, 50)) {
+				if (k == 0 || test_chance(s, 50)) {
 					cr_assert_eq(usmp_problem_add_candidate(g->p, i, q),
 					             USMP_OK);
 					b->cand_mask |= 1u << q;
 				}
 			}
 		}
-		if (chance(s, simple ? 5 : 10)) {
-			uint32_t q = (uint32_t)rnd(s, 0, g->P - 1);
+		if (test_chance(s, simple ? 5 : 10)) {
+			uint32_t q = (uint32_t)test_rand_range(s, 0, g->P - 1);
 			if (b->cand_mask && !(b->cand_mask & (1u << q)))
 				q = (uint32_t)__builtin_ctz(b->cand_mask);
 			uint64_t a = b->align > g->palign[q] ? b->align : g->palign[q];
 			uint64_t room = g->limit[q] == USMP_UNBOUNDED ? 2048 : g->limit[q];
 			if (room >= b->size) {
-				uint64_t off = a * rnd(s, 0, (room - b->size) / a);
+				uint64_t off = a * test_rand_range(s, 0, (room - b->size) / a);
 				if (usmp_problem_set_fixed(g->p, i, q, off) == USMP_OK) {
 					if (!b->cand_mask)
 						b->first = q;
@@ -120,34 +111,34 @@ static void generate(gen *g, uint64_t *s, int simple, uint32_t max_n)
 			}
 		}
 	}
-	if (!simple && g->n >= 2 && chance(s, 30)) {
-		uint32_t k = (uint32_t)rnd(s, 1, g->n);
+	if (!simple && g->n >= 2 && test_chance(s, 30)) {
+		uint32_t k = (uint32_t)test_rand_range(s, 1, g->n);
 		for (uint32_t e = 0; e < k; e++) {
-			uint32_t a = (uint32_t)rnd(s, 0, g->n - 1);
-			uint32_t c = (uint32_t)rnd(s, 0, g->n - 1);
+			uint32_t a = (uint32_t)test_rand_range(s, 0, g->n - 1);
+			uint32_t c = (uint32_t)test_rand_range(s, 0, g->n - 1);
 			if (a != c) {
 				cr_assert_eq(usmp_problem_add_conflict(g->p, a, c), USMP_OK);
 				g->edge[a][c] = g->edge[c][a] = 1;
 			}
 		}
 	}
-	if (!simple && g->n >= 2 && chance(s, 30)) {
+	if (!simple && g->n >= 2 && test_chance(s, 30)) {
 		/* Rules fit a schedule (docs/decisions.md 6): dst begins at src's
 		 * last step. Each rule takes a dst no other rule involves, so moving
 		 * its live range breaks no earlier rule. Mostly src lives two steps
 		 * or more; sometimes src and dst begin together (see
 		 * rule_whose_src_and_dst_begin_together_verifies_and_replays_alike). */
-		uint32_t k = (uint32_t)rnd(s, 1, 3);
+		uint32_t k = (uint32_t)test_rand_range(s, 1, 3);
 		for (uint32_t e = 0; e < k; e++) {
-			uint32_t a = (uint32_t)rnd(s, 0, g->n - 1);
-			uint32_t c = (uint32_t)rnd(s, 0, g->n - 1);
-			int64_t lead = (int64_t)rnd(s, 0, 128) - 64;
+			uint32_t a = (uint32_t)test_rand_range(s, 0, g->n - 1);
+			uint32_t c = (uint32_t)test_rand_range(s, 0, g->n - 1);
+			int64_t lead = (int64_t)test_rand_range(s, 0, 128) - 64;
 			int used = 0;
 			for (int i = 0; i < g->rule_count; i++)
 				used |= g->rule_src[i] == c || g->rule_dst[i] == c ||
 				        g->rule_dst[i] == a;
 			if (a == c || used || !g->b[a].live ||
-			    (g->b[a].end - g->b[a].begin < 2 && chance(s, 80)))
+			    (g->b[a].end - g->b[a].begin < 2 && test_chance(s, 80)))
 				continue;
 			gen_buffer *d = &g->b[c];
 			int64_t len = d->live ? d->end - d->begin : 1;
@@ -313,20 +304,6 @@ static int brute_force(const gen *g)
 
 /* ---- the sweep ------------------------------------------------------------ */
 
-static uint64_t env_u64(const char *name, uint64_t fallback, int *random)
-{
-	const char *v = getenv(name);
-	if (random)
-		*random = 0;
-	if (!v || !*v)
-		return fallback;
-	if (random && strcmp(v, "random") == 0) {
-		*random = 1;
-		return (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	}
-	return strtoull(v, NULL, 0);
-}
-
 static usmp_registry *registry(void)
 {
 	return test_registry(NULL);
@@ -365,21 +342,11 @@ typedef struct run {
 	uint64_t group_spill[MAX_POOLS]; /* bytes outside the first candidate */
 } run;
 
-/* Where a failing case is saved, for replay with `usmp plan`. */
-static const char *save_case(gen *g, uint64_t seed, uint64_t c)
-{
-	static char path[256];
-	snprintf(path, sizeof path, "/tmp/usmp-property-%" PRIu64 "-%" PRIu64
-	         ".json", seed, c);
-	if (usmp_problem_write(g->p, path, USMP_FORMAT_JSON) != USMP_OK)
-		return "(could not write it)";
-	return path;
-}
-
 #define CHECK(cond, ...)                                                       \
 	do {                                                                       \
 		if (!(cond)) {                                                         \
-			const char *where_ = save_case(&g, seed, c);                       \
+			const char *where_ =                                               \
+				test_save_case(g.p, "property", seed, c);                     \
 			cr_log_error("USMP_PROPERTY_SEED=%" PRIu64 " case %" PRIu64        \
 			             ": problem in %s", seed, c, where_);                  \
 			cr_assert(cond, __VA_ARGS__);                                      \
@@ -398,8 +365,8 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
      .timeout = 600)
 {
 	int random_seed;
-	uint64_t seed = env_u64("USMP_PROPERTY_SEED", 20261202, &random_seed);
-	uint64_t cases = env_u64("USMP_PROPERTY_CASES", 10000, NULL);
+	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 20261202, &random_seed);
+	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", 10000, NULL);
 	uint64_t s = seed;
 	usmp_registry *r = registry();
 	const char *names[MAX_ALGOS];
@@ -412,8 +379,8 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
 
 	for (uint64_t c = 0; c < cases; c++) {
 		gen g;
-		int simple = chance(&s, 40);
-		generate(&g, &s, simple, chance(&s, 50) ? 6 : MAX_BUFFERS);
+		int simple = test_chance(&s, 40);
+		generate(&g, &s, simple, test_chance(&s, 50) ? 6 : MAX_BUFFERS);
 		run runs[MAX_ALGOS];
 		memset(runs, 0, sizeof runs);
 		int any_ok = 0, heuristic_ok = 0;
@@ -613,8 +580,8 @@ static int has_rule(const gen *g, uint32_t a, uint32_t c)
 Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_pool,
      .timeout = 600)
 {
-	uint64_t seed = env_u64("USMP_PROPERTY_SEED", 777, NULL), s = seed;
-	uint64_t want = env_u64("USMP_PROPERTY_CASES", 10000, NULL) / 20 + 20;
+	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 777, NULL), s = seed;
+	uint64_t want = test_env_u64("USMP_PROPERTY_CASES", 10000, NULL) / 20 + 20;
 	usmp_registry *r = registry();
 	uint64_t done[5] = {0}, controls = 0;
 	static const char *const kinds[5] = {"one-byte overlap", "misaligned",
@@ -627,10 +594,10 @@ Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_
 		if (enough)
 			break;
 		gen g;
-		generate(&g, &s, chance(&s, 30), MAX_BUFFERS);
+		generate(&g, &s, test_chance(&s, 30), MAX_BUFFERS);
 		usmp_plan_options o = {.struct_size = sizeof o,
 		                       .flags = USMP_PLAN_NO_ISOLATE,
-		                       .algorithm = chance(&s, 50) ? "first_fit"
+		                       .algorithm = test_chance(&s, 50) ? "first_fit"
 		                                                   : "best_fit"};
 		usmp_plan *plan = NULL;
 		if (usmp_plan_compute(r, g.p, &o, &plan) != USMP_OK) {
@@ -652,11 +619,11 @@ Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_
 			memcpy(p2, pool, sizeof pool);
 			memcpy(o2, off, sizeof off);
 			const char *expect = NULL;
-			uint32_t a = (uint32_t)rnd(&s, 0, g.n - 1);
+			uint32_t a = (uint32_t)test_rand_range(&s, 0, g.n - 1);
 			if (kind && g.b[a].fixed != (kind == 4))
 				continue;
 			if (kind == 0) { /* end a one byte inside a conflicting buffer */
-				uint32_t cc = g.n, start = (uint32_t)rnd(&s, 0, g.n - 1);
+				uint32_t cc = g.n, start = (uint32_t)test_rand_range(&s, 0, g.n - 1);
 				for (uint32_t t = 0; t < g.n * g.n && cc == g.n; t++) {
 					uint32_t x = (start + t / g.n) % g.n, y = t % g.n;
 					if (x != y && !g.b[x].fixed && conflicts(&g, x, y) &&
@@ -676,7 +643,7 @@ Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_
 				o2[a] += eff_align(&g, a, pool[a]) / 2;
 				expect = "alignment";
 			} else if (kind == 2) {
-				uint32_t q = (uint32_t)rnd(&s, 0, g.P - 1);
+				uint32_t q = (uint32_t)test_rand_range(&s, 0, g.P - 1);
 				if (may_use(&g, a, q))
 					continue;
 				p2[a] = q;
