@@ -166,6 +166,11 @@ void usmp__problem_changed(usmp_problem *p)
 	p->group_bound = NULL;
 	p->group_count = 0;
 	p->prepared = 0;
+	usmp__problem_drop_part_index(p);
+}
+
+void usmp__problem_drop_part_index(usmp_problem *p)
+{
 	free(p->edge_start);
 	free(p->edge_of);
 	free(p->rule_start);

@@ -159,6 +159,9 @@ int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
 /* Drop derived data (called by every mutator). */
 void usmp__problem_changed(usmp_problem *p);
+/* Free the edges and rules by buffer that view.c built (part of the derived
+ * data usmp__problem_changed drops). */
+void usmp__problem_drop_part_index(usmp_problem *p);
 /* Empty p (keeps the allocation), used by readers on failure. */
 void usmp__problem_clear(usmp_problem *p);
 /* For the readers: empty p and record the formatted message as its error.

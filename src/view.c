@@ -7,6 +7,20 @@
 
 #define NONE UINT32_MAX
 
+/* The position of x in the ascending a[0..n), NONE when absent. */
+static uint32_t sorted_find(const uint32_t *a, uint32_t n, uint32_t x)
+{
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo] == x ? lo : NONE;
+}
+
 /* View index of problem buffer b, NONE when not in the view. Subsets use a
  * binary search, so a view of a small part never costs O(problem). */
 static uint32_t view_index(const uint32_t *ids, uint32_t n, size_t N,
@@ -14,17 +28,7 @@ static uint32_t view_index(const uint32_t *ids, uint32_t n, size_t N,
 {
 	if (b >= N)
 		return NONE;
-	if (!ids)
-		return b;
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ids[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && ids[lo] == b ? lo : NONE;
+	return ids ? sorted_find(ids, n, b) : b;
 }
 
 void usmp__view_finish(usmp__view_store *s)
@@ -75,15 +79,7 @@ static int view_check_ids(const usmp_problem *p, const uint32_t *ids,
 static uint32_t pool_index(const usmp__view_store *out, uint32_t vp,
                            uint32_t q)
 {
-	uint32_t lo = 0, hi = vp;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (out->pool_map[mid] < q)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < vp && out->pool_map[lo] == q ? lo : NONE;
+	return sorted_find(out->pool_map, vp, q);
 }
 
 /* The problem pools the subset's buffers name (candidates, fixed pools), in
@@ -274,23 +270,13 @@ fail:
 	return rc;
 }
 
-static void part_index_free(usmp_problem *p)
-{
-	free(p->edge_start);
-	free(p->edge_of);
-	free(p->rule_start);
-	free(p->rule_of);
-	p->edge_start = p->rule_start = NULL;
-	p->edge_of = p->rule_of = NULL;
-}
-
 /* Index the problem's edges and rules by buffer (problem.h), once per
  * problem: then every part's view finds its own in time of its size. */
 static int part_index(usmp_problem *p)
 {
 	if (p->edge_start && p->rule_start)
 		return USMP_OK;
-	part_index_free(p);
+	usmp__problem_drop_part_index(p);
 	if (p->edge_count > UINT32_MAX || p->overlap_count > UINT32_MAX)
 		return USMP_ERR_NOMEM;
 	int rc = index_rows(p, p->edge_count, 2, edge_end, &p->edge_start,
@@ -299,7 +285,7 @@ static int part_index(usmp_problem *p)
 		rc = index_rows(p, p->overlap_count, 1, rule_source,
 		                &p->rule_start, &p->rule_of);
 	if (rc != USMP_OK)
-		part_index_free(p);
+		usmp__problem_drop_part_index(p);
 	return rc;
 }
 

@@ -104,6 +104,16 @@ static uint32_t find(const uint32_t *a, uint32_t n, uint32_t x)
 	return UINT32_MAX;
 }
 
+/* Whether problem buffers x and y are both in the part ids[0..n): then
+ * *a and *b are their positions in it. */
+static bool both_inside(const uint32_t *ids, uint32_t n, uint32_t x,
+                        uint32_t y, uint32_t *a, uint32_t *b)
+{
+	*a = find(ids, n, x);
+	*b = find(ids, n, y);
+	return *a != UINT32_MAX && *b != UINT32_MAX;
+}
+
 /* Whether view buffer i has view buffer j among its neighbours. */
 static bool adjacent(const usmp_view *v, uint32_t i, uint32_t j)
 {
@@ -157,9 +167,8 @@ static void check_part(usmp_problem *p, const uint32_t *ids, uint32_t n)
 	/* Edges: every problem edge inside the part, and nothing else. */
 	uint64_t inside = 0;
 	for (size_t e = 0; e < p->edge_count; e++) {
-		uint32_t a = find(ids, n, p->edges[e].a);
-		uint32_t b = find(ids, n, p->edges[e].b);
-		if (a == UINT32_MAX || b == UINT32_MAX)
+		uint32_t a, b;
+		if (!both_inside(ids, n, p->edges[e].a, p->edges[e].b, &a, &b))
 			continue;
 		cr_assert(adjacent(v, a, b) && adjacent(v, b, a));
 		inside++;
@@ -181,9 +190,9 @@ static void check_part(usmp_problem *p, const uint32_t *ids, uint32_t n)
 	/* Rules: those inside the part, ascending by (src, dst). */
 	size_t want = 0;
 	for (size_t r = 0; r < p->overlap_count; r++) {
-		uint32_t a = find(ids, n, p->overlaps[r].src);
-		uint32_t b = find(ids, n, p->overlaps[r].dst);
-		if (a == UINT32_MAX || b == UINT32_MAX)
+		uint32_t a, b;
+		if (!both_inside(ids, n, p->overlaps[r].src, p->overlaps[r].dst, &a,
+		                 &b))
 			continue;
 		want++;
 		bool found = false;
@@ -242,16 +251,13 @@ static usmp_problem *part_alone(const usmp_problem *p, const uint32_t *ids,
 			.fixed_pool = find(pools, *np, b->fixed_pool),
 			.fixed_offset = b->fixed_offset});
 	}
-	for (size_t e = 0; e < p->edge_count; e++) {
-		uint32_t a = find(ids, n, p->edges[e].a);
-		uint32_t b = find(ids, n, p->edges[e].b);
-		if (a != UINT32_MAX && b != UINT32_MAX)
+	uint32_t a, b;
+	for (size_t e = 0; e < p->edge_count; e++)
+		if (both_inside(ids, n, p->edges[e].a, p->edges[e].b, &a, &b))
 			cr_assert_eq(usmp_problem_add_conflict(q, a, b), USMP_OK);
-	}
 	for (size_t r = 0; r < p->overlap_count; r++) {
-		uint32_t a = find(ids, n, p->overlaps[r].src);
-		uint32_t b = find(ids, n, p->overlaps[r].dst);
-		if (a != UINT32_MAX && b != UINT32_MAX)
+		if (both_inside(ids, n, p->overlaps[r].src, p->overlaps[r].dst, &a,
+		                &b))
 			cr_assert_eq(usmp_problem_add_overlap(q, a, b,
 			                                      p->overlaps[r].max_lead),
 			             USMP_OK, "%s", usmp_problem_error(q));
