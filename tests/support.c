@@ -6,6 +6,7 @@
 #include <usmp/usmp.h>
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,53 @@ int test_run(const char *cmd, char **out)
 	if (st == -1)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int test_usmp(char **out, const char *fmt, ...)
+{
+	char args[4096], cmd[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' %s",
+	         test_cli(), args);
+	return test_run(cmd, out);
+}
+
+char *test_fresh_dir(const char *tag)
+{
+	char tmpl[256];
+	snprintf(tmpl, sizeof tmpl, "/tmp/usmp-%s-XXXXXX", tag);
+	char *dir = strdup(tmpl);
+	cr_assert_not_null(dir);
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+	return dir;
+}
+
+char *test_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = malloc(n);
+	cr_assert_not_null(path);
+	snprintf(path, n, "%s/%s", dir, name);
+	return path;
+}
+
+void test_write_bytes(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f, "cannot write %s", path);
+	cr_assert_eq(fwrite(data, 1, len, f), len);
+	cr_assert_eq(fclose(f), 0);
+}
+
+void test_write_in(const char *dir, const char *name, const void *data,
+                   size_t len)
+{
+	char *path = test_join(dir, name);
+	test_write_bytes(path, data, len);
+	free(path);
 }
 
 uint64_t test_rand(uint64_t *s)

@@ -17,6 +17,16 @@ char *test_tmpfile(const char *suffix);
 char *test_write_tmp(const char *suffix, const char *text);
 /* Read a whole file (caller frees); NULL when unreadable. */
 char *test_read_file(const char *path);
+/* A fresh directory /tmp/usmp-TAG-XXXXXX (caller frees; left for the OS to
+ * clean or removed by the test). */
+char *test_fresh_dir(const char *tag);
+/* "DIR/NAME" (caller frees). */
+char *test_join(const char *dir, const char *name);
+/* Write len bytes of data to path (failing the test when it cannot). */
+void test_write_bytes(const char *path, const void *data, size_t len);
+/* The same, to DIR/NAME. */
+void test_write_in(const char *dir, const char *name, const void *data,
+                   size_t len);
 
 /* A problem parsed from JSON text, named `name` in its messages; fails the
  * test when it does not parse. Caller destroys it. */
@@ -33,6 +43,9 @@ struct usmp_registry *test_registry(const char *plugin_path);
 /* Run a shell command; returns its exit status (or -1), and, when `out` is
  * not NULL, its combined stdout+stderr (caller frees). */
 int test_run(const char *cmd, char **out);
+/* Run `usmp ARGS` (ARGS printf-formatted, shell words) without
+ * USMP_PLUGIN_PATH or USMP_ALGORITHM: as test_run. */
+int test_usmp(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Deterministic PRNG (splitmix64) for property tests. */
 uint64_t test_rand(uint64_t *state);

@@ -7,19 +7,6 @@
 
 #include "support.h"
 
-/* Run `usmp ARGS`; returns the exit status, output in *out (caller frees). */
-static int usmp(char **out, const char *fmt, ...)
-{
-	char args[4096], cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' %s",
-	         test_cli(), args);
-	return test_run(cmd, out);
-}
-
 static char *shared_data(const char *name)
 {
 	char *path = malloc(4096);
@@ -33,7 +20,7 @@ Test(cli, plan_minimalloc_csv_writes_offset_column_and_verifies)
 	char *problem = shared_data("A.1048576.csv");
 	char *plan = test_tmpfile(".csv");
 	char *out = NULL;
-	int st = usmp(&out, "plan '%s' -a first_fit --format csv -o '%s'", problem,
+	int st = test_usmp(&out, "plan '%s' -a first_fit --format csv -o '%s'", problem,
 	              plan);
 	cr_assert_eq(st, 0, "plan failed: %s", out);
 	cr_assert(strstr(out, "lower bound"), "summary lacks the bound: %s", out);
@@ -47,7 +34,7 @@ Test(cli, plan_minimalloc_csv_writes_offset_column_and_verifies)
 	          strstr(text, "upper") && strstr(text, "size") &&
 	          strstr(text, "offset"), "header: %s", text);
 	free(text);
-	st = usmp(&out, "verify '%s' '%s'", problem, plan);
+	st = test_usmp(&out, "verify '%s' '%s'", problem, plan);
 	cr_assert_eq(st, 0, "verify failed: %s", out);
 	free(out);
 	free(plan);
@@ -63,7 +50,7 @@ Test(cli, plan_json_prints_summary_with_ratio_and_writes_svg)
 		"  {\"name\": \"b\", \"size\": 50, \"live\": [1, 3]},"
 		"  {\"name\": \"c\", \"size\": 100, \"live\": [2, 4]}]}");
 	char *plan = test_tmpfile(".json"), *svg = test_tmpfile(".svg"), *out = NULL;
-	int st = usmp(&out, "plan '%s' -o '%s' --svg '%s'", problem, plan, svg);
+	int st = test_usmp(&out, "plan '%s' -o '%s' --svg '%s'", problem, plan, svg);
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert(strstr(out, "ratio 1.0000"), "%s", out);
 	cr_assert(strstr(out, "lower bound 150"), "%s", out);
@@ -74,7 +61,7 @@ Test(cli, plan_json_prints_summary_with_ratio_and_writes_svg)
 	text = test_read_file(plan);
 	cr_assert(text && strstr(text, "\"offset\""), "%s", text);
 	free(text);
-	cr_assert_eq(usmp(NULL, "verify '%s' '%s'", problem, plan), 0);
+	cr_assert_eq(test_usmp(NULL, "verify '%s' '%s'", problem, plan), 0);
 	free(problem), free(plan), free(svg);
 }
 
@@ -83,7 +70,7 @@ Test(cli, malformed_json_exits_2_naming_the_field)
 	char *problem = test_write_tmp(".json",
 		"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": \"12k\"}]}");
 	char *out = NULL;
-	int st = usmp(&out, "plan '%s'", problem);
+	int st = test_usmp(&out, "plan '%s'", problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "buffers[0].size"), "message: %s", out);
 	cr_assert(strstr(out, problem), "message lacks the file: %s", out);
@@ -95,7 +82,7 @@ Test(cli, malformed_csv_exits_2_naming_the_line)
 	char *problem = test_write_tmp(".csv",
 		"id,lower,upper,size\n0,0,5,10\n1,20,10,4\n");
 	char *out = NULL;
-	int st = usmp(&out, "plan '%s'", problem);
+	int st = test_usmp(&out, "plan '%s'", problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, ":3"), "no line number: %s", out);
 	free(out), free(problem);
@@ -112,7 +99,7 @@ Test(cli, verify_rejects_overlapping_plan_naming_both_buffers)
 		" \"buffers\": [{\"name\": \"left\", \"pool\": \"default\", \"offset\": 0},"
 		"  {\"name\": \"right\", \"pool\": \"default\", \"offset\": 8}]}");
 	char *out = NULL;
-	int st = usmp(&out, "verify '%s' '%s'", problem, plan);
+	int st = test_usmp(&out, "verify '%s' '%s'", problem, plan);
 	cr_assert_neq(st, 0, "%s", out);
 	cr_assert(strstr(out, "left") && strstr(out, "right"), "%s", out);
 	free(out), free(problem), free(plan);
@@ -122,7 +109,7 @@ Test(cli, plan_that_cannot_fit_exits_3)
 {
 	char *problem = shared_data("A.1048576.csv");
 	char *out = NULL;
-	int st = usmp(&out, "plan '%s' -a first_fit --capacity 1000 -o /dev/null",
+	int st = test_usmp(&out, "plan '%s' -a first_fit --capacity 1000 -o /dev/null",
 	              problem);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	free(out), free(problem);
@@ -132,20 +119,20 @@ Test(cli, unknown_algorithm_and_bad_knobs_exit_2)
 {
 	char *problem = shared_data("input.12.csv");
 	char *out = NULL;
-	cr_assert_eq(usmp(&out, "plan '%s' -a no_such_algo", problem), 2, "%s", out);
+	cr_assert_eq(test_usmp(&out, "plan '%s' -a no_such_algo", problem), 2, "%s", out);
 	cr_assert(strstr(out, "no_such_algo"), "%s", out);
 	free(out);
-	cr_assert_eq(usmp(&out, "plan '%s' -a first_fit -p ordr=size", problem), 2,
+	cr_assert_eq(test_usmp(&out, "plan '%s' -a first_fit -p ordr=size", problem), 2,
 	             "%s", out);
 	cr_assert(strstr(out, "ordr"), "%s", out);
 	free(out);
-	cr_assert_eq(usmp(&out, "plan '%s' -a first_fit -p order", problem), 2);
+	cr_assert_eq(test_usmp(&out, "plan '%s' -a first_fit -p order", problem), 2);
 	free(out);
-	cr_assert_eq(usmp(&out, "frobnicate"), 2);
+	cr_assert_eq(test_usmp(&out, "frobnicate"), 2);
 	free(out);
-	cr_assert_eq(usmp(&out, "plan"), 2);
+	cr_assert_eq(test_usmp(&out, "plan"), 2);
 	free(out);
-	cr_assert_eq(usmp(&out, "plan '%s' --time-limit -1", problem), 2);
+	cr_assert_eq(test_usmp(&out, "plan '%s' --time-limit -1", problem), 2);
 	free(out);
 	free(problem);
 }
@@ -153,7 +140,7 @@ Test(cli, unknown_algorithm_and_bad_knobs_exit_2)
 Test(cli, list_verbose_shows_fit_plugin_file_abi_and_knobs)
 {
 	char *out = NULL;
-	int st = usmp(&out, "list -v");
+	int st = test_usmp(&out, "list -v");
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert(strstr(out, "first_fit"), "%s", out);
 	cr_assert(strstr(out, "fit.so"), "no plugin file: %s", out);
@@ -167,7 +154,7 @@ Test(cli, bound_prints_minimalloc_lower_bound)
 {
 	char *problem = shared_data("C.1048576.csv");
 	char *out = NULL;
-	int st = usmp(&out, "bound '%s'", problem);
+	int st = test_usmp(&out, "bound '%s'", problem);
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert(strstr(out, "1039360"), "%s", out);
 	free(out), free(problem);
@@ -176,7 +163,7 @@ Test(cli, bound_prints_minimalloc_lower_bound)
 Test(cli, missing_problem_file_exits_2)
 {
 	char *out = NULL;
-	int st = usmp(&out, "plan /nonexistent/problem.json");
+	int st = test_usmp(&out, "plan /nonexistent/problem.json");
 	cr_assert_eq(st, 2, "%s", out);
 	cr_assert(strstr(out, "/nonexistent/problem.json"), "%s", out);
 	free(out);
@@ -240,10 +227,10 @@ Test(cli, heterogeneous_board_plans_each_target_with_its_own_algorithm)
 	          "%s", out);
 	cr_assert(strstr(out, "target cortex-m55, algorithm first_fit"), "%s", out);
 	free(out);
-	cr_assert_eq(usmp(&out, "verify '%s/examples/board_m55_u55.json' '%s'",
+	cr_assert_eq(test_usmp(&out, "verify '%s/examples/board_m55_u55.json' '%s'",
 	                  test_source_root(), plan), 0, "%s", out);
 	free(out);
-	cr_assert_eq(usmp(&out, "simulate '%s/examples/board_m55_u55.json' '%s'",
+	cr_assert_eq(test_usmp(&out, "simulate '%s/examples/board_m55_u55.json' '%s'",
 	                  test_source_root(), plan), 0, "%s", out);
 	free(out);
 	free(plan);
@@ -252,10 +239,10 @@ Test(cli, heterogeneous_board_plans_each_target_with_its_own_algorithm)
 Test(cli, simulate_replays_the_quick_start_plan)
 {
 	char *plan = test_tmpfile(".json"), *out = NULL;
-	cr_assert_eq(usmp(&out, "plan '%s/examples/mobilenet_v2.json' -o '%s'",
+	cr_assert_eq(test_usmp(&out, "plan '%s/examples/mobilenet_v2.json' -o '%s'",
 	                  test_source_root(), plan), 0, "%s", out);
 	free(out);
-	cr_assert_eq(usmp(&out, "simulate '%s/examples/mobilenet_v2.json' '%s'",
+	cr_assert_eq(test_usmp(&out, "simulate '%s/examples/mobilenet_v2.json' '%s'",
 	                  test_source_root(), plan), 0, "%s", out);
 	cr_assert(strstr(out, "every byte intact"), "%s", out);
 	free(out);

@@ -23,35 +23,6 @@ static const char problem_json[] =
 static const char problem_csv[] =
 	"id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n";
 
-/* A fresh directory under /tmp (caller frees; left for the OS to clean). */
-static char *fresh_dir(void)
-{
-	char *dir = strdup("/tmp/usmp-errors-XXXXXX");
-	cr_assert_not_null(dir);
-	cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
-	return dir;
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = malloc(n);
-	cr_assert_not_null(path);
-	snprintf(path, n, "%s/%s", dir, name);
-	return path;
-}
-
-static void write_bytes(const char *dir, const char *name, const void *data,
-                        size_t len)
-{
-	char *path = join(dir, name);
-	FILE *f = fopen(path, "wb");
-	cr_assert_not_null(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, len, f), len);
-	cr_assert_eq(fclose(f), 0);
-	free(path);
-}
-
 /* Parse `data` through the public API as "model.json"/"model.csv"; it must
  * fail (at parse time, or when first prepared) with `message` in the text. */
 static void expect_problem_error(const char *data, size_t len, int format,
@@ -91,9 +62,9 @@ static void expect_plan_error(int format, const char *data, size_t len,
 		                                sizeof problem_json - 1,
 		                                "problem.json", format, capacity),
 		             USMP_OK);
-	char *dir = fresh_dir();
-	write_bytes(dir, name, data, len);
-	char *path = join(dir, name);
+	char *dir = test_fresh_dir("errors");
+	test_write_in(dir, name, data, len);
+	char *path = test_join(dir, name);
 	int rc = usmp_plan_read(p, path, format, &plan);
 	cr_assert_not_null(plan);
 	cr_assert_neq(rc, USMP_OK, "accepted a bad plan; expected: %s", message);
@@ -114,12 +85,12 @@ static void expect_plan_error(int format, const char *data, size_t len,
 static void expect_cli_error(const char *name, const void *data, size_t len,
                              const char *args, const char *line)
 {
-	char *dir = fresh_dir(), *out = NULL;
-	write_bytes(dir, "ok.json", problem_json, sizeof problem_json - 1);
-	write_bytes(dir, "problem.json", problem_json, sizeof problem_json - 1);
-	write_bytes(dir, "problem.csv", problem_csv, sizeof problem_csv - 1);
+	char *dir = test_fresh_dir("errors"), *out = NULL;
+	test_write_in(dir, "ok.json", problem_json, sizeof problem_json - 1);
+	test_write_in(dir, "problem.json", problem_json, sizeof problem_json - 1);
+	test_write_in(dir, "problem.csv", problem_csv, sizeof problem_csv - 1);
 	if (name)
-		write_bytes(dir, name, data, len);
+		test_write_in(dir, name, data, len);
 	size_t n = strlen(dir) + strlen(test_cli()) + strlen(args) + 128;
 	char *cmd = malloc(n);
 	cr_assert_not_null(cmd);
@@ -264,8 +235,8 @@ Test(errors, three_buffers_near_2_63_bytes_saturate_the_bound)
 	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), UINT64_MAX);
 	usmp_problem_destroy(p);
 	/* No plan fits in 64 bits: exit 3, never a wrapped plan. */
-	char *dir = fresh_dir(), *out = NULL, cmd[8192];
-	write_bytes(dir, "model.json", input, sizeof input - 1);
+	char *dir = test_fresh_dir("errors"), *out = NULL, cmd[8192];
+	test_write_in(dir, "model.json", input, sizeof input - 1);
 	snprintf(cmd, sizeof cmd, "cd '%s' && USMP_PLUGIN_PATH= USMP_ALGORITHM= "
 	         "'%s' plan model.json -a first_fit -o plan.json", dir, test_cli());
 	int st = test_run(cmd, &out);

@@ -103,19 +103,6 @@ static void remove_dir(char *dir)
 	free(dir);
 }
 
-/* Run `usmp ARGS` through the shell; exit status, output in *out. */
-static int usmp(char **out, const char *fmt, ...)
-{
-	char args[4096], cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' %s",
-	         test_cli(), args);
-	return test_run(cmd, out);
-}
-
 static const char small_problem[] =
 	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": ["
 	"{\"name\": \"a\", \"size\": 100, \"live\": [0, 2]},"
@@ -253,7 +240,7 @@ Test(output, failed_csv_write_keeps_the_existing_plan)
 	     *old = in_dir(dir, "old.csv"), *out = NULL, want[4200];
 	copy_board(problem);
 	write_text(old, "id,lower,upper,size,offset\nprevious,0,1,4,0\n");
-	int st = usmp(&out, "plan '%s' -q -o '%s'", problem, old);
+	int st = test_usmp(&out, "plan '%s' -q -o '%s'", problem, old);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	snprintf(want, sizeof want, "usmp: %s: cannot write the plan as CSV: "
 	         "CSV holds one pool\n", old);
@@ -435,21 +422,21 @@ Test(output, plan_over_the_problem_file_is_refused)
 	     *link = in_dir(dir, "link.json"), *out = NULL, want[4200];
 	write_text(problem, small_problem);
 	cr_assert_eq(symlink("p.json", link), 0);
-	int st = usmp(&out, "plan '%s' -q -o '%s'", problem, problem);
+	int st = test_usmp(&out, "plan '%s' -q -o '%s'", problem, problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	snprintf(want, sizeof want, "usmp: -o %s names the problem file %s; "
 	         "refusing to overwrite the input\n", problem, problem);
 	cr_assert_str_eq(out, want);
 	free(out);
 	/* The same file by another name: a link, or a path through ".". */
-	st = usmp(&out, "plan '%s' -q -o '%s'", problem, link);
+	st = test_usmp(&out, "plan '%s' -q -o '%s'", problem, link);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "names the problem file"), "%s", out);
 	free(out);
-	st = usmp(&out, "plan '%s' -q -o '%s/./p.json'", problem, dir);
+	st = test_usmp(&out, "plan '%s' -q -o '%s/./p.json'", problem, dir);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	free(out);
-	st = usmp(&out, "plan '%s' -q -o '%s/plan.json' --svg '%s'", problem,
+	st = test_usmp(&out, "plan '%s' -q -o '%s/plan.json' --svg '%s'", problem,
 	          dir, problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "--svg") && strstr(out, "names the problem file"),
@@ -466,7 +453,7 @@ Test(output, plan_and_picture_to_one_file_are_refused)
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"),
 	     *x = in_dir(dir, "x"), *out = NULL, want[4200];
 	write_text(problem, small_problem);
-	int st = usmp(&out, "plan '%s' -q -o '%s' --svg '%s'", problem, x, x);
+	int st = test_usmp(&out, "plan '%s' -q -o '%s' --svg '%s'", problem, x, x);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	snprintf(want, sizeof want, "usmp: -o %s and --svg %s name the same "
 	         "file\n", x, x);
@@ -475,13 +462,13 @@ Test(output, plan_and_picture_to_one_file_are_refused)
 	assert_entries(dir, "p.json"); /* refused before any work */
 	/* An existing file named two ways. */
 	write_text(x, "previous\n");
-	st = usmp(&out, "plan '%s' -q -o '%s' --svg '%s/./x'", problem, x, dir);
+	st = test_usmp(&out, "plan '%s' -q -o '%s' --svg '%s/./x'", problem, x, dir);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "name the same file"), "%s", out);
 	free(out);
 	assert_content(x, "previous\n");
 	/* Both to stdout. */
-	st = usmp(&out, "plan '%s' -q --svg -", problem);
+	st = test_usmp(&out, "plan '%s' -q --svg -", problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "would both go to stdout"), "%s", out);
 	free(out);
@@ -508,7 +495,7 @@ Test(output, dev_null_is_written_and_stays_a_device)
 	write_text(problem, small_problem);
 	cr_assert_eq(stat("/dev/null", &before), 0);
 	cr_assert(S_ISCHR(before.st_mode));
-	int st = usmp(&out, "plan '%s' -q -o /dev/null --svg /dev/null", problem);
+	int st = test_usmp(&out, "plan '%s' -q -o /dev/null --svg /dev/null", problem);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert_str_eq(out, "");
 	free(out);
@@ -536,12 +523,12 @@ Test(output, dev_full_is_named_and_left_alone)
 	struct stat before;
 	write_text(problem, small_problem);
 	cr_assert_eq(stat("/dev/full", &before), 0, "no /dev/full here");
-	int st = usmp(&out, "plan '%s' -q -o /dev/full", problem);
+	int st = test_usmp(&out, "plan '%s' -q -o /dev/full", problem);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert_str_eq(out, "usmp: /dev/full: write failed: No space left on "
 	                      "device\n");
 	free(out);
-	st = usmp(&out, "plan '%s' -q -o '%s/plan.json' --svg /dev/full", problem,
+	st = test_usmp(&out, "plan '%s' -q -o '%s/plan.json' --svg /dev/full", problem,
 	          dir);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert_str_eq(out, "usmp: /dev/full: write failed: No space left on "
@@ -560,12 +547,12 @@ Test(output, dev_stdout_is_written_through_and_kept)
 	struct stat before, after;
 	write_text(problem, small_problem);
 	cr_assert_eq(lstat("/dev/stdout", &before), 0);
-	int st = usmp(&out, "plan '%s' -q -o /dev/stdout", problem);
+	int st = test_usmp(&out, "plan '%s' -q -o /dev/stdout", problem);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "\"offset\""), "%s", out);
 	free(out);
 	/* stdout a regular file (a shell redirection): the plan lands in it. */
-	st = usmp(&out, "plan '%s' -q -o /dev/stdout >'%s'", problem, redirected);
+	st = test_usmp(&out, "plan '%s' -q -o /dev/stdout >'%s'", problem, redirected);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	free(out);
 	char *text = test_read_file(redirected);
@@ -586,7 +573,7 @@ Test(output, missing_directory_is_named)
 	char *dir = make_dir(), *problem = in_dir(dir, "p.json"), *out = NULL,
 	     want[4200];
 	write_text(problem, small_problem);
-	int st = usmp(&out, "plan '%s' -q -o '%s/no/plan.json'", problem, dir);
+	int st = test_usmp(&out, "plan '%s' -q -o '%s/no/plan.json'", problem, dir);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	snprintf(want, sizeof want, "usmp: %s/no/plan.json: cannot open for "
 	         "writing: No such file or directory\n", dir);
@@ -603,7 +590,7 @@ Test(output, directory_as_output_is_named)
 	     *sub = in_dir(dir, "sub"), *out = NULL, want[4200];
 	write_text(problem, small_problem);
 	cr_assert_eq(mkdir(sub, 0755), 0);
-	int st = usmp(&out, "plan '%s' -q -o '%s'", problem, sub);
+	int st = test_usmp(&out, "plan '%s' -q -o '%s'", problem, sub);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	snprintf(want, sizeof want, "usmp: %s: cannot open for writing: Is a "
 	         "directory\n", sub);

@@ -10,32 +10,6 @@
 
 #include "support.h"
 
-/* A fresh directory under /tmp (caller frees). */
-static char *fresh_dir(void)
-{
-	char *dir = strdup("/tmp/usmp-text-XXXXXX");
-	cr_assert_not_null(dir);
-	cr_assert_not_null(mkdtemp(dir));
-	return dir;
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = malloc(n);
-	cr_assert_not_null(path);
-	snprintf(path, n, "%s/%s", dir, name);
-	return path;
-}
-
-static void write_bytes(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert_not_null(f, "cannot write %s", path);
-	cr_assert_eq(fwrite(data, 1, len, f), len);
-	cr_assert_eq(fclose(f), 0);
-}
-
 /* `usmp ARGS` in dir; its exit status, output in *out (caller frees). */
 static int usmp_in(const char *dir, char **out, const char *args)
 {
@@ -173,12 +147,13 @@ Test(text_input, svg_from_json_names_with_u_fffe_parses_as_xml)
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\\uFFFE\", \"size\": 8, \"live\": [0, 2]},"
 		"{\"name\": \"b\\uFFFF\\u0007\", \"size\": 8, \"live\": [1, 3]}]}";
-	char *dir = fresh_dir(), *model = join(dir, "model.json"), *out = NULL;
-	write_bytes(model, json, sizeof json - 1);
+	char *dir = test_fresh_dir("text"), *out = NULL;
+	char *model = test_join(dir, "model.json");
+	test_write_bytes(model, json, sizeof json - 1);
 	int st = usmp_in(dir, &out, "plan model.json -a first_fit -o plan.json "
 	                            "--svg plan.svg");
 	cr_assert_eq(st, 0, "%s", out);
-	char *svg_path = join(dir, "plan.svg");
+	char *svg_path = test_join(dir, "plan.svg");
 	char *svg = test_read_file(svg_path);
 	cr_assert_not_null(svg);
 	size_t at = 0;
@@ -209,8 +184,9 @@ static char *csv_with_id_of(size_t n)
 Test(text_input, csv_id_of_3000_bytes_reads_plans_and_writes_back)
 {
 	char *csv = csv_with_id_of(3000);
-	char *dir = fresh_dir(), *model = join(dir, "model.csv"), *out = NULL;
-	write_bytes(model, csv, strlen(csv));
+	char *dir = test_fresh_dir("text"), *out = NULL;
+	char *model = test_join(dir, "model.csv");
+	test_write_bytes(model, csv, strlen(csv));
 	cr_assert_eq(usmp_in(dir, &out, "plan model.csv -a first_fit -o plan.csv"),
 	             0, "%s", out);
 	free(out);
@@ -223,7 +199,7 @@ Test(text_input, csv_id_of_3000_bytes_reads_plans_and_writes_back)
 	cr_assert_eq(usmp_problem_parse(p, csv, strlen(csv), "model.csv",
 	                                USMP_FORMAT_CSV, USMP_UNBOUNDED), USMP_OK,
 	             "%s", usmp_problem_error(p));
-	char *again = join(dir, "again.csv");
+	char *again = test_join(dir, "again.csv");
 	cr_assert_eq(usmp_problem_write(p, again, USMP_FORMAT_CSV), USMP_OK, "%s",
 	             usmp_problem_error(p));
 	cr_assert_eq(usmp_problem_read(q, again, USMP_FORMAT_CSV, USMP_UNBOUNDED),
@@ -241,8 +217,9 @@ Test(text_input, csv_plan_row_past_4096_bytes_is_refused_for_its_length)
 {
 	/* The problem's row has 4095 bytes; the plan adds ",0": 4097. */
 	char *csv = csv_with_id_of(4089);
-	char *dir = fresh_dir(), *model = join(dir, "model.csv"), *out = NULL;
-	write_bytes(model, csv, strlen(csv));
+	char *dir = test_fresh_dir("text"), *out = NULL;
+	char *model = test_join(dir, "model.csv");
+	test_write_bytes(model, csv, strlen(csv));
 	int st = usmp_in(dir, &out, "plan model.csv -a first_fit -o plan.csv");
 	cr_assert_eq(st, 2, "%s", out);
 	cr_assert(strstr(out, "usmp: plan.csv: cannot write the plan as CSV: its row would "
@@ -268,8 +245,9 @@ Test(text_input, csv_line_past_4096_bytes_names_line_and_column)
 	cr_assert_str_eq(usmp_problem_error(p), "model.csv:2: line longer than "
 	                 "4096 bytes (5006): column \"id\" runs past byte 4096");
 	usmp_problem_destroy(p);
-	char *dir = fresh_dir(), *model = join(dir, "model.csv"), *out = NULL;
-	write_bytes(model, csv, strlen(csv));
+	char *dir = test_fresh_dir("text"), *out = NULL;
+	char *model = test_join(dir, "model.csv");
+	test_write_bytes(model, csv, strlen(csv));
 	cr_assert_eq(usmp_in(dir, &out, "bound model.csv"), 2, "%s", out);
 	cr_assert(strstr(out, "usmp: model.csv:2: line longer than 4096 bytes "
 	                      "(5006): column \"id\" runs past byte 4096"), "%s",
@@ -291,13 +269,13 @@ Test(text_input, json_and_csv_starting_with_a_byte_order_mark_are_read)
 	                                "{\"name\": \"a\", \"pool\": \"default\", "
 	                                "\"offset\": 0}]}";
 	static const char plan_csv[] = "\xEF\xBB\xBFid,offset\na,0\n";
-	char *dir = fresh_dir(), *out = NULL;
+	char *dir = test_fresh_dir("text"), *out = NULL;
 	char *f;
-	write_bytes(f = join(dir, "model.json"), json, sizeof json - 1), free(f);
-	write_bytes(f = join(dir, "model.csv"), csv, sizeof csv - 1), free(f);
-	write_bytes(f = join(dir, "plan.json"), plan_json, sizeof plan_json - 1),
+	test_write_bytes(f = test_join(dir, "model.json"), json, sizeof json - 1), free(f);
+	test_write_bytes(f = test_join(dir, "model.csv"), csv, sizeof csv - 1), free(f);
+	test_write_bytes(f = test_join(dir, "plan.json"), plan_json, sizeof plan_json - 1),
 		free(f);
-	write_bytes(f = join(dir, "plan.csv"), plan_csv, sizeof plan_csv - 1),
+	test_write_bytes(f = test_join(dir, "plan.csv"), plan_csv, sizeof plan_csv - 1),
 		free(f);
 	cr_assert_eq(usmp_in(dir, &out, "bound model.json"), 0, "%s", out);
 	cr_assert(strstr(out, "lower bound 4 bytes"), "%s", out);
@@ -341,8 +319,9 @@ Test(text_input, json_byte_order_mark_past_the_start_is_named)
 	                 "(U+FEFF, a byte order mark, is allowed only at the start "
 	                 "of the file)");
 	usmp_problem_destroy(p);
-	char *dir = fresh_dir(), *model = join(dir, "model.json"), *out = NULL;
-	write_bytes(model, json, sizeof json - 1);
+	char *dir = test_fresh_dir("text"), *out = NULL;
+	char *model = test_join(dir, "model.json");
+	test_write_bytes(model, json, sizeof json - 1);
 	cr_assert_eq(usmp_in(dir, &out, "bound model.json"), 2, "%s", out);
 	cr_assert(strstr(out, "(U+FEFF, a byte order mark, is allowed only at the "
 	                      "start of the file)"), "%s", out);
