@@ -289,6 +289,14 @@ static int part_index(usmp_problem *p)
 	return rc;
 }
 
+/* Whether the view of ids[0..n) finds its edges and rules through the rows
+ * of part_index: a subset smaller than the problem (a view of every buffer
+ * scans them, with no index to build). */
+static bool by_rows(const usmp_problem *p, const uint32_t *ids, uint32_t n)
+{
+	return ids && n < p->buffer_count;
+}
+
 /* How many items the rows (start) of the subset's buffers hold. */
 static size_t rows_total(const uint64_t *start, const uint32_t *ids,
                          uint32_t n)
@@ -316,21 +324,22 @@ static void keep_edge(const usmp__edge *e, const uint32_t *ids, uint32_t n,
 	edges[(*ne)++].b = hi;
 }
 
-/* Explicit edges between buffers of the subset, as CSR in out: for a
- * subset, those of its buffers' rows (part_index). */
+/* Explicit edges between buffers of the subset, as CSR in out: those of
+ * its buffers' rows (part_index) when by_rows, else a scan of them all. */
 static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
                       usmp__view_store *out, char **msg)
 {
 	size_t N = p->buffer_count, ne = 0;
-	size_t cap = ids ? rows_total(p->edge_start, ids, n) : p->edge_count;
+	bool rows = by_rows(p, ids, n);
+	size_t cap = rows ? rows_total(p->edge_start, ids, n) : p->edge_count;
 	usmp__edge *edges = malloc((cap ? cap : 1) * sizeof *edges);
 	if (!edges) {
 		usmp__set_msg(msg, "view: out of memory");
 		return USMP_ERR_NOMEM;
 	}
-	for (size_t e = 0; !ids && e < p->edge_count; e++)
+	for (size_t e = 0; !rows && e < p->edge_count; e++)
 		keep_edge(&p->edges[e], ids, n, N, NONE, edges, &ne);
-	for (uint32_t i = 0; ids && i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		for (uint64_t k = p->edge_start[ids[i]];
 		     k < p->edge_start[ids[i] + 1]; k++)
 			keep_edge(&p->edges[p->edge_of[k]], ids, n, N, i, edges, &ne);
@@ -357,8 +366,8 @@ static void keep_rule(const usmp_problem *p, const uint32_t *ids, uint32_t n,
 	idx[(*no)++] = r;
 }
 
-/* Overlap rules of the subset (for a subset, those of its buffers' rows,
- * part_index), sorted by (src, dst); a duplicate pair keeps the largest
+/* Overlap rules of the subset (those of its buffers' rows when by_rows,
+ * else a scan of them all), sorted by (src, dst); a duplicate pair keeps the largest
  * max_lead (either rule would allow the placement). *count gets the number
  * of rules in out->overlaps. */
 static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
@@ -368,16 +377,17 @@ static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
 	size_t no = 0;
 	if (p->overlap_count > UINT32_MAX)
 		return USMP_ERR_NOMEM;
-	size_t cap = ids ? rows_total(p->rule_start, ids, n) : p->overlap_count;
+	bool rows = by_rows(p, ids, n);
+	size_t cap = rows ? rows_total(p->rule_start, ids, n) : p->overlap_count;
 	size_t osz = cap ? cap : 1;
 	uint64_t *keys = malloc(osz * sizeof *keys);
 	uint32_t *idx = malloc(osz * sizeof *idx);
 	out->overlaps = malloc(osz * sizeof *out->overlaps);
 	if (!keys || !idx || !out->overlaps)
 		goto fail;
-	for (size_t r = 0; !ids && r < p->overlap_count; r++)
+	for (size_t r = 0; !rows && r < p->overlap_count; r++)
 		keep_rule(p, ids, n, (uint32_t)r, keys, idx, &no);
-	for (uint32_t i = 0; ids && i < n; i++)
+	for (uint32_t i = 0; rows && i < n; i++)
 		for (uint64_t k = p->rule_start[ids[i]];
 		     k < p->rule_start[ids[i] + 1]; k++)
 			keep_rule(p, ids, n, p->rule_of[k], keys, idx, &no);
@@ -418,7 +428,7 @@ static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		return rc;
 	if (!ids)
 		n = (uint32_t)p->buffer_count;
-	if (ids && part_index(p) != USMP_OK)
+	if (by_rows(p, ids, n) && part_index(p) != USMP_OK)
 		goto nomem;
 	if (view_pools(p, ids, n, out, &vp) != USMP_OK ||
 	    view_alloc_buffers(p, ids, n, vp, out) != USMP_OK)
