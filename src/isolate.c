@@ -88,6 +88,9 @@ static void replay_log(usmp__host_ctx *hc, shared_result *res)
 		nul = memchr(text, '\0', (size_t)(end - text));
 		if (!nul)
 			break;
+		/* A name the call could not have logged under is not taken. */
+		if (strncmp(name, who, strlen(who)))
+			name = who;
 		if (level >= USMP_LOG_ERROR && level <= hc->log_level)
 			hc->log_fn(hc->log_ctx, level, name, text);
 		at = (size_t)(nul - res->log) + 1;
