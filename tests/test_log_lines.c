@@ -56,8 +56,10 @@ static int plan_logged(usmp_registry *r, const char *algo, uint64_t limit,
 	memset(l, 0, sizeof *l);
 	cr_assert_eq(usmp_registry_set_log(r, record, l, level), USMP_OK);
 	usmp_problem *p = pair_problem(limit);
+	/* A long limit: a loaded machine never turns "infeasible" into
+	 * "stopped" (the members take milliseconds). */
 	usmp_plan_options o = {.struct_size = sizeof o, .flags = flags,
-	                       .algorithm = algo};
+	                       .algorithm = algo, .time_limit = 60};
 	usmp_plan *out = NULL;
 	int st = usmp_plan_compute(r, p, &o, &out);
 	usmp_plan_destroy(out);
