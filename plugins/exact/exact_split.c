@@ -120,7 +120,7 @@ typedef struct split {
 	usmp_overlap_rec *so;
 	uint64_t *nstart;    /* [n + 1] conflicts of a large part (positions) */
 	uint32_t *nadj;
-	ivl *iv;             /* [n] scratch */
+	ivl *iv;             /* scratch of lowest() */
 	uint64_t *hw;        /* [P] */
 	sub_host sh;
 } split;
@@ -241,8 +241,8 @@ static int find_parts(split *s)
 		s->cstart[s->comp[i] + 1]++;
 	for (uint32_t c = 0; c < s->ncomp; c++)
 		s->cstart[c + 1] += s->cstart[c];
-	for (uint32_t i = 0; i < n; i++)
-		s->tmp[i] = s->cstart[s->comp[i]];
+	for (uint32_t c = 0; c < s->ncomp; c++)
+		s->tmp[c] = s->cstart[c]; /* each part's next entry */
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t b = s->order[k];
 		s->cbuf[s->tmp[s->comp[b]]++] = b;
@@ -437,6 +437,15 @@ static int conflict_lists(split *s, uint32_t c)
 	for (uint32_t j = k; j > 0; j--)
 		s->nstart[j] = s->nstart[j - 1];
 	s->nstart[0] = 0;
+	/* lowest() collects one interval per list entry */
+	uint64_t most = 1;
+	for (uint32_t j = 0; j < k; j++)
+		if (s->nstart[j + 1] - s->nstart[j] > most)
+			most = s->nstart[j + 1] - s->nstart[j];
+	if (s->iv)
+		h->free(h, s->iv);
+	if (!(s->iv = h->alloc(h, most * sizeof *s->iv)))
+		return USMP_ERR_NOMEM;
 	return USMP_OK;
 }
 
@@ -599,25 +608,45 @@ static void improve_part(split *s, uint32_t c, double deadline,
 }
 
 /* A part beyond the joint search, or one it did not plan: a greedy plan,
- * then windows. Returns a usmp_status. */
+ * then windows. When no greedy plan fits, a part within the joint
+ * search's scope gets that search (r says what it proved). Returns a
+ * usmp_status. */
 static int large_part(split *s, uint32_t c, double deadline,
-                      const xact_clock *outer)
+                      const xact_clock *outer, part_res *r)
 {
 	const usmp_host *h = s->h;
+	uint32_t k = s->cstart[c + 1] - s->cstart[c];
 	int rc = conflict_lists(s, c);
 	if (rc)
 		return rc;
-	if (!greedy_part(s, c, 0) && !greedy_part(s, c, 1)) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "exact: the greedy plan of a part of %u "
-		         "buffers (more than part=%u, or not planned by the joint "
-		         "search) does not fit the pools' limits; that proves "
-		         "nothing", s->cstart[c + 1] - s->cstart[c], s->kp->part);
-		h->log(h, USMP_LOG_ERROR, msg);
-		return USMP_ERR_UNSUPPORTED;
+	if (greedy_part(s, c, 0) || greedy_part(s, c, 1)) {
+		improve_part(s, c, deadline, outer);
+		return USMP_OK;
 	}
-	improve_part(s, c, deadline, outer);
-	return USMP_OK;
+	for (uint32_t j = 0; j < k; j++) {
+		uint32_t b = s->cbuf[s->cstart[c] + j];
+		if (!(s->v->buffers[b].flags & USMP_BUFFER_FIXED))
+			s->out[b] = (usmp_placement){USMP_NO_POOL, 0, 0};
+	}
+	if (k <= XACT_MULTI_MAX) {
+		rc = search_part(s, c, deadline, r);
+		if (rc == USMP_OK || rc == USMP_ERR_NOMEM)
+			return rc;
+		if (rc == USMP_ERR_INFEASIBLE || rc == USMP_ERR_STOPPED) {
+			if (s->sh.msg[0])
+				h->log(h, rc == USMP_ERR_STOPPED ? USMP_LOG_WARN
+				                                 : USMP_LOG_ERROR,
+				       s->sh.msg);
+			return rc;
+		}
+	}
+	char msg[256];
+	snprintf(msg, sizeof msg, "exact: the greedy plan of a part of %u "
+	         "buffers (more than part=%u) does not fit the pools' limits, "
+	         "and the joint search did not decide it; that proves nothing",
+	         k, s->kp->part);
+	h->log(h, USMP_LOG_ERROR, msg);
+	return USMP_ERR_UNSUPPORTED;
 }
 
 static void split_free(split *s)
@@ -655,7 +684,6 @@ static int split_alloc(split *s)
 	    !(s->so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
 	                          sizeof *s->so)) ||
 	    !(s->nstart = h->alloc(h, (n + 1) * sizeof *s->nstart)) ||
-	    !(s->iv = h->alloc(h, n * sizeof *s->iv)) ||
 	    !(s->hw = h->alloc(h, P * sizeof *s->hw)))
 		return USMP_ERR_NOMEM;
 	memset(s->seen, 0, n);
@@ -772,7 +800,6 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	for (uint32_t c = 0; c < s.ncomp; c++) {
 		if (!large[c])
 			continue;
-		all = false;
 		uint32_t k = s.cstart[c + 1] - s.cstart[c];
 		double deadline = 0;
 		if (clk->deadline > 0) {
@@ -780,9 +807,19 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 			deadline = xact_now() + (rest > 0 ? rest * k / nlarge : 1e-6);
 		}
 		nlarge -= k;
-		if ((rc = large_part(&s, c, deadline, clk))) {
+		part_res r = {0};
+		if ((rc = large_part(&s, c, deadline, clk, &r))) {
 			h->free(h, large);
 			goto fail;
+		}
+		if (r.planned) { /* by the joint search after all */
+			searched++;
+			proven += r.optimal;
+			all &= r.got;
+			if (r.got && r.bound > bound)
+				bound = r.bound;
+		} else {
+			all = false;
 		}
 	}
 	h->free(h, large);
