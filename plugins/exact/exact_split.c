@@ -12,8 +12,9 @@
 #define WINDOW 48u
 /* Search nodes a window's search may spend (it checks every 1024). */
 #define WINDOW_NODES UINT64_C(1024)
-/* Passes over a large part's windows when no time limit ends them. */
-#define PASSES 2
+/* Most passes over a large part's windows when no time limit ends them
+ * (they end earlier when a pass improves nothing). */
+#define PASSES 16
 /* Most buffers in one window's view (the joint search's scope). */
 #define VIEW_MAX 1000u
 /* Conflict list entries of one large part beyond which it is refused. */
@@ -21,8 +22,8 @@
 
 #define NONE UINT32_MAX
 
-/* The host the searches of parts see: their messages kept (errors and
- * warnings) or passed on at debug level, their progress dropped, their
+/* The host the searches of parts see: their last error or warning kept
+ * (the others dropped: thousands of parts), their progress dropped, their
  * bound kept here, and an optional node budget. */
 typedef struct sub_host {
 	usmp_host h; /* first member: the searches get &h */
@@ -41,8 +42,6 @@ static void sub_log(const usmp_host *h, int level, const char *m)
 		return;
 	if (level <= USMP_LOG_WARN)
 		snprintf(s->msg, sizeof s->msg, "%s", m);
-	else
-		s->up->log(s->up, USMP_LOG_DEBUG, m);
 }
 
 static bool sub_stop(const usmp_host *h)
@@ -550,6 +549,11 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			fr[nf++] = l[j];
 	uint64_t spill, total;
 	objective(s, &spill, &total);
+	char msg[160];
+	snprintf(msg, sizeof msg, "exact: greedy plan of a part of %u buffers: "
+	         "spill %llu, size %llu", k, (unsigned long long)spill,
+	         (unsigned long long)total);
+	s->h->log(s->h, USMP_LOG_DEBUG, msg);
 	for (int pass = 0; deadline > 0 || pass < PASSES; pass++) {
 		bool improved = false;
 		for (uint32_t at = 0; at < nf; at += W) {
@@ -602,6 +606,10 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			spill = sp2;
 			total = t2;
 		}
+		snprintf(msg, sizeof msg, "exact: windows pass %d of a part of %u "
+		         "buffers: spill %llu, size %llu", pass + 1, k,
+		         (unsigned long long)spill, (unsigned long long)total);
+		s->h->log(s->h, USMP_LOG_DEBUG, msg);
 		if (!improved)
 			break;
 	}
@@ -755,7 +763,12 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	if ((rc = find_parts(&s)))
 		goto fail;
 	/* Parts the joint search takes first (each its share of the time by
-	 * its buffers), then the large ones with the time left. */
+	 * its buffers), then the large ones with the time left; the time is
+	 * the knob's, else the host's budget. */
+	xact_clock budget = *clk;
+	if (budget.deadline == 0 && v->time_limit > 0)
+		budget.deadline = xact_now() + v->time_limit;
+	clk = &budget;
 	uint32_t left = s.n, searched = 0, proven = 0;
 	bool all = true;
 	uint64_t bound = 0;
