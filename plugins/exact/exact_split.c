@@ -628,7 +628,8 @@ static int large_part(split *s, uint32_t c, double deadline,
 	if (rc)
 		return rc;
 	if (greedy_part(s, c, 0) || greedy_part(s, c, 1)) {
-		improve_part(s, c, deadline, outer);
+		if (s->kp->minimize) /* else any plan that fits will do */
+			improve_part(s, c, deadline, outer);
 		return USMP_OK;
 	}
 	for (uint32_t j = 0; j < k; j++) {
