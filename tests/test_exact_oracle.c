@@ -501,14 +501,18 @@ Test(exact_oracle, parts_claims_agree_with_an_exhaustive_search, .timeout = 600)
  * alone, larger ones planned greedily and by windows of that many):
  * plans valid, "infeasible" only when the oracle finds nothing, every
  * claim and bound true against the oracle, and a claimed plan at the
- * oracle's (spill, size). */
+ * oracle's (spill, size). USMP_ORACLE_SEED and USMP_ORACLE_CASES as above. */
 Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
      .timeout = 600)
 {
 	static const char *const knobs[] = {"part=1", "part=2", "part=3"};
-	uint64_t seed = 20261205, s = seed, cases = 6000;
+	int random_seed;
+	uint64_t seed = env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
+	uint64_t cases = env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
 	for (uint64_t c = 0; c < cases; c++) {
 		desc d;
 		generate(&d, &s);

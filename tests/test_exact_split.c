@@ -285,3 +285,112 @@ Test(exact_split, part_knob_out_of_range_is_refused)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* A random problem of n buffers in a few clusters of time (so some
+ * components), two pools (sram tight, dram unbounded), candidates
+ * ["sram", "dram"], ["sram"] or ["dram"], edges within a cluster and now
+ * and then across. */
+static usmp_problem *clusters(uint64_t *s, uint32_t n, uint32_t *first,
+                              uint64_t *size)
+{
+	usmp_problem *p = usmp_problem_create();
+	char name[16];
+	uint64_t sram = 16 * test_rand_range(s, 4, 12);
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", sram, 16, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 16, NULL),
+	             USMP_OK);
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t c = (int64_t)test_rand_range(s, 0, 3) * 20;
+		int64_t b = c + (int64_t)test_rand_range(s, 0, 8);
+		snprintf(name, sizeof name, "b%u", i);
+		size[i] = 16 * test_rand_range(s, 1, 4);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, size[i], 16, NULL),
+		             USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, b,
+		             b + (int64_t)test_rand_range(s, 1, 4)), USMP_OK);
+		uint64_t k = test_rand_range(s, 0, 9);
+		first[i] = k < 7 ? 0 : 1;
+		if (k < 7)
+			cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+		if (k != 6)
+			cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+	}
+	for (uint32_t e = 0; e < n / 3; e++) {
+		uint32_t a = (uint32_t)test_rand_range(s, 0, n - 1);
+		uint32_t b = (uint32_t)test_rand_range(s, 0, n - 1);
+		if (a != b)
+			cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	}
+	return p;
+}
+
+static void spill_size(const usmp_plan *plan, const uint32_t *first,
+                       const uint64_t *sizes, uint32_t n, uint64_t *spill,
+                       uint64_t *size)
+{
+	*spill = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q;
+		uint64_t x;
+		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
+		*spill += q != first[i] ? sizes[i] : 0;
+	}
+	*size = usmp_plan_pool_size(plan, 0) + usmp_plan_pool_size(plan, 1);
+}
+
+/* 2000 random problems of 6-16 buffers planned in parts (part=4) and by one
+ * joint search (where it proves its plan within 2 s): the parts' plan never beats the proven optimum,
+ * and what it claims holds against it: at the same spill its bound is at
+ * most the optimum, and a claim of optimality means the optimum. */
+Test(exact_split, parts_agree_with_the_joint_search, .timeout = 600)
+{
+	usmp_registry *r = test_registry(NULL);
+	uint64_t s = 20261206;
+	uint32_t compared = 0, claimed = 0, same = 0;
+	for (int c = 0; c < 2000; c++) {
+		uint32_t n = (uint32_t)test_rand_range(&s, 6, 16);
+		uint32_t first[16];
+		uint64_t sizes[16];
+		usmp_problem *p = clusters(&s, n, first, sizes);
+		usmp_plan *whole = NULL, *parts = NULL;
+		int rw = plan_with(r, p, NULL, 2, &whole);
+		int rp = plan_with(r, p, "part=4", 2, &parts);
+		if (rw == USMP_ERR_INFEASIBLE)
+			cr_assert(rp == USMP_ERR_INFEASIBLE ||
+			          rp == USMP_ERR_UNSUPPORTED, "case %d: %s", c,
+			          usmp_plan_error(parts));
+		if (rp == USMP_ERR_INFEASIBLE)
+			cr_assert_eq(rw, USMP_ERR_INFEASIBLE, "case %d", c);
+		if (rp == USMP_OK)
+			cr_assert_eq(usmp_plan_verify(parts, p), USMP_OK, "case %d",
+			             c);
+		/* (one plan part: the host splits pools no buffer shares) */
+		if (rw == USMP_OK && rp == USMP_OK &&
+		    usmp_plan_part_count(whole) == 1 && part0(whole).optimal) {
+			uint64_t ws, wt, ps, pt;
+			spill_size(whole, first, sizes, n, &ws, &wt);
+			spill_size(parts, first, sizes, n, &ps, &pt);
+			usmp_part_info pi = part0(parts);
+			compared++;
+			cr_assert(ps > ws || (ps == ws && pt >= wt), "case %d: parts "
+			          "(%llu, %llu) beat the proven (%llu, %llu)", c,
+			          (unsigned long long)ps, (unsigned long long)pt,
+			          (unsigned long long)ws, (unsigned long long)wt);
+			if (ps == ws) {
+				cr_assert_leq(pi.proven_bound, wt, "case %d", c);
+				if (pi.optimal)
+					cr_assert_eq(pt, wt, "case %d", c);
+				same += pt == wt;
+			}
+			claimed += pi.optimal;
+		}
+		usmp_plan_destroy(whole);
+		usmp_plan_destroy(parts);
+		usmp_problem_destroy(p);
+	}
+	cr_log_info("part=4 against the joint search: %u compared, %u at its "
+	            "optimum, %u claimed", compared, same, claimed);
+	cr_assert_gt(compared, 1000);
+	cr_assert_gt(claimed, 250);
+	usmp_registry_destroy(r);
+}

@@ -18,7 +18,7 @@
 /* Most buffers in one window's view (the joint search's scope). */
 #define VIEW_MAX 1000u
 /* Conflict list entries of one large part beyond which it is refused. */
-#define MAX_PAIRS (UINT64_C(1) << 27)
+#define MAX_PAIRS (UINT64_C(1) << 26)
 
 #define NONE UINT32_MAX
 
