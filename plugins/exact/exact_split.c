@@ -126,6 +126,7 @@ typedef struct split {
 	uint32_t *nadj;
 	ivl *iv;             /* scratch of lowest() */
 	uint64_t *hw;        /* [P] */
+	uint8_t *large;      /* [ncomp] planned greedily and by windows */
 	sub_host sh;
 } split;
 
@@ -673,7 +674,7 @@ static void split_free(split *s)
 	void *ptrs[] = {s->limit, s->order, s->tmp, s->comp, s->cstart, s->cbuf,
 	                s->sub, s->ids, s->pos, s->seen, s->sb, s->sp, s->st,
 	                s->sestart, s->seadj, s->so, s->nstart, s->nadj, s->iv,
-	                s->hw};
+	                s->hw, s->large};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
@@ -744,6 +745,86 @@ static void finish(split *s, uint32_t searched, uint32_t proven, bool all,
 		h->report_bound(h, bound, optimal);
 }
 
+/* What the parts proved, summed up. */
+typedef struct tally {
+	uint32_t searched, proven;
+	bool all;      /* every part's search reported a bound */
+	uint64_t bound; /* the largest of them */
+} tally;
+
+static void count(tally *t, const part_res *r)
+{
+	if (!r->planned) {
+		t->all = false;
+		return;
+	}
+	t->searched++;
+	t->proven += r->optimal;
+	t->all &= r->got;
+	if (r->got && r->bound > t->bound)
+		t->bound = r->bound;
+}
+
+/* The deadline of a part of k buffers out of `left` still to plan. */
+static double share(const xact_clock *clk, uint32_t k, uint32_t left)
+{
+	if (clk->deadline <= 0)
+		return 0;
+	double rest = clk->deadline - xact_now();
+	return xact_now() + (rest > 0 ? rest * k / left : 1e-6);
+}
+
+/* The joint search of every part of at most `part` buffers (each its share
+ * of the time by its buffers; the large ones get theirs later). A part it
+ * does not plan is marked large. Returns a usmp_status. */
+static int small_parts(split *s, const xact_clock *clk, tally *t)
+{
+	uint32_t left = s->n;
+	for (uint32_t c = 0; c < s->ncomp; c++) {
+		uint32_t k = s->cstart[c + 1] - s->cstart[c];
+		s->large[c] = k > s->kp->part;
+		if (s->large[c])
+			continue;
+		double deadline = share(clk, k, left);
+		left -= k;
+		part_res r = {0};
+		int rc = search_part(s, c, deadline, &r);
+		if (rc == USMP_ERR_INFEASIBLE || rc == USMP_ERR_NOMEM) {
+			/* no plan of the part, so none of the whole */
+			if (s->sh.msg[0])
+				s->h->log(s->h, USMP_LOG_ERROR, s->sh.msg);
+			return rc;
+		}
+		if (rc) { /* stopped, or beyond the search: a large part */
+			s->large[c] = 1;
+			continue;
+		}
+		count(t, &r);
+	}
+	return USMP_OK;
+}
+
+/* The large parts, with the time left. Returns a usmp_status. */
+static int large_parts(split *s, const xact_clock *clk, tally *t)
+{
+	uint32_t left = 0;
+	for (uint32_t c = 0; c < s->ncomp; c++)
+		left += s->large[c] ? s->cstart[c + 1] - s->cstart[c] : 0;
+	for (uint32_t c = 0; c < s->ncomp; c++) {
+		if (!s->large[c])
+			continue;
+		uint32_t k = s->cstart[c + 1] - s->cstart[c];
+		double deadline = share(clk, k, left);
+		left -= k;
+		part_res r = {0};
+		int rc = large_part(s, c, deadline, clk, &r);
+		if (rc)
+			return rc;
+		count(t, &r);
+	}
+	return USMP_OK;
+}
+
 int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                const xact_params *kp, xact_clock *clk)
 {
@@ -772,81 +853,19 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	}
 	if ((rc = find_parts(&s)))
 		goto fail;
-	/* Parts the joint search takes first (each its share of the time by
-	 * its buffers), then the large ones with the time left; the time is
-	 * the knob's, else the host's budget. */
-	xact_clock budget = *clk;
-	if (budget.deadline == 0 && v->time_limit > 0)
-		budget.deadline = xact_now() + v->time_limit;
-	clk = &budget;
-	uint32_t left = s.n, searched = 0, proven = 0;
-	bool all = true;
-	uint64_t bound = 0;
-	uint8_t *large = h->alloc(h, s.ncomp ? s.ncomp : 1);
-	if (!large) {
+	if (!(s.large = h->alloc(h, s.ncomp ? s.ncomp : 1))) {
 		rc = USMP_ERR_NOMEM;
 		goto fail;
 	}
-	for (uint32_t c = 0; c < s.ncomp; c++) {
-		uint32_t k = s.cstart[c + 1] - s.cstart[c];
-		large[c] = k > kp->part;
-		if (large[c])
-			continue;
-		double deadline = 0;
-		if (clk->deadline > 0) {
-			double rest = clk->deadline - xact_now();
-			deadline = xact_now() + (rest > 0 ? rest * k / left : 1e-6);
-		}
-		left -= k;
-		part_res r = {0};
-		rc = search_part(&s, c, deadline, &r);
-		if (rc == USMP_ERR_INFEASIBLE || rc == USMP_ERR_NOMEM) {
-			/* no plan of the part, so none of the whole */
-			if (s.sh.msg[0])
-				h->log(h, USMP_LOG_ERROR, s.sh.msg);
-			h->free(h, large);
-			goto fail;
-		}
-		if (rc) { /* stopped, or beyond the search: a large part */
-			large[c] = 1;
-			continue;
-		}
-		searched++;
-		proven += r.optimal;
-		all &= r.got;
-		if (r.got && r.bound > bound)
-			bound = r.bound;
-	}
-	uint32_t nlarge = 0;
-	for (uint32_t c = 0; c < s.ncomp; c++)
-		nlarge += large[c] ? s.cstart[c + 1] - s.cstart[c] : 0;
-	for (uint32_t c = 0; c < s.ncomp; c++) {
-		if (!large[c])
-			continue;
-		uint32_t k = s.cstart[c + 1] - s.cstart[c];
-		double deadline = 0;
-		if (clk->deadline > 0) {
-			double rest = clk->deadline - xact_now();
-			deadline = xact_now() + (rest > 0 ? rest * k / nlarge : 1e-6);
-		}
-		nlarge -= k;
-		part_res r = {0};
-		if ((rc = large_part(&s, c, deadline, clk, &r))) {
-			h->free(h, large);
-			goto fail;
-		}
-		if (r.planned) { /* by the joint search after all */
-			searched++;
-			proven += r.optimal;
-			all &= r.got;
-			if (r.got && r.bound > bound)
-				bound = r.bound;
-		} else {
-			all = false;
-		}
-	}
-	h->free(h, large);
-	finish(&s, searched, proven, all, bound);
+	/* The time is the knob's, else the host's budget. */
+	xact_clock budget = *clk;
+	if (budget.deadline == 0 && v->time_limit > 0)
+		budget.deadline = xact_now() + v->time_limit;
+	tally t = {0, 0, true, 0};
+	if ((rc = small_parts(&s, &budget, &t)) ||
+	    (rc = large_parts(&s, &budget, &t)))
+		goto fail;
+	finish(&s, t.searched, t.proven, t.all, t.bound);
 	rc = USMP_OK;
 fail:
 	split_free(&s);
