@@ -4,13 +4,14 @@ SRAM with a limit, a small TCM and unbounded DRAM, candidate lists, explicit
 conflict edges and live ranges of a schedule (one connected conflict graph).
 
     python3 bench/exact/multi_gen.py --buffers 20000 --seed 1 --out /tmp/m.json
+    python3 bench/exact/multi_gen.py --buffers 20000 --segment 100 --out /tmp/s.json
 """
 import argparse
 import json
 import random
 
 
-def generate(n, seed, sram):
+def generate(n, seed, sram, segment=0):
     rnd = random.Random(seed)
     pools = [
         {"name": "sram", "size_limit": sram, "alignment": 16},
@@ -20,6 +21,8 @@ def generate(n, seed, sram):
     buffers = []
     step = 0
     while len(buffers) < n:
+        if segment and buffers and len(buffers) % segment == 0:
+            step += 300  # a time cut: no live range or edge crosses it
         for _ in range(rnd.randint(1, 3)):
             if len(buffers) == n:
                 break
@@ -50,6 +53,8 @@ def generate(n, seed, sram):
     for i in range(n):
         if rnd.random() < 0.1:
             j = min(n - 1, i + rnd.randint(1, 12))
+            if segment:
+                j = min(j, i // segment * segment + segment - 1)
             if j != i:
                 conflicts.add((i, j))
     return {"usmp": 1, "pools": pools, "buffers": buffers,
@@ -61,10 +66,12 @@ def main():
     ap.add_argument("--buffers", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sram", type=int, default=512 * 1024)
+    ap.add_argument("--segment", type=int, default=0,
+                    help="a time cut every this many buffers (0: none)")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     with open(a.out, "w") as f:
-        json.dump(generate(a.buffers, a.seed, a.sram), f)
+        json.dump(generate(a.buffers, a.seed, a.sram, a.segment), f)
 
 
 if __name__ == "__main__":
