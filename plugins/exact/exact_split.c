@@ -350,11 +350,35 @@ typedef struct part_res {
 
 /* The joint search of part c (at most the knob `part` buffers). Returns its
  * status; USMP_ERR_INFEASIBLE only when that search proved it. */
+/* A bound on the pools' total size of every plan of the part view w
+ * (buffers in time order): the most bytes alive at once, which lie apart
+ * within each pool. Overlap rules could share some: then 0. */
+static uint64_t alive_bound(const usmp_view *w)
+{
+	uint64_t best = 0;
+	if (w->overlap_count)
+		return 0;
+	for (uint32_t i = 0; i < w->buffer_count; i++) {
+		const usmp_buffer_rec *b = &w->buffers[i];
+		if (!(b->flags & USMP_BUFFER_LIVE))
+			break; /* the live ones come first */
+		uint64_t sum = 0;
+		for (uint32_t j = 0; j <= i; j++)
+			if (w->buffers[j].end > b->begin)
+				sum += w->buffers[j].size;
+		if (sum > best)
+			best = sum;
+	}
+	return best;
+}
+
 static int search_part(split *s, uint32_t c, double deadline, part_res *r)
 {
 	uint32_t k = s->cstart[c + 1] - s->cstart[c];
 	memcpy(s->ids, s->cbuf + s->cstart[c], (size_t)k * sizeof *s->ids);
 	usmp_view w = sub_view(s, k, k);
+	/* lets the search stop at a plan without spill that reaches it */
+	w.lower_bound = alive_bound(&w);
 	for (uint32_t i = 0; i < k; i++)
 		s->sp[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
 	xact_clock clk = {.host = &s->sh.h, .deadline = deadline};
