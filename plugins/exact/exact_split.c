@@ -1,6 +1,5 @@
-/* exact_split.c — several pools, candidate lists or conflict edges beyond one
- * joint search: independent parts (conflict components) searched alone,
- * larger parts planned greedily and improved window by window. */
+/* exact_split.c — several pools, candidates or edges beyond one joint search:
+ * conflict components searched alone, larger ones greedily and by windows. */
 #include "exact_internal.h"
 
 #include <stdio.h>
