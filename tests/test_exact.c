@@ -11,9 +11,9 @@
 #include "support.h"
 
 typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
-                        uint64_t, double, bool, uint32_t);
-/* exact's default split knob (parts at time cuts beyond it). */
-#define SPLIT 10000u
+                        uint64_t, double, bool, uint32_t, uint32_t);
+/* exact's default split and part knobs (parts beyond them). */
+#define SPLIT 10000u, 1000u
 
 /* ---- a small host table ------------------------------------------------ */
 
@@ -367,7 +367,7 @@ Test(exact, descriptor_names_one_exact_algorithm)
 	cr_assert_str_eq(a->name, "exact");
 	cr_assert_str_eq(a->params,
 	                 "capacity:u64=0 time_limit:f64=0 minimize:bool=true "
-	                 "split:u32=10000");
+	                 "split:u32=10000 part:u32=1000");
 	cr_assert(a->caps & USMP_CAP_EXACT);
 	cr_assert(a->caps & USMP_CAP_ANYTIME);
 	cr_assert(a->caps & USMP_CAP_FIXED_OFFSETS);

@@ -458,6 +458,43 @@ Test(exact_oracle, parts_claims_agree_with_an_exhaustive_search, .timeout = 600)
 	usmp_registry_destroy(r);
 }
 
+/* The same sweep with several pools, candidates and edges planned in parts
+ * (part=1..3: conflict components of at most that many buffers searched
+ * alone, larger ones planned greedily and by windows of that many):
+ * plans valid, "infeasible" only when the oracle finds nothing, every
+ * claim and bound true against the oracle, and a claimed plan at the
+ * oracle's (spill, size). USMP_ORACLE_SEED and USMP_ORACLE_CASES as above. */
+Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
+     .timeout = 600)
+{
+	static const char *const knobs[] = {"part=1", "part=2", "part=3"};
+	int random_seed;
+	uint64_t seed = env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
+	uint64_t cases = env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
+	usmp_registry *r = test_registry(NULL);
+	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	for (uint64_t c = 0; c < cases; c++) {
+		desc d;
+		generate(&d, &s);
+		usmp_problem *p = build(&d, &s);
+		oracle_knob = knobs[c % 3];
+		check_case(r, &d, p, seed, c, &st);
+		st.cases++;
+		usmp_problem_destroy(p);
+	}
+	oracle_knob = NULL;
+	cr_log_info("part=1..3: %" PRIu64 " cases, %" PRIu64 " planned, %"
+	            PRIu64 " at the oracle's optimum, %" PRIu64 " claimed "
+	            "optimal, %" PRIu64 " undecided", st.cases, st.planned,
+	            st.lex_proven, st.claimed, st.undecided);
+	cr_assert_gt(st.planned, cases / 2);
+	cr_assert_gt(st.claimed, cases / 4);
+	cr_assert_gt(st.lex_proven, st.planned * 3 / 4);
+	usmp_registry_destroy(r);
+}
+
 /* ---- the scope and the done-when problems ---------------------------------- */
 
 static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
@@ -472,8 +509,9 @@ static int plan_exact(usmp_registry *r, usmp_problem *p, usmp_plan **plan)
 
 /* Three 64-byte buffers alive at once do not fit a 128-byte sram: some must
  * spill. With a conflict edge that needs the joint search of pools and
- * offsets, which takes at most 1000 buffers; without edges the least spill
- * by load (every third buffer) is planned pool by pool. */
+ * offsets, which takes at most 1000 buffers (more go in parts,
+ * exact_split.c); without edges the least spill by load (every third
+ * buffer) is planned pool by pool. */
 static usmp_problem *must_spill(uint32_t n, bool edge)
 {
 	usmp_problem *p = usmp_problem_create();
@@ -493,30 +531,43 @@ static usmp_problem *must_spill(uint32_t n, bool edge)
 	return p;
 }
 
-Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_refused)
+/* Spill of must_spill's plan: the 64-byte buffers in dram. */
+static uint64_t dram_bytes(usmp_plan *plan, uint32_t n)
 {
-	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = must_spill(1001, true);
-	usmp_plan *plan = NULL;
-	cr_assert_eq(plan_exact(r, p, &plan), USMP_ERR_UNSUPPORTED);
-	cr_assert(strstr(usmp_plan_error(plan), "1001 buffers with several pools "
-	                 "or conflict edges is beyond the exact search (at most "
-	                 "1000)"), "%s", usmp_plan_error(plan));
-	usmp_plan_destroy(plan);
-	usmp_problem_destroy(p);
-	/* Without the edge: planned, spilling every third buffer (333 of
-	 * 1001: no three consecutive ones may stay in sram). */
-	p = must_spill(1001, false);
-	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
-	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	uint64_t spill = 0;
-	for (uint32_t i = 0; i < 1001; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint32_t q;
 		uint64_t x;
 		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
 		spill += q == 1 ? 64 : 0;
 	}
-	cr_assert_eq(spill, 333 * 64);
+	return spill;
+}
+
+Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_planned)
+{
+	/* With the edge: beyond the joint search, one conflict component,
+	 * planned greedily and by windows: the least spill, every third
+	 * buffer (333 of 1001: no three consecutive ones may stay in sram),
+	 * at 128 + 64 bytes: the host's lower bound, so optimal in size among
+	 * plans spilling no more. */
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = must_spill(1001, true);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(dram_bytes(plan, 1001), 333 * 64);
+	usmp_part_info info = {.struct_size = sizeof info};
+	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	cr_assert_eq(info.size, 192);
+	cr_assert(info.optimal);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* Without the edge: planned, the same spill. */
+	p = must_spill(1001, false);
+	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(dram_bytes(plan, 1001), 333 * 64);
 	usmp_plan_destroy(plan);
 	/* 200 are planned, and proven: every buffer fits in sram. */
 	usmp_problem_destroy(p);

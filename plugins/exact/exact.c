@@ -517,7 +517,7 @@ void xact_report(const usmp_view *v, const usmp_host *h,
  * the rules. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                  uint64_t capacity, double time_limit, bool minimize,
-                 uint32_t split)
+                 uint32_t split, uint32_t part)
 {
 	if (time_limit < 0 || time_limit != time_limit) {
 		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
@@ -527,12 +527,16 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		h->log(h, USMP_LOG_ERROR, "exact: split must be in 1..10000");
 		return USMP_ERR_INVALID;
 	}
+	if (part < 1 || part > XACT_MULTI_MAX) {
+		h->log(h, USMP_LOG_ERROR, "exact: part must be in 1..1000");
+		return USMP_ERR_INVALID;
+	}
 	xact_clock clk = {.host = h};
 	if (time_limit > 0)
 		clk.deadline = xact_now() + time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
-	xact_params kp = {capacity, time_limit, minimize, 0, split};
+	xact_params kp = {capacity, time_limit, minimize, 0, split, part};
 	xact_outcome res;
 	if (v->pool_count > 1 && !edges) {
 		int rc = xact_pools(v, h, out, &kp, NULL, &res);
@@ -544,10 +548,15 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		}
 		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
 			return rc;
-		return xact_spill_joint(v, h, out, &kp, &clk);
+		rc = xact_spill_joint(v, h, out, &kp, &clk);
+		if (rc == USMP_ERR_UNSUPPORTED && v->buffer_count > part)
+			rc = xact_split(v, h, out, &kp, &clk);
+		return rc;
 	}
 	if (v->pool_count > 1 || edges)
-		return xact_multi(v, h, out, capacity, &clk, minimize, NULL);
+		return v->buffer_count > part
+		               ? xact_split(v, h, out, &kp, &clk)
+		               : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
 	int rc = xact_one_pool(v, h, out, &kp, &res);
 	if (rc == USMP_OK)
 		xact_report(v, h, &res);
@@ -566,10 +575,12 @@ static const usmp_algorithm exact_algorithm = {
 	.name = "exact",
 	.summary = "complete search over canonical plans: one pool with live "
 	           "ranges at any size (in parts at time cuts beyond 10000), "
-	           "several pools or conflict edges up to 1000 buffers; "
+	           "several pools or conflict edges at any size (searched "
+	           "jointly up to 1000 buffers, beyond that per conflict "
+	           "component, larger components greedily and by windows); "
 	           "minimises spill, then size; anytime",
 	.params = "capacity:u64=0 time_limit:f64=0 minimize:bool=true "
-	          "split:u32=10000",
+	          "split:u32=10000 part:u32=1000",
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
 		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
@@ -577,7 +588,11 @@ static const usmp_algorithm exact_algorithm = {
 		"minimize: true = minimise the peak, false = any plan within capacity\n"
 		"split: one pool with more buffers is planned in parts at time "
 		"cuts, each part of at most this many searched, larger ones "
-		"re-planned by exact_window (1..10000)",
+		"re-planned by exact_window (1..10000)\n"
+		"part: several pools, candidate lists or conflict edges with "
+		"more buffers are planned per conflict component, each of at "
+		"most this many searched jointly, larger ones planned greedily "
+		"and improved by windows, which proves nothing (1..1000)",
 };
 
 static const usmp_algorithm exact_window_algorithm = {

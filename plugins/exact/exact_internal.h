@@ -140,6 +140,9 @@ typedef struct xact_params {
 	uint64_t enough;    /* a plan of peak <= enough ends the minimisation */
 	uint32_t split;     /* larger views go in parts, larger parts to
 	                       exact_window (1..XACT_SEARCH_MAX) */
+	uint32_t part;      /* several pools, candidates or edges: larger
+	                       views go in parts (exact_split.c), larger parts
+	                       are planned greedily and by windows */
 } xact_params;
 
 typedef struct xact_outcome {
@@ -149,6 +152,9 @@ typedef struct xact_outcome {
 /* The most buffers one search takes (it recurses once per buffer);
  * larger views go through xact_parts. */
 #define XACT_SEARCH_MAX 10000u
+/* The most buffers the joint search of several pools takes (exact_multi.c);
+ * the largest value of the knob `part`. */
+#define XACT_MULTI_MAX 1000u /* MULTI_MAX of exact_multi.c */
 
 /* The search of one single-pool view whose buffers all have live ranges
  * (exact.c). Writes the plan; the caller reports the bound. Returns a
@@ -230,6 +236,16 @@ int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 int xact_multi(const usmp_view *v, const usmp_host *h,
                usmp_placement *out, uint64_t capacity,
                xact_clock *clk, bool minimize, const xact_start *st);
+
+/* Several pools, candidate lists or conflict edges beyond kp->part buffers
+ * (exact_split.c): the conflict graph's components (they never meet, so
+ * each may use every pool's whole limit) of at most kp->part buffers each
+ * searched by xact_multi, larger ones (or ones that search does not plan)
+ * planned greedily and improved by windows; reports what is proven.
+ * Returns a usmp_status (USMP_ERR_INFEASIBLE only when a part's search
+ * proved it). */
+int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+               const xact_params *kp, xact_clock *clk);
 
 /* The "exact_window" algorithm (exact_window.c): re-places time windows of
  * a plan with the search above, for problems too large for it whole. */
