@@ -469,8 +469,8 @@ Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
 {
 	static const char *const knobs[] = {"part=1", "part=2", "part=3"};
 	int random_seed;
-	uint64_t seed = env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
-	uint64_t cases = env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
+	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
 	if (random_seed)

@@ -278,8 +278,9 @@ Test(exact_split, part_knob_out_of_range_is_refused)
 	for (int i = 0; i < 2; i++) {
 		usmp_plan *plan = NULL;
 		cr_assert_eq(plan_with(r, p, bad[i], 0, &plan), USMP_ERR_INVALID);
-		cr_assert(strstr(usmp_plan_error(plan), "exact: part must be in "
-		                 "1..1000"), "%s", usmp_plan_error(plan));
+		cr_assert(strstr(usmp_plan_error(plan), "exact failed (invalid): "
+		                 "part must be in 1..1000"),
+		          "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
 	}
 	usmp_problem_destroy(p);
