@@ -531,6 +531,15 @@ int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
 		free(msg);
 		goto done;
 	}
+	/* At most a buffer a line, and a row takes 8 bytes at least
+	 * ("a,0,1,1\n"): room for them all up front (a hint). */
+	size_t lines = 0;
+	for (const char *at = data + c.pos, *end = data + len;
+	     (at = memchr(at, '\n', (size_t)(end - at))); at++)
+		lines++;
+	if (lines > len / 8)
+		lines = len / 8;
+	(void)usmp__problem_reserve_buffers(p, p->buffer_count + lines + 1);
 	if ((rc = read_rows(&c, read_problem_row, NULL)))
 		goto done;
 	usmp__problem_set_csv_columns(p,

@@ -94,6 +94,17 @@ static int rehash(usmp__strmap *m, size_t ncap)
 	return USMP_OK;
 }
 
+int usmp__strmap_reserve(usmp__strmap *m, size_t count)
+{
+	size_t ncap = m->cap ? m->cap : 8;
+	while (count > ncap / 2) {
+		if (ncap >= MAX_CAP)
+			return USMP_ERR_NOMEM;
+		ncap *= 2;
+	}
+	return ncap == m->cap ? USMP_OK : rehash(m, ncap);
+}
+
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value)
 {
 	uint32_t h;

@@ -87,6 +87,9 @@ void usmp__strmap_finish(usmp__strmap *m);
 int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value);
 /* Insert; USMP_ERR_INVALID when present already, USMP_ERR_NOMEM. */
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value);
+/* Make room for `count` keys in all, so that inserting them rehashes
+ * nothing (a hint: USMP_ERR_NOMEM leaves the map as it was). */
+int usmp__strmap_reserve(usmp__strmap *m, size_t count);
 
 /* ---- child.c: forked helper processes ------------------------------------ */
 
