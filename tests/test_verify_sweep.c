@@ -150,3 +150,39 @@ Test(verify_sweep, agrees_with_all_pairs_on_thousands_of_buffers)
 	cr_assert(valid >= 6 && invalid >= 6, "valid %d, invalid %d", valid,
 	          invalid);
 }
+
+/* The sweeps' radix sort sorts only the bits below the highest one in which
+ * keys differ: keys sharing a high part (time keys carry bit 63) and keys
+ * differing in the top bit, with and without values, come out in order and
+ * stable. */
+Test(verify_sweep, radix_sort_keeps_order_with_a_common_high_part)
+{
+	uint64_t rs = 9;
+	for (int round = 0; round < 24; round++) {
+		size_t n = (size_t)test_rand_range(&rs, 48, 20000);
+		uint64_t *k = malloc(n * sizeof *k), *orig = malloc(n * sizeof *orig);
+		uint32_t *v = malloc(n * sizeof *v);
+		cr_assert(k && orig && v);
+		unsigned low = (unsigned)test_rand_range(&rs, 1, 63);
+		uint64_t high = round % 3 ? UINT64_C(1) << 63 : 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = test_rand(&rs) & ((UINT64_C(1) << low) - 1);
+			k[i] = round % 4 == 3 ? test_rand(&rs) : (high | r);
+			v[i] = (uint32_t)i;
+		}
+		memcpy(orig, k, n * sizeof *k);
+		cr_assert_eq(usmp__sort_pairs(k, round % 5 ? v : NULL, n), USMP_OK);
+		for (size_t i = 1; i < n; i++) {
+			cr_assert(k[i - 1] <= k[i], "round %d: unsorted at %zu", round, i);
+			if (round % 5)
+				cr_assert(k[i - 1] < k[i] || v[i - 1] < v[i],
+				          "round %d: unstable at %zu", round, i);
+		}
+		if (round % 5)
+			for (size_t i = 0; i < n; i++)
+				cr_assert_eq(k[i], orig[v[i]]);
+		free(k);
+		free(orig);
+		free(v);
+	}
+}
