@@ -13,19 +13,31 @@
 #define MAX_CAP ((SIZE_MAX >> 1) + 1)
 #endif
 
-static uint32_t hash(const char *s)
+static uint32_t hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	uint32_t r;
 
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
 		h *= 0x100000001b3ull;
 	}
 	/* Fold the high bits down: the table index takes the low bits. 0 marks
 	 * an empty slot, so no key hashes to it. */
 	r = (uint32_t)(h ^ (h >> 32));
 	return r ? r : 1;
+}
+
+static uint32_t hash(const char *s)
+{
+	return hash_bytes(s, strlen(s));
+}
+
+void usmp__strmap_prefetch(const usmp__strmap *m, const char *key, size_t n)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[(size_t)hash_bytes(key, n) &
+		                             (m->cap - 1)]);
 }
 
 void usmp__strmap_init(usmp__strmap *m)
