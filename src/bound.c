@@ -206,7 +206,8 @@ static int rules_build(rules *r, uint32_t n, const bpair *pr, size_t np)
 		keys[i] = (deg > UINT32_MAX ? UINT32_MAX : deg) << 32 | i;
 		ids[i] = i;
 	}
-	if ((rc = usmp__sort_pairs(keys, ids, n)) != USMP_OK)
+	/* Without rules every degree is 0: the order is the index order. */
+	if (np && (rc = usmp__sort_pairs(keys, ids, n)) != USMP_OK)
 		goto fail;
 	for (uint32_t k = 0; k < n; k++)
 		r->rank[ids[k]] = k;
@@ -450,14 +451,29 @@ static int sweep_run(const bitem *it, uint32_t n, const rules *r,
 	if ((rc = usmp__sort_pairs(bk, bv, live)) != USMP_OK ||
 	    (rc = usmp__sort_pairs(ek, ev, live)) != USMP_OK)
 		goto fail;
+	/* Without rule pairs a buffer's charge is 0: entering adds its size,
+	 * leaving takes it away, and nothing else is read (one record a step
+	 * instead of three; the same sums). */
+	bool plain = !r->start[n];
 	uint32_t bi = 0, ei = 0;
 	while (bi < live) {
 		bool leave = ei < live && ek[ei] <= bk[bi];
 		uint32_t j = leave ? ev[ei++] : bv[bi++];
-		if (leave)
+		if (plain) {
+			usmp__wide *net = &s.net[it[j].group];
+			if (leave) {
+				usmp__wide_sub(net, it[j].size);
+			} else {
+				usmp__wide_add(net, it[j].size);
+				uint64_t v = usmp__wide_min(*net, UINT64_MAX);
+				if (v > best[it[j].group])
+					best[it[j].group] = v;
+			}
+		} else if (leave) {
 			sweep_leave(&s, j);
-		else
+		} else {
 			sweep_enter(&s, j);
+		}
 		if (L && L->ok[it[j].group])
 			aligned_step(it, L, j, leave ? -1 : 1, best);
 	}

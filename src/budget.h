@@ -25,12 +25,22 @@
 
 /* ---- sharing the call's budget between parts (plan.c) -------------------- */
 
-/* What verifying and merging a part's plan cost, as a multiple of the time
- * building its view took. A view of the whole problem takes the group's
- * bound (no sweep of its own) and its plan is verified once: measured at
- * 1M buffers (perf), verifying costs 4.5 view builds. Kept back from the
- * part's share of the time left. */
-#define USMP__BUDGET_POST_FACTOR 4.5
+/* Seconds per buffer of what follows an algorithm's return, kept back from
+ * the deadline it works to (plan.c: part_post; the command: plan_cmd.c).
+ * Measured 2026-12-03 in CPU seconds (CLOCK_PROCESS_CPUTIME_ID read around
+ * each phase of `usmp plan F --time-limit 1` and `3`, debugoptimized;
+ * bench/auto/RESULTS.md, "The whole usmp plan command at 500k and 1M
+ * buffers") on field.py's xla_1m_10k (1M buffers, one pool) and
+ * xla_500k_10k, taken at the upper end and doubled for a loaded machine:
+ *   VERIFY  one usmp__verify of a plan (the buffer checks, three radix sorts
+ *           and the neighbour sweep): 0.20-0.27 s at 1M, 0.08-0.10 s at 500k;
+ *   FINISH  a part after its plan is verified: measuring, copying it into
+ *           the plan, freeing the view: 0.03-0.04 s at 1M;
+ *   WRITE   writing the plan as JSON and freeing the plan, the problem and
+ *           the registry: 0.10-0.13 s at 1M, 0.05-0.06 s at 500k. */
+#define USMP__BUDGET_VERIFY_PER_BUFFER 0.5e-6
+#define USMP__BUDGET_FINISH_PER_BUFFER 0.08e-6
+#define USMP__BUDGET_WRITE_PER_BUFFER 0.26e-6
 
 /* ---- an isolated call (dispatch.c, isolate.c) ---------------------------- */
 

@@ -26,6 +26,11 @@ struct usmp__call {
 	bool member;              /* run by a portfolio (USMP__GRACE_MEMBER) */
 	bool default_budget;      /* hc->deadline is the default, not the caller's */
 
+	/* Set by a built-in run in this process (never across isolation):
+	 * out holds, byte for byte, a plan it checked with usmp__verify
+	 * against view, so the caller need not sweep it again. */
+	bool verified;
+
 	/* Set by the call; the caller frees them (usmp__call_finish). */
 	char *who;   /* a portfolio's winner ("first_fit:order=size"), or NULL */
 	char *error; /* why an isolated call ended without returning (a crash,

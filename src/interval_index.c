@@ -27,41 +27,57 @@ static void insertion_sort(uint64_t *keys, uint32_t *vals, size_t n)
 	}
 }
 
+/* LSD radix sort, stable. Only the bits below the highest one in which
+ * two keys differ are sorted (the bits above are the same in every key),
+ * in as few passes of at most RADIX_BITS as they need: times and offsets
+ * of a million-buffer problem take two to four passes. */
+#define RADIX_BITS 11u
+
 int usmp__sort_pairs(uint64_t *keys, uint32_t *vals, size_t n)
 {
 	if (n < 48) {
 		insertion_sort(keys, vals, n);
 		return USMP_OK;
 	}
+	uint64_t diff = 0;
+	for (size_t i = 1; i < n; i++)
+		diff |= keys[i] ^ keys[0];
+	if (!diff)
+		return USMP_OK; /* all keys equal: already in order */
+	unsigned bits = 64u - (unsigned)__builtin_clzll(diff);
+	unsigned passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+	unsigned width = (bits + passes - 1) / passes;
+	size_t buckets = (size_t)1 << width, mask = buckets - 1;
 	int rc = USMP_ERR_NOMEM;
 	uint64_t *k2 = NULL;
 	uint32_t *v2 = NULL;
-	size_t(*cnt)[256] = NULL;
+	size_t *cnt = NULL;
 	if (n > SIZE_MAX / sizeof *k2)
 		goto fail;
 	k2 = malloc(n * sizeof *k2);
-	cnt = calloc(8, sizeof *cnt);
+	cnt = calloc(passes * buckets, sizeof *cnt);
 	if (!k2 || !cnt)
 		goto fail;
 	if (vals && !(v2 = malloc(n * sizeof *v2)))
 		goto fail;
 	for (size_t i = 0; i < n; i++)
-		for (unsigned d = 0; d < 8; d++)
-			cnt[d][(keys[i] >> (8 * d)) & 255]++;
+		for (unsigned d = 0; d < passes; d++)
+			cnt[d * buckets + ((keys[i] >> (width * d)) & mask)]++;
 	uint64_t *sk = keys, *dk = k2;
 	uint32_t *sv = vals, *dv = v2;
-	for (unsigned d = 0; d < 8; d++) {
-		size_t *c = cnt[d];
-		if (c[(keys[0] >> (8 * d)) & 255] == n)
+	for (unsigned d = 0; d < passes; d++) {
+		size_t *c = cnt + d * buckets;
+		unsigned shift = width * d;
+		if (c[(keys[0] >> shift) & mask] == n)
 			continue; /* every key has the same digit here */
 		size_t sum = 0;
-		for (unsigned b = 0; b < 256; b++) {
+		for (size_t b = 0; b < buckets; b++) {
 			size_t t = c[b];
 			c[b] = sum;
 			sum += t;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t at = c[(sk[i] >> (8 * d)) & 255]++;
+			size_t at = c[(sk[i] >> shift) & mask]++;
 			dk[at] = sk[i];
 			if (vals)
 				dv[at] = sv[i];

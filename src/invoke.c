@@ -177,6 +177,7 @@ int usmp__invoke(usmp__call *c)
 		rc = a->builtin(&self);
 		c->who = self.who;
 		c->error = self.error;
+		c->verified = self.verified;
 	} else {
 		/* call_plugin may replace a NULL str by "": work on a copy. */
 		usmp__value vals[USMP__MAX_KNOBS];

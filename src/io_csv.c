@@ -468,6 +468,26 @@ static int read_rows(cctx *c, int (*row)(cctx *c, void *arg), void *arg)
 	return got < 0 ? USMP_ERR_INVALID /* reported by read_row */ : USMP_OK;
 }
 
+/* The name index is far larger than the cache: its slot for the next row's
+ * id (the first field, spaces trimmed, as split takes it) is asked for
+ * while this row is parsed. Only a hint: a row that turns out otherwise
+ * costs nothing but the fetch. */
+static void prefetch_next_id(const cctx *c)
+{
+	if (c->col_of[COL_ID] != 0 || c->pos >= c->len)
+		return;
+	const char *s = c->data + c->pos;
+	size_t room = c->len - c->pos, a = 0, b = 0;
+	room = room < 64 ? room : 64;
+	while (b < room && s[b] != ',' && s[b] != '\n')
+		b++;
+	while (a < b && (s[a] == ' ' || s[a] == '\t'))
+		a++;
+	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r'))
+		b--;
+	usmp__problem_prefetch_name(c->p, s + a, b - a);
+}
+
 static int read_problem_row(cctx *c, void *unused)
 {
 	(void)unused;
@@ -478,6 +498,7 @@ static int read_problem_row(cctx *c, void *unused)
 	uint32_t b, other;
 	int rc;
 
+	prefetch_next_id(c);
 	if ((rc = get_id(c, id, sizeof id)) ||
 	    (rc = get_int(c, COL_LOWER, INT64_MIN, "an integer", &lower)) ||
 	    (rc = get_int(c, COL_UPPER, INT64_MIN, "an integer", &upper)) ||
@@ -531,6 +552,15 @@ int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
 		free(msg);
 		goto done;
 	}
+	/* At most a buffer a line, and a row takes 8 bytes at least
+	 * ("a,0,1,1\n"): room for them all up front (a hint). */
+	size_t lines = 0;
+	for (const char *at = data + c.pos, *end = data + len;
+	     (at = memchr(at, '\n', (size_t)(end - at))); at++)
+		lines++;
+	if (lines > len / 8)
+		lines = len / 8;
+	(void)usmp__problem_reserve_buffers(p, p->buffer_count + lines + 1);
 	if ((rc = read_rows(&c, read_problem_row, NULL)))
 		goto done;
 	usmp__problem_set_csv_columns(p,
@@ -573,6 +603,7 @@ static int read_plan_row(cctx *c, void *arg)
 	uint32_t b;
 	int rc;
 
+	prefetch_next_id(c);
 	if ((rc = get_id(c, id, sizeof id)))
 		return rc;
 	if (usmp_problem_find_buffer(c->p, id, &b) != USMP_OK)

@@ -1419,11 +1419,13 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	json_array_foreach(arr, i, rec) {
 		uint32_t b, pool;
 		int64_t off;
-		snprintf(place, sizeof place, "buffers[%zu]", i);
+		/* "buffers[i]" once a record; each field appends its name */
+		int at = snprintf(place, sizeof place, "buffers[%zu]", i);
+		size_t base = at > 0 && (size_t)at < sizeof place - 8 ? (size_t)at : 0;
 		if ((rc = get_object(&c, rec, place)) ||
 		    (rc = check_keys(&c, rec, place, plan_buffer_keys)))
 			goto done;
-		snprintf(place, sizeof place, "buffers[%zu].name", i);
+		memcpy(place + base, ".name", sizeof ".name");
 		if (!(v = json_object_get(rec, "name"))) {
 			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
 			goto done;
@@ -1438,14 +1440,14 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 			goto done;
 		}
 		seen[b] = (uint32_t)i;
-		snprintf(place, sizeof place, "buffers[%zu].pool", i);
+		memcpy(place + base, ".pool", sizeof ".pool");
 		if (!(v = json_object_get(rec, "pool"))) {
 			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
 			goto done;
 		}
 		if ((rc = get_pool(&c, v, place, &pool)))
 			goto done;
-		snprintf(place, sizeof place, "buffers[%zu].offset", i);
+		memcpy(place + base, ".offset", sizeof ".offset");
 		if (!(v = json_object_get(rec, "offset"))) {
 			rc = jfail(&c, USMP_ERR_INVALID, place, "missing");
 			goto done;

@@ -367,7 +367,6 @@ typedef struct part_job {
 	usmp_placement *out;
 	char *msg;
 	double t0;   /* when the part started */
-	double post; /* seconds verifying and merging its plan should cost */
 } part_job;
 
 /* Build the part's view of buffers ids[0..n) and choose its algorithm:
@@ -383,10 +382,6 @@ static int part_select(part_job *j, const uint32_t *ids)
 	if (st)
 		return usmp__plan_fail(plan, st, "%s",
 		                       j->msg ? j->msg : "cannot build view");
-	/* Verifying the plan afterwards costs about what building the view
-	 * did (a sort and a sweep over the live ranges), once for the part
-	 * and once in the merged plan. */
-	j->post = USMP__BUDGET_POST_FACTOR * (usmp__now() - j->t0);
 	part->group = j->group;
 	part->buffer_count = j->n;
 	part->lower_bound = j->vs.view.lower_bound;
@@ -424,6 +419,23 @@ static int part_select(part_job *j, const uint32_t *ids)
 	                              plan);
 }
 
+/* Seconds the part costs after its algorithm returns (budget.h): verifying
+ * its plan, unless the algorithm is a built-in portfolio run in this
+ * process (auto verifies the plan it returns within its own deadline:
+ * usmp__call.verified), its share of verifying the merged plan when it is
+ * not the whole problem, and finishing it (measuring, merging, freeing). */
+static double part_post(const part_job *j)
+{
+	double per = USMP__BUDGET_FINISH_PER_BUFFER;
+	uint32_t flags = j->o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE);
+	if (!j->algo->portfolio || !j->algo->builtin ||
+	    usmp__dispatch_isolates(j->r, j->algo, flags))
+		per += USMP__BUDGET_VERIFY_PER_BUFFER;
+	if (j->n != j->p->buffer_count)
+		per += USMP__BUDGET_VERIFY_PER_BUFFER;
+	return per * j->n;
+}
+
 /* The deadline the part's algorithm works to: the part's share of what
  * remains of the caller's deadline (0: the default budget, < 0: none) from
  * the call's start t_call, `left` buffers remaining to plan, these
@@ -435,7 +447,7 @@ static double part_budget(part_job *j, double deadline, double t_call,
 	if (dl == 0)
 		dl = default_deadline(j->algo, &j->knobs, t_call, usmp__now());
 	j->part->limit = dl > 0 ? dl - t_call : 0;
-	return part_deadline(dl > 0 ? dl : 0, j->n, left, j->post);
+	return part_deadline(dl > 0 ? dl : 0, j->n, left, part_post(j));
 }
 
 /* Run the part's algorithm to deadline dl (0 = none) into j->out, through
@@ -535,7 +547,9 @@ static int part_accept(part_job *j)
 {
 	usmp__part *part = j->part;
 	const usmp_view *v = &j->vs.view;
-	int st = usmp__verify(v, j->out, &j->msg);
+	/* A built-in that verified this very plan in this process (auto) is
+	 * not swept again: the same verifier, the same placements. */
+	int st = j->call.verified ? USMP_OK : usmp__verify(v, j->out, &j->msg);
 	if (st)
 		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
 		                       "algorithm \"%s\" returned an invalid plan: "

@@ -210,7 +210,22 @@ typedef struct run_state {
 	size_t idx[POLICY_COUNT]; /* heuristic rows by gain per cost */
 	size_t nidx;
 	double verify_cost; /* seconds the last verification of a plan took */
+	uint64_t best_digest; /* placements_digest of best when it was verified */
 } run_state;
+
+/* A digest of a plan's placements (FNV-1a over their pools and offsets):
+ * auto tells its caller that the plan it returns is the one it verified
+ * (usmp__call.verified) only when the digest is unchanged, so a member that
+ * wrote past its own array cannot slip a changed plan through. */
+static uint64_t placements_digest(const usmp_view *v, const usmp_placement *pl)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		h = (h ^ pl[i].pool) * 0x100000001b3ull;
+		h = (h ^ pl[i].offset) * 0x100000001b3ull;
+	}
+	return h;
+}
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
                           uint64_t *hw)
@@ -332,6 +347,7 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		s->have_best = 1;
 		s->best_size = size;
 		memcpy(s->best, s->trial, s->v->buffer_count * sizeof *s->best);
+		s->best_digest = placements_digest(s->v, s->best);
 		free(s->winner);
 		size_t len = strlen(a->name) + (knob ? strlen(knob) + 1 : 0) + 1;
 		s->winner = malloc(len);
@@ -758,6 +774,7 @@ static int auto_plan(usmp__call *c)
 		if (usmp__verify(v, c->out, NULL) == USMP_OK) {
 			h->progress(h, plan_size(v, c->out, s.hw));
 			c->who = usmp__strdup("stack");
+			c->verified = true;
 			goto out;
 		}
 		reset_trial(v, c->out);
@@ -791,6 +808,7 @@ static int auto_plan(usmp__call *c)
 	}
 	c->who = s.winner;
 	s.winner = NULL;
+	c->verified = placements_digest(v, c->out) == s.best_digest;
 out:
 	free(s.winner);
 	usmp__free_msg(&s.error_text);

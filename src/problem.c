@@ -400,6 +400,16 @@ nomem:
 
 /* ---- buffers ------------------------------------------------------------- */
 
+int usmp__problem_reserve_buffers(usmp_problem *p, size_t count)
+{
+	if (count > UINT32_MAX)
+		count = UINT32_MAX;
+	if (usmp__grow((void **)&p->buffers, &p->buffer_cap, count,
+	               sizeof(*p->buffers)))
+		return USMP_ERR_NOMEM;
+	return usmp__strmap_reserve(&p->buffer_names, count);
+}
+
 int usmp_problem_add_buffer(usmp_problem *p, const char *name, uint64_t size,
                             uint64_t alignment, uint32_t *id)
 {

@@ -157,6 +157,17 @@ static inline void usmp__problem_set_csv_columns(usmp_problem *p,
 /* Record a failure on p: sets p->error and returns status. */
 int usmp__problem_fail(usmp_problem *p, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
+/* For the readers: make room for `count` buffers in all (the array and the
+ * name index), so that adding them one by one regrows nothing. A hint:
+ * USMP_ERR_NOMEM leaves p as it was, and adding still works. */
+int usmp__problem_reserve_buffers(usmp_problem *p, size_t count);
+/* For the readers: the next buffer's name is s[0..n) (a hint; see
+ * usmp__strmap_prefetch). */
+static inline void usmp__problem_prefetch_name(const usmp_problem *p,
+                                               const char *s, size_t n)
+{
+	usmp__strmap_prefetch(&p->buffer_names, s, n);
+}
 /* Drop derived data (called by every mutator). */
 void usmp__problem_changed(usmp_problem *p);
 /* Free the edges and rules by buffer that view.c built (part of the derived

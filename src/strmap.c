@@ -13,19 +13,31 @@
 #define MAX_CAP ((SIZE_MAX >> 1) + 1)
 #endif
 
-static uint32_t hash(const char *s)
+static uint32_t hash_bytes(const char *s, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	uint32_t r;
 
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
 		h *= 0x100000001b3ull;
 	}
 	/* Fold the high bits down: the table index takes the low bits. 0 marks
 	 * an empty slot, so no key hashes to it. */
 	r = (uint32_t)(h ^ (h >> 32));
 	return r ? r : 1;
+}
+
+static uint32_t hash(const char *s)
+{
+	return hash_bytes(s, strlen(s));
+}
+
+void usmp__strmap_prefetch(const usmp__strmap *m, const char *key, size_t n)
+{
+	if (m->cap)
+		__builtin_prefetch(&m->slots[(size_t)hash_bytes(key, n) &
+		                             (m->cap - 1)]);
 }
 
 void usmp__strmap_init(usmp__strmap *m)
@@ -92,6 +104,17 @@ static int rehash(usmp__strmap *m, size_t ncap)
 	m->slots = n;
 	m->cap = ncap;
 	return USMP_OK;
+}
+
+int usmp__strmap_reserve(usmp__strmap *m, size_t count)
+{
+	size_t ncap = m->cap ? m->cap : 8;
+	while (count > ncap / 2) {
+		if (ncap >= MAX_CAP)
+			return USMP_ERR_NOMEM;
+		ncap *= 2;
+	}
+	return ncap == m->cap ? USMP_OK : rehash(m, ncap);
 }
 
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value)

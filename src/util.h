@@ -87,6 +87,12 @@ void usmp__strmap_finish(usmp__strmap *m);
 int usmp__strmap_get(const usmp__strmap *m, const char *key, uint32_t *value);
 /* Insert; USMP_ERR_INVALID when present already, USMP_ERR_NOMEM. */
 int usmp__strmap_put(usmp__strmap *m, const char *key, uint32_t value);
+/* Ask the memory for the slot of the key s[0..n) (no NUL needed) ahead of
+ * a get or put: a hint, for a reader that knows its next key early. */
+void usmp__strmap_prefetch(const usmp__strmap *m, const char *s, size_t n);
+/* Make room for `count` keys in all, so that inserting them rehashes
+ * nothing (a hint: USMP_ERR_NOMEM leaves the map as it was). */
+int usmp__strmap_reserve(usmp__strmap *m, size_t count);
 
 /* ---- child.c: forked helper processes ------------------------------------ */
 

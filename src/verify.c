@@ -19,6 +19,15 @@
  * the sweep is O(n log n). With rules, every overlapping one must be a rule
  * partner whose rule holds, so the walk per buffer is bounded by its rules.
  * Ends are processed before begins at equal times (ranges are half-open).
+ *
+ * Without overlap rules the buffers alive in a pool never overlap until the
+ * first violation, so a buffer that starts overlaps one of them exactly when
+ * it overlaps its neighbours by rank (sizes are positive: the alive ones
+ * are disjoint and ordered by offset). That sweep (sweep_neighbours) keeps
+ * the alive ranks in a bit set with a summary bit per word, level over
+ * level, and asks for the two neighbours only; it needs no end ranks. When
+ * it finds a violation, the segment-tree sweep runs to report it, so the
+ * message names the same pair whichever sweep found it.
  */
 
 #define NONE SIZE_MAX
@@ -389,6 +398,186 @@ fail:
 	return rc;
 }
 
+/* ---- the sweep without overlap rules ------------------------------------- */
+
+/* A set of ranks in [0, m): bit r of level 0 is rank r; bit w of level l + 1
+ * says word w of level l is not 0; the top level is one word. Neighbours in
+ * O(log64 m). */
+#define SET_LEVELS 6 /* 64^6 > 2^32 ranks */
+
+typedef struct rank_set {
+	uint64_t *bits[SET_LEVELS];
+	unsigned levels;
+	uint64_t *block; /* every level, one allocation */
+} rank_set;
+
+static int rank_set_init(rank_set *s, size_t m)
+{
+	size_t words[SET_LEVELS], total = 0, n = m ? m : 1;
+	s->levels = 0;
+	do {
+		n = (n + 63) / 64;
+		words[s->levels++] = n;
+		total += n;
+	} while (n > 1 && s->levels < SET_LEVELS);
+	s->block = calloc(total, sizeof *s->block);
+	if (!s->block)
+		return USMP_ERR_NOMEM;
+	size_t at = 0;
+	for (unsigned l = 0; l < s->levels; l++) {
+		s->bits[l] = s->block + at;
+		at += words[l];
+	}
+	return USMP_OK;
+}
+
+static void rank_set_add(rank_set *s, size_t r)
+{
+	for (unsigned l = 0; l < s->levels; l++, r >>= 6) {
+		uint64_t *w = &s->bits[l][r >> 6], was = *w;
+		*w = was | UINT64_C(1) << (r & 63);
+		if (was)
+			return; /* the levels above knew the word */
+	}
+}
+
+static void rank_set_remove(rank_set *s, size_t r)
+{
+	for (unsigned l = 0; l < s->levels; l++, r >>= 6) {
+		uint64_t *w = &s->bits[l][r >> 6];
+		*w &= ~(UINT64_C(1) << (r & 63));
+		if (*w)
+			return; /* the word still has members */
+	}
+}
+
+/* The largest member below r, or NONE. */
+static size_t rank_set_below(const rank_set *s, size_t r)
+{
+	unsigned l = 0;
+	for (;; l++, r >>= 6) {
+		if (l == s->levels)
+			return NONE;
+		uint64_t x = s->bits[l][r >> 6] & ((UINT64_C(1) << (r & 63)) - 1);
+		if (x) {
+			r = (r >> 6) << 6 | (size_t)(63 - __builtin_clzll(x));
+			break;
+		}
+	}
+	while (l-- > 0)
+		r = r << 6 | (size_t)(63 - __builtin_clzll(s->bits[l][r]));
+	return r;
+}
+
+/* The smallest member above r, or NONE. */
+static size_t rank_set_above(const rank_set *s, size_t r)
+{
+	unsigned l = 0;
+	for (;; l++, r >>= 6) {
+		if (l == s->levels)
+			return NONE;
+		uint64_t x = s->bits[l][r >> 6] & ~((UINT64_C(2) << (r & 63)) - 1);
+		if (x) {
+			r = (r >> 6) << 6 | (size_t)__builtin_ctzll(x);
+			break;
+		}
+	}
+	while (l-- > 0)
+		r = r << 6 | (size_t)__builtin_ctzll(s->bits[l][r]);
+	return r;
+}
+
+/* The live-range sweep without overlap rules: USMP_OK when no two buffers
+ * alive at once overlap, USMP_ERR_INVALID_PLAN when some do (no message:
+ * the caller asks sweep_live for it), USMP_ERR_NOMEM. Every live buffer's
+ * size is positive (the caller checks). */
+static int sweep_neighbours(const usmp_view *v, const usmp_placement *pl,
+                            uint32_t m)
+{
+	int rc = USMP_ERR_NOMEM;
+	live_ranks lr = {.P = v->pool_count, .m = m};
+	uint64_t *ek = NULL;
+	uint32_t *ev = NULL;
+	rank_set set = {.block = NULL};
+	lr.keys = malloc((size_t)m * sizeof *lr.keys);
+	ek = malloc((size_t)m * sizeof *ek);
+	lr.rr = malloc((size_t)m * sizeof *lr.rr);
+	lr.ids = malloc((size_t)m * sizeof *lr.ids);
+	lr.ranked = malloc((size_t)m * sizeof *lr.ranked);
+	ev = malloc((size_t)m * sizeof *ev);
+	lr.pstart = calloc((size_t)lr.P + 1, sizeof *lr.pstart);
+	lr.cur = malloc((lr.P ? lr.P : 1) * sizeof *lr.cur);
+	if (!lr.keys || !ek || !lr.rr || !lr.ids || !lr.ranked || !ev ||
+	    !lr.pstart || !lr.cur || rank_set_init(&set, m) != USMP_OK)
+		goto fail;
+	if ((rc = rank_live(v, pl, &lr)) != USMP_OK)
+		goto fail;
+	uint64_t *keys = lr.keys;
+	uint32_t *ids = lr.ids;
+	for (uint32_t r = 0; r < m; r++) {
+		const usmp_buffer_rec *br = &v->buffers[lr.ranked[r]];
+		keys[r] = usmp__time_key(br->begin);
+		ek[r] = usmp__time_key(br->end);
+		ids[r] = ev[r] = r;
+	}
+	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK ||
+	    (rc = usmp__sort_pairs(ek, ev, m)) != USMP_OK)
+		goto fail;
+	rc = USMP_OK;
+	for (uint32_t bi = 0, ei = 0; bi < m && rc == USMP_OK;) {
+		if (ei < m && ek[ei] <= keys[bi]) {
+			rank_set_remove(&set, ev[ei++]);
+			continue;
+		}
+		uint32_t r = ids[bi++];
+		const ranked_rec *x = &lr.rr[r];
+		/* rr[].lo is the first rank of the pool: a neighbour at or past
+		 * it is in the same pool. */
+		size_t below = rank_set_below(&set, r), above = rank_set_above(&set, r);
+		if ((below != NONE && below >= x->lo && lr.rr[below].end > x->off) ||
+		    (above != NONE && lr.rr[above].lo == x->lo &&
+		     lr.rr[above].off < x->end))
+			rc = USMP_ERR_INVALID_PLAN;
+		rank_set_add(&set, r);
+	}
+fail:
+	free(lr.keys);
+	free(ek);
+	free(lr.rr);
+	free(lr.ids);
+	free(lr.ranked);
+	free(ev);
+	free(lr.pstart);
+	free(lr.cur);
+	free(set.block);
+	return rc;
+}
+
+/* The live-range sweep of a plan without overlap rules: by neighbours
+ * (sweep_neighbours) when every live size is positive, the segment tree
+ * (sweep_live) for the message of a violation and otherwise. */
+static int sweep_plain(const usmp_view *v, const usmp_placement *pl,
+                       const rule_ix *rules, char **msg)
+{
+	uint32_t m = 0;
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		if (!(r->flags & USMP_BUFFER_LIVE))
+			continue;
+		if (!r->size)
+			return sweep_live(v, pl, rules, msg);
+		m++;
+	}
+	if (m < 2)
+		return USMP_OK;
+	int rc = sweep_neighbours(v, pl, m);
+	if (rc == USMP_ERR_NOMEM)
+		usmp__set_msg(msg, "verify: out of memory");
+	else if (rc != USMP_OK)
+		rc = sweep_live(v, pl, rules, msg);
+	return rc;
+}
+
 int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg)
 {
 	int rc;
@@ -419,7 +608,8 @@ int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg)
 				if (rc != USMP_OK)
 					goto out;
 			}
-	rc = sweep_live(v, pl, &rules, msg);
+	rc = rules.count ? sweep_live(v, pl, &rules, msg)
+	                 : sweep_plain(v, pl, &rules, msg);
 out:
 	rule_ix_finish(&rules);
 	return rc;

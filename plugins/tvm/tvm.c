@@ -50,8 +50,9 @@ typedef struct tvm_ctx {
 	uint32_t *adj;
 	uint64_t adj_fill, adj_cap;
 	/* Placed ends over time, per pool (NULL: none placed there yet): a max
-	 * segment tree of 2 * seg_n entries (max below a node) followed by
-	 * 2 * seg_n tags (a value every time under the node has). Live buffer
+	 * segment tree of 2 * seg_n nodes, each two entries side by side (one
+	 * cache line for both): the max below the node, then its tag (a value
+	 * every time under the node has). Live buffer
 	 * b covers the elementary time slots [seg_lo[b], seg_hi[b]). With
 	 * use_tree false (no live ranges, or out of memory) placements walk
 	 * the host's neighbours instead. */
@@ -143,34 +144,6 @@ static int tvm_cmp_conflicts(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static int tvm_sort(tvm_ctx *c, int by_conflicts)
-{
-	const usmp_view *v = c->v;
-	tvm_key *keys = tvm_alloc(c, c->n, sizeof *keys);
-	if (!keys)
-		return USMP_ERR_NOMEM;
-	uint32_t k = 0;
-	for (uint32_t b = 0; b < c->n; b++) {
-		c->pos[b] = TVM_NONE;
-		if (tvm_fixed(v, b))
-			continue;
-		keys[k].size = v->buffers[b].size;
-		keys[k].degree = v->degree ? v->degree[b] : 0;
-		keys[k].name = v->buffers[b].name ? v->buffers[b].name : "";
-		keys[k].idx = b;
-		k++;
-	}
-	qsort(keys, k, sizeof *keys,
-	      by_conflicts ? tvm_cmp_conflicts : tvm_cmp_size);
-	for (uint32_t i = 0; i < k; i++) {
-		c->order[i] = keys[i].idx;
-		c->pos[keys[i].idx] = i;
-	}
-	c->count = k;
-	tvm_free(c, keys);
-	return USMP_OK;
-}
-
 /* ---- placed ends over time ------------------------------------------------ */
 
 /* Sort (key, val) pairs by key: LSD radix sort, 16 bits a pass, passes
@@ -198,6 +171,79 @@ static void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk,
 		memcpy(k, tk, n * sizeof *k);
 		memcpy(v, tv, n * sizeof *v);
 	}
+}
+
+/* The key of buffer b the order sorts by first (primary) or second. */
+static uint64_t tvm_sort_key(const usmp_view *v, uint32_t b, int by_conflicts,
+                             int primary)
+{
+	uint64_t size = v->buffers[b].size, degree = v->degree ? v->degree[b] : 0;
+	return (primary == !by_conflicts) ? size : degree;
+}
+
+/* c->order: the non-fixed buffers by tvm_cmp_size or tvm_cmp_conflicts.
+ * Two stable radix sorts (secondary key, then primary, both descending)
+ * leave only the runs of equal keys to order by name and index, so a
+ * million buffers cost no comparison sort of the whole. */
+static int tvm_sort(tvm_ctx *c, int by_conflicts)
+{
+	const usmp_view *v = c->v;
+	int rc = USMP_ERR_NOMEM;
+	uint64_t *k = tvm_alloc(c, c->n, sizeof *k);
+	uint64_t *tk = tvm_alloc(c, c->n, sizeof *tk);
+	uint32_t *ids = tvm_alloc(c, c->n, sizeof *ids);
+	uint32_t *tv = tvm_alloc(c, c->n, sizeof *tv);
+	size_t *count = tvm_alloc(c, 65537, sizeof *count);
+	tvm_key *run = NULL;
+	int (*cmp)(const void *, const void *) =
+		by_conflicts ? tvm_cmp_conflicts : tvm_cmp_size;
+	if (!k || !tk || !ids || !tv || !count)
+		goto out;
+	uint32_t m = 0;
+	for (uint32_t b = 0; b < c->n; b++) {
+		c->pos[b] = TVM_NONE;
+		if (tvm_fixed(v, b))
+			continue;
+		ids[m] = b;
+		k[m++] = ~tvm_sort_key(v, b, by_conflicts, 0);
+	}
+	tvm_radix_sort(k, ids, tk, tv, m, count);
+	for (uint32_t i = 0; i < m; i++)
+		k[i] = ~tvm_sort_key(v, ids[i], by_conflicts, 1);
+	tvm_radix_sort(k, ids, tk, tv, m, count);
+	for (uint32_t i = 0, j; i < m; i = j) {
+		uint64_t second = tvm_sort_key(v, ids[i], by_conflicts, 0);
+		for (j = i + 1; j < m && k[j] == k[i] &&
+		                tvm_sort_key(v, ids[j], by_conflicts, 0) == second;
+		     j++)
+			;
+		if (j - i < 2)
+			continue;
+		if (!run && !(run = tvm_alloc(c, c->n, sizeof *run)))
+			goto out;
+		for (uint32_t x = i; x < j; x++) {
+			const usmp_buffer_rec *r = &v->buffers[ids[x]];
+			run[x - i] = (tvm_key){r->size, v->degree ? v->degree[ids[x]] : 0,
+			                       r->name ? r->name : "", ids[x]};
+		}
+		qsort(run, j - i, sizeof *run, cmp);
+		for (uint32_t x = i; x < j; x++)
+			ids[x] = run[x - i].idx;
+	}
+	for (uint32_t i = 0; i < m; i++) {
+		c->order[i] = ids[i];
+		c->pos[ids[i]] = i;
+	}
+	c->count = m;
+	rc = USMP_OK;
+out:
+	tvm_free(c, k);
+	tvm_free(c, tk);
+	tvm_free(c, ids);
+	tvm_free(c, tv);
+	tvm_free(c, count);
+	tvm_free(c, run);
+	return rc;
 }
 
 static uint64_t tvm_time_key(int64_t t)
@@ -306,24 +352,27 @@ static uint64_t tvm_max(uint64_t a, uint64_t b)
 static uint64_t tvm_tree_query(const tvm_ctx *c, uint32_t p, uint32_t lo,
                                uint32_t hi)
 {
-	const uint64_t *mx = c->tree[p];
-	if (!mx || lo >= hi)
+	const uint64_t *t = c->tree[p]; /* node k: max t[2k], tag t[2k + 1] */
+	if (!t || lo >= hi)
 		return 0;
-	const uint64_t *tag = mx + 2 * (size_t)c->seg_n;
 	size_t l = lo + (size_t)c->seg_n, r = hi + (size_t)c->seg_n;
 	size_t a = l >> 1, z = (r - 1) >> 1;
 	uint64_t best = 0;
 	for (; l < r; l >>= 1, r >>= 1) {
-		if (l & 1)
-			best = tvm_max(best, mx[l++]);
-		if (r & 1)
-			best = tvm_max(best, mx[--r]);
+		if (l & 1) {
+			best = tvm_max(best, t[2 * l]);
+			l++;
+		}
+		if (r & 1) {
+			--r;
+			best = tvm_max(best, t[2 * r]);
+		}
 	}
 	/* tags on the ancestors of the two ends hold for every slot below */
 	for (; a; a >>= 1)
-		best = tvm_max(best, tag[a]);
+		best = tvm_max(best, t[2 * a + 1]);
 	for (; z; z >>= 1)
-		best = tvm_max(best, tag[z]);
+		best = tvm_max(best, t[2 * z + 1]);
 	return best;
 }
 
@@ -344,27 +393,27 @@ static void tvm_tree_add(tvm_ctx *c, uint32_t b)
 		memset(mx, 0, (size_t)c->seg_n * 4 * sizeof *mx);
 		c->tree[pl->pool] = mx;
 	}
-	uint64_t *tag = mx + 2 * (size_t)c->seg_n;
+	/* node k: max mx[2k], tag mx[2k + 1] */
 	uint64_t end = tvm_sat_add(pl->offset, c->v->buffers[b].size);
 	size_t l = c->seg_lo[b] + (size_t)c->seg_n;
 	size_t r = c->seg_hi[b] + (size_t)c->seg_n;
 	size_t a = l, z = r - 1;
 	for (; l < r; l >>= 1, r >>= 1) {
 		if (l & 1) {
-			mx[l] = tvm_max(mx[l], end);
-			tag[l] = tvm_max(tag[l], end);
+			mx[2 * l] = tvm_max(mx[2 * l], end);
+			mx[2 * l + 1] = tvm_max(mx[2 * l + 1], end);
 			l++;
 		}
 		if (r & 1) {
 			--r;
-			mx[r] = tvm_max(mx[r], end);
-			tag[r] = tvm_max(tag[r], end);
+			mx[2 * r] = tvm_max(mx[2 * r], end);
+			mx[2 * r + 1] = tvm_max(mx[2 * r + 1], end);
 		}
 	}
 	for (a >>= 1; a; a >>= 1)
-		mx[a] = tvm_max(mx[a], end);
+		mx[2 * a] = tvm_max(mx[2 * a], end);
 	for (z >>= 1; z; z >>= 1)
-		mx[z] = tvm_max(mx[z], end);
+		mx[2 * z] = tvm_max(mx[2 * z], end);
 }
 
 /* ---- greedy placement ---------------------------------------------------- */

@@ -1,6 +1,9 @@
 /* plan_cmd.c — `usmp plan`: read a problem, plan it, print a summary to
  * stderr, write the plan (stdout or -o) and optionally an SVG picture. */
 #include "cli.h"
+/* USMP__BUDGET_WRITE_PER_BUFFER: the time kept back for writing the plan
+ * out of --time-limit, which covers the whole command. */
+#include "../budget.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,10 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Time kept back per buffer for writing the plan, out of --time-limit,
- * which covers the whole command (the JSON writer prints one short record
- * per buffer). */
-#define WRITE_SECONDS_PER_BUFFER 1e-6
 
 static double now_seconds(void)
 {
@@ -356,7 +355,7 @@ static int cmd_plan(int argc, char **argv)
 		/* The limit is for the whole command: reading is done, writing
 		 * is still to come. */
 		double left = o->time_limit - (now_seconds() - t_start) -
-		              WRITE_SECONDS_PER_BUFFER *
+		              USMP__BUDGET_WRITE_PER_BUFFER *
 		                      (double)usmp_problem_buffer_count(p);
 		o->time_limit = left > 1e-3 ? left : 1e-3;
 	}
