@@ -16,7 +16,8 @@ time and peak RSS, and whether both plans pass simulate.
 With --rules-pairs, for each DIR/X_rules.json that has DIR/X.json (the same
 buffers without rules): exact on both, auto on X_rules, and `usmp simulate`
 of each plan against its own problem. One row per pair: (spill, size),
-proven, CPU seconds (user + sys) of exact with the rules, the same without
+proven, CPU seconds (user + sys) of exact with the rules (and the size bound
+it proves for plans of its spill: its size when proven, 0 when none), the same without
 them, auto's with them; "smaller" when exact's plan with the rules is
 strictly better (spill, then size) than its plan without them; and how
 exact with the rules compares with auto. A last line counts them.
@@ -48,7 +49,7 @@ def simulate(usmp, prob, plan):
 
 def rules_pairs(usmp, d, tl, tmp):
     """Exact with and without the rules, auto with them, per pair."""
-    print("problem                  n rules | exact+rules spill size proven cpu_s"
+    print("problem                  n rules | exact+rules spill size proven bound cpu_s"
           " | exact-rules spill size proven cpu_s | auto+rules spill size"
           " | rules | vs auto | simulate")
     key = lambda f: re.sub(r"\d+", lambda m: m.group(0).zfill(6), f)
@@ -73,6 +74,8 @@ def rules_pairs(usmp, d, tl, tmp):
                   (err + err2 + err3).strip()[-300:], flush=True)
             continue
         s1, t1, p1 = judge(prob, er)
+        m = re.search(r"proven bound (\d+)", err)
+        b1 = t1 if p1 else int(m.group(1)) if m else 0
         s2, t2, p2 = judge(plain, ep)
         s3, t3, _ = judge(prob, au)
         sim = (simulate(usmp, prob, er) and simulate(usmp, plain, ep) and
@@ -87,7 +90,7 @@ def rules_pairs(usmp, d, tl, tmp):
         count["sim_fail"] += not sim
         yn = lambda b: "yes" if b else "no"
         print(f"{os.path.basename(plain)[:-5]:24} {n:3} {nr:3} | "
-              f"{s1:9} {t1:8} {yn(p1):>3} {c1:6.2f} | "
+              f"{s1:9} {t1:8} {yn(p1):>3} {b1:8} {c1:6.2f} | "
               f"{s2:9} {t2:8} {yn(p2):>3} {c2:6.2f} | {s3:9} {t3:8} | "
               f"{'smaller' if smaller else 'same' if (s1, t1) == (s2, t2) else 'LARGER':7} | "
               f"{vs:6} | {'ok' if sim else 'FAIL'}", flush=True)
