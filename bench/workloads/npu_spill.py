@@ -4,7 +4,7 @@
 """Generate NPU-shaped problems with a spill pool, as usmp JSON.
 
     python3 bench/workloads/npu_spill.py --out DIR [--sram 256k,512k,1m,2m]
-        [--buffers 50,100,200] [--seeds 3] [--rules]
+        [--buffers 50,100,200] [--seeds 3] [--rules] [--shape chain|peak]
 
 Each problem is a MobileNetV2-like chain of inverted-residual blocks run on
 an NPU (expand, depthwise, project; every second block adds its input),
@@ -16,6 +16,18 @@ scratch buffer per block lists only "sram"; the network input and output
 are fixed in DRAM. With --rules each residual add may work in place over
 its projection input (rule project -> add, max_lead 0). The file name says
 the SRAM size, buffer count, seed and whether rules are on.
+
+--shape peak (file names npu_peak_...) puts in-place operators at the SRAM
+peak, as graphs with unfused activations and an in-place depthwise kernel
+have: each block is expand, a separate ReLU6 over the expand output (rule
+expand -> act, max_lead 0), depthwise over the activation (rule act -> dw,
+max_lead -(W + 1) * C rounded up to 16: a 3x3 kernel still needs one row
+and one pixel of its input behind the write position), project, and every
+second block the add (rule project -> add, max_lead 0). The peak of a
+block, its input plus two expanded tensors, drops to its input, one
+expanded tensor and the halo when the rules are used. Without --rules the
+same buffers are written with no rules. --shape chain (the default) writes
+the files it always has: the same arguments give the same bytes.
 """
 import argparse
 import json
@@ -36,7 +48,16 @@ def parse_size(t):
     return int(t) * mult
 
 
-def problem(sram, nbuf, seed, rules):
+def halo(size):
+    """Bytes of one row and one pixel of an int8 HxWxC tensor of this size
+    (H = W from the sizes above: 56, 28, 14 or 7), rounded up to 16."""
+    h = 56 if size >= 280000 else 28 if size >= 100000 else \
+        14 if size >= 35000 else 7
+    c = max(1, size // (h * h))
+    return ((h + 1) * c + 15) // 16 * 16
+
+
+def problem(sram, nbuf, seed, rules, shape="chain"):
     r = random.Random(seed * 1000003 + nbuf)
     pools = [{"name": "sram", "size_limit": sram, "alignment": 16},
              {"name": "dram", "size_limit": 16 * 1024 * 1024,
@@ -68,7 +89,20 @@ def problem(sram, nbuf, seed, rules):
         add(f"b{block}.expand", jit(big), t, t + 2, ["sram", "dram"])
         add(f"b{block}.scratch", jit(small // 2), t, t + 1, ["sram"])
         t += 1
-        add(f"b{block}.dw", jit(big), t, t + 2, ["sram", "dram"])
+        src = bufs[-2]
+        if shape == "peak":
+            # a separate ReLU6 over the expand output, in place
+            act = add(f"b{block}.act", src["size"], t, t + 2,
+                      ["sram", "dram"])
+            if rules:
+                overlaps.append({"src": src["name"], "dst": act["name"],
+                                 "max_lead": 0})
+            src = act
+            t += 1
+        dw = add(f"b{block}.dw", jit(big), t, t + 2, ["sram", "dram"])
+        if shape == "peak" and rules:
+            overlaps.append({"src": src["name"], "dst": dw["name"],
+                             "max_lead": -halo(src["size"])})
         t += 1
         proj = add(f"b{block}.project", jit(small), t, t + 2,
                    ["sram", "dram"])
@@ -102,13 +136,16 @@ def main():
     ap.add_argument("--buffers", default="50,100,200")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--rules", action="store_true")
+    ap.add_argument("--shape", choices=["chain", "peak"], default="chain")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     for s in a.sram.split(","):
         for n in a.buffers.split(","):
             for seed in range(a.seeds):
-                p = problem(parse_size(s), int(n), seed, a.rules)
-                name = f"npu_{s}_{n}_{seed}{'_rules' if a.rules else ''}.json"
+                p = problem(parse_size(s), int(n), seed, a.rules, a.shape)
+                tag = "peak_" if a.shape == "peak" else ""
+                name = (f"npu_{tag}{s}_{n}_{seed}"
+                        f"{'_rules' if a.rules else ''}.json")
                 with open(os.path.join(a.out, name), "w") as f:
                     json.dump(p, f, indent=0)
 

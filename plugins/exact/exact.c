@@ -513,8 +513,8 @@ void xact_report(const usmp_view *v, const usmp_host *h,
  * pool (exact_pools.c); several pools or conflict edges then go to the
  * search of exact_multi.c; one pool with live ranges to the search above,
  * and when that one finds no plan because it took overlap rules as
- * conflicts, a small part goes to exact_multi.c too, which decides with
- * the rules. */
+ * conflicts, or its plan is unproven while rules let pairs share, a small
+ * part goes to exact_multi.c too, which decides with the rules. */
 static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                  uint64_t capacity, double time_limit, bool minimize,
                  uint32_t split, uint32_t part)
@@ -558,8 +558,13 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		               ? xact_split(v, h, out, &kp, &clk)
 		               : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
 	int rc = xact_one_pool(v, h, out, &kp, &res);
-	if (rc == USMP_OK)
+	if (rc == USMP_OK) {
 		xact_report(v, h, &res);
+		/* Unproven with rules taken as conflicts: the search of
+		 * exact_multi.c, up to its size, may share as they allow. */
+		if (res.bound < res.peak && sharing_rules(v))
+			return xact_rules_joint(v, h, out, &kp, &clk);
+	}
 	if (rc == USMP_ERR_UNSUPPORTED && v->overlap_count > 0 &&
 	    v->buffer_count <= 1000 && !xact_should_stop(&clk))
 		rc = xact_multi(v, h, out, capacity, &clk, minimize, NULL);

@@ -27,7 +27,11 @@ typedef struct mp {
 	uint32_t n, P, W;   /* buffers, pools, words per conflict row */
 	uint64_t *conf;     /* [n * W] conflict bits in the current mode */
 	uint64_t *limit;    /* [P] the pools' limits (capacity applied) */
-	uint32_t *rank;     /* [n] tie order of equal offsets */
+	uint32_t *rank;     /* [n] tie order of equal offsets: one of */
+	uint32_t *prank;    /* [n] larger first, then by index */
+	uint32_t *nrank;    /* [n] the same, but each in-place dst (rule with
+	                       max_lead 0) before its src; NULL unless every
+	                       sharing rule has max_lead <= 0 (native_order) */
 	uint32_t *twin;     /* [n] an identical earlier buffer, or UINT32_MAX */
 	/* time sections: buffers alive in each (for the stacking bound) */
 	uint32_t nsect;
@@ -588,10 +592,46 @@ static bool greedy_before(const usmp_view *v, int kind, uint32_t a,
 	return x->size > y->size;
 }
 
+/* Where the greedy puts b in pool p when rule pairs may share: the lowest
+ * offset, or the one sharing most with a placed rule partner (dst at src +
+ * min(lead, 0), src at dst - min(lead, 0)) when that fits and raises the
+ * pool's top no more. */
+static uint64_t onto_partner(const mp *s, uint32_t b, uint32_t p)
+{
+	uint64_t best = lowest(s, b, p, 0), sz = s->v->buffers[b].size, top = 0;
+	uint64_t a = usmp_buffer_alignment(s->v, b, p);
+	const uint32_t *l = s->plist + (size_t)p * s->n;
+	for (uint32_t i = 0; i < s->pcount[p]; i++) {
+		uint64_t e = s->off[l[i]] + s->v->buffers[l[i]].size;
+		top = e > top ? e : top;
+	}
+	uint64_t cost = best + sz > top ? best + sz : top;
+	for (uint32_t i = 0; i < s->pcount[p]; i++) {
+		uint32_t c = l[i];
+		int64_t bc = s->leadm[(size_t)b * s->n + c];
+		int64_t cb = s->leadm[(size_t)c * s->n + b];
+		int64_t oc = (int64_t)s->off[c], x;
+		if (cb != INT64_MIN) /* b is dst: at or below oc + lead */
+			x = (oc + (cb < 0 ? cb : 0)) / (int64_t)a * (int64_t)a;
+		else if (bc != INT64_MIN) /* b is src: from oc - lead on */
+			x = (oc - (bc < 0 ? bc : 0) + (int64_t)a - 1) /
+			    (int64_t)a * (int64_t)a;
+		else
+			continue;
+		uint64_t e = (uint64_t)x + sz > top ? (uint64_t)x + sz : top;
+		if (x < 0 || e > cost ||
+		    lowest(s, b, p, (uint64_t)x) != (uint64_t)x)
+			continue;
+		best = (uint64_t)x;
+		cost = e;
+	}
+	return best;
+}
+
 /* A first plan: each buffer, in one of the orders above, at the lowest
- * offset of its first candidate pool where it fits. Not canonical; only
- * an incumbent. */
-static void greedy(mp *s, int kind)
+ * offset of its first candidate pool where it fits (or, with onto, where
+ * onto_partner puts it). Not canonical; only an incumbent. */
+static void greedy(mp *s, int kind, bool onto)
 {
 	const usmp_view *v = s->v;
 	uint32_t *order = s->h->alloc(s->h, (size_t)s->n * sizeof *order);
@@ -616,7 +656,8 @@ static void greedy(mp *s, int kind)
 		bool ok = false;
 		for (uint32_t j = 0; j < cc && !ok; j++) {
 			uint32_t p = c[j];
-			uint64_t x = lowest(s, b, p, 0);
+			uint64_t x = onto ? onto_partner(s, b, p)
+			                  : lowest(s, b, p, 0);
 			if (x + v->buffers[b].size <= s->limit[p]) {
 				place(s, b, p, x);
 				ok = true;
@@ -736,6 +777,20 @@ static bool share_rule(const mp *s, uint32_t src, uint32_t dst)
 {
 	int64_t l = s->leadm[(size_t)src * s->n + dst];
 	return l != INT64_MIN && l > -(int64_t)s->v->buffers[dst].size;
+}
+
+/* The most bytes a rule pair may share, placed as the rule allows: dst at
+ * or below src + lead overlaps src by at most min(size(src), size(dst) +
+ * min(lead, 0)); 0 without a rule. */
+static uint64_t rule_share(const mp *s, uint32_t src, uint32_t dst)
+{
+	int64_t l = s->leadm[(size_t)src * s->n + dst];
+	if (l == INT64_MIN)
+		return 0;
+	int64_t ss = (int64_t)s->v->buffers[src].size;
+	int64_t sd = (int64_t)s->v->buffers[dst].size + (l < 0 ? l : 0);
+	int64_t m = ss < sd ? ss : sd;
+	return m > 0 ? (uint64_t)m : 0;
 }
 
 /* True when some rule lets a conflicting pair share bytes. */
@@ -885,6 +940,16 @@ nomem:
 	return USMP_ERR_NOMEM;
 }
 
+/* Whether overlapping a at xa and b at xb obeys a rule between them. */
+static bool rule_holds(const mp *s, uint32_t a, uint32_t b, uint64_t xa,
+                       uint64_t xb)
+{
+	int64_t ab = s->leadm[(size_t)a * s->n + b];
+	int64_t ba = s->leadm[(size_t)b * s->n + a];
+	return (ab != INT64_MIN && (int64_t)xb <= (int64_t)xa + ab) ||
+	       (ba != INT64_MIN && (int64_t)xa <= (int64_t)xb + ba);
+}
+
 /* Place the fixed buffers; false when two of them clash. */
 static bool place_fixed(mp *s)
 {
@@ -898,7 +963,9 @@ static bool place_fixed(mp *s)
 		for (uint32_t i = 0; i < s->pcount[p]; i++) {
 			uint32_t c = l[i];
 			if (conflicts(s, b, c) && s->off[c] < r->fixed_offset + r->size &&
-			    r->fixed_offset < s->off[c] + v->buffers[c].size)
+			    r->fixed_offset < s->off[c] + v->buffers[c].size &&
+			    !(s->native && rule_holds(s, b, c, r->fixed_offset,
+			                              s->off[c])))
 				return false;
 		}
 		place(s, b, p, r->fixed_offset);
@@ -915,6 +982,10 @@ static int run(mp *s, int mode)
 	bool relaxed = mode == MODE_RELAXED;
 	s->mode = mode;
 	s->native = mode == MODE_NATIVE;
+	/* With the native order the search where pairs share is complete
+	 * (native_order), so it starts from the greedy plans too. */
+	bool complete_native = s->native && s->nrank;
+	s->rank = complete_native ? s->nrank : s->prank;
 	build_conflicts(s, relaxed);
 	find_twins(s);
 	for (uint32_t b = 0; b < s->n; b++)
@@ -952,9 +1023,11 @@ static int run(mp *s, int mode)
 	for (uint32_t p = 0; p < s->P; p++)
 		if (s->hw[p] > s->limit[p])
 			return XACT_INFEASIBLE;
-	if (mode == MODE_CONFLICTS) {
+	if (mode == MODE_CONFLICTS || complete_native) {
 		for (int kind = 0; kind < 4; kind++)
-			greedy(s, kind);
+			greedy(s, kind, false);
+		for (int kind = 0; kind < 4 && complete_native; kind++)
+			greedy(s, kind, true);
 		if (s->have && s->first_only)
 			return XACT_FOUND;
 		if (s->have && s->best_spill == 0 &&
@@ -973,7 +1046,9 @@ static int run(mp *s, int mode)
 			for (uint32_t j = s->sect_start[t]; j < i && s->shared; j++) {
 				uint32_t c = s->sect_mem[j];
 				uint64_t sc = s->v->buffers[c].size;
-				if (share_rule(s, b, c) || share_rule(s, c, b))
+				if (s->native)
+					sh += rule_share(s, b, c) + rule_share(s, c, b);
+				else if (share_rule(s, b, c) || share_rule(s, c, b))
 					sh += sc < sz ? sc : sz;
 			}
 			s->charge[i] = sz - (sh < sz ? sh : sz);
@@ -993,7 +1068,7 @@ static void write_plan(const mp *s, usmp_placement *out)
 static void mp_free(mp *s)
 {
 	const usmp_host *h = s->h;
-	void *ptrs[] = {s->conf, s->limit, s->rank, s->twin, s->pool, s->off,
+	void *ptrs[] = {s->conf, s->limit, s->prank, s->nrank, s->twin, s->pool, s->off,
 	                s->plist, s->pcount, s->hw, s->moves, s->ybuf, s->bpool,
 	                s->boff, s->sect_start, s->sect_mem, s->fsum, s->ssum,
 	                s->exc, s->reach, s->dp, s->send, s->amask, s->zbuf,
@@ -1016,7 +1091,7 @@ static int mp_init(mp *s, const usmp_view *v, const usmp_host *h,
 	size_t n = s->n ? s->n : 1, P = s->P;
 	if (!(s->conf = h->alloc(h, n * s->W * sizeof *s->conf)) ||
 	    !(s->limit = h->alloc(h, P * sizeof *s->limit)) ||
-	    !(s->rank = h->alloc(h, n * sizeof *s->rank)) ||
+	    !(s->prank = h->alloc(h, n * sizeof *s->prank)) ||
 	    !(s->twin = h->alloc(h, n * sizeof *s->twin)) ||
 	    !(s->pool = h->alloc(h, n * sizeof *s->pool)) ||
 	    !(s->off = h->alloc(h, n * sizeof *s->off)) ||
@@ -1059,10 +1134,86 @@ static int mp_init(mp *s, const usmp_view *v, const usmp_host *h,
 			if (v->buffers[c].size > v->buffers[b].size ||
 			    (v->buffers[c].size == v->buffers[b].size && c < b))
 				r++;
-		s->rank[b] = r;
+		s->prank[b] = r;
 	}
+	s->rank = s->prank;
 	s->nfree = s->n; /* nplaced counts the fixed buffers too */
 	return USMP_OK;
+}
+
+/* When no sharing rule has max_lead > 0, the search where rule pairs
+ * share as their rules allow is complete if equal offsets are tied with
+ * each in-place dst (max_lead 0) before its src. Proof: move buffers of
+ * an optimal plan down one at a time while one can move (never worse);
+ * list the end result by (offset, tie order). A buffer b lower than its
+ * offset z would fit among the buffers listed before it unless a later c
+ * (offset >= z) stops it there; at z, b overlaps such a c, so they share
+ * by a rule: b as dst would be above c + lead <= c (already wrong at z);
+ * b as src needs c <= z + lead <= z, so c == z, lead == 0, and c (the
+ * dst) is listed before b. So every buffer is at the lowest offset the
+ * earlier ones leave: the search's canonical plans include it. Sets
+ * s->nrank to that order (larger first, then by index, dst before src as
+ * a topological order of the rules); leaves it NULL when some sharing rule
+ * has max_lead > 0 or the rules close a cycle. Returns a usmp_status. */
+static int native_order(mp *s)
+{
+	const usmp_view *v = s->v;
+	const usmp_host *h = s->h;
+	size_t n = s->n ? s->n : 1;
+	uint32_t *need = NULL, *nr = NULL;
+	bool *out = NULL;
+	int rc = USMP_OK;
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (share_rule(s, o->src, o->dst) && conflicts(s, o->src, o->dst) &&
+		    o->max_lead > 0)
+			goto done;
+	}
+	rc = USMP_ERR_NOMEM;
+	if (!(need = h->alloc(h, n * sizeof *need)) ||
+	    !(nr = h->alloc(h, n * sizeof *nr)) ||
+	    !(out = h->alloc(h, n * sizeof *out)))
+		goto done;
+	memset(need, 0, n * sizeof *need);
+	memset(out, 0, n * sizeof *out);
+	/* need[src]: its in-place dsts not yet in the order */
+	for (uint64_t r = 0; r < v->overlap_count; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		if (o->max_lead == 0 && share_rule(s, o->src, o->dst) &&
+		    conflicts(s, o->src, o->dst))
+			need[o->src]++;
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		uint32_t pick = UINT32_MAX;
+		for (uint32_t b = 0; b < s->n; b++)
+			if (!out[b] && !need[b] &&
+			    (pick == UINT32_MAX || s->prank[b] < s->prank[pick]))
+				pick = b;
+		if (pick == UINT32_MAX) { /* a cycle: no such order */
+			rc = USMP_OK;
+			goto done;
+		}
+		out[pick] = true;
+		nr[pick] = k;
+		for (uint64_t r = 0; r < v->overlap_count; r++) {
+			const usmp_overlap_rec *o = &v->overlaps[r];
+			if (o->dst == pick && o->max_lead == 0 &&
+			    share_rule(s, o->src, o->dst) &&
+			    conflicts(s, o->src, o->dst))
+				need[o->src]--;
+		}
+	}
+	s->nrank = nr;
+	nr = NULL;
+	rc = USMP_OK;
+done:
+	if (need)
+		h->free(h, need);
+	if (nr)
+		h->free(h, nr);
+	if (out)
+		h->free(h, out);
+	return rc;
 }
 
 /* What the searches proved about the best plan. */
@@ -1217,13 +1368,19 @@ int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	/* Search 1: rules as plain conflicts (every plan it finds is valid). */
 	build_conflicts(&s, false);
 	bool rules = sharing_rules(&s);
-	s.root_check = !rules;
-	int r = run(&s, MODE_CONFLICTS);
+	if (rules && (rc = native_order(&s)))
+		goto fail;
+	/* With the native order one search where pairs share decides; else
+	 * search 1, then searches 2 and 3 when rules let pairs share. */
+	bool one = rules && s.nrank;
+	s.root_check = !rules || one;
+	int r = run(&s, one ? MODE_NATIVE : MODE_CONFLICTS);
 	outcome oc = {.complete = r != XACT_STOPPED};
 	oc.proven = oc.complete && minimize;
 	oc.have_bound = oc.proven;
 	oc.bound_total = s.best_total;
-	if (rules && oc.complete && !s.done && (minimize || !s.have) &&
+	if (rules && !one && oc.complete && !s.done &&
+	    (minimize || !s.have) &&
 	    (rc = search_rules(&s, minimize, &oc)))
 		goto fail;
 	if (!s.have) {
