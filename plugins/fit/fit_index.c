@@ -303,8 +303,11 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 	}
 	g->qcount = m;
 	fitg_pack_small(g);
-	for (unsigned i = 0; i < g->qcount; i++)
+	g->qlow = 0;
+	for (unsigned i = 0; i < g->qcount; i++) {
 		g->qpos[i] = 0;
+		g->qkey[i] = g->qset[i]->cnt ? g->qset[i]->iv[0].a : UINT64_MAX;
+	}
 }
 
 /* Move the cursor of set i to its first interval ending past x. */
@@ -333,53 +336,55 @@ static uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
 		else
 			hi = md;
 	}
-	g->qpos[i] = lo;
 	return lo;
+}
+
+/* Set i's cursor to its first interval ending past x, then past every
+ * interval that blocks [x, x + size), x moving above each; its key and
+ * g->qlow follow. false when x passes limit - size. */
+static bool fitg_pass_set(usmp__fit_gidx *g, unsigned i, uint64_t *xp,
+                          uint64_t size, uint64_t align, uint64_t limit)
+{
+	const usmp__fit_set *s = g->qset[i];
+	uint64_t x = *xp;
+	uint32_t p = fitg_seek(g, i, x);
+	while (p < s->cnt && s->iv[p].a < x + size) {
+		bool ok = true;
+		x = usmp_align_up(s->iv[p].b, align, &ok);
+		if (!ok || x > limit - size)
+			return false;
+		p++;
+	}
+	g->qpos[i] = p;
+	g->qkey[i] = p < s->cnt ? s->iv[p].a : UINT64_MAX;
+	if (p > 0 && s->iv[p - 1].b > g->qlow)
+		g->qlow = s->iv[p - 1].b;
+	*xp = x;
+	return true;
 }
 
 /* The lowest y >= x, a multiple of align (x is one), with [y, y + size)
  * free in every query set and y + size <= limit; false when there is
- * none. The sets are checked from the front; one that blocks moves x
- * past its own gaps too small for the buffer, steps one place to the front
- * (the sets that block often end up checked first) and every other set is
- * checked again. At the end every cursor is at its set's first interval
- * ending past y. */
+ * none. Each set's key is the start of the interval at its cursor, so a
+ * set whose key is at or above y + size holds [y, y + size) free without a
+ * look at its intervals; only the others move their cursors (and perhaps
+ * y), and the keys are read again until none is below y + size. */
 static bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
                          uint64_t align, uint64_t limit, uint64_t *out)
 {
-	unsigned m = g->qcount, agreed = UINT32_MAX;
+	unsigned m = g->qcount;
 	if (size > limit || x > limit - size)
 		return false;
-	for (unsigned i = 0; i < m; i++) {
-		if (i == agreed)
-			continue;
-		uint32_t p = fitg_seek(g, i, x);
-		const usmp__fit_set *s = g->qset[i];
-		if (p >= s->cnt || s->iv[p].a >= x + size)
-			continue;
-		/* set i blocks x: past its gaps too small for the buffer */
-		for (;;) {
-			bool ok = true;
-			x = usmp_align_up(s->iv[p].b, align, &ok);
-			if (!ok || x > limit - size)
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (unsigned i = 0; i < m; i++) {
+			if (g->qkey[i] >= x + size)
+				continue;
+			uint64_t was = x;
+			if (!fitg_pass_set(g, i, &x, size, align, limit))
 				return false;
-			p++;
-			if (p >= s->cnt || s->iv[p].a >= x + size)
-				break;
+			moved |= x != was;
 		}
-		g->qpos[i] = p;
-		/* it blocks often: one step to the front */
-		if (i > 0) {
-			const usmp__fit_set *t = g->qset[i - 1];
-			g->qset[i - 1] = g->qset[i];
-			g->qset[i] = t;
-			uint32_t q = g->qpos[i - 1];
-			g->qpos[i - 1] = g->qpos[i];
-			g->qpos[i] = q;
-			i--;
-		}
-		agreed = i;
-		i = UINT32_MAX; /* all the others again, from the front */
 	}
 	*out = x;
 	return true;
@@ -394,24 +399,18 @@ bool usmp__fit_gidx_first(usmp__fit_gidx *g, bool live, uint32_t lo,
 }
 
 /* The free gap around y once fitg_advance stopped there: [*g0, *g1), and
- * false when it is the open space above every set. */
+ * false when it is the open space above every set. Every interval below y
+ * ends at or below g->qlow (the largest end a cursor has passed) and every
+ * set's next interval starts at or above its key. */
 static bool fitg_gap(const usmp__fit_gidx *g, uint64_t *g0, uint64_t *g1)
 {
-	bool bounded = false;
-	uint64_t lo = 0, hi = UINT64_MAX;
-	for (unsigned i = 0; i < g->qcount; i++) {
-		const usmp__fit_set *s = g->qset[i];
-		uint32_t p = g->qpos[i];
-		if (p > 0 && s->iv[p - 1].b > lo)
-			lo = s->iv[p - 1].b;
-		if (p < s->cnt && (!bounded || s->iv[p].a < hi)) {
-			hi = s->iv[p].a;
-			bounded = true;
-		}
-	}
-	*g0 = lo;
+	uint64_t hi = UINT64_MAX;
+	for (unsigned i = 0; i < g->qcount; i++)
+		if (g->qkey[i] < hi)
+			hi = g->qkey[i];
+	*g0 = g->qlow;
 	*g1 = hi;
-	return bounded;
+	return hi != UINT64_MAX;
 }
 
 bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,

@@ -53,6 +53,8 @@ typedef struct usmp__fit_gidx {
 	usmp__fit_set scratch; /* a query's small sets, merged */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
+	uint64_t qkey[USMP__FIT_QSETS]; /* start of the interval at qpos */
+	uint64_t qlow; /* the largest end below every cursor */
 	unsigned qcount;
 } usmp__fit_gidx;
 
