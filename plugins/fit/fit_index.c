@@ -25,6 +25,9 @@
 #define FITG_SMALL 16u
 #define FITG_SCRATCH 256u
 
+/* Sets an insertion works on together (see fitg_flush). */
+#define FITG_BATCH 32u
+
 /* sub[] of node v (v >= lowfirst: sub[] exists below h0 only). */
 #define fitg_sub(g, v) (&(g)->sub[(v) - (g)->lowfirst])
 
@@ -63,7 +66,7 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap + s->cap / 2 + 4; /* 1.5x: memory */
+		uint32_t ncap = s->cap + s->cap / 8 + 4; /* 1.125x: memory */
 		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
@@ -183,18 +186,54 @@ static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
 	return k;
 }
 
+/* Sets waiting for one interval: added in batches, each set's header and
+ * the middle of its intervals asked from memory for the whole batch
+ * before the first binary search, so the cache misses overlap. */
+typedef struct fitg_batch {
+	const usmp_host *h;
+	uint64_t a, b;
+	unsigned n;
+	usmp__fit_set *s[FITG_BATCH];
+} fitg_batch;
+
+static int fitg_flush(fitg_batch *bt)
+{
+	int rc;
+	for (unsigned i = 0; i < bt->n; i++)
+		__builtin_prefetch(bt->s[i]);
+	for (unsigned i = 0; i < bt->n; i++) {
+		const usmp__fit_set *s = bt->s[i];
+		if (s->cnt) {
+			__builtin_prefetch(&s->iv[s->cnt / 2]);
+			__builtin_prefetch(&s->iv[s->cnt / 4]);
+			__builtin_prefetch(&s->iv[s->cnt / 2 + s->cnt / 4]);
+		}
+	}
+	for (unsigned i = 0; i < bt->n; i++)
+		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b)))
+			return rc;
+	bt->n = 0;
+	return USMP_OK;
+}
+
+static int fitg_put(fitg_batch *bt, usmp__fit_set *s)
+{
+	bt->s[bt->n++] = s;
+	return bt->n == FITG_BATCH ? fitg_flush(bt) : USMP_OK;
+}
+
 int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
                           uint64_t a, uint64_t b)
 {
 	uint32_t nd[70];
 	int rc;
+	fitg_batch bt = { .h = g->h, .a = a, .b = b, .n = 0 };
 	/* sub[] is read on nodes below h0 only */
 	uint64_t low = g->lowfirst;
 	unsigned k = fitg_canonical(g, lo, hi, nd);
 	for (unsigned j = 0; j < k; j++)
-		if ((rc = fitg_set_add(g->h, &g->cover[nd[j]], a, b)) ||
-		    (nd[j] >= low &&
-		     (rc = fitg_set_add(g->h, fitg_sub(g, nd[j]), a, b))))
+		if ((rc = fitg_put(&bt, &g->cover[nd[j]])) ||
+		    (nd[j] >= low && (rc = fitg_put(&bt, fitg_sub(g, nd[j])))))
 			return rc;
 	/* touch[] of the canonical nodes from h0 up and of their
 	 * descendants down to FITG_DOWN levels (not below h0) */
@@ -204,7 +243,7 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 			if (first >= low)
 				break;
 			for (uint64_t v = first; v < first + (1ull << d); v++)
-				if ((rc = fitg_set_add(g->h, &g->touch[v], a, b)))
+				if ((rc = fitg_put(&bt, &g->touch[v])))
 					return rc;
 		}
 	}
@@ -212,10 +251,10 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 	for (unsigned j = 0; j < k; j++) {
 		usmp__fit_set *s = nd[j] >= low ? fitg_sub(g, nd[j])
 		                                : &g->touch[nd[j]];
-		if ((rc = fitg_set_add(g->h, s, a, b)))
+		if ((rc = fitg_put(&bt, s)))
 			return rc;
 	}
-	return USMP_OK;
+	return fitg_flush(&bt);
 }
 
 /* ---- queries --------------------------------------------------------------- */
