@@ -937,16 +937,18 @@ static int fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->work[b].pool = p;
 	c->work[b].reserved = 0;
 	c->work[b].offset = x;
+	uint64_t end = fit_sat_add(x, c->v->buffers[b].size);
+	if (c->gap) /* no spans or owners: the index holds the offsets */
+		return c->tcount && fit_live(c->v, b)
+		               ? usmp__fit_gidx_insert(&c->gidx, c->lo[b],
+		                                       c->hi[b], x, end)
+		               : USMP_OK;
 	c->owner[b].pool = p;
 	c->owner[b].buf = b;
 	c->place[b].off = x;
-	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
-	if (c->tcount && fit_live(c->v, b)) {
-		if (c->gap)
-			return usmp__fit_gidx_insert(&c->gidx, c->lo[b], c->hi[b],
-			                             x, c->place[b].end);
+	c->place[b].end = end;
+	if (c->tcount && fit_live(c->v, b))
 		fit_index_insert(c, b);
-	}
 	return USMP_OK;
 }
 
@@ -1140,7 +1142,8 @@ static int fit_run(fit_ctx *c, int order)
 		c->work[b].pool = USMP_NO_POOL;
 		c->work[b].reserved = 0;
 		c->work[b].offset = 0;
-		c->owner[b].pool = USMP_NO_POOL;
+		if (c->owner)
+			c->owner[b].pool = USMP_NO_POOL;
 	}
 	uint32_t nfixed;
 	if ((rc = fit_make_seq(c, order, &nfixed)))
@@ -1254,15 +1257,12 @@ static int fit_setup(fit_ctx *c)
 	int rc;
 	c->gap = fit_gap_usable(c->v);
 	c->work = fit_alloc(c, n, sizeof *c->work);
-	c->place = fit_alloc(c, n, sizeof *c->place);
-	c->owner = fit_alloc(c, n, sizeof *c->owner);
 	c->times = fit_alloc(c, n, sizeof *c->times);
 	c->lo = fit_alloc(c, n, sizeof *c->lo);
 	c->hi = fit_alloc(c, n, sizeof *c->hi);
 	c->seq = fit_alloc(c, n, sizeof *c->seq);
 	c->hw = fit_alloc(c, c->v->pool_count, sizeof *c->hw);
-	if (!c->work || !c->place || !c->owner || !c->times || !c->lo ||
-	    !c->hi || !c->seq || !c->hw)
+	if (!c->work || !c->times || !c->lo || !c->hi || !c->seq || !c->hw)
 		return USMP_ERR_NOMEM;
 	if (c->v->overlap_count) {
 		c->rule_stamp = fit_alloc(c, n, sizeof *c->rule_stamp);
@@ -1277,6 +1277,12 @@ static int fit_setup(fit_ctx *c)
 	}
 	if ((rc = fit_index_build(c)))
 		return rc;
+	if (!c->gap) { /* the lists' spans and owners */
+		c->place = fit_alloc(c, n, sizeof *c->place);
+		c->owner = fit_alloc(c, n, sizeof *c->owner);
+		if (!c->place || !c->owner)
+			return USMP_ERR_NOMEM;
+	}
 	/* the begin times only laid out the index */
 	fit_free(c, c->times);
 	c->times = NULL;

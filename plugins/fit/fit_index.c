@@ -28,8 +28,10 @@
 /* Sets an insertion works on together (see fitg_flush). */
 #define FITG_BATCH 32u
 
-/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only). */
-#define fitg_sub(g, v) (&(g)->sub[(v) - (g)->lowfirst])
+/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only); a leaf's
+ * sub[] is its cover[] (what touches a leaf covers it). */
+#define fitg_sub(g, v)                                                         \
+	((v) >= (g)->tsize ? &(g)->cover[v] : &(g)->sub[(v) - (g)->lowfirst])
 
 /* ---- sets ----------------------------------------------------------------- */
 
@@ -97,7 +99,7 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	/* nodes at heights h0.. are those below lowfirst */
 	g->lowfirst = g->h0 ? tsize >> (g->h0 - 1) : 2 * (uint64_t)tsize;
 	size_t nodes = 2 * (size_t)tsize;
-	g->nsub = nodes - g->lowfirst;
+	g->nsub = g->lowfirst < tsize ? tsize - g->lowfirst : 0;
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
 	g->sub = h->alloc(h, (g->nsub ? g->nsub : 1) * sizeof *g->sub);
 	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
@@ -233,7 +235,8 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 	unsigned k = fitg_canonical(g, lo, hi, nd);
 	for (unsigned j = 0; j < k; j++)
 		if ((rc = fitg_put(&bt, &g->cover[nd[j]])) ||
-		    (nd[j] >= low && (rc = fitg_put(&bt, fitg_sub(g, nd[j])))))
+		    (nd[j] >= low && nd[j] < g->tsize &&
+		     (rc = fitg_put(&bt, fitg_sub(g, nd[j])))))
 			return rc;
 	/* touch[] of the canonical nodes from h0 up and of their
 	 * descendants down to FITG_DOWN levels (not below h0) */

@@ -47,7 +47,7 @@ typedef struct usmp__fit_gidx {
 	unsigned theight, h0; /* log2(tsize); lowest height with touch[] */
 	uint64_t lowfirst;    /* first node below h0 (2 * tsize: none) */
 	usmp__fit_set *cover;  /* [2 * tsize] */
-	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst.. (below h0) */
+	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst..tsize - 1 */
 	usmp__fit_set *touch;  /* [lowfirst]: nodes 1.. (h0 and up) */
 	size_t nsub;
 	usmp__fit_set scratch; /* a query's small sets, merged */
