@@ -22,8 +22,8 @@
 
 /* A query merges its sets of at most FITG_SMALL intervals into one when
  * they hold at most FITG_SCRATCH intervals together. */
-#define FITG_SMALL 16u
-#define FITG_SCRATCH 256u
+#define FITG_SMALL 32u
+#define FITG_SCRATCH 512u
 
 /* Sets an insertion works on together (see fitg_flush). */
 #define FITG_BATCH 32u
@@ -68,7 +68,7 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap + s->cap / 8 + 4; /* 1.125x: memory */
+		uint32_t ncap = s->cap + s->cap / 8 + 1; /* 1.125x: memory */
 		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
@@ -103,7 +103,7 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
 	g->sub = h->alloc(h, (g->nsub ? g->nsub : 1) * sizeof *g->sub);
 	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
-	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
+	g->scratch.iv = h->alloc(h, 2 * FITG_SCRATCH * sizeof *g->scratch.iv);
 	g->scratch.cap = FITG_SCRATCH;
 	if (g->cover)
 		memset(g->cover, 0, nodes * sizeof *g->cover);
@@ -262,10 +262,41 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 
 /* ---- queries --------------------------------------------------------------- */
 
+/* Merge the sorted runs of src (run r: src[rb[r]..rb[r + 1]), nr runs)
+ * by start, two at a time through dst; returns the buffer that holds the
+ * one run left. */
+static usmp__fit_iv *fitg_merge_runs(usmp__fit_iv *src, usmp__fit_iv *dst,
+                                     unsigned *rb, unsigned nr)
+{
+	unsigned n = rb[nr];
+	while (nr > 1) {
+		unsigned nw = 0;
+		for (unsigned r = 0; r < nr; r += 2) {
+			unsigned i = rb[r], e1 = rb[r + 1];
+			unsigned j = e1, e2 = r + 2 <= nr ? rb[r + 2] : e1;
+			unsigned o = i;
+			rb[nw++] = i; /* nw <= r: read already */
+			while (i < e1 && j < e2)
+				dst[o++] = src[j].a < src[i].a ? src[j++] : src[i++];
+			while (i < e1)
+				dst[o++] = src[i++];
+			while (j < e2)
+				dst[o++] = src[j++];
+		}
+		rb[nw] = n;
+		nr = nw;
+		usmp__fit_iv *t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
 /* Replace the query's sets of at most FITG_SMALL intervals, when there
  * are several, by their union in g->scratch: each set costs a look per
  * candidate offset, and the small ones (short stretches of time near the
- * ends of the range) are most of the sets. */
+ * ends of the range) are most of the sets. g->scratch has room for twice
+ * FITG_SCRATCH intervals: the second half is for merging. */
 static void fitg_pack_small(usmp__fit_gidx *g)
 {
 	unsigned m = g->qcount, small = 0, total = 0;
@@ -277,30 +308,28 @@ static void fitg_pack_small(usmp__fit_gidx *g)
 	}
 	if (small < 2 || total > FITG_SCRATCH)
 		return;
-	usmp__fit_iv *iv = g->scratch.iv;
-	unsigned n = 0, k = 0;
+	usmp__fit_iv *iv = g->scratch.iv + FITG_SCRATCH;
+	unsigned n = 0, k = 0, nr = 0, rb[USMP__FIT_QSETS + 1];
 	for (unsigned i = 0; i < m; i++) {
 		const usmp__fit_set *s = g->qset[i];
 		if (s->cnt > FITG_SMALL) {
 			g->qset[k++] = s;
 			continue;
 		}
-		for (uint32_t j = 0; j < s->cnt; j++) { /* insertion by start */
-			unsigned q = n++;
-			while (q > 0 && iv[q - 1].a > s->iv[j].a) {
-				iv[q] = iv[q - 1];
-				q--;
-			}
-			iv[q] = s->iv[j];
-		}
+		rb[nr++] = n;
+		memcpy(iv + n, s->iv, (size_t)s->cnt * sizeof *iv);
+		n += s->cnt;
 	}
+	rb[nr] = n;
+	iv = fitg_merge_runs(iv, g->scratch.iv, rb, nr);
+	usmp__fit_iv *out = g->scratch.iv;
 	unsigned u = 0; /* union of what overlaps or touches */
 	for (unsigned i = 0; i < n; i++) {
-		if (u > 0 && iv[i].a <= iv[u - 1].b) {
-			if (iv[i].b > iv[u - 1].b)
-				iv[u - 1].b = iv[i].b;
+		if (u > 0 && iv[i].a <= out[u - 1].b) {
+			if (iv[i].b > out[u - 1].b)
+				out[u - 1].b = iv[i].b;
 		} else {
-			iv[u++] = iv[i];
+			out[u++] = iv[i];
 		}
 	}
 	g->scratch.cnt = u;
