@@ -1,14 +1,20 @@
 /* fit_index.c — the fit plugin's gap index (see fit_index.h): merged
  * occupied intervals per time-tree node, and the first/best fit queries.
  *
- * A query gathers the sets of its range of leaves and walks them together
- * in offset order: each set keeps a cursor that only moves up, and the
- * candidate offset x moves past whatever interval blocks [x, x + size) in
- * any set, until every set agrees that [x, x + size) is free. Because each
- * set is the union over a stretch of time, the walk passes about as many
- * intervals as there are free gaps below the answer, not one per buffer
- * alive. best_fit walks on to the top, through every gap that holds the
- * buffer, and keeps the smallest.
+ * A query gathers the sets of its range of leaves (its small sets merged
+ * into one) and walks them together in offset order: each set keeps a
+ * cursor that only moves up and, as its key, the start of the interval at
+ * the cursor. The candidate offset x moves past whatever interval blocks
+ * [x, x + size) in a set whose key is below x + size, until every key is
+ * at or above x + size; a set whose next interval starts high enough is
+ * never looked at, only its key. Because each set is the union over a
+ * stretch of time, the walk passes about as many intervals as there are
+ * free gaps below the answer, not one per buffer alive. best_fit walks on
+ * to the top, through every gap that holds the buffer, and keeps the
+ * smallest: the gap around a stop is the largest end the cursors passed
+ * up to the least key. An insertion adds one interval to a few tens of
+ * sorted arrays; it works on them in batches, asking memory for each
+ * set's header and the middle of its intervals before searching any.
  */
 #include "fit_index.h"
 
@@ -22,8 +28,8 @@
 
 /* A query merges its sets of at most FITG_SMALL intervals into one when
  * they hold at most FITG_SCRATCH intervals together. */
-#define FITG_SMALL 32u
-#define FITG_SCRATCH 512u
+#define FITG_SMALL 16u
+#define FITG_SCRATCH 256u
 
 /* Sets an insertion works on together (see fitg_flush). */
 #define FITG_BATCH 32u
@@ -68,7 +74,7 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap + s->cap / 8 + 1; /* 1.125x: memory */
+		uint32_t ncap = s->cap + s->cap / 8 + 2; /* 1.125x: memory */
 		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
