@@ -937,16 +937,18 @@ static int fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->work[b].pool = p;
 	c->work[b].reserved = 0;
 	c->work[b].offset = x;
+	uint64_t end = fit_sat_add(x, c->v->buffers[b].size);
+	if (c->gap) /* no spans or owners: the index holds the offsets */
+		return c->tcount && fit_live(c->v, b)
+		               ? usmp__fit_gidx_insert(&c->gidx, c->lo[b],
+		                                       c->hi[b], x, end)
+		               : USMP_OK;
 	c->owner[b].pool = p;
 	c->owner[b].buf = b;
 	c->place[b].off = x;
-	c->place[b].end = fit_sat_add(x, c->v->buffers[b].size);
-	if (c->tcount && fit_live(c->v, b)) {
-		if (c->gap)
-			return usmp__fit_gidx_insert(&c->gidx, c->lo[b], c->hi[b],
-			                             x, c->place[b].end);
+	c->place[b].end = end;
+	if (c->tcount && fit_live(c->v, b))
 		fit_index_insert(c, b);
-	}
 	return USMP_OK;
 }
 
@@ -1067,10 +1069,15 @@ static int fit_place_fixed(fit_ctx *c, uint32_t count)
 
 /* c->seq = fixed buffers (index order), then the others in `order`;
  * *nfixed gets the number of fixed ones. */
-static void fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
+static int fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 {
 	const usmp_view *v = c->v;
 	uint32_t k = 0, f = 0;
+	/* the keys live only here: the index needs the room while placing */
+	c->keys = fit_alloc(c, c->n, sizeof *c->keys);
+	c->ktmp = fit_alloc(c, c->n, sizeof *c->ktmp);
+	if (!c->keys || !c->ktmp)
+		return USMP_ERR_NOMEM;
 	for (uint32_t b = 0; b < c->n; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (fit_fixed(v, b)) {
@@ -1103,6 +1110,10 @@ static void fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 	for (uint32_t i = 0; i < k; i++)
 		c->seq[f + i] = c->keys[i].idx;
 	*nfixed = f;
+	fit_free(c, c->keys);
+	fit_free(c, c->ktmp);
+	c->keys = c->ktmp = NULL;
+	return USMP_OK;
 }
 
 static uint64_t fit_total(const fit_ctx *c, uint64_t *hw)
@@ -1131,10 +1142,12 @@ static int fit_run(fit_ctx *c, int order)
 		c->work[b].pool = USMP_NO_POOL;
 		c->work[b].reserved = 0;
 		c->work[b].offset = 0;
-		c->owner[b].pool = USMP_NO_POOL;
+		if (c->owner)
+			c->owner[b].pool = USMP_NO_POOL;
 	}
 	uint32_t nfixed;
-	fit_make_seq(c, order, &nfixed);
+	if ((rc = fit_make_seq(c, order, &nfixed)))
+		return rc;
 	fit_index_reset(c);
 	if (c->radj)
 		memset(c->rule_stamp, 0, (size_t)c->n * sizeof *c->rule_stamp);
@@ -1244,17 +1257,12 @@ static int fit_setup(fit_ctx *c)
 	int rc;
 	c->gap = fit_gap_usable(c->v);
 	c->work = fit_alloc(c, n, sizeof *c->work);
-	c->place = fit_alloc(c, n, sizeof *c->place);
-	c->owner = fit_alloc(c, n, sizeof *c->owner);
 	c->times = fit_alloc(c, n, sizeof *c->times);
 	c->lo = fit_alloc(c, n, sizeof *c->lo);
 	c->hi = fit_alloc(c, n, sizeof *c->hi);
 	c->seq = fit_alloc(c, n, sizeof *c->seq);
-	c->keys = fit_alloc(c, n, sizeof *c->keys);
-	c->ktmp = fit_alloc(c, n, sizeof *c->ktmp);
 	c->hw = fit_alloc(c, c->v->pool_count, sizeof *c->hw);
-	if (!c->work || !c->place || !c->owner || !c->times || !c->lo ||
-	    !c->hi || !c->seq || !c->keys || !c->ktmp || !c->hw)
+	if (!c->work || !c->times || !c->lo || !c->hi || !c->seq || !c->hw)
 		return USMP_ERR_NOMEM;
 	if (c->v->overlap_count) {
 		c->rule_stamp = fit_alloc(c, n, sizeof *c->rule_stamp);
@@ -1267,7 +1275,18 @@ static int fit_setup(fit_ctx *c)
 		if ((rc = fit_rules_build(c)))
 			return rc;
 	}
-	return fit_index_build(c);
+	if ((rc = fit_index_build(c)))
+		return rc;
+	if (!c->gap) { /* the lists' spans and owners */
+		c->place = fit_alloc(c, n, sizeof *c->place);
+		c->owner = fit_alloc(c, n, sizeof *c->owner);
+		if (!c->place || !c->owner)
+			return USMP_ERR_NOMEM;
+	}
+	/* the begin times only laid out the index */
+	fit_free(c, c->times);
+	c->times = NULL;
+	return USMP_OK;
 }
 
 /* order=all: plan in every order, keep the smallest plan in c->out. */

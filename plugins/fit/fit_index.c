@@ -1,14 +1,20 @@
 /* fit_index.c — the fit plugin's gap index (see fit_index.h): merged
  * occupied intervals per time-tree node, and the first/best fit queries.
  *
- * A query gathers the sets of its range of leaves and walks them together
- * in offset order: each set keeps a cursor that only moves up, and the
- * candidate offset x moves past whatever interval blocks [x, x + size) in
- * any set, until every set agrees that [x, x + size) is free. Because each
- * set is the union over a stretch of time, the walk passes about as many
- * intervals as there are free gaps below the answer, not one per buffer
- * alive. best_fit walks on to the top, through every gap that holds the
- * buffer, and keeps the smallest.
+ * A query gathers the sets of its range of leaves (its small sets merged
+ * into one) and walks them together in offset order: each set keeps a
+ * cursor that only moves up and, as its key, the start of the interval at
+ * the cursor. The candidate offset x moves past whatever interval blocks
+ * [x, x + size) in a set whose key is below x + size, until every key is
+ * at or above x + size; a set whose next interval starts high enough is
+ * never looked at, only its key. Because each set is the union over a
+ * stretch of time, the walk passes about as many intervals as there are
+ * free gaps below the answer, not one per buffer alive. best_fit walks on
+ * to the top, through every gap that holds the buffer, and keeps the
+ * smallest: the gap around a stop is the largest end the cursors passed
+ * up to the least key. An insertion adds one interval to a few tens of
+ * sorted arrays; it works on them in batches, asking memory for each
+ * set's header and the middle of its intervals before searching any.
  */
 #include "fit_index.h"
 
@@ -25,8 +31,13 @@
 #define FITG_SMALL 16u
 #define FITG_SCRATCH 256u
 
-/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only). */
-#define fitg_sub(g, v) (&(g)->sub[(v) - (g)->lowfirst])
+/* Sets an insertion works on together (see fitg_flush). */
+#define FITG_BATCH 32u
+
+/* sub[] of node v (v >= lowfirst: sub[] exists below h0 only); a leaf's
+ * sub[] is its cover[] (what touches a leaf covers it). */
+#define fitg_sub(g, v)                                                         \
+	((v) >= (g)->tsize ? &(g)->cover[v] : &(g)->sub[(v) - (g)->lowfirst])
 
 /* ---- sets ----------------------------------------------------------------- */
 
@@ -63,7 +74,7 @@ static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
 	if (s->cnt == s->cap) {
 		if (s->cap >= UINT32_MAX / 2)
 			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap + s->cap / 2 + 4; /* 1.5x: memory */
+		uint32_t ncap = s->cap + s->cap / 8 + 2; /* 1.125x: memory */
 		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
 		if (!p)
 			return USMP_ERR_NOMEM;
@@ -94,11 +105,11 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 	/* nodes at heights h0.. are those below lowfirst */
 	g->lowfirst = g->h0 ? tsize >> (g->h0 - 1) : 2 * (uint64_t)tsize;
 	size_t nodes = 2 * (size_t)tsize;
-	g->nsub = nodes - g->lowfirst;
+	g->nsub = g->lowfirst < tsize ? tsize - g->lowfirst : 0;
 	g->cover = h->alloc(h, nodes * sizeof *g->cover);
 	g->sub = h->alloc(h, (g->nsub ? g->nsub : 1) * sizeof *g->sub);
 	g->touch = h->alloc(h, (size_t)g->lowfirst * sizeof *g->touch);
-	g->scratch.iv = h->alloc(h, FITG_SCRATCH * sizeof *g->scratch.iv);
+	g->scratch.iv = h->alloc(h, 2 * FITG_SCRATCH * sizeof *g->scratch.iv);
 	g->scratch.cap = FITG_SCRATCH;
 	if (g->cover)
 		memset(g->cover, 0, nodes * sizeof *g->cover);
@@ -183,18 +194,55 @@ static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
 	return k;
 }
 
+/* Sets waiting for one interval: added in batches, each set's header and
+ * the middle of its intervals asked from memory for the whole batch
+ * before the first binary search, so the cache misses overlap. */
+typedef struct fitg_batch {
+	const usmp_host *h;
+	uint64_t a, b;
+	unsigned n;
+	usmp__fit_set *s[FITG_BATCH];
+} fitg_batch;
+
+static int fitg_flush(fitg_batch *bt)
+{
+	int rc;
+	for (unsigned i = 0; i < bt->n; i++)
+		__builtin_prefetch(bt->s[i]);
+	for (unsigned i = 0; i < bt->n; i++) {
+		const usmp__fit_set *s = bt->s[i];
+		if (s->cnt) {
+			__builtin_prefetch(&s->iv[s->cnt / 2]);
+			__builtin_prefetch(&s->iv[s->cnt / 4]);
+			__builtin_prefetch(&s->iv[s->cnt / 2 + s->cnt / 4]);
+		}
+	}
+	for (unsigned i = 0; i < bt->n; i++)
+		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b)))
+			return rc;
+	bt->n = 0;
+	return USMP_OK;
+}
+
+static int fitg_put(fitg_batch *bt, usmp__fit_set *s)
+{
+	bt->s[bt->n++] = s;
+	return bt->n == FITG_BATCH ? fitg_flush(bt) : USMP_OK;
+}
+
 int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
                           uint64_t a, uint64_t b)
 {
 	uint32_t nd[70];
 	int rc;
+	fitg_batch bt = { .h = g->h, .a = a, .b = b, .n = 0 };
 	/* sub[] is read on nodes below h0 only */
 	uint64_t low = g->lowfirst;
 	unsigned k = fitg_canonical(g, lo, hi, nd);
 	for (unsigned j = 0; j < k; j++)
-		if ((rc = fitg_set_add(g->h, &g->cover[nd[j]], a, b)) ||
-		    (nd[j] >= low &&
-		     (rc = fitg_set_add(g->h, fitg_sub(g, nd[j]), a, b))))
+		if ((rc = fitg_put(&bt, &g->cover[nd[j]])) ||
+		    (nd[j] >= low && nd[j] < g->tsize &&
+		     (rc = fitg_put(&bt, fitg_sub(g, nd[j])))))
 			return rc;
 	/* touch[] of the canonical nodes from h0 up and of their
 	 * descendants down to FITG_DOWN levels (not below h0) */
@@ -204,7 +252,7 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 			if (first >= low)
 				break;
 			for (uint64_t v = first; v < first + (1ull << d); v++)
-				if ((rc = fitg_set_add(g->h, &g->touch[v], a, b)))
+				if ((rc = fitg_put(&bt, &g->touch[v])))
 					return rc;
 		}
 	}
@@ -212,18 +260,49 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 	for (unsigned j = 0; j < k; j++) {
 		usmp__fit_set *s = nd[j] >= low ? fitg_sub(g, nd[j])
 		                                : &g->touch[nd[j]];
-		if ((rc = fitg_set_add(g->h, s, a, b)))
+		if ((rc = fitg_put(&bt, s)))
 			return rc;
 	}
-	return USMP_OK;
+	return fitg_flush(&bt);
 }
 
 /* ---- queries --------------------------------------------------------------- */
 
+/* Merge the sorted runs of src (run r: src[rb[r]..rb[r + 1]), nr runs)
+ * by start, two at a time through dst; returns the buffer that holds the
+ * one run left. */
+static usmp__fit_iv *fitg_merge_runs(usmp__fit_iv *src, usmp__fit_iv *dst,
+                                     unsigned *rb, unsigned nr)
+{
+	unsigned n = rb[nr];
+	while (nr > 1) {
+		unsigned nw = 0;
+		for (unsigned r = 0; r < nr; r += 2) {
+			unsigned i = rb[r], e1 = rb[r + 1];
+			unsigned j = e1, e2 = r + 2 <= nr ? rb[r + 2] : e1;
+			unsigned o = i;
+			rb[nw++] = i; /* nw <= r: read already */
+			while (i < e1 && j < e2)
+				dst[o++] = src[j].a < src[i].a ? src[j++] : src[i++];
+			while (i < e1)
+				dst[o++] = src[i++];
+			while (j < e2)
+				dst[o++] = src[j++];
+		}
+		rb[nw] = n;
+		nr = nw;
+		usmp__fit_iv *t = src;
+		src = dst;
+		dst = t;
+	}
+	return src;
+}
+
 /* Replace the query's sets of at most FITG_SMALL intervals, when there
  * are several, by their union in g->scratch: each set costs a look per
  * candidate offset, and the small ones (short stretches of time near the
- * ends of the range) are most of the sets. */
+ * ends of the range) are most of the sets. g->scratch has room for twice
+ * FITG_SCRATCH intervals: the second half is for merging. */
 static void fitg_pack_small(usmp__fit_gidx *g)
 {
 	unsigned m = g->qcount, small = 0, total = 0;
@@ -235,30 +314,28 @@ static void fitg_pack_small(usmp__fit_gidx *g)
 	}
 	if (small < 2 || total > FITG_SCRATCH)
 		return;
-	usmp__fit_iv *iv = g->scratch.iv;
-	unsigned n = 0, k = 0;
+	usmp__fit_iv *iv = g->scratch.iv + FITG_SCRATCH;
+	unsigned n = 0, k = 0, nr = 0, rb[USMP__FIT_QSETS + 1];
 	for (unsigned i = 0; i < m; i++) {
 		const usmp__fit_set *s = g->qset[i];
 		if (s->cnt > FITG_SMALL) {
 			g->qset[k++] = s;
 			continue;
 		}
-		for (uint32_t j = 0; j < s->cnt; j++) { /* insertion by start */
-			unsigned q = n++;
-			while (q > 0 && iv[q - 1].a > s->iv[j].a) {
-				iv[q] = iv[q - 1];
-				q--;
-			}
-			iv[q] = s->iv[j];
-		}
+		rb[nr++] = n;
+		memcpy(iv + n, s->iv, (size_t)s->cnt * sizeof *iv);
+		n += s->cnt;
 	}
+	rb[nr] = n;
+	iv = fitg_merge_runs(iv, g->scratch.iv, rb, nr);
+	usmp__fit_iv *out = g->scratch.iv;
 	unsigned u = 0; /* union of what overlaps or touches */
 	for (unsigned i = 0; i < n; i++) {
-		if (u > 0 && iv[i].a <= iv[u - 1].b) {
-			if (iv[i].b > iv[u - 1].b)
-				iv[u - 1].b = iv[i].b;
+		if (u > 0 && iv[i].a <= out[u - 1].b) {
+			if (iv[i].b > out[u - 1].b)
+				out[u - 1].b = iv[i].b;
 		} else {
-			iv[u++] = iv[i];
+			out[u++] = iv[i];
 		}
 	}
 	g->scratch.cnt = u;
@@ -303,8 +380,11 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 	}
 	g->qcount = m;
 	fitg_pack_small(g);
-	for (unsigned i = 0; i < g->qcount; i++)
+	g->qlow = 0;
+	for (unsigned i = 0; i < g->qcount; i++) {
 		g->qpos[i] = 0;
+		g->qkey[i] = g->qset[i]->cnt ? g->qset[i]->iv[0].a : UINT64_MAX;
+	}
 }
 
 /* Move the cursor of set i to its first interval ending past x. */
@@ -333,53 +413,55 @@ static uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
 		else
 			hi = md;
 	}
-	g->qpos[i] = lo;
 	return lo;
+}
+
+/* Set i's cursor to its first interval ending past x, then past every
+ * interval that blocks [x, x + size), x moving above each; its key and
+ * g->qlow follow. false when x passes limit - size. */
+static bool fitg_pass_set(usmp__fit_gidx *g, unsigned i, uint64_t *xp,
+                          uint64_t size, uint64_t align, uint64_t limit)
+{
+	const usmp__fit_set *s = g->qset[i];
+	uint64_t x = *xp;
+	uint32_t p = fitg_seek(g, i, x);
+	while (p < s->cnt && s->iv[p].a < x + size) {
+		bool ok = true;
+		x = usmp_align_up(s->iv[p].b, align, &ok);
+		if (!ok || x > limit - size)
+			return false;
+		p++;
+	}
+	g->qpos[i] = p;
+	g->qkey[i] = p < s->cnt ? s->iv[p].a : UINT64_MAX;
+	if (p > 0 && s->iv[p - 1].b > g->qlow)
+		g->qlow = s->iv[p - 1].b;
+	*xp = x;
+	return true;
 }
 
 /* The lowest y >= x, a multiple of align (x is one), with [y, y + size)
  * free in every query set and y + size <= limit; false when there is
- * none. The sets are checked from the front; one that blocks moves x
- * past its own gaps too small for the buffer, steps one place to the front
- * (the sets that block often end up checked first) and every other set is
- * checked again. At the end every cursor is at its set's first interval
- * ending past y. */
+ * none. Each set's key is the start of the interval at its cursor, so a
+ * set whose key is at or above y + size holds [y, y + size) free without a
+ * look at its intervals; only the others move their cursors (and perhaps
+ * y), and the keys are read again until none is below y + size. */
 static bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
                          uint64_t align, uint64_t limit, uint64_t *out)
 {
-	unsigned m = g->qcount, agreed = UINT32_MAX;
+	unsigned m = g->qcount;
 	if (size > limit || x > limit - size)
 		return false;
-	for (unsigned i = 0; i < m; i++) {
-		if (i == agreed)
-			continue;
-		uint32_t p = fitg_seek(g, i, x);
-		const usmp__fit_set *s = g->qset[i];
-		if (p >= s->cnt || s->iv[p].a >= x + size)
-			continue;
-		/* set i blocks x: past its gaps too small for the buffer */
-		for (;;) {
-			bool ok = true;
-			x = usmp_align_up(s->iv[p].b, align, &ok);
-			if (!ok || x > limit - size)
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (unsigned i = 0; i < m; i++) {
+			if (g->qkey[i] >= x + size)
+				continue;
+			uint64_t was = x;
+			if (!fitg_pass_set(g, i, &x, size, align, limit))
 				return false;
-			p++;
-			if (p >= s->cnt || s->iv[p].a >= x + size)
-				break;
+			moved |= x != was;
 		}
-		g->qpos[i] = p;
-		/* it blocks often: one step to the front */
-		if (i > 0) {
-			const usmp__fit_set *t = g->qset[i - 1];
-			g->qset[i - 1] = g->qset[i];
-			g->qset[i] = t;
-			uint32_t q = g->qpos[i - 1];
-			g->qpos[i - 1] = g->qpos[i];
-			g->qpos[i] = q;
-			i--;
-		}
-		agreed = i;
-		i = UINT32_MAX; /* all the others again, from the front */
 	}
 	*out = x;
 	return true;
@@ -394,24 +476,18 @@ bool usmp__fit_gidx_first(usmp__fit_gidx *g, bool live, uint32_t lo,
 }
 
 /* The free gap around y once fitg_advance stopped there: [*g0, *g1), and
- * false when it is the open space above every set. */
+ * false when it is the open space above every set. Every interval below y
+ * ends at or below g->qlow (the largest end a cursor has passed) and every
+ * set's next interval starts at or above its key. */
 static bool fitg_gap(const usmp__fit_gidx *g, uint64_t *g0, uint64_t *g1)
 {
-	bool bounded = false;
-	uint64_t lo = 0, hi = UINT64_MAX;
-	for (unsigned i = 0; i < g->qcount; i++) {
-		const usmp__fit_set *s = g->qset[i];
-		uint32_t p = g->qpos[i];
-		if (p > 0 && s->iv[p - 1].b > lo)
-			lo = s->iv[p - 1].b;
-		if (p < s->cnt && (!bounded || s->iv[p].a < hi)) {
-			hi = s->iv[p].a;
-			bounded = true;
-		}
-	}
-	*g0 = lo;
+	uint64_t hi = UINT64_MAX;
+	for (unsigned i = 0; i < g->qcount; i++)
+		if (g->qkey[i] < hi)
+			hi = g->qkey[i];
+	*g0 = g->qlow;
 	*g1 = hi;
-	return bounded;
+	return hi != UINT64_MAX;
 }
 
 bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,

@@ -6,7 +6,8 @@
  * merged with its neighbours in offset, into cover[w] of each canonical
  * node w of lo..hi (the buffers alive at every leaf of w); into sub[v] of
  * the nodes below height h0 that hold a canonical node in their subtree
- * (the buffers touching v but covering no ancestor of it); and into
+ * (the buffers touching v but covering no ancestor of it; a leaf's sub[]
+ * is its cover[], one set); and into
  * touch[v] of the nodes from height h0 up that it touches, those under a
  * canonical node only FITG_DOWN levels down (touch[v]: the buffers alive
  * somewhere in v, but those covering an ancestor far above).
@@ -19,7 +20,8 @@
  * merges into few intervals per set, and a query walks the gaps of a few
  * tens of sets rather than one interval per buffer alive. h0 is chosen
  * from the mean span (an eighth of it) so a buffer lands in a few tens of
- * sets.
+ * sets. A set's array grows by an eighth (plus two intervals), so its
+ * spare room stays small: the intervals are most of the plugin's memory.
  */
 #ifndef USMP_FIT_INDEX_H
 #define USMP_FIT_INDEX_H
@@ -47,12 +49,14 @@ typedef struct usmp__fit_gidx {
 	unsigned theight, h0; /* log2(tsize); lowest height with touch[] */
 	uint64_t lowfirst;    /* first node below h0 (2 * tsize: none) */
 	usmp__fit_set *cover;  /* [2 * tsize] */
-	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst.. (below h0) */
+	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst..tsize - 1 */
 	usmp__fit_set *touch;  /* [lowfirst]: nodes 1.. (h0 and up) */
 	size_t nsub;
 	usmp__fit_set scratch; /* a query's small sets, merged */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
+	uint64_t qkey[USMP__FIT_QSETS]; /* start of the interval at qpos */
+	uint64_t qlow; /* the largest end below every cursor */
 	unsigned qcount;
 } usmp__fit_gidx;
 
