@@ -166,6 +166,9 @@ typedef struct svg_ctx {
 	double stroke;
 	int detail;         /* 0: skip sub-pixel rectangles */
 	uint32_t *count;    /* buffers per pool */
+	uint32_t *start;    /* pool j's buffers: order[start[j] .. start[j+1]) */
+	uint32_t *order;    /* placed buffers by pool, then index */
+	uint32_t *pools_in_group; /* pools per group */
 } svg_ctx;
 
 static void draw_time_axis(svg_ctx *c, double y)
@@ -224,11 +227,10 @@ static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
                          uint32_t *drawn, uint32_t *skipped)
 {
 	FILE *f = c->f;
-	for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+	for (uint32_t k = c->start[pool]; k < c->start[pool + 1]; k++) {
+		uint32_t i = c->order[k];
 		const usmp_placement *pm = &c->plan->placements[i];
 		const usmp__buffer *b = &c->p->buffers[i];
-		if (pm->pool != pool)
-			continue;
 		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
 		double x = MARGIN_LEFT, w = PLOT_WIDTH;
 		if (live) {
@@ -269,11 +271,8 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	uint64_t bound = group != UINT32_MAX
 	                         ? usmp_problem_prepare_group_bound(p, group)
 	                         : 0;
-	int shared = 0; /* the bound is for several pools together */
-	for (size_t j = 0; j < p->pool_count; j++)
-		if (j != pool &&
-		    usmp_problem_prepare_pool_group(p, (uint32_t)j) == group)
-			shared = 1;
+	/* the bound is for several pools together */
+	int shared = group != UINT32_MAX && c->pools_in_group[group] > 1;
 	uint64_t ymax = size > 1 ? size : 1;
 	if (!shared && bound > ymax)
 		ymax = bound;
@@ -343,10 +342,27 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	uint64_t total = 0, bound_total = 0;
 	int any_live = 0;
 
+	/* Per pool and per group in one pass each, so a plan of many pools
+	 * draws in O(buffers + pools), not O(pools x (buffers + pools)). */
+	uint32_t groups = usmp_problem_prepare_group_count(p);
 	c.count = calloc(p->pool_count ? p->pool_count : 1, sizeof *c.count);
-	if (!c.count)
+	c.start = calloc((size_t)p->pool_count + 1, sizeof *c.start);
+	c.order = malloc((plan->buffer_count ? plan->buffer_count : 1) *
+	                 sizeof *c.order);
+	c.pools_in_group = calloc(groups ? groups : 1, sizeof *c.pools_in_group);
+	if (!c.count || !c.start || !c.order || !c.pools_in_group) {
+		free(c.count);
+		free(c.start);
+		free(c.order);
+		free(c.pools_in_group);
 		return usmp__plan_fail(plan, USMP_ERR_NOMEM,
 		                       "out of memory drawing the plan");
+	}
+	for (uint32_t j = 0; j < p->pool_count; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(p, j);
+		if (g < groups)
+			c.pools_in_group[g]++;
+	}
 	usmp__plan_measure(plan, p);
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
 		const usmp__buffer *b = &p->buffers[i];
@@ -355,6 +371,7 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			continue;
 		}
 		c.count[plan->placements[i].pool]++;
+		c.start[plan->placements[i].pool + 1]++;
 		if (!(b->flags & USMP_BUFFER_LIVE))
 			continue;
 		if (!any_live || b->begin < c.tmin)
@@ -375,8 +392,19 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			panels++;
 		total += plan->pool_size[j];
 	}
-	for (uint32_t g = 0; g < usmp_problem_prepare_group_count(p); g++)
+	for (uint32_t g = 0; g < groups; g++)
 		bound_total += usmp_problem_prepare_group_bound(p, g);
+	for (uint32_t j = 0; j < p->pool_count; j++)
+		c.start[j + 1] += c.start[j];
+	for (uint32_t i = 0, *at = c.start; i < plan->buffer_count; i++) {
+		uint32_t q = plan->placements[i].pool;
+		if (q < plan->pool_count)
+			c.order[at[q]++] = i;
+	}
+	/* at[q] now ends pool q's run; shift back so start[q] begins it */
+	for (uint32_t j = p->pool_count; j > 0; j--)
+		c.start[j] = c.start[j - 1];
+	c.start[0] = 0;
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
 	double height = HEADER_HEIGHT + (panels ? panels : 1) *
@@ -447,5 +475,8 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		        "placed</text>\n", MARGIN_LEFT, y + 40);
 	fputs("</svg>\n", f);
 	free(c.count);
+	free(c.start);
+	free(c.order);
+	free(c.pools_in_group);
 	return USMP_OK;
 }

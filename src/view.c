@@ -70,49 +70,97 @@ static int view_check_ids(const usmp_problem *p, const uint32_t *ids,
 	return USMP_OK;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Pools: every pool for the whole problem, else those a buffer of the
  * subset can use (all of them when a buffer has no candidate list). Fills
- * pool_inv (problem pool -> view pool or NONE), out->pools and
- * out->pool_map; *vp gets the view's pool count. */
+ * out->pools and out->pool_map (ascending problem pool numbers); *vp gets
+ * the view's pool count. Every pool in the view: *pool_inv gets the map
+ * problem pool -> view pool (O(pools)); otherwise NULL, and view_pool
+ * searches pool_map, so a small part of a problem with a million pools
+ * costs O(its candidates), not O(pools). */
 static int view_pools(const usmp_problem *p, const uint32_t *ids, uint32_t n,
-                      uint32_t *pool_inv, usmp__view_store *out, uint32_t *vp)
+                      uint32_t **pool_inv, usmp__view_store *out, uint32_t *vp)
 {
 	size_t P = p->pool_count;
 	int every = !ids;
-	for (size_t q = 0; q < P; q++)
-		pool_inv[q] = NONE;
+	uint64_t total = 0;
+	uint32_t k = 0;
+	*pool_inv = NULL;
 	for (uint32_t i = 0; i < n && !every; i++) {
 		const usmp__buffer *b = view_buffer(p, ids, i);
 		/* No list means every pool, except for a fixed buffer: its one
 		 * possible pool is the fixed one. */
 		if (b->candidate_count == 0 && !(b->flags & USMP_BUFFER_FIXED))
 			every = 1;
-		for (uint32_t c = 0; c < b->candidate_count; c++)
-			if (b->candidates[c] < P)
-				pool_inv[b->candidates[c]] = 0;
-		if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P)
-			pool_inv[b->fixed_pool] = 0;
+		total += b->candidate_count + 1u;
 	}
-	uint32_t k = 0;
-	for (size_t q = 0; q < P; q++)
-		if (every || pool_inv[q] == 0)
-			pool_inv[q] = k++;
-		else
-			pool_inv[q] = NONE;
-	out->pools = malloc((k ? k : 1) * sizeof *out->pools);
-	out->pool_map = malloc((k ? k : 1) * sizeof *out->pool_map);
-	if (!out->pools || !out->pool_map)
-		return USMP_ERR_NOMEM;
-	for (size_t q = 0; q < P; q++)
-		if (pool_inv[q] != NONE) {
-			usmp_pool_rec *r = &out->pools[pool_inv[q]];
-			r->name = p->pools[q].name;
-			r->size_limit = p->pools[q].size_limit;
-			r->alignment = p->pools[q].alignment ? p->pools[q].alignment : 1;
-			out->pool_map[pool_inv[q]] = (uint32_t)q;
+	if (every) {
+		*pool_inv = malloc((P ? P : 1) * sizeof **pool_inv);
+		out->pools = malloc((P ? P : 1) * sizeof *out->pools);
+		out->pool_map = malloc((P ? P : 1) * sizeof *out->pool_map);
+		if (!*pool_inv || !out->pools || !out->pool_map)
+			return USMP_ERR_NOMEM;
+		for (size_t q = 0; q < P; q++)
+			(*pool_inv)[q] = out->pool_map[q] = (uint32_t)q;
+		k = (uint32_t)P;
+	} else {
+		if (total > SIZE_MAX / sizeof *out->pool_map)
+			return USMP_ERR_NOMEM;
+		out->pool_map = malloc((total ? (size_t)total : 1) *
+		                       sizeof *out->pool_map);
+		if (!out->pool_map)
+			return USMP_ERR_NOMEM;
+		for (uint32_t i = 0; i < n; i++) {
+			const usmp__buffer *b = view_buffer(p, ids, i);
+			for (uint32_t c = 0; c < b->candidate_count; c++)
+				if (b->candidates[c] < P)
+					out->pool_map[k++] = b->candidates[c];
+			if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P)
+				out->pool_map[k++] = b->fixed_pool;
 		}
+		qsort(out->pool_map, k, sizeof *out->pool_map, cmp_u32);
+		uint32_t u = 0;
+		for (uint32_t j = 0; j < k; j++)
+			if (u == 0 || out->pool_map[u - 1] != out->pool_map[j])
+				out->pool_map[u++] = out->pool_map[j];
+		k = u;
+		out->pools = malloc((k ? k : 1) * sizeof *out->pools);
+		if (!out->pools)
+			return USMP_ERR_NOMEM;
+	}
+	for (uint32_t j = 0; j < k; j++) {
+		const usmp__pool *q = &p->pools[out->pool_map[j]];
+		usmp_pool_rec *r = &out->pools[j];
+		r->name = q->name;
+		r->size_limit = q->size_limit;
+		r->alignment = q->alignment ? q->alignment : 1;
+	}
 	*vp = k;
 	return USMP_OK;
+}
+
+/* The view pool of problem pool q (q < pool count), NONE when the view
+ * lacks it: pool_inv when view_pools made one, else a binary search in the
+ * ascending pool_map. */
+static uint32_t view_pool(const uint32_t *pool_inv, const uint32_t *pool_map,
+                          uint32_t vp, uint32_t q)
+{
+	if (pool_inv)
+		return pool_inv[q];
+	uint32_t lo = 0, hi = vp;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (pool_map[mid] < q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < vp && pool_map[lo] == q ? lo : NONE;
 }
 
 /* Allocate the per-buffer arrays of out for n buffers and the candidate
@@ -169,12 +217,15 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 					              b->candidates[c]);
 					return USMP_ERR_INVALID;
 				}
-				out->candidates[ci++] = pool_inv[b->candidates[c]];
+				out->candidates[ci++] = view_pool(
+					pool_inv, out->pool_map, vp, b->candidates[c]);
 			}
 			r->candidate_count = b->candidate_count;
 		} else if ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool < P &&
-		           pool_inv[b->fixed_pool] != NONE) {
-			out->candidates[ci++] = pool_inv[b->fixed_pool];
+		           view_pool(pool_inv, out->pool_map, vp,
+		                     b->fixed_pool) != NONE) {
+			out->candidates[ci++] = view_pool(pool_inv, out->pool_map,
+			                                  vp, b->fixed_pool);
 			r->candidate_count = 1;
 		} else {
 			for (uint32_t q = 0; q < vp; q++)
@@ -187,7 +238,8 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 				                   "exist", b->name, b->fixed_pool);
 				return USMP_ERR_INVALID;
 			}
-			r->fixed_pool = pool_inv[b->fixed_pool];
+			r->fixed_pool = view_pool(pool_inv, out->pool_map, vp,
+			                          b->fixed_pool);
 			r->fixed_offset = b->fixed_offset;
 		}
 	}
@@ -283,10 +335,7 @@ static int view_common(usmp_problem *p, const uint32_t *ids, uint32_t n,
 		return rc;
 	if (!ids)
 		n = (uint32_t)p->buffer_count;
-	pool_inv = malloc(p->pool_count * sizeof *pool_inv);
-	if (!pool_inv)
-		goto nomem;
-	if (view_pools(p, ids, n, pool_inv, out, &vp) != USMP_OK ||
+	if (view_pools(p, ids, n, &pool_inv, out, &vp) != USMP_OK ||
 	    view_alloc_buffers(p, ids, n, vp, out) != USMP_OK)
 		goto nomem;
 	if ((rc = view_buffers(p, ids, n, pool_inv, vp, out, msg)) != USMP_OK)
