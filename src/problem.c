@@ -161,9 +161,15 @@ void usmp__problem_changed(usmp_problem *p)
 	free(p->buffer_group);
 	free(p->pool_group);
 	free(p->group_bound);
+	free(p->group_edge_start);
+	free(p->group_edges);
+	free(p->group_rule_start);
+	free(p->group_rules);
 	p->buffer_group = NULL;
 	p->pool_group = NULL;
 	p->group_bound = NULL;
+	p->group_edge_start = p->group_edges = NULL;
+	p->group_rule_start = p->group_rules = NULL;
 	p->group_count = 0;
 	p->prepared = 0;
 }

@@ -62,6 +62,11 @@ struct usmp_problem {
 	uint32_t *buffer_group; /* [buffer_count] */
 	uint32_t *pool_group;   /* [pool_count] */
 	uint64_t *group_bound;  /* [group_count] */
+	/* Built on demand by view.c for views inside one group: the conflict
+	 * edges (by the group of edge.a) and overlap rules (by the group of
+	 * src) of each group, as index lists group_*[start[g] .. start[g+1]). */
+	uint32_t *group_edge_start, *group_edges;
+	uint32_t *group_rule_start, *group_rules;
 
 	/* Private to problem.c: the arena holding every pool, buffer and target
 	 * name (no malloc per name), and a hash set of overlap (src, dst) pairs

@@ -335,6 +335,50 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	return PANEL_TITLE + ph + PANEL_AXIS + PANEL_GAP;
 }
 
+static void free_ctx(svg_ctx *c)
+{
+	free(c->count);
+	free(c->start);
+	free(c->order);
+	free(c->pools_in_group);
+}
+
+/* The placed buffers by pool (order, start) and the pools of each group,
+ * by counting passes: a plan of many pools draws in O(buffers + pools),
+ * not O(pools x (buffers + pools)). */
+static int index_pools(svg_ctx *c, uint32_t groups)
+{
+	const usmp_plan *plan = c->plan;
+	uint32_t np = plan->pool_count;
+	c->start = calloc((size_t)np + 1, sizeof *c->start);
+	c->order = malloc((plan->buffer_count ? plan->buffer_count : 1) *
+	                  sizeof *c->order);
+	c->pools_in_group = calloc(groups ? groups : 1,
+	                           sizeof *c->pools_in_group);
+	if (!c->start || !c->order || !c->pools_in_group)
+		return USMP_ERR_NOMEM;
+	for (uint32_t j = 0; j < np; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(c->p, j);
+		if (g < groups)
+			c->pools_in_group[g]++;
+	}
+	for (uint32_t i = 0; i < plan->buffer_count; i++)
+		if (plan->placements[i].pool < np)
+			c->start[plan->placements[i].pool + 1]++;
+	for (uint32_t j = 0; j < np; j++)
+		c->start[j + 1] += c->start[j];
+	for (uint32_t i = 0; i < plan->buffer_count; i++) {
+		uint32_t q = plan->placements[i].pool;
+		if (q < np)
+			c->order[c->start[q]++] = i;
+	}
+	/* start[q] now ends pool q's run; shift back so it begins it */
+	for (uint32_t j = np; j > 0; j--)
+		c->start[j] = c->start[j - 1];
+	c->start[0] = 0;
+	return USMP_OK;
+}
+
 int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	svg_ctx c = {.f = f, .plan = plan, .p = p};
@@ -342,26 +386,12 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	uint64_t total = 0, bound_total = 0;
 	int any_live = 0;
 
-	/* Per pool and per group in one pass each, so a plan of many pools
-	 * draws in O(buffers + pools), not O(pools x (buffers + pools)). */
 	uint32_t groups = usmp_problem_prepare_group_count(p);
 	c.count = calloc(p->pool_count ? p->pool_count : 1, sizeof *c.count);
-	c.start = calloc((size_t)p->pool_count + 1, sizeof *c.start);
-	c.order = malloc((plan->buffer_count ? plan->buffer_count : 1) *
-	                 sizeof *c.order);
-	c.pools_in_group = calloc(groups ? groups : 1, sizeof *c.pools_in_group);
-	if (!c.count || !c.start || !c.order || !c.pools_in_group) {
-		free(c.count);
-		free(c.start);
-		free(c.order);
-		free(c.pools_in_group);
+	if (!c.count || index_pools(&c, groups) != USMP_OK) {
+		free_ctx(&c);
 		return usmp__plan_fail(plan, USMP_ERR_NOMEM,
 		                       "out of memory drawing the plan");
-	}
-	for (uint32_t j = 0; j < p->pool_count; j++) {
-		uint32_t g = usmp_problem_prepare_pool_group(p, j);
-		if (g < groups)
-			c.pools_in_group[g]++;
 	}
 	usmp__plan_measure(plan, p);
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
@@ -371,7 +401,6 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			continue;
 		}
 		c.count[plan->placements[i].pool]++;
-		c.start[plan->placements[i].pool + 1]++;
 		if (!(b->flags & USMP_BUFFER_LIVE))
 			continue;
 		if (!any_live || b->begin < c.tmin)
@@ -394,17 +423,6 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	}
 	for (uint32_t g = 0; g < groups; g++)
 		bound_total += usmp_problem_prepare_group_bound(p, g);
-	for (uint32_t j = 0; j < p->pool_count; j++)
-		c.start[j + 1] += c.start[j];
-	for (uint32_t i = 0, *at = c.start; i < plan->buffer_count; i++) {
-		uint32_t q = plan->placements[i].pool;
-		if (q < plan->pool_count)
-			c.order[at[q]++] = i;
-	}
-	/* at[q] now ends pool q's run; shift back so start[q] begins it */
-	for (uint32_t j = p->pool_count; j > 0; j--)
-		c.start[j] = c.start[j - 1];
-	c.start[0] = 0;
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
 	double height = HEADER_HEIGHT + (panels ? panels : 1) *
@@ -474,9 +492,6 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		fprintf(f, "<text class=\"lb\" x=\"%d\" y=\"%.0f\">no buffers "
 		        "placed</text>\n", MARGIN_LEFT, y + 40);
 	fputs("</svg>\n", f);
-	free(c.count);
-	free(c.start);
-	free(c.order);
-	free(c.pools_in_group);
+	free_ctx(&c);
 	return USMP_OK;
 }

@@ -246,8 +246,83 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 	return USMP_OK;
 }
 
+/* The group all buffers of the subset are in, NONE when there is none (the
+ * whole problem, an unprepared one, or buffers of several groups). */
+static uint32_t subset_group(const usmp_problem *p, const uint32_t *ids,
+                             uint32_t n)
+{
+	if (!ids || !n || !p->prepared || !p->buffer_group)
+		return NONE;
+	uint32_t g = p->buffer_group[ids[0]];
+	for (uint32_t i = 1; i < n; i++)
+		if (p->buffer_group[ids[i]] != g)
+			return NONE;
+	return g;
+}
+
+/* Items 0..count-1 listed by group (of buffer buf[k] for item k, read at
+ * stride `stride` bytes from `base`), as CSR: ascending within each group.
+ * Returns USMP_OK or USMP_ERR_NOMEM. */
+static int group_lists(const usmp_problem *p, const void *base,
+                       size_t stride, size_t count, uint32_t **start,
+                       uint32_t **items)
+{
+	uint32_t G = p->group_count;
+	*start = calloc((size_t)G + 1, sizeof **start);
+	*items = malloc((count ? count : 1) * sizeof **items);
+	if (!*start || !*items) {
+		free(*start);
+		free(*items);
+		*start = *items = NULL;
+		return USMP_ERR_NOMEM;
+	}
+	const char *at = base;
+	for (size_t k = 0; k < count; k++) {
+		uint32_t b = *(const uint32_t *)(const void *)(at + k * stride);
+		(*start)[p->buffer_group[b] + 1]++;
+	}
+	for (uint32_t g = 0; g < G; g++)
+		(*start)[g + 1] += (*start)[g];
+	for (size_t k = 0; k < count; k++) {
+		uint32_t b = *(const uint32_t *)(const void *)(at + k * stride);
+		(*items)[(*start)[p->buffer_group[b]]++] = (uint32_t)k;
+	}
+	for (uint32_t g = G; g > 0; g--)
+		(*start)[g] = (*start)[g - 1];
+	(*start)[0] = 0;
+	return USMP_OK;
+}
+
+/* The range [*lo, *hi) of what a view of the subset scans: every edge
+ * (rules: `rules`) of the problem, or, for a subset inside one group, the
+ * positions of that group's list in *list (built once per prepared
+ * problem), so a view of one of many parts costs O(its own edges). */
+static void scan_range(usmp_problem *p, const uint32_t *ids, uint32_t n,
+                       int rules, const uint32_t **list, size_t *lo,
+                       size_t *hi)
+{
+	size_t count = rules ? p->overlap_count : p->edge_count;
+	uint32_t **start = rules ? &p->group_rule_start : &p->group_edge_start;
+	uint32_t **items = rules ? &p->group_rules : &p->group_edges;
+	uint32_t g = subset_group(p, ids, n);
+	*list = NULL;
+	*lo = 0;
+	*hi = count;
+	if (g == NONE || count == 0 || count > UINT32_MAX)
+		return;
+	if (!*start &&
+	    (rules ? group_lists(p, &p->overlaps[0].src, sizeof *p->overlaps,
+	                         count, start, items)
+	           : group_lists(p, &p->edges[0].a, sizeof *p->edges, count,
+	                         start, items)) != USMP_OK)
+		return; /* out of memory: scan everything, as before */
+	*list = *items;
+	*lo = (*start)[g];
+	*hi = (*start)[g + 1];
+}
+
 /* Explicit edges between buffers of the subset, as CSR in out. */
-static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
+static int view_edges(usmp_problem *p, const uint32_t *ids, uint32_t n,
                       usmp__view_store *out, char **msg)
 {
 	size_t N = p->buffer_count, ne = 0;
@@ -257,7 +332,11 @@ static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
 		usmp__set_msg(msg, "view: out of memory");
 		return USMP_ERR_NOMEM;
 	}
-	for (size_t e = 0; e < p->edge_count; e++) {
+	const uint32_t *list;
+	size_t lo, hi;
+	scan_range(p, ids, n, 0, &list, &lo, &hi);
+	for (size_t k = lo; k < hi; k++) {
+		size_t e = list ? list[k] : k;
 		uint32_t a = view_index(ids, n, N, p->edges[e].a);
 		uint32_t b = view_index(ids, n, N, p->edges[e].b);
 		if (a == NONE || b == NONE || a == b)
@@ -277,7 +356,7 @@ static int view_edges(const usmp_problem *p, const uint32_t *ids, uint32_t n,
 /* Overlap rules of the subset, sorted by (src, dst); a duplicate pair
  * keeps the largest max_lead (either rule would allow the placement).
  * *count gets the number of rules in out->overlaps. */
-static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
+static int view_overlaps(usmp_problem *p, const uint32_t *ids,
                          uint32_t n, usmp__view_store *out, size_t *count)
 {
 	int rc = USMP_ERR_NOMEM;
@@ -290,7 +369,11 @@ static int view_overlaps(const usmp_problem *p, const uint32_t *ids,
 	out->overlaps = malloc(osz * sizeof *out->overlaps);
 	if (!keys || !idx || !out->overlaps)
 		goto fail;
-	for (size_t r = 0; r < p->overlap_count; r++) {
+	const uint32_t *list;
+	size_t lo, hi;
+	scan_range(p, ids, n, 1, &list, &lo, &hi);
+	for (size_t k = lo; k < hi; k++) {
+		size_t r = list ? list[k] : k;
 		uint32_t s = view_index(ids, n, N, p->overlaps[r].src);
 		uint32_t d = view_index(ids, n, N, p->overlaps[r].dst);
 		if (s == NONE || d == NONE || s == d)

@@ -309,3 +309,68 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	free(plan);
 	free(text);
 }
+
+/* n parts: pool p<i> holds a<i> and b<i>, joined by a conflict edge and by
+ * an overlap rule a<i> -> b<i> with max_lead 0 (no live ranges), and c<i>,
+ * which conflicts with a<i> only. Each part's view must find its own edge
+ * and rule among all the problem's: with the rule, b<i> may sit on a<i>'s
+ * bytes, so each part needs 8 bytes (a and b at 0, c above), not 12. */
+static char *parts_with_edges_json(size_t n)
+{
+	size_t cap = 64 + n * 320;
+	char *s = malloc(cap);
+	cr_assert_not_null(s);
+	size_t k = (size_t)snprintf(s, cap, "{\"usmp\": 1, \"pools\": [");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, cap - k, "%s{\"name\": \"p%zu\"}",
+		                      i ? "," : "", i);
+	k += (size_t)snprintf(s + k, cap - k, "], \"buffers\": [");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, cap - k, "%s"
+		                      "{\"name\": \"a%zu\", \"size\": 4, \"pools\": [\"p%zu\"]},"
+		                      "{\"name\": \"b%zu\", \"size\": 4, \"pools\": [\"p%zu\"]},"
+		                      "{\"name\": \"c%zu\", \"size\": 4, \"pools\": [\"p%zu\"]}",
+		                      i ? "," : "", i, i, i, i, i, i);
+	k += (size_t)snprintf(s + k, cap - k, "], \"conflicts\": [");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, cap - k, "%s[\"a%zu\", \"b%zu\"],"
+		                      "[\"a%zu\", \"c%zu\"]", i ? "," : "", i, i, i,
+		                      i);
+	k += (size_t)snprintf(s + k, cap - k, "], \"overlaps\": [");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, cap - k, "%s{\"src\": \"a%zu\", "
+		                      "\"dst\": \"b%zu\"}", i ? "," : "", i, i);
+	snprintf(s + k, cap - k, "]}");
+	return s;
+}
+
+/* 30,000 parts with 60,000 edges and 30,000 rules: each part's view lists
+ * its group's edges and rules (built once), where it scanned every edge
+ * and rule of the problem (O(parts x edges): minutes at this size). */
+Test(redteam, many_parts_with_edges_and_rules_find_their_own,
+     .timeout = 600)
+{
+	size_t n = 30000;
+	char *text = parts_with_edges_json(n);
+	usmp_problem *p = test_parse_json(text, "parts.json");
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), n);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	for (uint32_t i = 0; i < n; i += 997) {
+		usmp_part_info info = {.struct_size = sizeof info};
+		cr_assert_eq(usmp_plan_part(plan, i, &info), USMP_OK);
+		cr_assert_eq(info.buffer_count, 3);
+		cr_assert_eq(info.size, 8, "part %u: %llu bytes", i,
+		             (unsigned long long)info.size);
+		cr_assert_eq(info.lower_bound, 8);
+	}
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	free(text);
+}
