@@ -374,3 +374,46 @@ Test(redteam, many_parts_with_edges_and_rules_find_their_own,
 	usmp_problem_destroy(p);
 	free(text);
 }
+
+/* b0 is fixed at [0, 3) and b1 at [2, 4), alive together, and the overlap
+ * rule b0 -> b1 (max_lead 3) lets them share bytes 2..3 where they are.
+ * exact took any two fixed buffers meeting in time and memory for a clash
+ * and answered "no plan fits" (exit 3); a plan of 7 bytes exists, and 7 is
+ * the least (brute force over every placement). */
+static const char fixed_pair_with_rule[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"p0\", \"alignment\": 2}], "
+	"\"buffers\": ["
+	"{\"name\": \"b0\", \"size\": 3, \"alignment\": 4, \"live\": [0, 2], "
+	"\"fixed\": {\"pool\": \"p0\", \"offset\": 0}},"
+	"{\"name\": \"b1\", \"size\": 2, \"live\": [1, 3], "
+	"\"fixed\": {\"pool\": \"p0\", \"offset\": 2}},"
+	"{\"name\": \"b2\", \"size\": 3, \"live\": [2, 5]},"
+	"{\"name\": \"b3\", \"size\": 2, \"alignment\": 2},"
+	"{\"name\": \"b4\", \"size\": 2, \"live\": [4, 6]}], "
+	"\"overlaps\": [{\"src\": \"b0\", \"dst\": \"b1\", \"max_lead\": 3},"
+	"{\"src\": \"b0\", \"dst\": \"b3\", \"max_lead\": -3},"
+	"{\"src\": \"b3\", \"dst\": \"b4\", \"max_lead\": 0}]}";
+
+Test(redteam, exact_lets_fixed_buffers_share_what_their_rule_allows)
+{
+	usmp_problem *p = test_parse_json(fixed_pair_with_rule, "fixed.json");
+	usmp_registry *r = test_registry(NULL);
+	const char *algos[] = {"exact", "auto"};
+	for (int k = 0; k < 2; k++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = algos[k]};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK,
+		             "%s: %s", algos[k], usmp_plan_error(plan));
+		usmp_part_info info = {.struct_size = sizeof info};
+		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		cr_assert_geq(info.size, 7, "%s", algos[k]);
+		cr_assert_leq(info.proven_bound, 7, "%s", algos[k]);
+		if (k == 0)
+			cr_assert_eq(info.size, 7, "exact: %llu bytes",
+			             (unsigned long long)info.size);
+		usmp_plan_destroy(plan);
+	}
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
