@@ -417,3 +417,27 @@ Test(redteam, exact_lets_fixed_buffers_share_what_their_rule_allows)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* `usmp verify - -` read the problem from stdin, then the plan from the
+ * same, exhausted stdin: `<stdin>:1:0: '[' or '{' expected near end of
+ * file`, which does not say what is wrong. */
+Test(redteam, verify_refuses_problem_and_plan_both_on_stdin)
+{
+	char *ok = test_write_tmp(".json", "{\"usmp\": 1, \"buffers\": "
+	                                   "[{\"name\": \"a\", \"size\": 4}]}");
+	const char *cmds[] = {"verify", "simulate"};
+	for (int k = 0; k < 2; k++) {
+		char *out = NULL;
+		char *cmd = fmt("'%s' %s - - < '%s' 2>&1", test_cli(), cmds[k], ok);
+		int st = test_run(cmd, &out);
+		cr_assert_eq(st, 2, "exit %d: %s", st, out);
+		char *want = fmt("usmp: %s: PROBLEM and PLAN cannot both be "
+		                 "standard input (-)\n", cmds[k]);
+		cr_assert_str_eq(out, want);
+		free(want);
+		free(out);
+		free(cmd);
+	}
+	remove(ok);
+	free(ok);
+}

@@ -58,6 +58,12 @@ static int load_problem_and_plan(const cli_command *cmd, int argc, char **argv,
 	*first = parse(cmd, argc, argv, 2, &capacity);
 	if (*first < 0)
 		return *first == -2 ? EXIT_DONE : EXIT_USAGE;
+	/* stdin holds one document: the second read would see only its end */
+	if (strcmp(argv[*first], "-") == 0 && strcmp(argv[*first + 1], "-") == 0) {
+		cli_error("%s: PROBLEM and PLAN cannot both be standard input (-)",
+		          cmd->name);
+		return EXIT_USAGE;
+	}
 	*p = cli_load_problem(argv[*first], capacity);
 	if (!*p)
 		return EXIT_USAGE;
