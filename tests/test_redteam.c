@@ -441,3 +441,52 @@ Test(redteam, verify_refuses_problem_and_plan_both_on_stdin)
 	remove(ok);
 	free(ok);
 }
+
+/* b2 is fixed in p1 (limit 4) at [0, 3); b1 (2 bytes, aligned to 4, first
+ * candidate p1) is alive with it, and the rule b1 -> b2 (max_lead 0) lets
+ * b1 sit at 0 on b2's bytes. exact's least spill by load counted b2's
+ * bytes whole (a fixed buffer shared nothing), concluded that b1 must
+ * spill (2 bytes) and called its 9-byte plan optimal; spill 0 in 6 bytes
+ * exists, and is the least (brute force over every placement). */
+static const char fixed_rule_partner[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"p0\", \"size_limit\": 10}, "
+	"{\"name\": \"p1\", \"size_limit\": 4}], \"buffers\": ["
+	"{\"name\": \"b0\", \"size\": 2, \"live\": [1, 3], "
+	"\"pools\": [\"p0\", \"p1\"], \"fixed\": {\"pool\": \"p0\", \"offset\": 1}},"
+	"{\"name\": \"b1\", \"size\": 2, \"alignment\": 4, \"live\": [2, 4], "
+	"\"pools\": [\"p1\", \"p0\"]},"
+	"{\"name\": \"b2\", \"size\": 3, \"alignment\": 2, \"live\": [3, 4], "
+	"\"pools\": [\"p1\", \"p0\"], \"fixed\": {\"pool\": \"p1\", \"offset\": 0}}],"
+	" \"overlaps\": [{\"src\": \"b1\", \"dst\": \"b2\", \"max_lead\": 0}]}";
+
+Test(redteam, exact_spill_counts_what_a_fixed_buffer_shares_by_rule)
+{
+	usmp_problem *p = test_parse_json(fixed_rule_partner, "spill.json");
+	usmp_registry *r = test_registry(NULL);
+	const char *algos[] = {"exact", "auto"};
+	for (int k = 0; k < 2; k++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = algos[k]};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK,
+		             "%s: %s", algos[k], usmp_plan_error(plan));
+		usmp_part_info info = {.struct_size = sizeof info};
+		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		uint32_t pool;
+		cr_assert_eq(usmp_plan_placement(plan, 1, &pool, NULL), USMP_OK);
+		/* spill 0 -> at least 6 bytes; spill 2 (b1 in p0) -> 9 */
+		uint64_t best = pool == 1 ? 6 : 9;
+		cr_assert_leq(info.proven_bound, 6,
+		              "%s: proven bound %llu (b1 in pool %u)", algos[k],
+		              (unsigned long long)info.proven_bound, pool);
+		cr_assert_geq(info.size, best, "%s", algos[k]);
+		if (k == 0) {
+			cr_assert_eq(pool, 1, "exact spilled b1");
+			cr_assert_eq(info.size, 6);
+			cr_assert_eq(info.optimal, 1);
+		}
+		usmp_plan_destroy(plan);
+	}
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
