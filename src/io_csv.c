@@ -756,6 +756,14 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 			         "breaks or surrounding blanks");
 			return 0;
 		}
+		/* The reader takes sizes and alignments up to 2^63 - 1 only. */
+		if (b->size > (uint64_t)INT64_MAX ||
+		    b->alignment > (uint64_t)INT64_MAX) {
+			snprintf(why, whyn, "CSV sizes and alignments stop at "
+			         "2^63 - 1 (size %" PRIu64 ", alignment %" PRIu64 ")",
+			         b->size, b->alignment ? b->alignment : 1);
+			return 0;
+		}
 		if (b->alignment > 1)
 			*align = 1;
 		if (b->flags & USMP_BUFFER_FIXED)

@@ -64,8 +64,12 @@ int usmp__read_file(const char *path, char **data, size_t *len, char **msg)
 			cap = want;
 		}
 		size_t got = fread(buf + used, 1, cap - used - 1, f);
+		/* No problem or plan holds a NUL byte, and the parsers stop
+		 * at the first one: stop reading there, so an endless source
+		 * of them (/dev/zero) gets the parser's error, not a hang. */
+		int nul = got && memchr(buf + used, '\0', got) != NULL;
 		used += got;
-		if (got == 0)
+		if (got == 0 || nul)
 			break;
 	}
 	if (ferror(f)) {

@@ -225,6 +225,27 @@ static uint64_t placements_digest(const usmp_view *v, const usmp_placement *pl)
 		h = (h ^ pl[i].offset) * 0x100000001b3ull;
 	}
 	return h;
+	/* A member's proven bound holds for plans that spill no more than its
+	 * own (docs/design.md, "What optimal claims"): the least spill of the
+	 * members that raised it, and hc's bound before the first did. */
+	uint64_t bound_spill;
+	int bound_raised, prev_reported, prev_optimal;
+	uint64_t prev_proven;
+} run_state;
+
+/* The plan's spill: the bytes of buffers placed outside their first
+ * candidate pool (saturating). */
+static uint64_t plan_spill(const usmp_view *v, const usmp_placement *pl)
+{
+	uint64_t spill = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (b->candidate_count &&
+		    pl[i].pool != v->candidates[b->candidate_start])
+			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
+			                                     : spill + b->size;
+	}
+	return spill;
 }
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -294,6 +315,22 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		hc->reported = reported;
 		hc->optimal = optimal;
 		hc->proven_bound = proven;
+	} else if (hc->reported &&
+	           (!reported || hc->proven_bound > proven ||
+	            hc->optimal != optimal)) {
+		/* The bound this member raised holds for plans spilling no
+		 * more than its own; without a plan of its own, for plans
+		 * without spill. */
+		uint64_t spill = st == USMP_OK ? plan_spill(s->v, s->trial) : 0;
+		if (!s->bound_raised) {
+			s->bound_raised = 1;
+			s->prev_reported = reported;
+			s->prev_optimal = optimal;
+			s->prev_proven = proven;
+			s->bound_spill = spill;
+		} else if (spill < s->bound_spill) {
+			s->bound_spill = spill;
+		}
 	}
 	{
 		char line[200];
@@ -805,6 +842,14 @@ static int auto_plan(usmp__call *c)
 	if (!s.have_best) {
 		st = auto_no_plan(&s);
 		goto out;
+	}
+	/* A bound proven for plans of less spill than the one kept says
+	 * nothing about it: back to the bound before it (the host's lower
+	 * bound holds for every plan). */
+	if (s.bound_raised && plan_spill(v, s.best) > s.bound_spill) {
+		hc->reported = s.prev_reported;
+		hc->optimal = s.prev_optimal;
+		hc->proven_bound = s.prev_proven;
 	}
 	c->who = s.winner;
 	s.winner = NULL;

@@ -166,6 +166,9 @@ typedef struct svg_ctx {
 	double stroke;
 	int detail;         /* 0: skip sub-pixel rectangles */
 	uint32_t *count;    /* buffers per pool */
+	uint32_t *start;    /* pool j's buffers: order[start[j] .. start[j+1]) */
+	uint32_t *order;    /* placed buffers by pool, then index */
+	uint32_t *pools_in_group; /* pools per group */
 } svg_ctx;
 
 static void draw_time_axis(svg_ctx *c, double y)
@@ -224,11 +227,10 @@ static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
                          uint32_t *drawn, uint32_t *skipped)
 {
 	FILE *f = c->f;
-	for (uint32_t i = 0; i < c->plan->buffer_count; i++) {
+	for (uint32_t k = c->start[pool]; k < c->start[pool + 1]; k++) {
+		uint32_t i = c->order[k];
 		const usmp_placement *pm = &c->plan->placements[i];
 		const usmp__buffer *b = &c->p->buffers[i];
-		if (pm->pool != pool)
-			continue;
 		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
 		double x = MARGIN_LEFT, w = PLOT_WIDTH;
 		if (live) {
@@ -269,11 +271,8 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	uint64_t bound = group != UINT32_MAX
 	                         ? usmp_problem_prepare_group_bound(p, group)
 	                         : 0;
-	int shared = 0; /* the bound is for several pools together */
-	for (size_t j = 0; j < p->pool_count; j++)
-		if (j != pool &&
-		    usmp_problem_prepare_pool_group(p, (uint32_t)j) == group)
-			shared = 1;
+	/* the bound is for several pools together */
+	int shared = group != UINT32_MAX && c->pools_in_group[group] > 1;
 	uint64_t ymax = size > 1 ? size : 1;
 	if (!shared && bound > ymax)
 		ymax = bound;
@@ -336,6 +335,50 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	return PANEL_TITLE + ph + PANEL_AXIS + PANEL_GAP;
 }
 
+static void free_ctx(svg_ctx *c)
+{
+	free(c->count);
+	free(c->start);
+	free(c->order);
+	free(c->pools_in_group);
+}
+
+/* The placed buffers by pool (order, start) and the pools of each group,
+ * by counting passes: a plan of many pools draws in O(buffers + pools),
+ * not O(pools x (buffers + pools)). */
+static int index_pools(svg_ctx *c, uint32_t groups)
+{
+	const usmp_plan *plan = c->plan;
+	uint32_t np = plan->pool_count;
+	c->start = calloc((size_t)np + 1, sizeof *c->start);
+	c->order = malloc((plan->buffer_count ? plan->buffer_count : 1) *
+	                  sizeof *c->order);
+	c->pools_in_group = calloc(groups ? groups : 1,
+	                           sizeof *c->pools_in_group);
+	if (!c->start || !c->order || !c->pools_in_group)
+		return USMP_ERR_NOMEM;
+	for (uint32_t j = 0; j < np; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(c->p, j);
+		if (g < groups)
+			c->pools_in_group[g]++;
+	}
+	for (uint32_t i = 0; i < plan->buffer_count; i++)
+		if (plan->placements[i].pool < np)
+			c->start[plan->placements[i].pool + 1]++;
+	for (uint32_t j = 0; j < np; j++)
+		c->start[j + 1] += c->start[j];
+	for (uint32_t i = 0; i < plan->buffer_count; i++) {
+		uint32_t q = plan->placements[i].pool;
+		if (q < np)
+			c->order[c->start[q]++] = i;
+	}
+	/* start[q] now ends pool q's run; shift back so it begins it */
+	for (uint32_t j = np; j > 0; j--)
+		c->start[j] = c->start[j - 1];
+	c->start[0] = 0;
+	return USMP_OK;
+}
+
 int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	svg_ctx c = {.f = f, .plan = plan, .p = p};
@@ -343,10 +386,13 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	uint64_t total = 0, bound_total = 0;
 	int any_live = 0;
 
+	uint32_t groups = usmp_problem_prepare_group_count(p);
 	c.count = calloc(p->pool_count ? p->pool_count : 1, sizeof *c.count);
-	if (!c.count)
+	if (!c.count || index_pools(&c, groups) != USMP_OK) {
+		free_ctx(&c);
 		return usmp__plan_fail(plan, USMP_ERR_NOMEM,
 		                       "out of memory drawing the plan");
+	}
 	usmp__plan_measure(plan, p);
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
 		const usmp__buffer *b = &p->buffers[i];
@@ -375,7 +421,7 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 			panels++;
 		total += plan->pool_size[j];
 	}
-	for (uint32_t g = 0; g < usmp_problem_prepare_group_count(p); g++)
+	for (uint32_t g = 0; g < groups; g++)
 		bound_total += usmp_problem_prepare_group_bound(p, g);
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
@@ -446,6 +492,6 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		fprintf(f, "<text class=\"lb\" x=\"%d\" y=\"%.0f\">no buffers "
 		        "placed</text>\n", MARGIN_LEFT, y + 40);
 	fputs("</svg>\n", f);
-	free(c.count);
+	free_ctx(&c);
 	return USMP_OK;
 }

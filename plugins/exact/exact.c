@@ -67,7 +67,26 @@ static void write_plan(const driver *d, usmp_placement *out)
 	}
 }
 
-/* Two fixed buffers that meet in time and memory make every plan invalid. */
+/* Whether an overlap rule between fixed buffers a and b (model indices)
+ * lets them share bytes where they are: offset(dst) <= offset(src) + lead. */
+static bool fixed_rule_allows(const usmp_view *v, const xact_model *m,
+                              uint32_t a, uint32_t b)
+{
+	for (int way = 0; way < 2; way++) {
+		uint32_t s = way ? b : a, d = way ? a : b;
+		int64_t lead = xact_rule_lead(v, m->fix_id[s], m->fix_id[d]);
+		if (lead == INT64_MIN)
+			continue;
+		/* in 128 bits: offsets reach 2^64 - 1, leads are signed */
+		__int128 reach = (__int128)m->fix_off[s] + lead;
+		if ((__int128)m->fix_off[d] <= reach)
+			return true;
+	}
+	return false;
+}
+
+/* Two fixed buffers that meet in time and memory, without an overlap rule
+ * that lets them, make every plan invalid. */
 static bool fixed_clash(const usmp_view *v, const xact_model *m)
 {
 	for (uint32_t a = 0; a < m->nfix; a++)
@@ -78,7 +97,8 @@ static bool fixed_clash(const usmp_view *v, const xact_model *m)
 			if (both && !usmp_live_overlap(v, m->fix_id[a], m->fix_id[b]))
 				continue;
 			if (m->fix_off[a] < m->fix_end[b] &&
-			    m->fix_off[b] < m->fix_end[a])
+			    m->fix_off[b] < m->fix_end[a] &&
+			    !fixed_rule_allows(v, m, a, b))
 				return true;
 		}
 	return false;

@@ -70,6 +70,42 @@ static void dp_free(dp *d)
 			h->free(h, ptrs[i]);
 }
 
+/* With d->share: a fixed buffer and a rule partner alive with it may
+ * share their smaller size, as the pairs of section_pairs do (the union is
+ * at least the sum less every pair's overlap); taken off the fixed
+ * buffer's pool in the sections both live in, never below 0, so the load
+ * stays a lower bound. Pairs of two movable buffers are section_pairs'. */
+static void fixed_shares(dp *d, uint32_t ns)
+{
+	const usmp_view *v = d->v;
+	uint32_t P = v->pool_count;
+	for (uint64_t r = 0; r < v->overlap_count && d->share; r++) {
+		const usmp_overlap_rec *o = &v->overlaps[r];
+		const usmp_buffer_rec *x = &v->buffers[o->src];
+		const usmp_buffer_rec *y = &v->buffers[o->dst];
+		const usmp_buffer_rec *f = x->flags & USMP_BUFFER_FIXED ? x : y;
+		if (!(f->flags & USMP_BUFFER_FIXED) ||
+		    !usmp_live_overlap(v, o->src, o->dst) ||
+		    o->max_lead <= -(int64_t)y->size)
+			continue;
+		uint64_t share = x->size < y->size ? x->size : y->size;
+		int64_t b = x->begin > y->begin ? x->begin : y->begin;
+		int64_t e = x->end < y->end ? x->end : y->end;
+		uint32_t s = 0, hi = ns;
+		while (s < hi) { /* the first section starting at b or later */
+			uint32_t mid = s + (hi - s) / 2;
+			if (d->times[mid] < b)
+				s = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; s < ns && d->times[s] < e; s++) {
+			uint64_t *load = &d->fixload[(size_t)s * P + f->fixed_pool];
+			*load -= *load < share ? *load : share;
+		}
+	}
+}
+
 /* Sections and who is alive in each; false when a section has more than
  * DP_LIVE buffers to decide or the states would be too many. */
 static int sections(dp *d)
@@ -123,6 +159,7 @@ static int sections(dp *d)
 			d->live[(size_t)s * DP_LIVE + d->nlive[s]++] = b;
 		}
 	}
+	fixed_shares(d, ns);
 	uint64_t total = 0;
 	for (uint32_t s = 0; s < ns; s++) {
 		d->sect_at[s] = total;

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_CAPACITY = CLI_LONG_ONLY };
@@ -57,6 +58,12 @@ static int load_problem_and_plan(const cli_command *cmd, int argc, char **argv,
 	*first = parse(cmd, argc, argv, 2, &capacity);
 	if (*first < 0)
 		return *first == -2 ? EXIT_DONE : EXIT_USAGE;
+	/* stdin holds one document: the second read would see only its end */
+	if (strcmp(argv[*first], "-") == 0 && strcmp(argv[*first + 1], "-") == 0) {
+		cli_error("%s: PROBLEM and PLAN cannot both be standard input (-)",
+		          cmd->name);
+		return EXIT_USAGE;
+	}
 	*p = cli_load_problem(argv[*first], capacity);
 	if (!*p)
 		return EXIT_USAGE;
@@ -124,6 +131,8 @@ static int cmd_simulate(int argc, char **argv)
 static int cmd_bound(int argc, char **argv)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
+	uint32_t *start = NULL, *pools = NULL;
+	int code = EXIT_USAGE;
 	int first = parse(&cli_bound_command, argc, argv, 1, &capacity);
 	if (first < 0)
 		return first == -2 ? EXIT_DONE : EXIT_USAGE;
@@ -133,19 +142,44 @@ static int cmd_bound(int argc, char **argv)
 	uint32_t groups = usmp_problem_prepare_group_count(p);
 	if (*usmp_problem_error(p)) {
 		cli_error("%s", usmp_problem_error(p));
-		usmp_problem_destroy(p);
-		return EXIT_USAGE;
+		goto fail;
 	}
-	for (uint32_t g = 0; g < groups; g++) {
+	/* Each group's pools in pool order, by one counting pass: O(pools +
+	 * groups), so a million one-pool groups print in a moment. */
+	uint32_t np = usmp_problem_pool_count(p);
+	start = calloc((size_t)groups + 1, sizeof *start);
+	pools = malloc((np ? np : 1) * sizeof *pools);
+	if (!start || !pools) {
+		cli_error("%s: out of memory", cli_shown(argv[first]));
+		code = EXIT_OTHER;
+		goto fail;
+	}
+	for (uint32_t j = 0; j < np; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(p, j);
+		if (g < groups)
+			start[g + 1]++;
+	}
+	for (uint32_t g = 0; g < groups; g++)
+		start[g + 1] += start[g];
+	for (uint32_t j = 0; j < np; j++) {
+		uint32_t g = usmp_problem_prepare_pool_group(p, j);
+		if (g < groups)
+			pools[start[g]++] = j;
+	}
+	for (uint32_t g = 0, at = 0; g < groups; g++) {
 		printf("group %u: lower bound %llu bytes; pools:", g,
 		       (unsigned long long)usmp_problem_prepare_group_bound(p, g));
-		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++)
-			if (usmp_problem_prepare_pool_group(p, j) == g)
-				printf(" %s", cli_shown(usmp_problem_pool_name(p, j)));
+		for (; at < start[g]; at++)
+			printf(" %s",
+			       cli_shown(usmp_problem_pool_name(p, pools[at])));
 		putchar('\n');
 	}
+	code = EXIT_DONE;
+fail:
+	free(start);
+	free(pools);
 	usmp_problem_destroy(p);
-	return EXIT_DONE;
+	return code;
 }
 
 const cli_command cli_verify_command = {
