@@ -211,6 +211,12 @@ typedef struct run_state {
 	size_t nidx;
 	double verify_cost; /* seconds the last verification of a plan took */
 	uint64_t best_digest; /* placements_digest of best when it was verified */
+	/* A member's proven bound holds for plans that spill no more than its
+	 * own (docs/design.md, "What optimal claims"): the least spill of the
+	 * members that raised it, and hc's bound before the first did. */
+	uint64_t bound_spill;
+	int bound_raised, prev_reported, prev_optimal;
+	uint64_t prev_proven;
 } run_state;
 
 /* A digest of a plan's placements (FNV-1a over their pools and offsets):
@@ -225,13 +231,7 @@ static uint64_t placements_digest(const usmp_view *v, const usmp_placement *pl)
 		h = (h ^ pl[i].offset) * 0x100000001b3ull;
 	}
 	return h;
-	/* A member's proven bound holds for plans that spill no more than its
-	 * own (docs/design.md, "What optimal claims"): the least spill of the
-	 * members that raised it, and hc's bound before the first did. */
-	uint64_t bound_spill;
-	int bound_raised, prev_reported, prev_optimal;
-	uint64_t prev_proven;
-} run_state;
+}
 
 /* The plan's spill: the bytes of buffers placed outside their first
  * candidate pool (saturating). */
