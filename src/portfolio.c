@@ -44,7 +44,8 @@
  * (docs/performance.md): the other first_fit orders 0.8-1.1, best_fit
  * 1.2-2.2 by size and area, TVM's greedies 0.7-1.0; hill_climb's 500
  * re-placements from the swapped position cost 200-300 first fits (2,000
- * and 10,500 buffers with 300-400 alive), counted as 400 to be safe.
+ * and 10,500 buffers with 300-400 alive), counted as 400 to be safe;
+ * first_fit_sweep 0.25-0.35 on the XLA traces, counted as 0.5.
  * gain: how often the member gave the smallest heuristic plan on the
  * training problems of each shape (out of ten; ties count for each; WIDE:
  * the eight XLA traces and four field.py shapes), so the
@@ -52,7 +53,11 @@
  * alive at once (CNN and transformer inference streams), MANY = more alive
  * with sizes within four decades (training steps, MiniMalloc), WIDE = more
  * alive over four decades or more (XLA traces). A member with gain 0 still
- * runs when it fits: "never behind" needs every heuristic.
+ * runs when it fits: "never behind" needs every heuristic. first_fit_sweep's
+ * WIDE gain: the smallest plan on trace R (1.0002; 1.0033-1.27 on the other
+ * seven, where first_fit reaches 1.0000-1.0009) and, within the time, on
+ * field.py's xla_500k_10k and xla_1m_10k; its FEW and MANY gains are not
+ * measured (1: above the greedy's 0 on MANY, for first_by_estimate).
  *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
@@ -88,7 +93,7 @@ static const struct member {
 	{"first_fit", "order=lifetime", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
 	{"first_fit", "order=area", ROLE_HEURISTIC, 1.0, {4, 2, 2}, INDEX_FIT},
 	{"first_fit", "order=conflicts", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
-	{"first_fit_sweep", NULL, ROLE_HEURISTIC, 0.5, {2, 2, 6}, INDEX_SWEEP},
+	{"first_fit_sweep", NULL, ROLE_HEURISTIC, 0.5, {1, 1, 2}, INDEX_SWEEP},
 	{"greedy_by_size", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
 	{"greedy_by_conflicts", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
 	{"hill_climb", NULL, ROLE_HEURISTIC, 400.0, {2, 0, 0}, INDEX_FIT},
