@@ -101,24 +101,7 @@ static void sw_pull(sw_node *nd, uint32_t t)
 	nd[t].mx = m;
 }
 
-/* Split t into keys < k (*a) and keys >= k (*b). */
-static void sw_split(sw_node *nd, uint32_t t, uint64_t k, uint32_t *a,
-                     uint32_t *b)
-{
-	if (t == SW_NONE) {
-		*a = *b = SW_NONE;
-		return;
-	}
-	if (nd[t].start < k) {
-		sw_split(nd, nd[t].r, k, &nd[t].r, b);
-		*a = t;
-	} else {
-		sw_split(nd, nd[t].l, k, a, &nd[t].l);
-		*b = t;
-	}
-	sw_pull(nd, t);
-}
-
+/* Merge two treaps, every key of a below every key of b. */
 static uint32_t sw_merge(sw_node *nd, uint32_t a, uint32_t b)
 {
 	if (a == SW_NONE)
@@ -135,6 +118,59 @@ static uint32_t sw_merge(sw_node *nd, uint32_t a, uint32_t b)
 	return b;
 }
 
+/* Insert node x under t by its start, rotating it up by priority. */
+static uint32_t sw_ins(sw_node *nd, uint32_t t, uint32_t x)
+{
+	if (t == SW_NONE)
+		return x;
+	if (nd[x].start < nd[t].start) {
+		uint32_t l = nd[t].l = sw_ins(nd, nd[t].l, x);
+		if (nd[l].pri > nd[t].pri) {
+			nd[t].l = nd[l].r;
+			sw_pull(nd, t);
+			nd[l].r = t;
+			sw_pull(nd, l);
+			return l;
+		}
+	} else {
+		uint32_t r = nd[t].r = sw_ins(nd, nd[t].r, x);
+		if (nd[r].pri > nd[t].pri) {
+			nd[t].r = nd[r].l;
+			sw_pull(nd, t);
+			nd[r].l = t;
+			sw_pull(nd, r);
+			return r;
+		}
+	}
+	sw_pull(nd, t);
+	return t;
+}
+
+/* Remove the node starting at k from under t. */
+static uint32_t sw_del(sw_node *nd, uint32_t t, uint64_t k)
+{
+	if (nd[t].start == k)
+		return sw_merge(nd, nd[t].l, nd[t].r);
+	if (k < nd[t].start)
+		nd[t].l = sw_del(nd, nd[t].l, k);
+	else
+		nd[t].r = sw_del(nd, nd[t].r, k);
+	sw_pull(nd, t);
+	return t;
+}
+
+/* Set the gap of the node starting at k, and the maxima above it. */
+static void sw_set_gap(sw_node *nd, uint32_t t, uint64_t k, uint64_t gap)
+{
+	if (k < nd[t].start)
+		sw_set_gap(nd, nd[t].l, k, gap);
+	else if (k > nd[t].start)
+		sw_set_gap(nd, nd[t].r, k, gap);
+	else
+		nd[t].gap = gap;
+	sw_pull(nd, t);
+}
+
 static uint32_t sw_first(const sw_node *nd, uint32_t t)
 {
 	while (t != SW_NONE && nd[t].l != SW_NONE)
@@ -149,44 +185,51 @@ static uint32_t sw_last(const sw_node *nd, uint32_t t)
 	return t;
 }
 
-/* Insert node x (its start, end set): its gap from the range below, the
- * range above's gap from it. */
+/* The nodes just below and just above start k (k itself skipped). */
+static void sw_around(const sw_node *nd, uint32_t t, uint64_t k,
+                      uint32_t *below, uint32_t *above)
+{
+	*below = *above = SW_NONE;
+	while (t != SW_NONE) {
+		if (nd[t].start < k) {
+			*below = t;
+			t = nd[t].r;
+		} else if (nd[t].start > k) {
+			*above = t;
+			t = nd[t].l;
+		} else {
+			if (nd[t].l != SW_NONE)
+				*below = sw_last(nd, nd[t].l);
+			if (nd[t].r != SW_NONE)
+				*above = sw_first(nd, nd[t].r);
+			return;
+		}
+	}
+}
+
+/* Insert node x (its start, end, priority set): its gap from the range
+ * below, the range above's gap from it. */
 static void sw_insert(sw_node *nd, uint32_t *root, uint32_t x)
 {
-	uint32_t a, b;
-	sw_split(nd, *root, nd[x].start, &a, &b);
-	uint32_t below = sw_last(nd, a);
+	uint32_t below, above;
+	sw_around(nd, *root, nd[x].start, &below, &above);
 	nd[x].gap = nd[x].start - (below == SW_NONE ? 0 : nd[below].end);
 	nd[x].l = nd[x].r = SW_NONE;
 	sw_pull(nd, x);
-	uint32_t above = sw_first(nd, b);
-	if (above != SW_NONE) {
-		uint32_t one, rest;
-		sw_split(nd, b, nd[above].start + 1, &one, &rest);
-		nd[one].gap = nd[one].start - nd[x].end;
-		sw_pull(nd, one);
-		b = sw_merge(nd, one, rest);
-	}
-	*root = sw_merge(nd, sw_merge(nd, a, x), b);
+	*root = sw_ins(nd, *root, x);
+	if (above != SW_NONE)
+		sw_set_gap(nd, *root, nd[above].start, nd[above].start - nd[x].end);
 }
 
 /* Remove node x: the range above takes over its gap and x's. */
 static void sw_erase(sw_node *nd, uint32_t *root, uint32_t x)
 {
-	uint32_t a, mid, one, b;
-	sw_split(nd, *root, nd[x].start, &a, &mid);
-	sw_split(nd, mid, nd[x].start + 1, &one, &b);
-	uint32_t below = sw_last(nd, a);
-	uint32_t above = sw_first(nd, b);
-	if (above != SW_NONE) {
-		uint32_t first, rest;
-		sw_split(nd, b, nd[above].start + 1, &first, &rest);
-		nd[first].gap = nd[first].start -
-		                (below == SW_NONE ? 0 : nd[below].end);
-		sw_pull(nd, first);
-		b = sw_merge(nd, first, rest);
-	}
-	*root = sw_merge(nd, a, b);
+	uint32_t below, above;
+	sw_around(nd, *root, nd[x].start, &below, &above);
+	*root = sw_del(nd, *root, nd[x].start);
+	if (above != SW_NONE)
+		sw_set_gap(nd, *root, nd[above].start,
+		           nd[above].start - (below == SW_NONE ? 0 : nd[below].end));
 }
 
 /* The leftmost node with start > k whose gap is at least s. */
