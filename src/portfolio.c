@@ -596,7 +596,7 @@ static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
  * the first plan from the member with the highest gain for the shape among
  * those estimated cheaper than first_fit and within USMP__AUTO_FIRST_SLACK
  * times the cheapest of them (first_fit_sweep on WIDE and MANY parts, at
- * twice a time-index greedy's cost for a plan 1.04-1.06 times the bound
+ * 1.1-1.3 times a time-index greedy's cost for a plan 1.04-1.06 times the bound
  * where the greedy's is 2.9-3.0 times; lower estimate, then table order,
  * on ties), allowed to finish; first_fit and the rest then run only as
  * their estimates fit (run_heuristics). Sets s->by_estimate when it made a
