@@ -56,8 +56,10 @@
  * runs when it fits: "never behind" needs every heuristic. first_fit_sweep's
  * WIDE gain: the smallest plan on trace R (1.0002; 1.0033-1.27 on the other
  * seven, where first_fit reaches 1.0000-1.0009) and, within the time, on
- * field.py's xla_500k_10k and xla_1m_10k; its FEW and MANY gains are not
- * measured (1: above the greedy's 0 on MANY, for first_by_estimate).
+ * field.py's xla_500k_10k and xla_1m_10k. FEW and MANY, from gen.py's
+ * 1k/10k cnn, transformer and training streams only: the smallest plan on
+ * transformer_10k (1.0000; first_fit 1.0084), 1.0026-1.57 elsewhere; 1 on
+ * both (on MANY above the greedy's 0, so first_by_estimate takes it).
  *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
