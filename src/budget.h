@@ -98,4 +98,15 @@ static inline double usmp__isolate_grace(double budget, uint32_t buffers)
 #define USMP__AUTO_FIT_PER_ALIVE 1.5e-9
 #define USMP__AUTO_TIME_PER_BUFFER 3e-6
 
+/* first_fit_sweep (plugins/sweep: a treap of the alive ranges, O(log n) a
+ * buffer): CPU seconds of the whole `usmp plan -a first_fit_sweep` per
+ * buffer, measured 2026-12-03 (bench/auto/RESULTS.md, debugoptimized): 1.8 s
+ * at xla_500k_10k, 4.0 s at xla_1m_10k (the greedy: 1.6 s and 3.5 s), taken
+ * at the upper end. The first plan by estimate may come from a member up to
+ * FIRST_SLACK times the cheapest one's estimate when its gain for the shape
+ * is higher (portfolio.c, first_by_estimate): the sweep's plans are 1.04-1.06
+ * times the bound on field.py's xla shapes, the greedy's 2.9-3.0 times. */
+#define USMP__AUTO_SWEEP_PER_BUFFER 4e-6
+#define USMP__AUTO_FIRST_SLACK 2.0
+
 #endif /* USMP_BUDGET_H */

@@ -44,7 +44,8 @@
  * (docs/performance.md): the other first_fit orders 0.8-1.1, best_fit
  * 1.2-2.2 by size and area, TVM's greedies 0.7-1.0; hill_climb's 500
  * re-placements from the swapped position cost 200-300 first fits (2,000
- * and 10,500 buffers with 300-400 alive), counted as 400 to be safe.
+ * and 10,500 buffers with 300-400 alive), counted as 400 to be safe;
+ * first_fit_sweep 0.25-0.35 on the XLA traces, counted as 0.5.
  * gain: how often the member gave the smallest heuristic plan on the
  * training problems of each shape (out of ten; ties count for each; WIDE:
  * the eight XLA traces and four field.py shapes), so the
@@ -52,7 +53,13 @@
  * alive at once (CNN and transformer inference streams), MANY = more alive
  * with sizes within four decades (training steps, MiniMalloc), WIDE = more
  * alive over four decades or more (XLA traces). A member with gain 0 still
- * runs when it fits: "never behind" needs every heuristic.
+ * runs when it fits: "never behind" needs every heuristic. first_fit_sweep's
+ * WIDE gain: the smallest plan on trace R (1.0002; 1.0033-1.27 on the other
+ * seven, where first_fit reaches 1.0000-1.0009) and, within the time, on
+ * field.py's xla_500k_10k and xla_1m_10k. FEW and MANY, from gen.py's
+ * 1k/10k cnn, transformer and training streams only: the smallest plan on
+ * transformer_10k (1.0000; first_fit 1.0084), 1.0026-1.57 elsewhere; 1 on
+ * both (on MANY above the greedy's 0, so first_by_estimate takes it).
  *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
@@ -67,8 +74,9 @@ enum { ROLE_FIRST, ROLE_HEURISTIC, ROLE_SEARCH };
 /* What a member's time grows with: INDEX_FIT, the fit index (first_fit,
  * best_fit, hill_climb): buffers x alive at once, cost x fit_estimate;
  * INDEX_TIME, a time index (TVM's greedies): buffers only,
- * USMP__AUTO_TIME_PER_BUFFER each (budget.h). */
-enum { INDEX_FIT, INDEX_TIME };
+ * USMP__AUTO_TIME_PER_BUFFER each; INDEX_SWEEP, first_fit_sweep's ordered
+ * gaps: buffers only, USMP__AUTO_SWEEP_PER_BUFFER each (budget.h). */
+enum { INDEX_FIT, INDEX_TIME, INDEX_SWEEP };
 
 static const struct member {
 	const char *algorithm;
@@ -87,6 +95,7 @@ static const struct member {
 	{"first_fit", "order=lifetime", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
 	{"first_fit", "order=area", ROLE_HEURISTIC, 1.0, {4, 2, 2}, INDEX_FIT},
 	{"first_fit", "order=conflicts", ROLE_HEURISTIC, 1.1, {4, 1, 0}, INDEX_FIT},
+	{"first_fit_sweep", NULL, ROLE_HEURISTIC, 0.5, {1, 1, 2}, INDEX_SWEEP},
 	{"greedy_by_size", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
 	{"greedy_by_conflicts", NULL, ROLE_HEURISTIC, 1.0, {2, 0, 0}, INDEX_TIME},
 	{"hill_climb", NULL, ROLE_HEURISTIC, 400.0, {2, 0, 0}, INDEX_FIT},
@@ -518,6 +527,8 @@ static double member_estimate(const run_state *s, const struct member *m)
 {
 	if (s->by_estimate && m->index == INDEX_TIME)
 		return USMP__AUTO_TIME_PER_BUFFER * s->v->buffer_count;
+	if (s->by_estimate && m->index == INDEX_SWEEP)
+		return USMP__AUTO_SWEEP_PER_BUFFER * s->v->buffer_count;
 	return m->cost * s->first_cost;
 }
 
@@ -621,10 +632,14 @@ static bool stack_at_bound(const usmp_view *v, usmp_placement *out)
 }
 
 /* When first_fit's estimated time (fit_estimate) exceeds the time left:
- * the first plan from the member estimated cheapest (a time-index greedy;
- * higher gain for the shape, then table order, on ties), allowed to
- * finish; first_fit and the rest then run only as their estimates fit
- * (run_heuristics). Sets s->by_estimate when it made a plan. */
+ * the first plan from the member with the highest gain for the shape among
+ * those estimated cheaper than first_fit and within USMP__AUTO_FIRST_SLACK
+ * times the cheapest of them (first_fit_sweep on WIDE and MANY parts, at
+ * 1.1-1.3 times a time-index greedy's cost for a plan 1.04-1.06 times the bound
+ * where the greedy's is 2.9-3.0 times; lower estimate, then table order,
+ * on ties), allowed to finish; first_fit and the rest then run only as
+ * their estimates fit (run_heuristics). Sets s->by_estimate when it made a
+ * plan. */
 static void first_by_estimate(run_state *s)
 {
 	double est = fit_estimate(s), left = time_left(s->hc);
@@ -634,17 +649,24 @@ static void first_by_estimate(run_state *s)
 	s->first_cost = est;
 	size_t pick = POLICY_COUNT;
 	double least = est;
+	for (size_t i = 0; i < POLICY_COUNT; i++)
+		if (policy[i].role != ROLE_SEARCH &&
+		    member_estimate(s, &policy[i]) < least)
+			least = member_estimate(s, &policy[i]);
 	for (size_t i = 0; i < POLICY_COUNT; i++) {
 		if (policy[i].role == ROLE_SEARCH)
 			continue;
 		double e = member_estimate(s, &policy[i]);
-		if (e < least || (pick < POLICY_COUNT && e == least &&
-		                  policy[i].gain[s->sh.cls] >
-		                          policy[pick].gain[s->sh.cls])) {
-			least = e;
+		if (e >= est || e > least * USMP__AUTO_FIRST_SLACK)
+			continue;
+		int g = policy[i].gain[s->sh.cls];
+		double pe = pick < POLICY_COUNT ? member_estimate(s, &policy[pick]) : 0;
+		if (pick == POLICY_COUNT || g > policy[pick].gain[s->sh.cls] ||
+		    (g == policy[pick].gain[s->sh.cls] && e < pe))
 			pick = i;
-		}
 	}
+	if (pick < POLICY_COUNT)
+		least = member_estimate(s, &policy[pick]);
 	if (pick < POLICY_COUNT) {
 		char line[300];
 		snprintf(line, sizeof line, "first_fit estimated %.2f s "

@@ -1178,8 +1178,8 @@ Test(errors, cli_directory_as_problem_is_refused)
 Test(errors, cli_unknown_algorithm_lists_known_ones)
 {
 	expect_cli_error(NULL, NULL, 0, "plan ok.json -a nosuch", "usmp: ok.json: algorithm spec \"nosuch\": no algorithm \"nosuch\" (algorithms: auto,"
-		" exact, exact_window, first_fit, best_fit, greedy_by_size, greedy_by_conflicts,"
-		" hill_climb)");
+		" exact, exact_window, first_fit, best_fit, first_fit_sweep, greedy_by_size,"
+		" greedy_by_conflicts, hill_climb)");
 }
 
 /* CLI misuse */

@@ -375,8 +375,8 @@ Test(registry_load, default_dirs_include_the_build_tree_for_in_tree_runs)
 	                           .flags = USMP_REGISTRY_NO_ENV};
 	usmp_registry *r = NULL;
 	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	const char *names[] = {"fit.so", "tvm.so", "exact.so"};
-	for (int n = 0; n < 3; n++) {
+	const char *names[] = {"fit.so", "tvm.so", "exact.so", "sweep.so"};
+	for (int n = 0; n < 4; n++) {
 		char path[1024], tail[64];
 		snprintf(path, sizeof path, "%s/plugins/%s", test_build_root(),
 		         names[n]);
