@@ -28,19 +28,20 @@ case $runpath in
 *) fail "bin/usmp finds libusmp through \$ORIGIN (runpath: $runpath)" ;;
 esac
 
-# The shipped plugins, found next to the moved library.
+# The shipped plugins (plugins/meson.build), found next to the moved library.
+nshipped=4 # fit, tvm, exact, sweep
 if "$usmp" list -v >"$tmp/list" 2>&1; then
 	missing=""
-	for a in first_fit best_fit exact exact_window greedy_by_size \
-		greedy_by_conflicts hill_climb; do
+	for a in first_fit best_fit first_fit_sweep exact exact_window \
+		greedy_by_size greedy_by_conflicts hill_climb; do
 		grep -q "^$a  " "$tmp/list" || missing="$missing $a"
 	done
 	if [ -z "$missing" ]; then pass "usmp list shows every shipped algorithm"
 	else fail "usmp list shows every shipped algorithm (missing:$missing)"; diag "$tmp/list"
 	fi
-	if [ "$(grep -c "ABI .*: $LIBDIR/usmp-1/[a-z]*\.so$" "$tmp/list")" -eq 3 ]
-	then pass "the three plugins load from the moved prefix's usmp-1"
-	else fail "the three plugins load from the moved prefix's usmp-1"; diag "$tmp/list"
+	if [ "$(grep -c "ABI .*: $LIBDIR/usmp-1/[a-z]*\.so$" "$tmp/list")" -eq "$nshipped" ]
+	then pass "the $nshipped shipped plugins load from the moved prefix's usmp-1"
+	else fail "the $nshipped shipped plugins load from the moved prefix's usmp-1"; diag "$tmp/list"
 	fi
 else
 	fail "usmp list runs"; diag "$tmp/list"
@@ -110,7 +111,7 @@ else fail "python3 imports the installed usmp, plans and verifies a problem"; di
 fi
 if grep -q "^library $LIBDIR/libusmp.so.1$" "$tmp/py.out" &&
    grep -q "^version $version$" "$tmp/py.out" &&
-   [ "$(grep -c "^plugin $LIBDIR/usmp-1/" "$tmp/py.out")" -eq 3 ]
+   [ "$(grep -c "^plugin $LIBDIR/usmp-1/" "$tmp/py.out")" -eq "$nshipped" ]
 then pass "the package uses the moved prefix's library and plugins"
 else fail "the package uses the moved prefix's library and plugins"; diag "$tmp/py.out"
 fi
