@@ -146,25 +146,30 @@ static int tvm_cmp_conflicts(const void *a, const void *b)
 
 /* ---- placed ends over time ------------------------------------------------ */
 
-/* Sort (key, val) pairs by key: LSD radix sort, 16 bits a pass, passes
+/* Sort (key, val) pairs by key: LSD radix sort (16 or 8 bits a pass), passes
  * where every key has the same digit skipped. tk/tv hold n each. */
 static void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk,
                            uint32_t *tv, size_t n, size_t *count)
 {
-	for (unsigned shift = 0; shift < 64; shift += 16) {
-		memset(count, 0, 65537 * sizeof *count);
+	/* 16-bit digits for large n, 8-bit ones for small n, where clearing
+	 * 65,536 counters per pass would cost more than the sort (hill_climb
+	 * sorts small problems many times). count has room for 65,537. */
+	unsigned bits = n >= 65536 ? 16 : 8;
+	size_t radix = (size_t)1 << bits, mask = radix - 1;
+	for (unsigned shift = 0; shift < 64; shift += bits) {
+		memset(count, 0, (radix + 1) * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			count[((k[i] >> shift) & 0xffff) + 1]++;
+			count[((k[i] >> shift) & mask) + 1]++;
 		bool one = false;
-		for (size_t d = 1; d <= 65536; d++)
+		for (size_t d = 1; d <= radix; d++)
 			if (count[d] == n)
 				one = true;
 		if (one)
 			continue;
-		for (size_t d = 0; d < 65536; d++)
+		for (size_t d = 0; d < radix; d++)
 			count[d + 1] += count[d];
 		for (size_t i = 0; i < n; i++) {
-			size_t at = count[(k[i] >> shift) & 0xffff]++;
+			size_t at = count[(k[i] >> shift) & mask]++;
 			tk[at] = k[i];
 			tv[at] = v[i];
 		}
