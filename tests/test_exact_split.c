@@ -339,8 +339,9 @@ static void spill_size(const usmp_plan *plan, const uint32_t *first,
 	*size = usmp_plan_pool_size(plan, 0) + usmp_plan_pool_size(plan, 1);
 }
 
-/* 2000 random problems of 6-16 buffers planned in parts (part=4) and by one
- * joint search (where it proves its plan within 2 s): the parts' plan never beats the proven optimum,
+/* 2000 random problems (500 under the sanitizers, ~3x slower) of 6-16
+ * buffers planned in parts (part=4) and by one joint search (where it
+ * proves its plan within 2 s): the parts' plan never beats the proven optimum,
  * and what it claims holds against it: at the same spill its bound is at
  * most the optimum, and a claim of optimality means the optimum. */
 Test(exact_split, parts_agree_with_the_joint_search, .timeout = 600)
@@ -348,7 +349,12 @@ Test(exact_split, parts_agree_with_the_joint_search, .timeout = 600)
 	usmp_registry *r = test_registry(NULL);
 	uint64_t s = 20261206;
 	uint32_t compared = 0, claimed = 0, same = 0;
-	for (int c = 0; c < 2000; c++) {
+#if defined(__SANITIZE_ADDRESS__)
+	const int cases = 500;
+#else
+	const int cases = 2000;
+#endif
+	for (int c = 0; c < cases; c++) {
 		uint32_t n = (uint32_t)test_rand_range(&s, 6, 16);
 		uint32_t first[16];
 		uint64_t sizes[16];
@@ -391,7 +397,7 @@ Test(exact_split, parts_agree_with_the_joint_search, .timeout = 600)
 	}
 	cr_log_info("part=4 against the joint search: %u compared, %u at its "
 	            "optimum, %u claimed", compared, same, claimed);
-	cr_assert_gt(compared, 1000);
+	cr_assert_gt(compared, (uint32_t)cases / 2);
 	cr_assert_gt(claimed, 250);
 	usmp_registry_destroy(r);
 }
