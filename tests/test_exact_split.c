@@ -398,6 +398,6 @@ Test(exact_split, parts_agree_with_the_joint_search, .timeout = 600)
 	cr_log_info("part=4 against the joint search: %u compared, %u at its "
 	            "optimum, %u claimed", compared, same, claimed);
 	cr_assert_gt(compared, (uint32_t)cases / 2);
-	cr_assert_gt(claimed, 250);
+	cr_assert_gt(claimed, (uint32_t)cases / 8);
 	usmp_registry_destroy(r);
 }
