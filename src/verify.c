@@ -317,6 +317,21 @@ static int rank_ends(const usmp_placement *pl, live_ranks *lr)
 	return USMP_OK;
 }
 
+/* The sweep's events by rank: lr->keys/lr->ids the begins, ek/ev the ends,
+ * each sorted by time (m of each). */
+static int rank_events(const usmp_view *v, live_ranks *lr, uint64_t *ek,
+                       uint32_t *ev, uint32_t m)
+{
+	for (uint32_t r = 0; r < m; r++) {
+		const usmp_buffer_rec *br = &v->buffers[lr->ranked[r]];
+		lr->keys[r] = usmp__time_key(br->begin);
+		ek[r] = usmp__time_key(br->end);
+		lr->ids[r] = ev[r] = r;
+	}
+	int rc = usmp__sort_pairs(lr->keys, lr->ids, m);
+	return rc != USMP_OK ? rc : usmp__sort_pairs(ek, ev, m);
+}
+
 static int sweep_live(const usmp_view *v, const usmp_placement *pl,
                       const rule_ix *rules, char **msg)
 {
@@ -353,14 +368,7 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 	/* Events by rank: begins and ends sorted apart, merged ends first. */
 	uint64_t *keys = lr.keys;
 	uint32_t *ids = lr.ids;
-	for (uint32_t r = 0; r < m; r++) {
-		const usmp_buffer_rec *br = &v->buffers[lr.ranked[r]];
-		keys[r] = usmp__time_key(br->begin);
-		ek[r] = usmp__time_key(br->end);
-		ids[r] = ev[r] = r;
-	}
-	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK ||
-	    (rc = usmp__sort_pairs(ek, ev, m)) != USMP_OK)
+	if ((rc = rank_events(v, &lr, ek, ev, m)) != USMP_OK)
 		goto fail;
 	uint32_t bi = 0, ei = 0;
 	while (bi < m) {
@@ -512,16 +520,10 @@ static int sweep_neighbours(const usmp_view *v, const usmp_placement *pl,
 		goto fail;
 	if ((rc = rank_live(v, pl, &lr)) != USMP_OK)
 		goto fail;
+	/* Events by rank: begins and ends sorted apart, merged ends first. */
 	uint64_t *keys = lr.keys;
 	uint32_t *ids = lr.ids;
-	for (uint32_t r = 0; r < m; r++) {
-		const usmp_buffer_rec *br = &v->buffers[lr.ranked[r]];
-		keys[r] = usmp__time_key(br->begin);
-		ek[r] = usmp__time_key(br->end);
-		ids[r] = ev[r] = r;
-	}
-	if ((rc = usmp__sort_pairs(keys, ids, m)) != USMP_OK ||
-	    (rc = usmp__sort_pairs(ek, ev, m)) != USMP_OK)
+	if ((rc = rank_events(v, &lr, ek, ev, m)) != USMP_OK)
 		goto fail;
 	rc = USMP_OK;
 	for (uint32_t bi = 0, ei = 0; bi < m && rc == USMP_OK;) {
