@@ -13,8 +13,8 @@
 targets   bench/workloads/field.py's xla_50k_10k, xla_500k_10k, xla_1m_10k
           (log-uniform sizes over eight decades, ~10,000 alive) and
           alive_100k (every buffer alive at once), generated into a
-          temporary directory.  Each of first_fit, best_fit, greedy_by_size
-          and greedy_by_conflicts runs `usmp plan F -a ALGO --no-isolate
+          temporary directory.  Each of first_fit, best_fit, first_fit_sweep,
+          greedy_by_size and greedy_by_conflicts runs `usmp plan F -a ALGO --no-isolate
           --no-time-limit -q -o plan.json`, median of 3 (1 run when the
           first takes over 30 s; killed after --timeout, default 600 s);
           `usmp verify F plan.json` and `usmp bound F` are timed the same
@@ -28,7 +28,7 @@ limits    `usmp plan F --time-limit L` (auto, as the default runs it) for
           USMP_LOG=debug).
 traces    every XLA trace in bench/data/xla (gunzipped to the temporary
           directory): first_fit and best_fit with each order and order=all,
-          greedy_by_size, greedy_by_conflicts, hill_climb (traces up to
+          first_fit_sweep, greedy_by_size, greedy_by_conflicts, hill_climb (traces up to
           2,000 buffers), auto with its default budget (median of 3), and
           `usmp bound`: ratio to the lower bound, wall, CPU, peak memory.
 
@@ -60,7 +60,8 @@ BEGIN = "<!-- bench:field:begin -->"
 END = "<!-- bench:field:end -->"
 ORDERS = ("size", "lifetime", "area", "conflicts", "all")
 TARGET_SHAPES = ("xla_50k_10k", "xla_500k_10k", "xla_1m_10k", "alive_100k")
-TARGET_ALGOS = ("first_fit", "best_fit", "greedy_by_size", "greedy_by_conflicts")
+TARGET_ALGOS = ("first_fit", "best_fit", "first_fit_sweep", "greedy_by_size",
+                "greedy_by_conflicts")
 # wall-time targets of first_fit and best_fit (seconds), peak memory (MiB)
 SPEED_TARGET = {"xla_50k_10k": 0.5, "xla_500k_10k": 5.0, "xla_1m_10k": 10.0}
 RSS_TARGET_MIB = {"xla_1m_10k": 1024.0}
@@ -210,7 +211,8 @@ def measure_traces(usmp, tmp, timeout, traces):
         rows = {}
         cells = [("%s:%s" % (a, o), ["-a", a, "-p", "order=" + o])
                  for a in ("first_fit", "best_fit") for o in ORDERS]
-        cells += [(a, ["-a", a]) for a in ("greedy_by_size", "greedy_by_conflicts")]
+        cells += [(a, ["-a", a]) for a in ("first_fit_sweep", "greedy_by_size",
+                                           "greedy_by_conflicts")]
         if n <= HILL_CLIMB_MAX:
             cells.append(("hill_climb", ["-a", "hill_climb"]))
         for key, args in cells:
@@ -346,15 +348,15 @@ def report_limits(lim):
 
 def report_traces(tr):
     hn = ["first_fit:" + o for o in ORDERS] + ["best_fit:" + o for o in ORDERS] + \
-         ["greedy_by_size", "greedy_by_conflicts", "hill_climb"]
+         ["first_fit_sweep", "greedy_by_size", "greedy_by_conflicts", "hill_climb"]
     L = ["Ratio to the lower bound (`usmp bound`), side by side: each heuristic with each order "
          "(`all`: the four orders one after another, the smallest plan kept), TVM's greedies, "
          "hill_climb (traces up to 2,000 buffers), and auto with its default budget; **bold**: "
          "auto. The last column is auto against the best of the heuristics.", "",
          "| trace | buffers | alive at once | first_fit size / lifetime / area / conflicts / all "
-         "| best_fit size / lifetime / area / conflicts / all | greedy_by_size | "
-         "greedy_by_conflicts | hill_climb | auto | auto vs best heuristic |",
-         "|---|---:|---:|---|---|---:|---:|---:|---:|---|"]
+         "| best_fit size / lifetime / area / conflicts / all | first_fit_sweep | "
+         "greedy_by_size | greedy_by_conflicts | hill_climb | auto | auto vs best heuristic |",
+         "|---|---:|---:|---|---|---:|---:|---:|---:|---:|---|"]
     verdicts = []
     for name in sorted(tr):
         res = tr[name]
@@ -371,18 +373,19 @@ def report_traces(tr):
         else:
             cmp_, good = "**behind** (best %.4f)" % min(qs), False
         verdicts.append(("auto ≤ every heuristic on %s" % name, good))
-        L.append("| %s | %d | %d | %s | %s | %s | %s | %s | **%s** | %s |" % (
+        L.append("| %s | %d | %d | %s | %s | %s | %s | %s | %s | **%s** | %s |" % (
             name, res["buffers"], res["alive"],
             " / ".join(f("first_fit:" + o) for o in ORDERS),
             " / ".join(f("best_fit:" + o) for o in ORDERS),
-            f("greedy_by_size"), f("greedy_by_conflicts"), f("hill_climb"),
-            fratio(rows["auto"]), cmp_))
+            f("first_fit_sweep"), f("greedy_by_size"), f("greedy_by_conflicts"),
+            f("hill_climb"), fratio(rows["auto"]), cmp_))
     L += ["", "Times and memory of the same runs: wall / CPU seconds of each whole process "
           "(heuristics once, auto the median of 3; `usmp bound` = reading and bounding alone), "
           "peak memory of first_fit and auto.", "",
-          "| trace | `usmp bound` | first_fit size / all | best_fit size / all | greedy_by_size "
-          "| greedy_by_conflicts | auto (default) | peak MiB first_fit / best_fit / auto |",
-          "|---|---|---|---|---|---|---|---|"]
+          "| trace | `usmp bound` | first_fit size / all | best_fit size / all | first_fit_sweep "
+          "| greedy_by_size | greedy_by_conflicts | auto (default) "
+          "| peak MiB first_fit / best_fit / auto |",
+          "|---|---|---|---|---|---|---|---|---|"]
     for name in sorted(tr):
         rows = tr[name]["runs"]
 
@@ -391,9 +394,9 @@ def report_traces(tr):
             if not r:
                 return "—"
             return "%s / %s" % (fsec(r["wall"]), fsec(r["cpu"]))
-        L.append("| %s | %s | %s; %s | %s; %s | %s | %s | %s | %s / %s / %s |" % (
+        L.append("| %s | %s | %s; %s | %s; %s | %s | %s | %s | %s | %s / %s / %s |" % (
             name, t("bound"), t("first_fit:size"), t("first_fit:all"), t("best_fit:size"),
-            t("best_fit:all"), t("greedy_by_size"), t("greedy_by_conflicts"), t("auto"),
+            t("best_fit:all"), t("first_fit_sweep"), t("greedy_by_size"), t("greedy_by_conflicts"), t("auto"),
             fmib(rows["first_fit:size"]["rss_mib"]), fmib(rows["best_fit:size"]["rss_mib"]),
             fmib(rows["auto"]["rss_mib"])))
     return L, verdicts
