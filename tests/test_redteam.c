@@ -395,19 +395,27 @@ static const char fixed_pair_with_rule[] =
 	"{\"src\": \"b0\", \"dst\": \"b3\", \"max_lead\": -3},"
 	"{\"src\": \"b3\", \"dst\": \"b4\", \"max_lead\": 0}]}";
 
+/* p planned by algo (which must succeed), with its first part's info. */
+static usmp_plan *plan_part0(usmp_registry *r, usmp_problem *p,
+                             const char *algo, usmp_part_info *info)
+{
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = algo};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
+	             algo, usmp_plan_error(plan));
+	*info = (usmp_part_info){.struct_size = sizeof *info};
+	cr_assert_eq(usmp_plan_part(plan, 0, info), USMP_OK);
+	return plan;
+}
+
 Test(redteam, exact_lets_fixed_buffers_share_what_their_rule_allows)
 {
 	usmp_problem *p = test_parse_json(fixed_pair_with_rule, "fixed.json");
 	usmp_registry *r = test_registry(NULL);
 	const char *algos[] = {"exact", "auto"};
 	for (int k = 0; k < 2; k++) {
-		usmp_plan_options o = {.struct_size = sizeof o,
-		                       .algorithm = algos[k]};
-		usmp_plan *plan = NULL;
-		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK,
-		             "%s: %s", algos[k], usmp_plan_error(plan));
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		usmp_part_info info;
+		usmp_plan *plan = plan_part0(r, p, algos[k], &info);
 		cr_assert_geq(info.size, 7, "%s", algos[k]);
 		cr_assert_leq(info.proven_bound, 7, "%s", algos[k]);
 		if (k == 0)
@@ -466,13 +474,8 @@ Test(redteam, exact_spill_counts_what_a_fixed_buffer_shares_by_rule)
 	usmp_registry *r = test_registry(NULL);
 	const char *algos[] = {"exact", "auto"};
 	for (int k = 0; k < 2; k++) {
-		usmp_plan_options o = {.struct_size = sizeof o,
-		                       .algorithm = algos[k]};
-		usmp_plan *plan = NULL;
-		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK,
-		             "%s: %s", algos[k], usmp_plan_error(plan));
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		usmp_part_info info;
+		usmp_plan *plan = plan_part0(r, p, algos[k], &info);
 		uint32_t pool;
 		cr_assert_eq(usmp_plan_placement(plan, 1, &pool, NULL), USMP_OK);
 		/* spill 0 -> at least 6 bytes; spill 2 (b1 in p0) -> 9 */
