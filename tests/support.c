@@ -277,3 +277,17 @@ usmp_problem *test_parse_json(const char *json, const char *name)
 	             USMP_OK, "%s", usmp_problem_error(p));
 	return p;
 }
+
+char *test_fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	char *s = malloc((size_t)n + 1);
+	cr_assert_not_null(s);
+	va_start(ap, f);
+	vsnprintf(s, (size_t)n + 1, f, ap);
+	va_end(ap);
+	return s;
+}

@@ -47,6 +47,9 @@ int test_run(const char *cmd, char **out);
  * USMP_PLUGIN_PATH or USMP_ALGORITHM: as test_run. */
 int test_usmp(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* printf into a new string (caller frees; asserts on no memory). */
+char *test_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+
 /* Deterministic PRNG (splitmix64) for property tests. */
 uint64_t test_rand(uint64_t *state);
 uint64_t test_rand_range(uint64_t *state, uint64_t lo, uint64_t hi); /* [lo, hi] */

@@ -12,32 +12,17 @@
 
 #include "support.h"
 
-/* printf into a new string (caller frees). */
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = malloc((size_t)n + 1);
-	cr_assert_not_null(s);
-	va_start(ap, f);
-	vsnprintf(s, (size_t)n + 1, f, ap);
-	va_end(ap);
-	return s;
-}
-
 /* MiniMalloc's benchmark D: 213 buffers, its capacity 1048576. */
 static char *minimalloc_d(void)
 {
-	return fmt("%s/tests/data/minimalloc/D.1048576.csv", test_source_root());
+	return test_fmt("%s/tests/data/minimalloc/D.1048576.csv", test_source_root());
 }
 
 /* `usmp ARGS` with USMP_PLUGIN_PATH=plugins ("" = none); the exit status,
  * *out the combined output (caller frees). */
 static int usmp(const char *plugins, const char *args, char **out)
 {
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s' '%s' %s", plugins, test_cli(), args);
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' %s", plugins, test_cli(), args);
 	int st = test_run(cmd, out);
 	cr_assert_not_null(*out);
 	free(cmd);
@@ -63,7 +48,7 @@ static usmp_problem *small_problem(void)
 static int plan_fixture(const char *so, const char *algo, uint32_t flags,
                         double limit, usmp_problem **pp, usmp_plan **plan)
 {
-	char *path = fmt("%s/%s", test_fixture_plugindir(), so);
+	char *path = test_fmt("%s/%s", test_fixture_plugindir(), so);
 	usmp_registry *r = test_registry(path);
 	*pp = small_problem();
 	usmp_plan_options o = {.struct_size = sizeof o, .flags = flags,
@@ -78,14 +63,14 @@ static int plan_fixture(const char *so, const char *algo, uint32_t flags,
 Test(budget, exact_at_minimalloc_capacity_says_it_fits_with_a_verified_plan)
 {
 	char *d = minimalloc_d(), *plan = test_tmpfile(".json"), *out;
-	char *args = fmt("plan '%s' -a exact --capacity 1048576 -o '%s'", d, plan);
+	char *args = test_fmt("plan '%s' -a exact --capacity 1048576 -o '%s'", d, plan);
 	int st = usmp("", args, &out);
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert(strstr(out, "minimize=false") &&
 	          strstr(out, "fits in the capacity of 1048576 bytes"), "%s", out);
 	free(args);
 	free(out);
-	args = fmt("verify '%s' '%s' --capacity 1048576", d, plan);
+	args = test_fmt("verify '%s' '%s' --capacity 1048576", d, plan);
 	st = usmp("", args, &out);
 	cr_assert_eq(st, 0, "%s", out);
 	remove(plan);
@@ -98,7 +83,7 @@ Test(budget, exact_at_minimalloc_capacity_says_it_fits_with_a_verified_plan)
 Test(budget, exact_minimising_at_capacity_returns_its_best_plan_by_the_default)
 {
 	char *d = minimalloc_d(), *plan = test_tmpfile(".json"), *out;
-	char *args = fmt("plan '%s' -a exact -p minimize=true --capacity 1048576 "
+	char *args = test_fmt("plan '%s' -a exact -p minimize=true --capacity 1048576 "
 	                 "-o '%s'", d, plan);
 	int st = usmp("", args, &out);
 	cr_assert_eq(st, 0, "%s", out);
@@ -110,7 +95,7 @@ Test(budget, exact_minimising_at_capacity_returns_its_best_plan_by_the_default)
 	cr_assert_null(strstr(out, "fits in the capacity"), "%s", out);
 	free(args);
 	free(out);
-	args = fmt("verify '%s' '%s' --capacity 1048576", d, plan);
+	args = test_fmt("verify '%s' '%s' --capacity 1048576", d, plan);
 	st = usmp("", args, &out);
 	cr_assert_eq(st, 0, "%s", out);
 	remove(plan);
@@ -164,8 +149,8 @@ Test(budget, infinity_asks_for_no_limit_and_negative_is_refused)
 Test(budget, cli_no_time_limit_is_accepted_and_exclusive_with_time_limit)
 {
 	char *d = minimalloc_d(), *out;
-	char *dir = fmt("%s/budget/poll.so", test_fixture_plugindir());
-	char *args = fmt("plan '%s' -a fx_poll --no-time-limit -o /dev/null", d);
+	char *dir = test_fmt("%s/budget/poll.so", test_fixture_plugindir());
+	char *args = test_fmt("plan '%s' -a fx_poll --no-time-limit -o /dev/null", d);
 	int st = usmp(dir, args, &out);
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert(strstr(out, "no time limit"), "%s", out);
@@ -173,7 +158,7 @@ Test(budget, cli_no_time_limit_is_accepted_and_exclusive_with_time_limit)
 	free(args);
 	free(out);
 
-	args = fmt("plan '%s' --time-limit 2 --no-time-limit", d);
+	args = test_fmt("plan '%s' --time-limit 2 --no-time-limit", d);
 	st = usmp("", args, &out);
 	cr_assert_eq(st, 2, "%s", out);
 	cr_assert(strstr(out, "--time-limit and --no-time-limit: give one"), "%s",

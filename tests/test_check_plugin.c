@@ -19,21 +19,10 @@
 #define SEGV_WORDS "crashed with SIGSEGV"
 #endif
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	cr_assert(vasprintf(&s, f, ap) >= 0);
-	va_end(ap);
-	return s;
-}
-
 /* Run `usmp check-plugin ARGS`; returns the exit status, output in *out. */
 static int check(char **out, const char *args)
 {
-	char *cmd = fmt("'%s' check-plugin %s", test_cli(), args);
+	char *cmd = test_fmt("'%s' check-plugin %s", test_cli(), args);
 	int rc = test_run(cmd, out);
 	free(cmd);
 	cr_assert_not_null(*out);
@@ -43,7 +32,7 @@ static int check(char **out, const char *args)
 /* check-plugin on fixture `name` (a path under the fixture directory). */
 static int check_fixture(char **out, const char *opts, const char *name)
 {
-	char *args = fmt("%s '%s/%s.so'", opts, test_fixture_plugindir(), name);
+	char *args = test_fmt("%s '%s/%s.so'", opts, test_fixture_plugindir(), name);
 	int rc = check(out, args);
 	free(args);
 	return rc;
@@ -69,12 +58,12 @@ static int lines_starting(const char *out, const char *prefix)
 static void shipped_passes(const char *plugin, const char *const *algos)
 {
 	char *out = NULL;
-	char *args = fmt("--time-limit 2 '%s/plugins/%s.so'", test_build_root(),
+	char *args = test_fmt("--time-limit 2 '%s/plugins/%s.so'", test_build_root(),
 	                 plugin);
 	int rc = check(&out, args);
 	cr_assert_eq(rc, 0, "exit %d:\n%s", rc, out);
 	for (const char *const *a = algos; *a; a++) {
-		char *line = fmt("ok   algorithm %s: ", *a);
+		char *line = test_fmt("ok   algorithm %s: ", *a);
 		assert_has(out, line);
 		free(line);
 	}
@@ -102,7 +91,7 @@ Test(check_plugin, shipped_exact_passes_and_names_what_it_skips)
 	const char *algos[] = {"exact", "exact_window", NULL};
 	shipped_passes("exact", algos);
 	char *out = NULL;
-	char *args = fmt("'%s/plugins/exact.so'", test_build_root());
+	char *args = test_fmt("'%s/plugins/exact.so'", test_build_root());
 	cr_assert_eq(check(&out, args), 0, "%s", out);
 	/* exact does not declare conflict edges or several pools. */
 	assert_has(out, "not run on \"conflicts\" (needs "
@@ -236,8 +225,8 @@ Test(check_plugin, nondeterminism_is_named_by_buffer_and_offsets)
 	char *dir = test_tmpfile("");
 	cr_assert_eq(mkdir(dir, 0700), 0);
 	char *out = NULL;
-	char *args = fmt("'%s/check/bugs.so'", test_fixture_plugindir());
-	char *cmd = fmt("USMP_TEST_WOBBLY_DIR='%s' '%s' check-plugin %s", dir,
+	char *args = test_fmt("'%s/check/bugs.so'", test_fixture_plugindir());
+	char *cmd = test_fmt("USMP_TEST_WOBBLY_DIR='%s' '%s' check-plugin %s", dir,
 	                test_cli(), args);
 	int rc = test_run(cmd, &out);
 	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
@@ -248,7 +237,7 @@ Test(check_plugin, nondeterminism_is_named_by_buffer_and_offsets)
 	                "then at offset 64 in pool \"mem\"");
 	free(out);
 	free(cmd);
-	char *toggle = fmt("%s/toggle", dir);
+	char *toggle = test_fmt("%s/toggle", dir);
 	unlink(toggle);
 	free(toggle);
 	cr_assert_eq(rmdir(dir), 0);
@@ -306,7 +295,7 @@ Test(check_plugin, not_a_plugin_is_exit_2)
 	free(out);
 
 	char *text = test_write_tmp(".so", "not an ELF file\n");
-	char *args = fmt("'%s'", text);
+	char *args = test_fmt("'%s'", text);
 	rc = check(&out, args);
 	cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
 	assert_has(out, "is not a usmp plugin:");
@@ -323,7 +312,7 @@ Test(check_plugin, missing_file_directory_and_bad_usage_are_exit_2)
 	cr_assert_eq(check(&out, "/nonexistent/x.so"), 2, "%s", out);
 	assert_has(out, "/nonexistent/x.so: No such file or directory");
 	free(out);
-	char *args = fmt("'%s'", test_fixture_plugindir());
+	char *args = test_fmt("'%s'", test_fixture_plugindir());
 	cr_assert_eq(check(&out, args), 2, "%s", out);
 	assert_has(out, "not a regular file");
 	free(args);
@@ -346,10 +335,10 @@ Test(check_plugin, save_writes_the_problems_and_a_reproducing_command)
 	char *dir = test_tmpfile("");
 	cr_assert_eq(mkdir(dir, 0700), 0);
 	char *out = NULL;
-	char *args = fmt("--save '%s' '%s/check/bugs.so'", dir,
+	char *args = test_fmt("--save '%s' '%s/check/bugs.so'", dir,
 	                 test_fixture_plugindir());
 	cr_assert_eq(check(&out, args), 4, "%s", out);
-	char *line = fmt("     reproduce: USMP_PLUGIN_PATH='%s/check/bugs.so' "
+	char *line = test_fmt("     reproduce: USMP_PLUGIN_PATH='%s/check/bugs.so' "
 	                 "usmp plan '%s/live.json' -a gap_stack -p "
 	                 "gap=18446744073709551615 --isolate",
 	                 test_fixture_plugindir(), dir);
@@ -358,7 +347,7 @@ Test(check_plugin, save_writes_the_problems_and_a_reproducing_command)
 	free(out);
 
 	/* The command it prints shows the same failure. */
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s/check/bugs.so' '%s' plan "
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s/check/bugs.so' '%s' plan "
 	                "'%s/live.json' -a gap_stack -p gap=18446744073709551615 "
 	                "--isolate -o /dev/null", test_fixture_plugindir(),
 	                test_cli(), dir);
@@ -371,8 +360,8 @@ Test(check_plugin, save_writes_the_problems_and_a_reproducing_command)
 	const char *names[] = {"live", "aligned", "conflicts", "overlap",
 	                       "two_pools", "fixed", "infeasible"};
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		char *path = fmt("%s/%s.json", dir, names[i]);
-		char *cmd2 = fmt("'%s' bound '%s'", test_cli(), path);
+		char *path = test_fmt("%s/%s.json", dir, names[i]);
+		char *cmd2 = test_fmt("'%s' bound '%s'", test_cli(), path);
 		cr_assert_eq(test_run(cmd2, &out), 0, "%s: %s", path, out);
 		free(out);
 		unlink(path);

@@ -38,25 +38,14 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, f);
-	cr_assert(vasprintf(&s, f, ap) >= 0);
-	va_end(ap);
-	return s;
-}
-
 static char *load_fixture(const char *name)
 {
-	return fmt("%s/load/%s.so", test_fixture_plugindir(), name);
+	return test_fmt("%s/load/%s.so", test_fixture_plugindir(), name);
 }
 
 static char *fixture(const char *name)
 {
-	return fmt("%s/%s.so", test_fixture_plugindir(), name);
+	return test_fmt("%s/%s.so", test_fixture_plugindir(), name);
 }
 
 /* ---- /proc --------------------------------------------------------------- */
@@ -148,8 +137,8 @@ static bool in_group(pid_t pid, const proc_stat *ps, void *ctx)
 static pid_t start_hanging_plan(const char *out)
 {
 	char *plugin = fixture("hang");
-	char *env_path = fmt("USMP_PLUGIN_PATH=%s", plugin);
-	char *problem = fmt("%s/examples/mobilenet_v2.json", test_source_root());
+	char *env_path = test_fmt("USMP_PLUGIN_PATH=%s", plugin);
+	char *problem = test_fmt("%s/examples/mobilenet_v2.json", test_source_root());
 	char *argv[] = {(char *)test_cli(), "plan", problem, "-a", "fx_hang",
 	                "--isolate", "-q", "-o", (char *)out, NULL};
 	size_t n = 0;
@@ -208,7 +197,7 @@ static void signal_kills_usmp_and_its_children(int sig)
 	/* A previous plan at -o: the signal must leave it as it was. */
 	char dir[] = "/tmp/usmp-sig-XXXXXX";
 	cr_assert_not_null(mkdtemp(dir));
-	char *out = fmt("%s/plan.json", dir);
+	char *out = test_fmt("%s/plan.json", dir);
 	static const char previous[] = "{\"previous\": \"plan\"}\n";
 	FILE *f = fopen(out, "w");
 	cr_assert_not_null(f);
@@ -345,12 +334,12 @@ static const misbehaviour hangs = {"ctor_hang", "did not finish loading "
 static void list_survives(const misbehaviour *m)
 {
 	char *bad = load_fixture(m->fixture), *good = fixture("good_v1_1");
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s:%s' '%s' list -v", bad, good,
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s:%s' '%s' list -v", bad, good,
 	                test_cli());
 	char *out = NULL;
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	char *line = fmt("%s: ", bad);
+	char *line = test_fmt("%s: ", bad);
 	const char *at = strstr(out, line);
 	cr_assert(at, "%s not named:\n%s", bad, out);
 	cr_assert(strstr(at, m->reason), "no \"%s\":\n%s", m->reason, out);
@@ -372,17 +361,17 @@ static void plan_survives(const misbehaviour *m)
 		"{\"usmp\": 1, \"buffers\": ["
 		"{\"name\": \"a\", \"size\": 16, \"live\": [0, 2]},"
 		"{\"name\": \"b\", \"size\": 32, \"live\": [1, 3]}]}");
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s:%s' '%s' plan '%s' -a fx_good "
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s:%s' '%s' plan '%s' -a fx_good "
 	                "--isolate -o '%s'", bad, good, test_cli(), problem, plan);
 	char *out = NULL;
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	char *line = fmt("usmp: note: %s: ", bad);
+	char *line = test_fmt("usmp: note: %s: ", bad);
 	const char *at = strstr(out, line);
 	cr_assert(at, "%s not named:\n%s", bad, out);
 	cr_assert(strstr(at, m->reason), "no \"%s\":\n%s", m->reason, out);
 	free(cmd), free(out);
-	cmd = fmt("USMP_PLUGIN_PATH= '%s' verify '%s' '%s'", test_cli(), problem,
+	cmd = test_fmt("USMP_PLUGIN_PATH= '%s' verify '%s' '%s'", test_cli(), problem,
 	          plan);
 	st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "the plan does not verify (exit %d): %s", st, out);
@@ -428,7 +417,7 @@ Test(containment, plan_isolate_survives_a_plugin_whose_constructor_hangs,
  * and every check of an in-process load is made in the scanner too. */
 Test(containment, registry_keeps_search_order_across_a_scanner_crash)
 {
-	char *path = fmt("%s/good_v1_0.so:%s/load/ctor_crash.so:%s/v2_only.so:"
+	char *path = test_fmt("%s/good_v1_0.so:%s/load/ctor_crash.so:%s/v2_only.so:"
 	                 "%s/good_v1_1.so",
 	                 test_fixture_plugindir(), test_fixture_plugindir(),
 	                 test_fixture_plugindir(), test_fixture_plugindir());
@@ -478,7 +467,7 @@ static char *plugin_dir(mode_t dir_mode, const char *name, mode_t file_mode,
 	char tmpl[] = "/tmp/usmp-containment-XXXXXX";
 	cr_assert_not_null(mkdtemp(tmpl));
 	char *good = fixture("good_v1_1");
-	*file = fmt("%s/%s", tmpl, name);
+	*file = test_fmt("%s/%s", tmpl, name);
 	copy_file(good, *file, file_mode);
 	cr_assert_eq(chmod(tmpl, dir_mode), 0);
 	free(good);
@@ -509,10 +498,10 @@ static void insecure_is_skipped_unless_allowed(mode_t dir_mode,
 		cr_assert_eq(chown(file, NOBODY, NOBODY), 0, "%s", strerror(errno));
 	if (dir_owner)
 		cr_assert_eq(chown(dir, NOBODY, NOBODY), 0, "%s", strerror(errno));
-	char *why = fmt(why_fmt, dir);
-	char *want = fmt("%s: skipped: %s; set USMP_ALLOW_INSECURE_PLUGINS=1 to "
+	char *why = test_fmt(why_fmt, dir);
+	char *want = test_fmt("%s: skipped: %s; set USMP_ALLOW_INSECURE_PLUGINS=1 to "
 	                 "load it anyway", file, why);
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
 	char *out = NULL;
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
@@ -520,7 +509,7 @@ static void insecure_is_skipped_unless_allowed(mode_t dir_mode,
 	cr_assert_null(strstr(out, "fx_good"), "%s", out);
 	free(out), free(cmd);
 
-	cmd = fmt("USMP_ALLOW_INSECURE_PLUGINS=1 USMP_PLUGIN_PATH='%s' '%s' list -v",
+	cmd = test_fmt("USMP_ALLOW_INSECURE_PLUGINS=1 USMP_PLUGIN_PATH='%s' '%s' list -v",
 	          dir, test_cli());
 	st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
@@ -548,7 +537,7 @@ Test(containment, plugin_in_a_world_writable_directory_is_skipped_unless_allowed
 Test(containment, group_writable_plugin_and_directory_load)
 {
 	char *file, *dir = plugin_dir(0775, "good_v1_1.so", 0664, &file);
-	char *cmd = fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
 	char *out = NULL;
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
@@ -619,7 +608,7 @@ Test(containment, no_env_registry_ignores_the_insecure_opt_in)
 Test(containment, plugin_path_file_without_a_slash_is_the_file_here)
 {
 	char *file, *dir = plugin_dir(0755, "mine.so", 0644, &file);
-	char *cmd = fmt("cd '%s' && USMP_PLUGIN_PATH=mine.so '%s' list -v", dir,
+	char *cmd = test_fmt("cd '%s' && USMP_PLUGIN_PATH=mine.so '%s' list -v", dir,
 	                test_cli());
 	char *out = NULL;
 	int st = test_run(cmd, &out);

@@ -11,20 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = malloc((size_t)n + 1);
-	cr_assert_not_null(s);
-	va_start(ap, f);
-	vsnprintf(s, (size_t)n + 1, f, ap);
-	va_end(ap);
-	return s;
-}
-
 /* b0 (2 bytes) and b2 (3 bytes, aligned to 2) prefer p0 (limit 5) and are
  * alive together; b1 may use only p2 and lives later. The least spill is 0
  * at size 6 (b0 and b2 in p0, b1 in p2); spilling b0 (2 bytes) into p2 next
@@ -127,14 +113,14 @@ Test(redteam, dev_zero_as_a_problem_or_plan_is_refused_not_read_forever)
 	usmp_problem_destroy(p);
 
 	char *out = NULL;
-	char *cmd = fmt("timeout 60 '%s' bound /dev/zero 2>&1", test_cli());
+	char *cmd = test_fmt("timeout 60 '%s' bound /dev/zero 2>&1", test_cli());
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "usmp: /dev/zero:1:1: '[' or '{' expected"), "%s",
 	          out);
 	free(out);
 	free(cmd);
-	cmd = fmt("timeout 60 '%s' plan - < /dev/zero 2>&1", test_cli());
+	cmd = test_fmt("timeout 60 '%s' plan - < /dev/zero 2>&1", test_cli());
 	st = test_run(cmd, &out);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
 	free(out);
@@ -163,7 +149,7 @@ Test(redteam, nul_byte_far_into_a_file_names_its_line)
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_CSV, USMP_UNBOUNDED),
 	             USMP_ERR_INVALID);
-	char *want = fmt("%s:%zu: NUL byte in the file", path, rows + 2);
+	char *want = test_fmt("%s:%zu: NUL byte in the file", path, rows + 2);
 	cr_assert(strstr(usmp_problem_error(p), want), "%s",
 	          usmp_problem_error(p));
 	free(want);
@@ -267,7 +253,7 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	char *svg = test_tmpfile(".svg");
 	char *plan = test_tmpfile(".json");
 	char *out = NULL;
-	char *cmd = fmt("timeout 300 '%s' bound '%s' | tail -n 1", test_cli(),
+	char *cmd = test_fmt("timeout 300 '%s' bound '%s' | tail -n 1", test_cli(),
 	                path);
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
@@ -275,7 +261,7 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	                      "p49999\n");
 	free(out);
 	free(cmd);
-	cmd = fmt("timeout 300 '%s' plan '%s' -q -o '%s'"
+	cmd = test_fmt("timeout 300 '%s' plan '%s' -q -o '%s'"
 	          " && '%s' verify '%s' '%s'", test_cli(), path, plan,
 	          test_cli(), path, plan);
 	st = test_run(cmd, &out);
@@ -289,7 +275,7 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	/* The picture of 20,000 one-pool parts (33 MB): a panel each. */
 	text = many_pools_json(20000);
 	path = test_write_tmp(".json", text);
-	cmd = fmt("timeout 300 '%s' plan '%s' -a first_fit -q -o /dev/null "
+	cmd = test_fmt("timeout 300 '%s' plan '%s' -a first_fit -q -o /dev/null "
 	          "--svg '%s'", test_cli(), path, svg);
 	st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
@@ -437,10 +423,10 @@ Test(redteam, verify_refuses_problem_and_plan_both_on_stdin)
 	const char *cmds[] = {"verify", "simulate"};
 	for (int k = 0; k < 2; k++) {
 		char *out = NULL;
-		char *cmd = fmt("'%s' %s - - < '%s' 2>&1", test_cli(), cmds[k], ok);
+		char *cmd = test_fmt("'%s' %s - - < '%s' 2>&1", test_cli(), cmds[k], ok);
 		int st = test_run(cmd, &out);
 		cr_assert_eq(st, 2, "exit %d: %s", st, out);
-		char *want = fmt("usmp: %s: PROBLEM and PLAN cannot both be "
+		char *want = test_fmt("usmp: %s: PROBLEM and PLAN cannot both be "
 		                 "standard input (-)\n", cmds[k]);
 		cr_assert_str_eq(out, want);
 		free(want);
