@@ -83,8 +83,9 @@ static void show(const json_t *v, char *buf, size_t n)
 	case JSON_OBJECT:
 		snprintf(buf, n, "an object");
 		return;
-	case JSON_ARRAY:
-		snprintf(buf, n, "an array");
+	case JSON_ARRAY: /* the length is what a wrong-arity array gets wrong */
+		snprintf(buf, n, "an array of %zu element%s", json_array_size(v),
+		         json_array_size(v) == 1 ? "" : "s");
 		return;
 	default:
 		break;

@@ -46,12 +46,14 @@ int usmp__problem_prepare(usmp_problem *p)
 		const usmp__buffer *d = &p->buffers[p->overlaps[i].dst];
 		if (!(s->flags & d->flags & USMP_BUFFER_LIVE) || d->begin == s->end - 1)
 			continue;
+		/* Named like a cycle (rule_cycles.c): the record, in file order
+		 * (through the API, the usmp_problem_add_overlap call). */
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
-			"overlap rule \"%s\" -> \"%s\": \"%s\" must be produced by "
-			"the last reader of \"%s\" (it begins at step %lld; \"%s\" is "
-			"last read at step %lld)",
-			s->name, d->name, d->name, s->name, (long long)d->begin, s->name,
+			"overlaps[%zu]: rule \"%s\" -> \"%s\": \"%s\" must be produced "
+			"by the last reader of \"%s\" (it begins at step %lld; \"%s\" "
+			"is last read at step %lld)",
+			i, s->name, d->name, d->name, s->name, (long long)d->begin, s->name,
 			(long long)(s->end - 1));
 	}
 	before = p->error;

@@ -142,7 +142,8 @@ Test(cli_options, unknown_ambiguous_and_misused_options_are_named)
 	expect_refused(NULL, "--bogus",
 	               "usmp: unrecognized option '--bogus' (try `usmp --help`)");
 	expect_refused(NULL, "help nosuch",
-	               "usmp: help: expected one of the commands (try `usmp --help`)");
+	               "usmp: help: unknown command \"nosuch\" (commands: plan, verify, "
+	               "simulate, bound, list, select, check-plugin)");
 }
 
 /* ---- the same knob twice, empty arguments ------------------------------ */

@@ -351,9 +351,9 @@ Test(errors, json_top_level_array_is_refused)
 {
 	static const char input[] = "[1, 2, 3]";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: expected a JSON object at the top level, got an array");
+	                     "model.json: expected a JSON object at the top level, got an array of 3 elements");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: expected a JSON object at the top level, got an array");
+	                 "usmp: model.json: expected a JSON object at the top level, got an array of 3 elements");
 }
 
 /* JSON syntax errors */
@@ -438,9 +438,9 @@ Test(errors, json_live_with_one_element_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [1]}]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].live: expected [begin, end], got an array");
+	                     "model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].live: expected [begin, end], got an array");
+	                 "usmp: model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
 }
 
 /* Wrong types */
@@ -449,10 +449,10 @@ Test(errors, json_conflict_triple_is_refused)
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
 		" \"size\": 4}], \"conflicts\": [[\"a\", \"b\", \"a\"]]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: conflicts[0]: expected a pair of buffer names, got an array");
+	                     "model.json: conflicts[0]: expected a pair of buffer names, got an array of 3 elements");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
 	                 "usmp: model.json: conflicts[0]: expected a pair of buffer names,"
-		" got an array");
+		" got an array of 3 elements");
 }
 
 /* Wrong types */
@@ -1275,7 +1275,7 @@ Test(errors, json_overlap_rule_off_schedule_is_refused)
 		" 6]}, {\"name\": \"b\", \"size\": 4, \"live\": [2, 5]}], \"overlaps\": [{\"src\": \"a\","
 		" \"dst\": \"b\", \"max_lead\": 0}]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
+	                     "overlaps[0]: rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: overlap rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
+	                 "usmp: model.json: overlaps[0]: rule \"a\" -> \"b\": \"b\" must be produced by the last reader of \"a\" (it begins at step 2; \"a\" is last read at step 5)");
 }

@@ -329,11 +329,11 @@ Test(verify, rule_with_contradicting_schedule_is_refused_as_input)
 	cr_assert_eq(usmp_problem_add_overlap(p, b0, b1, 0), 0);
 	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
 	cr_assert_str_eq(usmp_problem_error(p),
-	                 "overlap rule \"b0\" -> \"b1\": \"b1\" must be produced by "
+	                 "overlaps[0]: rule \"b0\" -> \"b1\": \"b1\" must be produced by "
 	                 "the last reader of \"b0\" (it begins at step 1; \"b0\" is "
 	                 "last read at step 9)");
 	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), 0);
-	cr_assert(strstr(usmp_problem_error(p), "overlap rule \"b0\" -> \"b1\""),
+	cr_assert(strstr(usmp_problem_error(p), "rule \"b0\" -> \"b1\""),
 	          "%s", usmp_problem_error(p));
 	/* Born one step after the last read is no better. */
 	cr_assert_eq(usmp_problem_set_live(p, b1, 10, 12), 0);

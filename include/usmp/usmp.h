@@ -499,9 +499,12 @@ enum usmp_rule_source {
 };
 
 /* Bind targets matching the glob `pattern` ("ethos-u*", "*") to an algorithm
- * with knob values given as "key=value" strings. Rules are tried in the
- * order bound. Unknown algorithms, knobs and bad values are refused here,
- * with a message naming the rule (usmp_registry_error).
+ * with knob values given as "key=value" strings (copied). Rules are tried in
+ * the order bound. Unknown algorithms and knobs, and values that do not
+ * parse as the knob's type, are refused here, with a message naming the rule
+ * (usmp_registry_error); what a `str` knob may hold ("order=sise") is
+ * checked by its algorithm when it runs, so usmp_plan_compute fails then
+ * with USMP_ERR_INVALID naming the value and the rule.
  * Thread-safe: no: no other call on `r` may run concurrently (see
  * Conventions).
  * Returns: USMP_OK; USMP_ERR_INVALID (empty pattern or algorithm, bad knob

@@ -56,6 +56,20 @@ static const cli_command *find_command(const char *name)
 	return NULL;
 }
 
+/* "plan, verify, ..." into buf (cut at `size`). */
+static void command_names(char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof commands / sizeof *commands && len < size; i++) {
+		int n = snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+		                 commands[i]->name);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
 static int run(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -65,8 +79,16 @@ static int run(int argc, char **argv)
 	const char *word = argv[1];
 	if (!strcmp(word, "help") && argc > 2) {
 		const cli_command *cmd = find_command(argv[2]);
-		if (!cmd || argc > 3) {
-			cli_error("help: expected one of the commands (try `usmp --help`)");
+		if (!cmd) {
+			char names[256];
+			command_names(names, sizeof names);
+			cli_error("help: unknown command \"%s\" (commands: %s)", argv[2],
+			          names);
+			return EXIT_USAGE;
+		}
+		if (argc > 3) {
+			cli_error("help: expected one command, got %d (try `usmp --help`)",
+			          argc - 2);
 			return EXIT_USAGE;
 		}
 		cli_print_help(cmd);

@@ -33,7 +33,8 @@ static int parse(const cli_command *cmd, int argc, char **argv,
 		if (c != OPT_CAPACITY)
 			return -1;
 		if (cli_parse_bytes(optarg, capacity) || *capacity == 0) {
-			cli_error("--capacity %s: expected a positive byte count", optarg);
+			cli_error("--capacity %s: expected a positive byte count "
+			          "(e.g. 1048576 or 1M)", optarg);
 			return -1;
 		}
 	}

@@ -1,0 +1,224 @@
+/* test_firsthour.c — a fresh clone's first hour, checked: the README's host
+ * program compiles and prints what it says; messages name record and command. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+/* The text between `start` (included) and the next "```" line of README.md
+ * (caller frees). */
+static char *readme_block(const char *start)
+{
+	char *path = test_join(test_source_root(), "README.md");
+	char *readme = test_read_file(path);
+	cr_assert_not_null(readme, "cannot read %s", path);
+	char *from = strstr(readme, start);
+	cr_assert_not_null(from, "README.md has no \"%s\"", start);
+	char *to = strstr(from, "\n```");
+	cr_assert_not_null(to, "README.md: the block at \"%s\" is not closed", start);
+	char *block = test_fmt("%.*s\n", (int)(to - from), from);
+	free(readme);
+	free(path);
+	return block;
+}
+
+/* README.md, "Using the library from a compiler": the program compiles as
+ * written (warnings are errors) with the flags pkg-config gives, runs, and
+ * prints the line the README's `./codegen    # ...` comment shows. */
+Test(firsthour, readme_library_example_compiles_and_prints_its_comment)
+{
+	char *code = readme_block("/* codegen.c */");
+	char *shown = readme_block("./codegen    # ");
+	char *nl = strchr(shown, '\n');
+	*nl = '\0';
+	const char *expect = shown + strlen("./codegen    # ");
+	char *dir = test_fresh_dir("firsthour-readme");
+	test_write_in(dir, "codegen.c", code, strlen(code));
+	char *cmd = test_fmt(
+		"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
+		"cc -std=c11 -Wall -Wextra -Werror -o codegen codegen.c "
+		"$(pkg-config --cflags --libs usmp-uninstalled) && "
+		"USMP_PLUGIN_PATH= USMP_ALGORITHM= LD_LIBRARY_PATH='%s/src' ./codegen",
+		dir, test_build_root(), test_build_root());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s\n%s", st, cmd, out);
+	cr_assert(strstr(expect, "relu1.out: pool sram, offset 0;"),
+	          "the README's comment: %s", expect);
+	cr_assert(!strncmp(out, expect, strlen(expect)) && out[strlen(expect)] == '\n',
+	          "printed:\n%s\nthe README says:\n%s", out, expect);
+	free(out);
+	free(cmd);
+	free(dir);
+	free(shown);
+	free(code);
+}
+
+static const char off_schedule_json[] =
+	"{\"usmp\": 1, \"buffers\": [\n"
+	" {\"name\": \"a\", \"size\": 8, \"live\": [0, 2]},\n"
+	" {\"name\": \"b\", \"size\": 8, \"live\": [1, 3]},\n"
+	" {\"name\": \"c\", \"size\": 8, \"live\": [1, 4]}],\n"
+	" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"},\n"
+	"              {\"src\": \"b\", \"dst\": \"c\"}]}\n";
+
+/* An overlap rule off its schedule names its record, as a cycle does: the
+ * second rule here (b is last read at step 2, c begins at step 1). */
+Test(firsthour, overlap_rule_off_schedule_names_its_record)
+{
+	static const char says[] =
+		"overlaps[1]: rule \"b\" -> \"c\": \"c\" must be produced by the "
+		"last reader of \"b\" (it begins at step 1; \"b\" is last read at "
+		"step 2)";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, off_schedule_json,
+	                                sizeof off_schedule_json - 1, "model.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p), says), "%s", usmp_problem_error(p));
+	cr_assert(!strncmp(usmp_problem_error(p), "model.json: ", 12), "%s",
+	          usmp_problem_error(p));
+	usmp_problem_destroy(p);
+
+	char *path = test_write_tmp(".json", off_schedule_json);
+	char *out = NULL;
+	int st = test_usmp(&out, "bound '%s'", path);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, says), "%s", out);
+	free(out);
+	remove(path);
+	free(path);
+
+	/* Through the API the index counts usmp_problem_add_overlap calls. */
+	p = usmp_problem_create();
+	uint32_t a, b, c;
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", 8, 1, &a), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", 8, 1, &b), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "c", 8, 1, &c), 0);
+	cr_assert_eq(usmp_problem_set_live(p, a, 0, 2), 0);
+	cr_assert_eq(usmp_problem_set_live(p, b, 1, 3), 0);
+	cr_assert_eq(usmp_problem_set_live(p, c, 1, 4), 0);
+	cr_assert_eq(usmp_problem_add_overlap(p, a, b, 0), 0);
+	cr_assert_eq(usmp_problem_add_overlap(p, b, c, 0), 0);
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 0);
+	cr_assert_str_eq(usmp_problem_error(p), says);
+	usmp_problem_destroy(p);
+}
+
+/* `usmp help WORD` names the word it does not know and lists the commands. */
+Test(firsthour, help_of_an_unknown_command_names_it_and_lists_the_commands)
+{
+	char *out = NULL;
+	int st = test_usmp(&out, "help nosuch");
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert_str_eq(out, "usmp: help: unknown command \"nosuch\" (commands: "
+	                      "plan, verify, simulate, bound, list, select, "
+	                      "check-plugin)\n");
+	free(out);
+	st = test_usmp(&out, "help plan verify");
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert_str_eq(out, "usmp: help: expected one command, got 2 (try "
+	                      "`usmp --help`)\n");
+	free(out);
+	st = test_usmp(&out, "help check-plugin");
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "usage: usmp check-plugin FILE.so"), "%s", out);
+	free(out);
+}
+
+/* --capacity: K, M, G in either case, with B or iB, are powers of 1024 in
+ * every command, and every command refuses a bad one alike. */
+Test(firsthour, capacity_suffixes_are_powers_of_1024_in_every_command)
+{
+	char *path = test_write_tmp(".csv", "id,lower,upper,size\n"
+	                                    "a,0,2,1024\nb,1,3,1048576\n");
+	char *out = NULL;
+	/* b alone is 1 MiB; a and b together at step 1 need 1 MiB + 1 KiB. */
+	static const char *const fits[] = {"1025K", "1025k", "1025KB", "1025KiB",
+	                                   "1049600"};
+	for (size_t i = 0; i < sizeof fits / sizeof *fits; i++) {
+		int st = test_usmp(&out, "plan '%s' --capacity %s -a first_fit -q "
+		                   "-o /dev/null", path, fits[i]);
+		cr_assert_eq(st, 0, "--capacity %s: exit %d: %s", fits[i], st, out);
+		free(out);
+	}
+	static const char *const short_of[] = {"1M", "1m", "1MB", "1MiB", "1024K",
+	                                       "1049599"};
+	for (size_t i = 0; i < sizeof short_of / sizeof *short_of; i++) {
+		int st = test_usmp(&out, "plan '%s' --capacity %s -a first_fit -q "
+		                   "-o /dev/null", path, short_of[i]);
+		cr_assert_eq(st, 3, "--capacity %s: exit %d: %s", short_of[i], st, out);
+		cr_assert(strstr(out, "more than its limit (1048576 bytes)") ||
+		                  strstr(out, "more than its limit (1049599 bytes)"),
+		          "--capacity %s: %s", short_of[i], out);
+		free(out);
+	}
+	static const char *const cmds[] = {"plan", "bound", "verify", "simulate"};
+	for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+		int two = !strcmp(cmds[i], "verify") || !strcmp(cmds[i], "simulate");
+		int st = test_usmp(&out, "%s '%s'%s%s --capacity 1Mi", cmds[i], path,
+		                   two ? " '" : "", two ? "plan.json'" : "");
+		cr_assert_eq(st, 2, "%s: exit %d: %s", cmds[i], st, out);
+		cr_assert_str_eq(out, "usmp: --capacity 1Mi: expected a positive byte "
+		                      "count (e.g. 1048576 or 1M)\n",
+		                 "%s", cmds[i]);
+		free(out);
+	}
+	remove(path);
+	free(path);
+}
+
+/* docs/hosts.md: knob names and typed values are checked when a rule is
+ * bound; what a str knob may hold, when its algorithm runs. */
+Test(firsthour, a_str_knob_value_is_checked_when_its_algorithm_runs)
+{
+	usmp_registry *r = test_registry(NULL);
+	cr_assert_eq(usmp_registry_bind_rules(r, "*=hill_climb:attempts=-3"),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_registry_error(r), "rule \"*=hill_climb:attempts=-3\""),
+	          "%s", usmp_registry_error(r));
+	cr_assert_eq(usmp_registry_bind_rules(r, "*=first_fit:order=sise"), USMP_OK);
+	usmp_problem *p = test_parse_json(
+		"{\"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}]}",
+		"m.json");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_ERR_INVALID);
+	const char *msg = usmp_plan_error(plan);
+	cr_assert(strstr(msg, "first_fit failed (invalid): unknown order \"sise\""),
+	          "%s", msg);
+	cr_assert(strstr(msg, "algorithm chosen by rule \"*=first_fit:order=sise\" "
+	                      "bound through the API"), "%s", msg);
+	usmp_plan_destroy(plan);
+	/* bool knobs take yes/no in any case, as docs/plugins.md's table says. */
+	usmp_registry_clear_bindings(r);
+	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=No"), USMP_OK);
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info info = {.struct_size = sizeof info};
+	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	cr_assert(strstr(info.params, "improve=false"), "%s", info.params);
+	usmp_plan_destroy(plan);
+	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=on"),
+	             USMP_ERR_INVALID);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* An array of the wrong length says how long it is. */
+Test(firsthour, a_wrong_length_array_says_its_length)
+{
+	static const char input[] =
+		"{\"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 2, 3]}]}";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, input, sizeof input - 1, "model.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p), "model.json: buffers[0].live: "
+	                                        "expected [begin, end], got an "
+	                                        "array of 3 elements");
+	usmp_problem_destroy(p);
+}
