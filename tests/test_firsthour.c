@@ -1,5 +1,5 @@
 /* test_firsthour.c — a fresh clone's first hour, checked: the README's host
- * program compiles and prints what it says; messages name record and command. */
+ * program and plugin build and do what it says; messages name what they mean. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,4 +221,68 @@ Test(firsthour, a_wrong_length_array_says_its_length)
 	                                        "expected [begin, end], got an "
 	                                        "array of 3 elements");
 	usmp_problem_destroy(p);
+}
+
+/* README.md, "Writing a plugin": stack.c compiles as written (warnings are
+ * errors) with the include flags alone, passes `usmp check-plugin`, and is
+ * found on the plugin path by the command and by the library. */
+Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
+{
+	char *code = readme_block("/* stack.c */");
+	char *dir = test_fresh_dir("firsthour-plugin");
+	test_write_in(dir, "stack.c", code, strlen(code));
+	test_write_in(dir, "t.csv", "id,lower,upper,size\na,0,2,8\nb,1,3,8\n", 36);
+	char *cmd = test_fmt(
+		"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
+		"cc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared "
+		"-fvisibility=hidden $(pkg-config --cflags usmp-uninstalled) "
+		"-o stack.so stack.c && nm -D --defined-only stack.so | grep -c ' usmp_'",
+		dir, test_build_root());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s\n%s", st, cmd, out);
+	cr_assert_str_eq(out, "1\n", "one export, the descriptor");
+	free(out);
+	free(cmd);
+
+	st = test_usmp(&out, "check-plugin '%s/stack.so'", dir);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "ok   algorithm acme_stack: 11 calls (2 knob settings), "
+	                      "all passed"), "%s", out);
+	free(out);
+
+	cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' plan '%s/t.csv' "
+	               "-a acme_stack -p gap=64", dir, test_cli(), dir);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "algorithm acme_stack (gap=64)"), "%s", out);
+	cr_assert(strstr(out, "{\"name\": \"b\", \"pool\": \"default\", \"offset\": 72}"),
+	          "%s", out);
+	free(out);
+	free(cmd);
+
+	usmp_registry *r = test_registry(dir);
+	usmp_problem *p = usmp_problem_create();
+	char *csv = test_join(dir, "t.csv");
+	cr_assert_eq(usmp_problem_read(p, csv, USMP_FORMAT_AUTO, 100), USMP_OK);
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .algorithm = "acme_stack:gap=64"};
+	usmp_plan *plan = NULL;
+	/* 8 + 64 + 8 bytes fit a 100-byte pool; 8 + 96 + 8 do not. */
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	uint64_t off = 0;
+	cr_assert_eq(usmp_plan_placement(plan, 1, NULL, &off), USMP_OK);
+	cr_assert_eq(off, 72);
+	usmp_plan_destroy(plan);
+	o.algorithm = "acme_stack:gap=96";
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE);
+	cr_assert(strstr(usmp_plan_error(plan), "the stack outgrows its pool"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	free(csv);
+	free(dir);
+	free(code);
 }
