@@ -295,7 +295,8 @@ enum usmp_registry_flag {
 	USMP_REGISTRY_NO_SCAN = 1u << 3   /* no scanner: load every plugin in process */
 };
 
-/* Options for usmp_registry_create; zero-fill, then set struct_size. */
+/* Options for usmp_registry_create; zero-fill, then set struct_size. Read
+ * during the call only (the registry copies what it keeps). */
 typedef struct usmp_registry_options {
 	uint32_t struct_size; /* sizeof(usmp_registry_options) */
 	uint32_t flags;       /* usmp_registry_flag bits */
@@ -356,7 +357,10 @@ typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
  * (with `ctx` as its first argument) instead of stderr: those at `level` or
  * more severe (USMP_LOG_ERROR .. USMP_LOG_DEBUG), or, with
  * USMP_LOG_LEVEL_ENV, those USMP_LOG=error|warn|info|debug allows (none when
- * it is unset, empty or another value). `fn` NULL restores the default:
+ * it is unset, empty or another value). `ctx` is not copied or freed: it
+ * must stay valid until the next usmp_registry_set_log or
+ * usmp_registry_destroy (and until the calls under way end). `fn` NULL
+ * restores the default:
  * "usmp: ALGORITHM: message" lines on stderr at the level USMP_LOG names
  * (`ctx` and `level` are then ignored).
  * `fn` is called in the thread of the usmp_plan_compute, or in a thread an
@@ -612,7 +616,10 @@ typedef struct usmp_plan_options {
 
 /* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
  * usmp_plan_status is the return value; on failure usmp_plan_error says why.
- * A returned USMP_OK plan has passed the verifier. `opts` may be NULL.
+ * A returned USMP_OK plan has passed the verifier. `opts` may be NULL; it
+ * and the strings and `cancel` it points to are read during the call only.
+ * The plan is the caller's (usmp_plan_destroy, also after a failure) and
+ * points into neither `r` nor `p`: destroy the three in any order.
  * Prepares `p` (see usmp_problem_prepare_group_count) unless it already is.
  * Thread-safe: yes with respect to `r` (many threads may plan with one
  * registry), not with bind/clear/set_log on `r`; `p` is used by one
