@@ -286,3 +286,33 @@ Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 	free(dir);
 	free(code);
 }
+
+/* An output in a directory that does not exist is refused before the
+ * problem is read or planned: no summary, nothing written. */
+Test(firsthour, an_output_in_a_missing_directory_is_refused_before_planning)
+{
+	char *dir = test_fresh_dir("firsthour-out");
+	test_write_in(dir, "t.csv", "id,lower,upper,size\na,0,2,8\nb,1,3,8\n", 36);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s/t.csv' -o '%s/no/plan.json'", dir, dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	char *want = test_fmt("usmp: %s/no/plan.json: cannot open for writing: No "
+	                      "such file or directory\n", dir);
+	cr_assert_str_eq(out, want, "no summary before the refusal");
+	free(want);
+	free(out);
+	/* The picture's directory is checked as early: the plan is not written. */
+	st = test_usmp(&out, "plan '%s/t.csv' -o '%s/plan.json' --svg '%s/t.csv/x.svg'",
+	               dir, dir, dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	want = test_fmt("usmp: %s/t.csv/x.svg: cannot open for writing: Not a "
+	                "directory\n", dir);
+	cr_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	char *plan = test_join(dir, "plan.json");
+	char *text = test_read_file(plan);
+	cr_assert_null(text, "plan.json was written: %s", text);
+	free(plan);
+	free(dir);
+}

@@ -98,7 +98,8 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
  * when `verbose`. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
 
-/* Refuse (out_guard.c; message printed, -1) outputs that would overwrite the problem
+/* Refuse (out_guard.c; message printed, -1) outputs that cannot be opened
+ * (a directory, a missing directory), and outputs that would overwrite the problem
  * file or each other (`-o` and `--svg`); NULL or "-" is stdout. */
 int cli_check_outputs(const char *problem, const char *output, const char *svg);
 

@@ -1,7 +1,8 @@
 /* out_guard.c — what `usmp plan` checks before writing its output files:
- * outputs that would overwrite the input or each other are refused. */
+ * outputs that would overwrite the input or each other, or that cannot be opened, are refused. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,9 +61,43 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
+/* An output that is a directory, or whose directory is missing, fails now
+ * with the message the write would give, rather than after planning. */
+static int openable(const char *path)
+{
+	struct stat st;
+	const char *slash;
+	int err = 0;
+
+	if (is_stdout(path))
+		return 0;
+	slash = strrchr(path, '/');
+	if (stat(path, &st) == 0) {
+		err = S_ISDIR(st.st_mode) ? EISDIR : 0;
+	} else if (slash) {
+		size_t n = (size_t)(slash - path) + 1; /* keeps "/" of "/x" */
+		char *dir = malloc(n + 1);
+		if (!dir)
+			return 0; /* the write will say */
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		if (stat(dir, &st) != 0)
+			err = errno;
+		else if (!S_ISDIR(st.st_mode))
+			err = ENOTDIR;
+		free(dir);
+	}
+	if (err)
+		cli_error("%s: cannot open for writing: %s", path, strerror(err));
+	return err ? -1 : 0;
+}
+
 int cli_check_outputs(const char *problem, const char *output, const char *svg)
 {
 	int from_stdin = strcmp(problem, "-") == 0;
+
+	if (openable(output) || (svg && openable(svg)))
+		return -1;
 
 	if (!from_stdin && !is_stdout(output) && same_file(problem, output)) {
 		cli_error("-o %s names the problem file %s; refusing to overwrite "
