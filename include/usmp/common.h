@@ -63,7 +63,7 @@ enum usmp_capability {
 /* Knob types of a parameter signature ("seed:u64=0 name:str=size"), and the C
  * type the algorithm function receives for each. */
 enum usmp_param_type {
-	USMP_PARAM_BOOL = 1, /* "bool": C `bool`; values true/false/1/0 */
+	USMP_PARAM_BOOL = 1, /* "bool": C `bool`; values true/false/1/0/yes/no, any case */
 	USMP_PARAM_I32 = 2,  /* "i32":  int32_t  */
 	USMP_PARAM_U32 = 3,  /* "u32":  uint32_t */
 	USMP_PARAM_I64 = 4,  /* "i64":  int64_t  */
