@@ -680,6 +680,13 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 	*out = plan;
 	if (st)
 		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
+	/* Options whose struct_size was never set would be ignored whole (the
+	 * algorithm asked for silently replaced by auto). */
+	if (opts && opts->struct_size < sizeof opts->struct_size)
+		return usmp__plan_fail(plan, USMP_ERR_INVALID,
+		                       "usmp_plan_options.struct_size is %u: set it to "
+		                       "sizeof(usmp_plan_options), or pass NULL for "
+		                       "the defaults", (unsigned)opts->struct_size);
 	if (o.time_limit < 0 || o.time_limit != o.time_limit)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
 		                       "time limit must be >= 0 seconds (INFINITY: "

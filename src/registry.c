@@ -848,6 +848,10 @@ int usmp_registry_create(const usmp_registry_options *opts,
 		return USMP_ERR_INVALID;
 	*out = NULL;
 	memset(&s, 0, sizeof s);
+	/* Options whose struct_size was never set would be ignored whole: a
+	 * forgotten plugin_path must not go unnoticed. */
+	if (opts && opts->struct_size < sizeof opts->struct_size)
+		return USMP_ERR_INVALID;
 	if (opts) {
 		if (USMP_HAS_FIELD(opts, usmp_registry_options, flags))
 			flags = opts->flags;

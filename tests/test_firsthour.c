@@ -316,3 +316,34 @@ Test(firsthour, an_output_in_a_missing_directory_is_refused_before_planning)
 	free(plan);
 	free(dir);
 }
+
+/* Options whose struct_size was forgotten are refused, not ignored: the
+ * plugin path or algorithm they name would otherwise vanish silently. */
+Test(firsthour, options_without_struct_size_are_refused)
+{
+	usmp_registry *r = (usmp_registry *)&r;
+	usmp_registry_options ro = {.plugin_path = "/nonexistent"};
+	cr_assert_eq(usmp_registry_create(&ro, &r), USMP_ERR_INVALID);
+	cr_assert_null(r);
+	r = test_registry(NULL);
+	usmp_problem *p = test_parse_json(
+		"{\"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}]}",
+		"m.json");
+	usmp_plan_options o = {.algorithm = "exact"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_plan_error(plan),
+	                 "usmp_plan_options.struct_size is 0: set it to "
+	                 "sizeof(usmp_plan_options), or pass NULL for the defaults");
+	usmp_plan_destroy(plan);
+	/* Set, it is read up to its size: exact runs. */
+	o.struct_size = sizeof o;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info info = {.struct_size = sizeof info};
+	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	cr_assert_str_eq(info.algorithm, "exact");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}

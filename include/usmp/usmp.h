@@ -316,8 +316,8 @@ typedef struct usmp_registry_options {
  * `opts` may be NULL.
  * Thread-safe: yes (each call makes its own registry; it reads the
  * environment and forks the scanner).
- * Returns: USMP_OK and *out; USMP_ERR_INVALID (out is NULL);
- * USMP_ERR_NOMEM. */
+ * Returns: USMP_OK and *out; USMP_ERR_INVALID (out is NULL, or
+ * opts->struct_size not set: below 4; *out is then NULL); USMP_ERR_NOMEM. */
 USMP_API int usmp_registry_create(const usmp_registry_options *opts,
                                   usmp_registry **out);
 
@@ -624,8 +624,9 @@ typedef struct usmp_plan_options {
  * Thread-safe: yes with respect to `r` (many threads may plan with one
  * registry), not with bind/clear/set_log on `r`; `p` is used by one
  * thread at a time and must not change during the call.
- * Returns: USMP_OK; USMP_ERR_INVALID (NULL argument, negative time limit,
- * bad problem, bad knob); USMP_ERR_INFEASIBLE; USMP_ERR_STOPPED;
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL argument, opts->struct_size
+ * not set (below 4), negative time limit, bad problem, bad knob);
+ * USMP_ERR_INFEASIBLE; USMP_ERR_STOPPED;
  * USMP_ERR_UNSUPPORTED (the algorithm lacks a capability the problem
  * needs); USMP_ERR_NOT_FOUND (unknown algorithm); USMP_ERR_PLUGIN (a plugin
  * crashed, hung, broke its contract or returned a plan the verifier
