@@ -359,3 +359,31 @@ Test(firsthour, options_without_struct_size_are_refused)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* exact's time_limit knob says that 0 leaves the call's default budget in
+ * force (a plan without --time-limit stops after 10 s), not "no limit". */
+Test(firsthour, exact_time_limit_help_names_the_default_budget)
+{
+	usmp_registry *r = test_registry(NULL);
+	static const char *const algos[] = {"exact", "exact_window"};
+	for (size_t a = 0; a < 2; a++) {
+		uint32_t i, n;
+		cr_assert_eq(usmp_registry_find_algorithm(r, algos[a], &i), USMP_OK);
+		usmp_algorithm_info info = {.struct_size = sizeof info};
+		cr_assert_eq(usmp_registry_algorithm(r, i, &info), USMP_OK);
+		for (n = 0; n < info.param_count; n++) {
+			usmp_param_info k = {.struct_size = sizeof k};
+			cr_assert_eq(usmp_registry_param(r, i, n, &k), USMP_OK);
+			if (strcmp(k.name, "time_limit"))
+				continue;
+			cr_assert_str_eq(k.default_value, "0");
+			cr_assert(strstr(k.help, "0 = no limit of its own (the call's "
+			                         "budget still applies: 10 s by default"),
+			          "%s: %s", algos[a], k.help);
+			break;
+		}
+		cr_assert_lt(n, info.param_count, "%s has no time_limit", algos[a]);
+	}
+	cr_assert_eq(USMP_DEFAULT_TIME_LIMIT, 10.0, "the help's 10 s");
+	usmp_registry_destroy(r);
+}

@@ -609,7 +609,9 @@ static const usmp_algorithm exact_algorithm = {
 	.fn = (usmp_algorithm_fn)exact,
 	.param_help =
 		"capacity: bytes every pool must fit in; 0 = the pools' size limits\n"
-		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"time_limit: seconds before returning the best plan so far; 0 = no "
+		"limit of its own (the call's budget still applies: 10 s by "
+		"default, which a longer value here extends)\n"
 		"minimize: true = minimise the peak, false = any plan within capacity\n"
 		"split: one pool with more buffers is planned in parts at time "
 		"cuts, each part of at most this many searched, larger ones "
@@ -632,7 +634,9 @@ static const usmp_algorithm exact_window_algorithm = {
 	.param_help =
 		"window: buffers re-placed together at first (2..4096); grows "
 		"on failure\n"
-		"time_limit: seconds before returning the best plan so far; 0 = none\n"
+		"time_limit: seconds before returning the best plan so far; 0 = no "
+		"limit of its own (the call's budget still applies: 10 s by "
+		"default, which a longer value here extends)\n"
 		"warm: true = start from the plan the caller put in the output "
 		"array (auto does), else from a first fit by size",
 };
