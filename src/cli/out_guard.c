@@ -1,5 +1,5 @@
-/* out_guard.c — what `usmp plan` checks before writing its output files:
- * outputs that would overwrite the input or each other, or that cannot be opened, are refused. */
+/* out_guard.c — what `usmp plan` checks before any work on its output files:
+ * outputs that cannot be opened or would overwrite the input or each other. */
 #include "cli.h"
 
 #include <errno.h>
