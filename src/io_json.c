@@ -155,6 +155,15 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	 * as editors do not show it. */
 	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
 		data += 3, len -= 3;
+	/* Nothing but white space (a clobbered or never-written file) says
+	 * so, as the CSV reader does, rather than jansson's "'[' or '{'". */
+	size_t blank = 0; /* `data` need not end in a NUL: count within len */
+	while (blank < len && strchr(" \t\r\n", data[blank]) && data[blank])
+		blank++;
+	if (blank == len)
+		return jfail(c, USMP_ERR_INVALID, NULL,
+		             "empty file%s: expected a JSON object",
+		             len ? " (only white space)" : "");
 	rc = check_depth(c, data, len);
 	if (rc != USMP_OK)
 		return rc;

@@ -892,9 +892,9 @@ Test(errors, json_empty_file_is_refused)
 {
 	static const char input[] = "";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:0: '[' or '{' expected near end of file");
+	                     "model.json: empty file: expected a JSON object");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:0: '[' or '{' expected near end of file");
+	                 "usmp: model.json: empty file: expected a JSON object");
 }
 
 /* Empty files */
@@ -902,9 +902,9 @@ Test(errors, json_whitespace_only_file_is_refused)
 {
 	static const char input[] = "   \n  ";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:2:2: '[' or '{' expected near end of file");
+	                     "model.json: empty file (only white space): expected a JSON object");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:2:2: '[' or '{' expected near end of file");
+	                 "usmp: model.json: empty file (only white space): expected a JSON object");
 }
 
 /* Empty files */

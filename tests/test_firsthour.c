@@ -387,3 +387,35 @@ Test(firsthour, exact_time_limit_help_names_the_default_budget)
 	cr_assert_eq(USMP_DEFAULT_TIME_LIMIT, 10.0, "the help's 10 s");
 	usmp_registry_destroy(r);
 }
+
+/* An empty JSON file says so, as an empty CSV file does, for a problem and
+ * for a plan alike (not jansson's "'[' or '{' expected"). */
+Test(firsthour, an_empty_json_file_says_it_is_empty)
+{
+	char *dir = test_fresh_dir("firsthour-empty");
+	test_write_in(dir, "empty.json", "", 0);
+	test_write_in(dir, "t.csv", "id,lower,upper,size\na,0,2,8\n", 28);
+	char *out = NULL;
+	int st = test_usmp(&out, "bound '%s/empty.json'", dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	char *want = test_fmt("usmp: %s/empty.json: empty file: expected a JSON "
+	                      "object\n", dir);
+	cr_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	st = test_usmp(&out, "verify '%s/t.csv' '%s/empty.json'", dir, dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "empty.json: empty file: expected a JSON object"),
+	          "%s", out);
+	free(out);
+	/* From memory, without a NUL after the text: only `len` bytes count. */
+	static const char spaces[] = " \n {}";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, spaces, 3, "m.json", USMP_FORMAT_JSON,
+	                                USMP_UNBOUNDED), USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "m.json: empty file (only white space): expected a JSON "
+	                 "object");
+	usmp_problem_destroy(p);
+	free(dir);
+}
