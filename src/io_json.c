@@ -181,6 +181,16 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 			return jfail(c, USMP_ERR_INVALID, where, "%s (U+FEFF, a byte "
 			             "order mark, is allowed only at the start of "
 			             "the file)", err.text);
+		/* A first line of comma-separated words, no JSON at all: most
+		 * likely a CSV problem behind a name that does not end in .csv
+		 * (or standard input, which is read as JSON). */
+		const char *nl = memchr(data + blank, '\n', len - blank);
+		size_t line = nl ? (size_t)(nl - data) - blank : len - blank;
+		if (data[blank] != '{' && data[blank] != '[' &&
+		    memchr(data + blank, ',', line))
+			return jfail(c, USMP_ERR_INVALID, where, "%s (read as JSON; "
+			             "a MiniMalloc CSV problem is read from a file "
+			             "whose name ends in .csv)", err.text);
 		return jfail(c, USMP_ERR_INVALID, where, "%s", err.text);
 	}
 	if (!json_is_object(root)) {

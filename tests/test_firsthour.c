@@ -419,3 +419,41 @@ Test(firsthour, an_empty_json_file_says_it_is_empty)
 	usmp_problem_destroy(p);
 	free(dir);
 }
+
+/* A CSV problem behind a name without .csv (or on standard input, read as
+ * JSON) gets jansson's message and the reason; JSON with a syntax error
+ * does not. */
+Test(firsthour, csv_read_as_json_says_how_csv_is_recognised)
+{
+	static const char hint[] = " (read as JSON; a MiniMalloc CSV problem is "
+	                           "read from a file whose name ends in .csv)";
+	static const char csv[] = "id,lower,upper,size\na,0,2,8\n";
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, csv, sizeof csv - 1, "trace.txt",
+	                                USMP_FORMAT_AUTO, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	char *want = test_fmt("trace.txt:1:2: '[' or '{' expected near 'id'%s", hint);
+	cr_assert_str_eq(usmp_problem_error(p), want);
+	free(want);
+	usmp_problem_destroy(p);
+
+	char *path = test_write_tmp(".csv", csv);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan - -q < '%s'", path);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "usmp: <stdin>:1:2: '[' or '{' expected near 'id'"),
+	          "%s", out);
+	cr_assert(strstr(out, hint), "%s", out);
+	free(out);
+	remove(path);
+	free(path);
+
+	static const char json[] = "{\"usmp\": 1,}";
+	p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, json, sizeof json - 1, "m.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	cr_assert_null(strstr(usmp_problem_error(p), "CSV"), "%s",
+	               usmp_problem_error(p));
+	usmp_problem_destroy(p);
+}
