@@ -541,6 +541,23 @@ static int part_failed(part_job *j, int st)
 	                       usmp_status_name(st), why);
 }
 
+/* A capacity knob below the limit of one of the part's several pools: the
+ * algorithm proved its bound for plans whose every pool fits in it, and a
+ * smaller plan may hold more than that in one pool. (With one pool the
+ * least size fits the capacity whenever a plan does, so a proof stands.) */
+static bool capacity_narrows(const part_job *j)
+{
+	const usmp_view *v = &j->vs.view;
+	const usmp__value *cap =
+		library_knob(&j->knobs, "capacity", USMP_PARAM_U64);
+	if (!cap || cap->u64 == 0 || v->pool_count < 2)
+		return false;
+	for (uint32_t q = 0; q < v->pool_count; q++)
+		if (cap->u64 < v->pools[q].size_limit)
+			return true;
+	return false;
+}
+
 /* Verify the part's plan on its own, measure it, and copy it into the
  * plan's placements (problem indices). */
 static int part_accept(part_job *j)
@@ -557,7 +574,7 @@ static int part_accept(part_job *j)
 	part->size = view_plan_size(v, j->out);
 	part->proven_bound = v->lower_bound;
 	if (j->hc.reported && j->hc.proven_bound > part->proven_bound &&
-	    j->hc.proven_bound <= part->size)
+	    j->hc.proven_bound <= part->size && !capacity_narrows(j))
 		part->proven_bound = j->hc.proven_bound;
 	part->optimal = part->size <= part->proven_bound;
 	part->whole = j->n == j->p->buffer_count &&

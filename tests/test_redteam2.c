@@ -1,0 +1,789 @@
+/* test_redteam2.c — a second adversarial pass: every algorithm's plans,
+ * "optimal" and "infeasible" claims against an exhaustive search written
+ * here, hostile plans for the verifier, and the round trips of files. */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "rule_schedule.h"
+
+/* ---- the problem as the oracle sees it ----------------------------------- */
+
+#define MAX_N 6
+#define MAX_P 3
+#define MAX_R 8
+
+typedef struct orule {
+	uint32_t src, dst;
+	int64_t lead;
+} orule;
+
+typedef struct desc {
+	uint32_t P, n;
+	uint64_t limit[MAX_P], palign[MAX_P]; /* limit UINT64_MAX: unbounded */
+	uint64_t size[MAX_N], align[MAX_N];
+	int live[MAX_N];
+	int64_t begin[MAX_N], end[MAX_N];
+	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
+	int fixed[MAX_N];
+	uint32_t fixed_pool[MAX_N];
+	uint64_t fixed_offset[MAX_N];
+	int edge[MAX_N][MAX_N];
+	orule rules[MAX_R];
+	int rule_count;
+	/* derived: each pool's group, numbered by first pool */
+	uint32_t group_of_pool[MAX_P], groups;
+	uint64_t cap[MAX_P]; /* the oracle's search limit of each pool */
+} desc;
+
+static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
+{
+	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
+}
+
+static int may_use(const desc *d, uint32_t i, uint32_t q)
+{
+	if (d->fixed[i] && q != d->fixed_pool[i])
+		return 0;
+	if (!d->ncand[i])
+		return 1;
+	for (uint32_t j = 0; j < d->ncand[i]; j++)
+		if (d->cand[i][j] == q)
+			return 1;
+	return 0;
+}
+
+/* The pools that join buffer i's group: its candidates (a fixed buffer's
+ * too, not only its fixed pool), else its fixed pool, else every pool
+ * (docs/design.md, "Groups and parts"). */
+static int joins(const desc *d, uint32_t i, uint32_t q)
+{
+	if (!d->ncand[i])
+		return may_use(d, i, q);
+	for (uint32_t j = 0; j < d->ncand[i]; j++)
+		if (d->cand[i][j] == q)
+			return 1;
+	return 0;
+}
+
+static uint32_t group_of_buffer(const desc *d, uint32_t i)
+{
+	for (uint32_t q = 0; q < d->P; q++)
+		if (joins(d, i, q))
+			return d->group_of_pool[q];
+	cr_assert_fail("buffer %u may use no pool", i);
+	return 0;
+}
+
+/* The pool buffer i prefers: its first candidate; a fixed buffer without
+ * candidates its fixed pool; else its part's first pool. */
+static uint32_t first_pool(const desc *d, uint32_t i)
+{
+	if (d->ncand[i])
+		return d->cand[i][0];
+	if (d->fixed[i])
+		return d->fixed_pool[i];
+	uint32_t g = group_of_buffer(d, i);
+	for (uint32_t q = 0; q < d->P; q++)
+		if (d->group_of_pool[q] == g)
+			return q;
+	return 0;
+}
+
+/* Groups: union of the pools each buffer may use, numbered by first pool. */
+static void derive(desc *d)
+{
+	uint32_t root[MAX_P];
+	for (uint32_t q = 0; q < d->P; q++)
+		root[q] = q;
+	for (uint32_t i = 0; i < d->n; i++) {
+		uint32_t first = UINT32_MAX;
+		for (uint32_t q = 0; q < d->P; q++) {
+			if (!joins(d, i, q))
+				continue;
+			if (first == UINT32_MAX) {
+				first = q;
+				continue;
+			}
+			uint32_t a = first, b = q;
+			while (root[a] != a)
+				a = root[a];
+			while (root[b] != b)
+				b = root[b];
+			if (a != b)
+				root[a > b ? a : b] = a < b ? a : b;
+		}
+	}
+	uint32_t id[MAX_P];
+	d->groups = 0;
+	for (uint32_t q = 0; q < d->P; q++) {
+		uint32_t a = q;
+		while (root[a] != a)
+			a = root[a];
+		if (a == q)
+			id[q] = d->groups++;
+		d->group_of_pool[q] = id[a];
+	}
+	/* An unbounded pool is searched up to every buffer stacked above the
+	 * highest fixed end: enough for any plan the search needs here. */
+	uint64_t stack = 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		stack += d->size[i] + d->align[i];
+		if (d->fixed[i])
+			stack += d->fixed_offset[i] + d->size[i];
+	}
+	for (uint32_t q = 0; q < d->P; q++)
+		d->cap[q] = d->limit[q] == UINT64_MAX ? stack + 8 * d->palign[q]
+		                                      : d->limit[q];
+}
+
+static int conflict(const desc *d, uint32_t a, uint32_t b)
+{
+	if (d->edge[a][b])
+		return 1;
+	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
+	       d->begin[b] < d->end[a];
+}
+
+/* May a and b (conflicting, same pool) sit at these offsets? */
+static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
+                   uint64_t ob)
+{
+	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
+		return 1;
+	for (int r = 0; r < d->rule_count; r++) {
+		const orule *ru = &d->rules[r];
+		uint64_t os, od;
+		if (ru->src == a && ru->dst == b) {
+			os = oa;
+			od = ob;
+		} else if (ru->src == b && ru->dst == a) {
+			os = ob;
+			od = oa;
+		} else {
+			continue;
+		}
+		if ((__int128)od <= (__int128)os + ru->lead)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first thing wrong with a whole placement, by the definitions of
+ * docs/design.md ("Plans"): 0 valid, 1 pool, 2 fixed, 3 alignment,
+ * 4 limit, 5 two conflicting buffers share a byte no rule allows. */
+enum { V_OK, V_POOL, V_FIXED, V_ALIGN, V_LIMIT, V_OVERLAP };
+
+static int judge(const desc *d, const uint32_t *pool, const uint64_t *off)
+{
+	for (uint32_t i = 0; i < d->n; i++) {
+		uint32_t q = pool[i];
+		if (q >= d->P || !may_use(d, i, q))
+			return V_POOL;
+		if (d->fixed[i] && off[i] != d->fixed_offset[i])
+			return V_FIXED;
+		if (off[i] % eff_align(d, i, q))
+			return V_ALIGN;
+		if (off[i] + d->size[i] < off[i] || off[i] + d->size[i] > d->limit[q])
+			return V_LIMIT;
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (pool[a] == pool[b] && conflict(d, a, b) &&
+			    !pair_ok(d, a, off[a], b, off[b]))
+				return V_OVERLAP;
+	return V_OK;
+}
+
+/* ---- the oracle: every pool, every aligned offset of one group ----------- */
+
+enum { M_LEX, M_CAPPED, M_ANY }; /* (spill, size); size at spill <= cap; size */
+
+typedef struct oracle {
+	const desc *d;
+	uint32_t ids[MAX_N], n; /* the group's buffers */
+	uint32_t g;
+	int mode;
+	uint64_t cap;
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N];
+	int found;
+	uint64_t best_spill, best_total;
+	uint32_t best_pool[MAX_N];
+	uint64_t best_off[MAX_N];
+} oracle;
+
+static uint64_t total_of(const oracle *o, uint32_t k)
+{
+	uint64_t hw[MAX_P] = {0}, t = 0;
+	for (uint32_t j = 0; j < k; j++) {
+		uint64_t e = o->off[j] + o->d->size[o->ids[j]];
+		if (e > hw[o->pool[j]])
+			hw[o->pool[j]] = e;
+	}
+	for (uint32_t q = 0; q < o->d->P; q++)
+		t += hw[q];
+	return t;
+}
+
+static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
+{
+	if (o->mode == M_CAPPED && spill > o->cap)
+		return 1;
+	if (!o->found)
+		return 0;
+	if (o->mode != M_LEX)
+		return total >= o->best_total;
+	return spill > o->best_spill ||
+	       (spill == o->best_spill && total >= o->best_total);
+}
+
+static void search(oracle *o, uint32_t k, uint64_t spill)
+{
+	const desc *d = o->d;
+	if (hopeless(o, spill, total_of(o, k)))
+		return;
+	if (k == o->n) {
+		o->found = 1;
+		o->best_spill = spill;
+		o->best_total = total_of(o, k);
+		memcpy(o->best_pool, o->pool, sizeof o->pool);
+		memcpy(o->best_off, o->off, sizeof o->off);
+		return;
+	}
+	uint32_t i = o->ids[k];
+	for (uint32_t q = 0; q < d->P; q++) {
+		if (!may_use(d, i, q))
+			continue;
+		uint64_t a = eff_align(d, i, q);
+		for (uint64_t x = 0; x + d->size[i] <= d->cap[q]; x += a) {
+			if (d->fixed[i] && x != d->fixed_offset[i])
+				continue;
+			int ok = 1;
+			for (uint32_t j = 0; j < k && ok; j++)
+				if (o->pool[j] == q && conflict(d, o->ids[j], i))
+					ok = pair_ok(d, o->ids[j], o->off[j], i, x);
+			if (!ok)
+				continue;
+			o->pool[k] = q;
+			o->off[k] = x;
+			search(o, k + 1,
+			       spill + (q != first_pool(d, i) ? d->size[i] : 0));
+		}
+	}
+}
+
+static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
+{
+	oracle o = {.d = d, .g = g, .mode = mode, .cap = cap};
+	for (uint32_t i = 0; i < d->n; i++)
+		if (group_of_buffer(d, i) == g)
+			o.ids[o.n++] = i;
+	search(&o, 0, 0);
+	return o;
+}
+
+/* ---- random problems ------------------------------------------------------ */
+
+static void generate(desc *d, uint64_t *s)
+{
+	memset(d, 0, sizeof *d);
+	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
+	d->n = (uint32_t)test_rand_range(s, 1, d->P == 3 ? 5 : MAX_N);
+	for (uint32_t q = 0; q < d->P; q++) {
+		d->limit[q] = test_chance(s, 10) ? UINT64_MAX
+		                                 : test_rand_range(s, 4, 16);
+		d->palign[q] = test_chance(s, 70) ? 1 : test_chance(s, 70) ? 2 : 4;
+	}
+	int any_live = test_rand_range(s, 0, 4) != 0;
+	for (uint32_t i = 0; i < d->n; i++) {
+		static const uint64_t al[] = {1, 1, 1, 2, 4, 8};
+		d->size[i] = test_rand_range(s, 1, 6);
+		d->align[i] = al[test_rand_range(s, 0, 5)];
+		d->live[i] = any_live && test_rand_range(s, 0, 9) != 0;
+		d->begin[i] = (int64_t)test_rand_range(s, 0, 4);
+		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
+		if (d->P > 1 && test_chance(s, 75)) {
+			/* a candidate list: any non-empty subset, in any order */
+			uint32_t order[MAX_P];
+			for (uint32_t q = 0; q < d->P; q++)
+				order[q] = q;
+			for (uint32_t q = d->P - 1; q > 0; q--) {
+				uint32_t j = (uint32_t)test_rand_range(s, 0, q), t = order[q];
+				order[q] = order[j];
+				order[j] = t;
+			}
+			uint32_t k = (uint32_t)test_rand_range(s, 1, d->P);
+			for (uint32_t j = 0; j < k; j++)
+				d->cand[i][d->ncand[i]++] = order[j];
+		}
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (test_rand_range(s, 0, 99) < (any_live ? 12 : 40))
+				d->edge[a][b] = d->edge[b][a] = 1;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (!test_chance(s, 25))
+			continue;
+		uint32_t q;
+		do
+			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
+		while (!may_use(d, i, q));
+		uint64_t a = eff_align(d, i, q);
+		uint64_t room = d->limit[q] == UINT64_MAX ? 16 : d->limit[q];
+		if (d->size[i] > room)
+			continue;
+		d->fixed[i] = 1;
+		d->fixed_pool[i] = q;
+		d->fixed_offset[i] =
+			test_rand_range(s, 0, (room - d->size[i]) / a) * a;
+	}
+}
+
+/* Build it; rules (fixed buffers included) go through add_fitting_rule,
+ * which retimes live ranges to the rule schedule, so the oracle reads the
+ * ranges back. */
+static usmp_problem *build(desc *d, uint64_t *s)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert(p);
+	test_add_pools(p, "p", d->P, d->limit, d->palign);
+	for (uint32_t i = 0; i < d->n; i++)
+		test_add_buffer(p, i, &(test_buffer){
+			.size = d->size[i], .align = d->align[i], .live = d->live[i],
+			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
+			.cand = d->cand[i], .fixed = d->fixed[i],
+			.fixed_pool = d->fixed_pool[i],
+			.fixed_offset = d->fixed_offset[i]});
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (d->edge[a][b])
+				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	uint64_t want = d->n > 1 && test_chance(s, 45) ? test_rand_range(s, 1, 4)
+	                                                : 0;
+	for (uint64_t k = 0; k < want && d->rule_count < MAX_R; k++) {
+		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		int64_t lead = (int64_t)test_rand_range(s, 0, 8) - 5;
+		if (test_chance(s, 3))
+			lead = test_chance(s, 50) ? INT64_MAX : INT64_MIN;
+		if (a == b)
+			continue;
+		int dup = 0;
+		for (int r = 0; r < d->rule_count; r++)
+			dup |= d->rules[r].src == a && d->rules[r].dst == b;
+		if (dup || !add_fitting_rule(p, a, b, lead))
+			continue;
+		d->rules[d->rule_count++] = (orule){a, b, lead};
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		span sp = span_of(p, i);
+		d->live[i] = sp.live;
+		d->begin[i] = sp.begin;
+		d->end[i] = sp.end;
+	}
+	derive(d);
+	return p;
+}
+
+/* ---- checking every algorithm against the oracle ------------------------ */
+
+typedef struct tally {
+	uint64_t cases, runs, planned, infeasible_true, infeasible_proof,
+	    claimed, failures, unsupported, groups_infeasible, hostile, hostile_bad;
+} tally;
+
+static int hunt; /* USMP_RT2_HUNT=1: report every failure and go on */
+static const char *current_algo;
+
+#define CHECK(cond, ...)                                                      \
+	do {                                                                      \
+		if (!(cond)) {                                                        \
+			t->failures++;                                                    \
+			char *msg_ = test_fmt(__VA_ARGS__);                               \
+			fprintf(stderr, "FAIL %s seed %" PRIu64 " case %" PRIu64 " %s: " \
+			        "%s (problem in %s)\n", current_algo, seed, c, #cond,     \
+			        msg_, test_save_case(p, "redteam2", seed, c));            \
+			if (!hunt)                                                        \
+				cr_assert_fail("%s: %s", current_algo, msg_);                 \
+			free(msg_);                                                       \
+			goto done;                                                        \
+		}                                                                     \
+	} while (0)
+
+static const char *const algos[] = {
+	"exact", "auto", "first_fit", "best_fit", "first_fit:order=conflicts",
+	"best_fit:order=all", "greedy_by_size", "greedy_by_conflicts",
+	"hill_climb", "first_fit_sweep", "exact_window", "exact:minimize=false",
+	"exact:part=1", "exact:split=1", "auto:improve=false",
+	"exact:capacity=6", "exact:capacity=9",
+};
+#define ALGO_COUNT (sizeof algos / sizeof *algos)
+
+/* What the oracle says of each group: lexicographic optimum, size at any
+ * spill. */
+typedef struct verdict {
+	oracle lex[MAX_P], any[MAX_P];
+} verdict;
+
+static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
+                      const verdict *v, const char *algo, uint64_t seed,
+                      uint64_t c, tally *t)
+{
+	current_algo = algo;
+	usmp_plan_options opt = {.struct_size = sizeof opt,
+	                         .flags = USMP_PLAN_NO_ISOLATE,
+	                         .algorithm = algo};
+	usmp_plan *plan = NULL;
+	int rc = usmp_plan_compute(r, p, &opt, &plan);
+	cr_assert(plan);
+	t->runs++;
+	int all_feasible = 1;
+	for (uint32_t g = 0; g < d->groups; g++)
+		all_feasible &= v->lex[g].found;
+	/* exact decides: infeasible exactly when no plan exists (a capacity
+	 * knob asks for less than the pools, so there it proves nothing) */
+	int exact = !strncmp(algo, "exact", 5) &&
+	            strncmp(algo, "exact_window", 12) && !strstr(algo, "capacity");
+	if (rc == USMP_ERR_INFEASIBLE) {
+		usmp_infeasibility inf = {.struct_size = sizeof inf};
+		CHECK(usmp_plan_infeasibility(plan, &inf) == USMP_OK, "%s",
+		      usmp_plan_error(plan));
+		if (inf.kind != USMP_INFEASIBLE_UNPROVEN) {
+			t->infeasible_proof++;
+			CHECK(inf.group < d->groups && !v->lex[inf.group].found,
+			      "certificate kind %u for group %u, but the oracle plans "
+			      "it (spill %" PRIu64 ", size %" PRIu64 "): %s", inf.kind,
+			      inf.group, v->lex[inf.group].best_spill,
+			      v->lex[inf.group].best_total, usmp_plan_error(plan));
+		}
+		CHECK(!exact || !all_feasible, "exact says infeasible, the oracle "
+		      "plans every group: %s", usmp_plan_error(plan));
+		goto done;
+	}
+	if (rc == USMP_ERR_UNSUPPORTED) {
+		t->unsupported++;
+		CHECK(!exact || d->rule_count || strchr(algo, '='),
+		      "exact unsupported without rules: %s", usmp_plan_error(plan));
+		goto done;
+	}
+	if (rc != USMP_OK) {
+		CHECK(rc == USMP_ERR_STOPPED, "%s: %s", usmp_status_name(rc),
+		      usmp_plan_error(plan));
+		goto done;
+	}
+	t->planned++;
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N];
+	for (uint32_t i = 0; i < d->n; i++)
+		CHECK(usmp_plan_placement(plan, i, &pool[i], &off[i]) == USMP_OK,
+		      "buffer %u unplaced", i);
+	int why = judge(d, pool, off);
+	CHECK(why == V_OK, "the plan breaks rule %d of a valid plan", why);
+	CHECK(all_feasible, "a valid plan where the oracle found none "
+	      "(the oracle's search is too narrow)");
+	CHECK(!exact || all_feasible, "unreachable");
+	uint64_t hw[MAX_P] = {0};
+	for (uint32_t i = 0; i < d->n; i++)
+		if (off[i] + d->size[i] > hw[pool[i]])
+			hw[pool[i]] = off[i] + d->size[i];
+	for (uint32_t q = 0; q < d->P; q++)
+		CHECK(usmp_plan_pool_size(plan, q) == hw[q], "pool %u: size %" PRIu64
+		      ", high-water mark %" PRIu64, q, usmp_plan_pool_size(plan, q),
+		      hw[q]);
+	uint32_t parts = usmp_plan_part_count(plan);
+	uint32_t with_buffers = 0;
+	for (uint32_t g = 0; g < d->groups; g++)
+		with_buffers += v->lex[g].n > 0;
+	CHECK(parts == with_buffers, "%u parts for %u groups with buffers", parts,
+	      with_buffers);
+	int all_optimal = 1;
+	for (uint32_t k = 0; k < parts; k++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		CHECK(usmp_plan_part(plan, k, &pi) == USMP_OK, "part %u", k);
+		uint32_t g = pi.group;
+		CHECK(g < d->groups && v->lex[g].n == pi.buffer_count,
+		      "part %u: group %u of %u buffers", k, g, pi.buffer_count);
+		uint64_t spill = 0, size = 0;
+		for (uint32_t q = 0; q < d->P; q++)
+			if (d->group_of_pool[q] == g)
+				size += hw[q];
+		for (uint32_t j = 0; j < v->lex[g].n; j++) {
+			uint32_t i = v->lex[g].ids[j];
+			spill += pool[i] != first_pool(d, i) ? d->size[i] : 0;
+		}
+		CHECK(pi.size == size, "part %u: size %" PRIu64 ", pools %" PRIu64, k,
+		      pi.size, size);
+		CHECK(pi.lower_bound <= v->any[g].best_total, "part %u: lower bound "
+		      "%" PRIu64 " above the least size %" PRIu64, k, pi.lower_bound,
+		      v->any[g].best_total);
+		CHECK(pi.lower_bound == usmp_problem_prepare_group_bound(p, g),
+		      "part %u: lower bound %" PRIu64 " is not its group's", k,
+		      pi.lower_bound);
+		CHECK(pi.proven_bound >= pi.lower_bound && pi.proven_bound <= size,
+		      "part %u: proven %" PRIu64 ", lower %" PRIu64 ", size %" PRIu64,
+		      k, pi.proven_bound, pi.lower_bound, size);
+		oracle capped = run_oracle(d, g, M_CAPPED, spill);
+		CHECK(capped.found && capped.best_total <= size, "oracle: no plan "
+		      "spilling at most %" PRIu64 " as small as %" PRIu64, spill,
+		      size);
+		CHECK(pi.proven_bound <= capped.best_total, "part %u: proven bound "
+		      "%" PRIu64 ", but a plan spilling at most %" PRIu64 " has %"
+		      PRIu64, k, pi.proven_bound, spill, capped.best_total);
+		CHECK(!pi.optimal || size == capped.best_total, "part %u: claimed "
+		      "optimal at %" PRIu64 " (spill %" PRIu64 "), but a plan "
+		      "spilling at most that has %" PRIu64, k, size, spill,
+		      capped.best_total);
+		CHECK(!pi.optimal || pi.proven_bound == size, "part %u: optimal "
+		      "with proven bound %" PRIu64 " below its size %" PRIu64, k,
+		      pi.proven_bound, size);
+		all_optimal &= pi.optimal != 0;
+	}
+	t->claimed += all_optimal;
+done:
+	usmp_plan_destroy(plan);
+}
+
+/* ---- hostile plans for the verifier and the replay ---------------------- */
+
+/* The plan (pool, off) as a JSON plan file, read back for problem p. */
+static usmp_plan *plan_from(usmp_problem *p, const desc *d, const uint32_t *pool,
+                            const uint64_t *off, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert(f);
+	fprintf(f, "{\"usmp\": 1, \"buffers\": [");
+	for (uint32_t i = 0; i < d->n; i++)
+		fprintf(f, "%s{\"name\": \"b%u\", \"pool\": \"p%u\", \"offset\": %"
+		        PRIu64 "}", i ? ", " : "", i, pool[i], off[i]);
+	fprintf(f, "]}\n");
+	fclose(f);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_JSON, &plan), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	return plan;
+}
+
+/* Whether the replay can see every conflict: every buffer has a live range
+ * and no edge joins two buffers (docs/formats.md). */
+static int replay_sees_all(const desc *d)
+{
+	for (uint32_t a = 0; a < d->n; a++) {
+		if (!d->live[a])
+			return 0;
+		for (uint32_t b = 0; b < d->n; b++)
+			if (d->edge[a][b])
+				return 0;
+	}
+	return 1;
+}
+
+/* One placement changed in a way that may break one condition of a valid
+ * plan: an offset moved by a byte, an alignment, a size or to a partner's,
+ * past the limit, another pool. */
+static void mutate(const desc *d, uint32_t *pool, uint64_t *off, uint64_t *s)
+{
+	uint32_t i = (uint32_t)test_rand_range(s, 0, d->n - 1);
+	uint32_t j = (uint32_t)test_rand_range(s, 0, d->n - 1);
+	uint64_t a = eff_align(d, i, pool[i]);
+	switch (test_rand_range(s, 0, 8)) {
+	case 0: off[i] += 1; break;
+	case 1: off[i] = off[i] ? off[i] - 1 : 0; break;
+	case 2: off[i] += a; break;
+	case 3: off[i] = off[i] >= a ? off[i] - a : 0; break;
+	case 4: off[i] = off[j] + test_rand_range(s, 0, d->size[j]); break;
+	case 5: off[i] = off[j] - (off[j] >= d->size[i] ? d->size[i] - 1 : 0);
+		break;
+	case 6:
+		if (d->limit[pool[i]] != UINT64_MAX)
+			off[i] = (d->limit[pool[i]] - d->size[i] + a) / a * a;
+		break;
+	case 7: pool[i] = (uint32_t)test_rand_range(s, 0, d->P - 1); break;
+	default: pool[i] = pool[j]; off[i] = off[j]; break;
+	}
+}
+
+static void check_hostile(usmp_problem *p, const desc *d, const verdict *v,
+                          uint64_t *s, uint64_t seed, uint64_t c, tally *t)
+{
+	current_algo = "verify";
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N];
+	for (uint32_t g = 0; g < d->groups; g++)
+		if (v->lex[g].n && !v->lex[g].found)
+			return;
+	for (uint32_t g = 0; g < d->groups; g++)
+		for (uint32_t k = 0; k < v->lex[g].n; k++) {
+			pool[v->lex[g].ids[k]] = v->lex[g].best_pool[k];
+			off[v->lex[g].ids[k]] = v->lex[g].best_off[k];
+		}
+	char *path = test_tmpfile(".json");
+	int sees = replay_sees_all(d);
+	for (int round = 0; round < 6; round++) {
+		if (round)
+			mutate(d, pool, off, s);
+		int want = judge(d, pool, off);
+		usmp_plan *plan = plan_from(p, d, pool, off, path);
+		int got = usmp_plan_verify(plan, p);
+		CHECK(got == (want ? USMP_ERR_INVALID_PLAN : USMP_OK), "round %d: "
+		      "the verifier says %s (%s), the definition %d", round,
+		      usmp_status_name(got), usmp_plan_error(plan), want);
+		int sim = usmp_plan_simulate(plan, p);
+		CHECK(want || sim == USMP_OK, "round %d: the replay refuses a valid "
+		      "plan: %s", round, usmp_plan_error(plan));
+		CHECK(want != V_OVERLAP || !sees || sim == USMP_ERR_INVALID_PLAN,
+		      "round %d: the replay accepts two live buffers sharing bytes",
+		      round);
+		t->hostile++;
+		t->hostile_bad += want != V_OK;
+		usmp_plan_destroy(plan);
+		continue;
+	done:
+		usmp_plan_destroy(plan);
+		break;
+	}
+	remove(path);
+	free(path);
+}
+
+static void sweep(uint64_t seed, uint64_t cases, tally *t)
+{
+	usmp_registry *r = test_registry(NULL);
+	uint64_t s = seed;
+	for (uint64_t c = 0; c < cases; c++) {
+		desc d;
+		generate(&d, &s);
+		usmp_problem *p = build(&d, &s);
+		verdict v;
+		for (uint32_t g = 0; g < d.groups; g++) {
+			v.lex[g] = run_oracle(&d, g, M_LEX, 0);
+			v.any[g] = run_oracle(&d, g, M_ANY, 0);
+			if (v.lex[g].n && !v.lex[g].found)
+				t->groups_infeasible++;
+		}
+		/* the group bound holds for every plan */
+		for (uint32_t g = 0; g < d.groups; g++) {
+			if (!v.any[g].found)
+				continue;
+			uint64_t b = usmp_problem_prepare_group_bound(p, g);
+			if (b > v.any[g].best_total) {
+				fprintf(stderr, "FAIL bound seed %" PRIu64 " case %" PRIu64
+				        ": group %u bound %" PRIu64 " > %" PRIu64 " (%s)\n",
+				        seed, c, g, b, v.any[g].best_total,
+				        test_save_case(p, "redteam2", seed, c));
+				t->failures++;
+				if (!hunt)
+					cr_assert_fail("bound above the optimum");
+			}
+		}
+		for (size_t a = 0; a < ALGO_COUNT; a++)
+			check_run(r, &d, p, &v, algos[a], seed, c, t);
+		check_hostile(p, &d, &v, &s, seed, c, t);
+		t->cases++;
+		usmp_problem_destroy(p);
+	}
+	usmp_registry_destroy(r);
+}
+
+Test(redteam2, every_algorithms_claims_hold_against_an_exhaustive_search,
+     .timeout = 600)
+{
+	int random_seed;
+	uint64_t seed = test_env_u64("USMP_RT2_SEED", 20261203, &random_seed);
+#if defined(__SANITIZE_ADDRESS__)
+	uint64_t fallback = 150;
+#else
+	uint64_t fallback = 600;
+#endif
+	uint64_t cases = test_env_u64("USMP_RT2_CASES", fallback, &(int){0});
+	hunt = (int)test_env_u64("USMP_RT2_HUNT", 0, &(int){0});
+	tally t = {0};
+	sweep(seed, cases, &t);
+	cr_log_info("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64 " runs, %"
+	            PRIu64 " planned, %" PRIu64 " certificates, %" PRIu64
+	            " all optimal, %" PRIu64 " unsupported, %" PRIu64
+	            " infeasible groups, %" PRIu64 " hostile plans (%" PRIu64 " invalid), %"
+	            PRIu64 " failures", seed, t.cases,
+	            t.runs, t.planned, t.infeasible_proof, t.claimed,
+	            t.unsupported, t.groups_infeasible, t.hostile, t.hostile_bad,
+	            t.failures);
+	cr_assert_eq(t.failures, 0);
+}
+
+/* ---- what the sweep and the hunt found ------------------------------------ */
+
+/* p2 (1 byte) is X's and Y's first pool, so both spill 10 bytes wherever
+ * they go; B may use only p0; all three are alive together; p1 aligns to
+ * 16. Every pool in p0: 50 bytes, spill 20 (the least size at that spill).
+ * With `-p capacity=30` exact keeps each pool within 30 bytes: B alone in
+ * p0 and X, Y in p1 at 0 and 16, 56 bytes. exact's proof is about plans
+ * within that capacity; it claimed 56 optimal for the problem, whose pools
+ * have no such limit. */
+static const char capacity_three_pools[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"p2\", \"size_limit\": 1}, "
+	"{\"name\": \"p0\"}, {\"name\": \"p1\", \"alignment\": 16}], "
+	"\"buffers\": [{\"name\": \"B\", \"size\": 30, \"live\": [0, 2], "
+	"\"pools\": [\"p0\"]},"
+	"{\"name\": \"X\", \"size\": 10, \"live\": [0, 2], "
+	"\"pools\": [\"p2\", \"p0\", \"p1\"]},"
+	"{\"name\": \"Y\", \"size\": 10, \"live\": [0, 2], "
+	"\"pools\": [\"p2\", \"p0\", \"p1\"]}]}";
+
+/* The first part of p planned by algo with one knob; asserts it planned. */
+static usmp_plan *plan_knob(usmp_registry *r, usmp_problem *p, const char *algo,
+                            const char *knob, usmp_part_info *info)
+{
+	const char *knobs[] = {knob};
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = algo,
+	                       .params = knob ? knobs : NULL,
+	                       .param_count = knob ? 1 : 0};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s %s: %s",
+	             algo, knob ? knob : "", usmp_plan_error(plan));
+	*info = (usmp_part_info){.struct_size = sizeof *info};
+	cr_assert_eq(usmp_plan_part(plan, 0, info), USMP_OK);
+	return plan;
+}
+
+Test(redteam2, a_capacity_knob_proves_nothing_about_larger_pools)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = test_parse_json(capacity_three_pools, "cap.json");
+	usmp_part_info info;
+	usmp_plan *plan = plan_knob(r, p, "exact", "capacity=30", &info);
+	cr_assert_eq(info.size, 56);
+	cr_assert_leq(info.proven_bound, 50, "proven bound %llu: a 50-byte plan "
+	              "spills as much", (unsigned long long)info.proven_bound);
+	cr_assert_eq(info.optimal, 0);
+	usmp_plan_destroy(plan);
+	plan = plan_knob(r, p, "exact", NULL, &info);
+	cr_assert_eq(info.size, 50);
+	cr_assert_eq(info.optimal, 1);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* One pool: the least size fits any capacity some plan fits, so the
+	 * proof stands (25 bytes, above the lower bound 24 by alignment). */
+	p = test_parse_json(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 64}], "
+		"\"buffers\": [{\"name\": \"b0\", \"size\": 4, \"alignment\": 2, "
+		"\"live\": [2, 5]}, {\"name\": \"b1\", \"size\": 3, \"alignment\": 2, "
+		"\"live\": [2, 5]}, {\"name\": \"b2\", \"size\": 6, \"alignment\": 4, "
+		"\"live\": [2, 4]}, {\"name\": \"b3\", \"size\": 6, \"alignment\": 4, "
+		"\"live\": [1, 3]}, {\"name\": \"b4\", \"size\": 5, \"live\": [2, 5]}]}",
+		"one.json");
+	plan = plan_knob(r, p, "exact", "capacity=40", &info);
+	cr_assert_eq(info.size, 25);
+	cr_assert_eq(info.lower_bound, 24);
+	cr_assert_eq(info.proven_bound, 25);
+	cr_assert_eq(info.optimal, 1);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
