@@ -16,7 +16,7 @@
 
 /* ---- the problem as the oracle sees it ----------------------------------- */
 
-#define MAX_N 6
+#define MAX_N 10
 #define MAX_P 3
 #define MAX_R 8
 
@@ -292,11 +292,15 @@ static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
 
 /* ---- random problems ------------------------------------------------------ */
 
+/* Buffers a problem has at most (USMP_RT2_N for longer hunts; 6 at most
+ * keeps the exhaustive search quick). */
+static uint32_t max_n = 6;
+
 static void generate(desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
 	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
-	d->n = (uint32_t)test_rand_range(s, 1, d->P == 3 ? 5 : MAX_N);
+	d->n = (uint32_t)test_rand_range(s, 1, d->P == 3 ? max_n - 1 : max_n);
 	for (uint32_t q = 0; q < d->P; q++) {
 		d->limit[q] = test_chance(s, 10) ? UINT64_MAX
 		                                 : test_rand_range(s, 4, 16);
@@ -704,6 +708,8 @@ Test(redteam2, every_algorithms_claims_hold_against_an_exhaustive_search,
 #endif
 	uint64_t cases = test_env_u64("USMP_RT2_CASES", fallback, &(int){0});
 	hunt = (int)test_env_u64("USMP_RT2_HUNT", 0, &(int){0});
+	max_n = (uint32_t)test_env_u64("USMP_RT2_N", 6, &(int){0});
+	cr_assert(max_n >= 2 && max_n <= MAX_N);
 	tally t = {0};
 	sweep(seed, cases, &t);
 	cr_log_info("seed %" PRIu64 ": %" PRIu64 " cases, %" PRIu64 " runs, %"
@@ -784,6 +790,225 @@ Test(redteam2, a_capacity_knob_proves_nothing_about_larger_pools)
 	cr_assert_eq(info.proven_bound, 25);
 	cr_assert_eq(info.optimal, 1);
 	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* ---- round trips of problems ---------------------------------------------- */
+
+/* Every field of two problems, compared (names, sizes, alignments, live
+ * ranges, candidates in order, fixed placements, limits, targets, edges as
+ * a set, rules in order). */
+static void same_problem(const usmp_problem *x, const usmp_problem *y,
+                         const char *what)
+{
+	cr_assert_eq(x->pool_count, y->pool_count, "%s: pools", what);
+	for (size_t q = 0; q < x->pool_count; q++) {
+		const usmp__pool *a = &x->pools[q], *b = &y->pools[q];
+		cr_assert_str_eq(a->name, b->name, "%s: pool %zu", what, q);
+		cr_assert_eq(a->size_limit, b->size_limit, "%s: pool %s limit", what,
+		             a->name);
+		cr_assert_eq(a->alignment ? a->alignment : 1,
+		             b->alignment ? b->alignment : 1, "%s: pool %s", what,
+		             a->name);
+		cr_assert_eq(a->target_count, b->target_count, "%s: targets", what);
+		for (uint32_t t = 0; t < a->target_count; t++)
+			cr_assert_str_eq(a->targets[t], b->targets[t], "%s", what);
+	}
+	cr_assert_eq(x->buffer_count, y->buffer_count, "%s: buffers", what);
+	for (size_t i = 0; i < x->buffer_count; i++) {
+		const usmp__buffer *a = &x->buffers[i], *b = &y->buffers[i];
+		cr_assert_str_eq(a->name, b->name, "%s: buffer %zu", what, i);
+		cr_assert_eq(a->size, b->size, "%s: %s size", what, a->name);
+		cr_assert_eq(a->alignment ? a->alignment : 1,
+		             b->alignment ? b->alignment : 1, "%s: %s alignment", what,
+		             a->name);
+		cr_assert_eq(a->flags, b->flags, "%s: %s flags", what, a->name);
+		if (a->flags & USMP_BUFFER_LIVE)
+			cr_assert(a->begin == b->begin && a->end == b->end,
+			          "%s: %s live", what, a->name);
+		if (a->flags & USMP_BUFFER_FIXED)
+			cr_assert(a->fixed_pool == b->fixed_pool &&
+			          a->fixed_offset == b->fixed_offset, "%s: %s fixed",
+			          what, a->name);
+		cr_assert_eq(a->candidate_count, b->candidate_count,
+		             "%s: %s candidates", what, a->name);
+		for (uint32_t c = 0; c < a->candidate_count; c++)
+			cr_assert_eq(a->candidates[c], b->candidates[c], "%s: %s", what,
+			             a->name);
+	}
+	/* edges: as sets (duplicates are written once) */
+	for (int pass = 0; pass < 2; pass++) {
+		const usmp_problem *u = pass ? y : x, *w = pass ? x : y;
+		for (size_t e = 0; e < u->edge_count; e++) {
+			int found = 0;
+			for (size_t k = 0; k < w->edge_count && !found; k++)
+				found = u->edges[e].a == w->edges[k].a &&
+				        u->edges[e].b == w->edges[k].b;
+			cr_assert(found, "%s: edge %u-%u lost", what, u->edges[e].a,
+			          u->edges[e].b);
+		}
+	}
+	cr_assert_eq(x->overlap_count, y->overlap_count, "%s: rules", what);
+	for (size_t k = 0; k < x->overlap_count; k++)
+		cr_assert(x->overlaps[k].src == y->overlaps[k].src &&
+		          x->overlaps[k].dst == y->overlaps[k].dst &&
+		          x->overlaps[k].max_lead == y->overlaps[k].max_lead,
+		          "%s: rule %zu", what, k);
+}
+
+/* Write p in `format`, read it back: the same problem, and a second write
+ * byte for byte the first. */
+static void round_trip(usmp_problem *p, int format, uint64_t capacity,
+                       const char *what)
+{
+	const char *ext = format == USMP_FORMAT_CSV ? ".csv" : ".json";
+	char *one = test_tmpfile(ext), *two = test_tmpfile(ext);
+	cr_assert_eq(usmp_problem_write(p, one, format), USMP_OK, "%s: %s", what,
+	             usmp_problem_error(p));
+	usmp_problem *q = usmp_problem_create();
+	cr_assert_eq(usmp_problem_read(q, one, format, capacity), USMP_OK,
+	             "%s: written but not read back: %s", what,
+	             usmp_problem_error(q));
+	same_problem(p, q, what);
+	cr_assert_eq(usmp_problem_write(q, two, format), USMP_OK, "%s", what);
+	char *a = test_read_file(one), *b = test_read_file(two);
+	cr_assert(a && b);
+	cr_assert_str_eq(a, b, "%s: a second write differs", what);
+	free(a);
+	free(b);
+	usmp_problem_destroy(q);
+	remove(one);
+	remove(two);
+	free(one);
+	free(two);
+}
+
+/* Names a file must carry unchanged. */
+static const char *const odd_names[] = {
+	"a,b", "say \"hi\"", "back\\slash", "tab\there", "nl\nname",
+	"\x01\x1f", "caf\xc3\xa9", "\xe2\x80\xa8sep", "\xf0\x9f\x98\x80",
+	"/slash", "{\"json\": 1}", " spaced ", "#hash", "\xef\xbb\xbf" "bom",
+	"\x7f" "del", "-", "0", "1e3", "null",
+};
+
+Test(redteam2, random_problems_round_trip_through_json_field_for_field)
+{
+	uint64_t s = 20261206;
+	for (int c = 0; c < 400; c++) {
+		desc d;
+		generate(&d, &s);
+		usmp_problem *p = build(&d, &s);
+		/* targets, and duplicate edges the writer merges */
+		if (test_chance(&s, 30))
+			cr_assert_eq(usmp_problem_add_pool_target(p, 0, "npu,x\"y"), 0);
+		if (d.n > 1 && test_chance(&s, 30)) {
+			cr_assert_eq(usmp_problem_add_conflict(p, 1, 0), 0);
+			cr_assert_eq(usmp_problem_add_conflict(p, 0, 1), 0);
+		}
+		char what[32];
+		snprintf(what, sizeof what, "case %d", c);
+		round_trip(p, USMP_FORMAT_JSON, USMP_UNBOUNDED, what);
+		usmp_problem_destroy(p);
+	}
+	/* odd names, as buffers and pools */
+	usmp_problem *p = usmp_problem_create();
+	size_t n = sizeof odd_names / sizeof *odd_names;
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(usmp_problem_add_pool(p, odd_names[i], 64 + i, 1, NULL),
+		             0, "%s", usmp_problem_error(p));
+		cr_assert_eq(usmp_problem_add_buffer(p, odd_names[i], 1 + i, 1, NULL),
+		             0, "%s", usmp_problem_error(p));
+		cr_assert_eq(usmp_problem_add_candidate(p, (uint32_t)i, (uint32_t)i),
+		             0);
+	}
+	cr_assert_eq(usmp_problem_add_overlap(p, 0, 1, -1), 0);
+	cr_assert_eq(usmp_problem_add_conflict(p, 2, 3), 0);
+	round_trip(p, USMP_FORMAT_JSON, USMP_UNBOUNDED, "odd names");
+	usmp_problem_destroy(p);
+}
+
+Test(redteam2, csv_problems_round_trip_field_for_field)
+{
+	uint64_t s = 20261207;
+	int written = 0;
+	for (int c = 0; c < 400; c++) {
+		usmp_problem *p = usmp_problem_create();
+		uint64_t limit = test_chance(&s, 50) ? USMP_UNBOUNDED
+		                                     : test_rand_range(&s, 64, 1 << 20);
+		cr_assert_eq(usmp_problem_add_pool(p, "default", limit, 1, NULL), 0);
+		uint32_t n = (uint32_t)test_rand_range(&s, 1, 8);
+		int aligned = test_chance(&s, 50);
+		for (uint32_t i = 0; i < n; i++) {
+			char name[32];
+			snprintf(name, sizeof name, "t%u\xc3\xa9", i);
+			uint64_t size = test_rand_range(&s, 1, 16);
+			uint64_t al = aligned ? UINT64_C(1) << test_rand_range(&s, 0, 3)
+			                      : 1;
+			cr_assert_eq(usmp_problem_add_buffer(p, name, size, al, NULL), 0);
+			int64_t b = (int64_t)test_rand_range(&s, 0, 10) - 5;
+			if (test_chance(&s, 5))
+				b = INT64_MIN + (int64_t)test_rand_range(&s, 0, 3);
+			cr_assert_eq(usmp_problem_set_live(p, i, b, b + 1 +
+			             (int64_t)test_rand_range(&s, 0, 4)), 0);
+			if (test_chance(&s, 20))
+				cr_assert_eq(usmp_problem_set_fixed(p, i, 0,
+				             al * test_rand_range(&s, 0, 3)), 0,
+				             "%s", usmp_problem_error(p));
+		}
+		char what[32];
+		snprintf(what, sizeof what, "csv case %d", c);
+		round_trip(p, USMP_FORMAT_CSV, limit, what);
+		written++;
+		usmp_problem_destroy(p);
+	}
+	cr_assert_eq(written, 400);
+}
+
+/* Buffer ids with a control character (a tab or form feed inside, DEL) or
+ * bytes that are not UTF-8: the CSV reader refuses them ("id: control
+ * character 0x0c at byte 2"), but the CSV writer wrote them, so `usmp plan
+ * x.json --format csv -o p.csv` made a plan that `usmp verify` could not
+ * read. The writer now refuses them as it refuses commas, naming the
+ * buffer. */
+Test(redteam2, csv_writer_refuses_ids_its_reader_refuses)
+{
+	static const char *const bad[] = {"a\tb", "\va", "a\f", "x\x01y",
+	                                  "del\x7f", "\xff", "caf\xc3", "\xed\xa0\x80"};
+	usmp_registry *r = test_registry(NULL);
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		usmp_problem *p = usmp_problem_create();
+		cr_assert_eq(usmp_problem_add_buffer(p, bad[k], 4, 1, NULL), 0);
+		cr_assert_eq(usmp_problem_add_buffer(p, "b", 4, 1, NULL), 0);
+		cr_assert_eq(usmp_problem_set_live(p, 0, 0, 2), 0);
+		cr_assert_eq(usmp_problem_set_live(p, 1, 1, 3), 0);
+		char *path = test_tmpfile(".csv");
+		cr_assert_eq(usmp_problem_write(p, path, USMP_FORMAT_CSV),
+		             USMP_ERR_UNSUPPORTED, "id %zu written", k);
+		cr_assert(strstr(usmp_problem_error(p), "control characters"), "%s",
+		          usmp_problem_error(p));
+		cr_assert_null(fopen(path, "r"), "a refused write left a file");
+		usmp_plan *plan = NULL;
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = "first_fit"};
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+		cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_CSV),
+		             USMP_ERR_UNSUPPORTED, "plan with id %zu written", k);
+		cr_assert_null(fopen(path, "r"), "a refused write left a file");
+		usmp_plan_destroy(plan);
+		free(path);
+		usmp_problem_destroy(p);
+	}
+	/* What the reader takes still round-trips: UTF-8 of every length,
+	 * inner blanks, NEL and ideographic space. */
+	usmp_problem *p = usmp_problem_create();
+	const char *good[] = {"caf\xc3\xa9 x", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+	                      "\xc2\x85" "a", "a\xe3\x80\x80"};
+	for (uint32_t i = 0; i < 5; i++) {
+		cr_assert_eq(usmp_problem_add_buffer(p, good[i], 4, 1, NULL), 0);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 2), 0);
+	}
+	round_trip(p, USMP_FORMAT_CSV, USMP_UNBOUNDED, "good ids");
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
