@@ -1012,3 +1012,61 @@ Test(redteam2, csv_writer_refuses_ids_its_reader_refuses)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* Pool q holds two fixed buffers of 2^63 - 1 bytes, back to back, alive
+ * with everything; pool p holds b0..b3 (2 bytes each), where first_fit
+ * takes 6 bytes and the least is 4; G may use either pool but conflicts
+ * with both fixed buffers, which joins p and q in one part. The part's
+ * size, 2^64 + 4, and its lower bound, 2^64 + 2, both saturate to
+ * 2^64 - 1, and the part was claimed optimal (`usmp plan x.json -a
+ * first_fit`: `total 18446744073709551615 bytes, lower bound
+ * 18446744073709551615, ratio 1.0000 (optimal)`) though a plan 2 bytes
+ * smaller exists. A part whose size passes 2^64 - 1 claims nothing. */
+static const char saturated_part[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"p\"}, {\"name\": \"q\"}], "
+	"\"buffers\": ["
+	"{\"name\": \"b0\", \"size\": 2, \"live\": [3, 6], \"pools\": [\"p\"]},"
+	"{\"name\": \"b1\", \"size\": 2, \"live\": [2, 5], \"pools\": [\"p\"]},"
+	"{\"name\": \"b2\", \"size\": 2, \"live\": [0, 2], \"pools\": [\"p\"]},"
+	"{\"name\": \"b3\", \"size\": 2, \"live\": [1, 3], \"pools\": [\"p\"]},"
+	"{\"name\": \"F\", \"size\": 9223372036854775807, \"live\": [0, 10], "
+	"\"fixed\": {\"pool\": \"q\", \"offset\": 0}},"
+	"{\"name\": \"F2\", \"size\": 9223372036854775807, \"live\": [0, 10], "
+	"\"fixed\": {\"pool\": \"q\", \"offset\": 9223372036854775807}},"
+	"{\"name\": \"G\", \"size\": 1, \"pools\": [\"p\", \"q\"]}], "
+	"\"conflicts\": [[\"G\", \"F\"], [\"G\", \"F2\"]]}";
+
+Test(redteam2, a_part_past_2_64_bytes_claims_no_optimum)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = test_parse_json(saturated_part, "sat.json");
+	cr_assert_eq(usmp_problem_prepare_group_bound(p, 0), UINT64_MAX);
+	usmp_part_info info;
+	usmp_plan *plan = plan_knob(r, p, "first_fit", NULL, &info);
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), 6, "first_fit's p");
+	cr_assert_eq(info.optimal, 0, "claimed optimal at a saturated size");
+	usmp_plan_destroy(plan);
+	char *path = test_write_tmp(".json", saturated_part);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
+	cr_assert_eq(st, 2, "%s", out); /* the plan is too large for JSON */
+	cr_assert_null(strstr(out, "(optimal)"), "%s", out);
+	free(out);
+	remove(path);
+	free(path);
+	usmp_problem_destroy(p);
+	/* A part of exactly 2^64 - 1 bytes still is: 2^63 and 2^63 - 1
+	 * alive together. */
+	p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", UINT64_C(1) << 63, 1, NULL),
+	             0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", INT64_MAX, 1, NULL), 0);
+	cr_assert_eq(usmp_problem_set_live(p, 0, 0, 2), 0);
+	cr_assert_eq(usmp_problem_set_live(p, 1, 1, 3), 0);
+	plan = plan_knob(r, p, "first_fit", NULL, &info);
+	cr_assert_eq(info.size, UINT64_MAX);
+	cr_assert_eq(info.optimal, 1);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
