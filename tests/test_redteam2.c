@@ -1070,3 +1070,59 @@ Test(redteam2, a_part_past_2_64_bytes_claims_no_optimum)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* A plan whose buffer lies past the end of its pool (`a` at [52, 68) in
+ * the 64-byte sram): `usmp verify` refuses it, but `usmp simulate` laid
+ * the pool out as large as the plan's high-water mark and said "every
+ * byte intact" (exit 0). The replay now refuses memory the pool does not
+ * have. */
+Test(redteam2, simulate_refuses_a_buffer_past_its_pools_end)
+{
+	static const char problem[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 64, "
+		"\"alignment\": 4}, {\"name\": \"dram\"}], \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 16, \"live\": [0, 2], "
+		"\"pools\": [\"sram\", \"dram\"]},"
+		"{\"name\": \"b\", \"size\": 16, \"live\": [1, 3], "
+		"\"pools\": [\"sram\", \"dram\"]},"
+		"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4], "
+		"\"fixed\": {\"pool\": \"sram\", \"offset\": 32}},"
+		"{\"name\": \"d\", \"size\": 4, \"pools\": [\"dram\"]}],"
+		" \"conflicts\": [[\"d\", \"a\"]],"
+		" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\", \"max_lead\": 0}]}";
+	char *pp = test_write_tmp(".json", problem);
+	const char *plans[] = {
+		/* a past the end while alive; the same without a live range
+		 * (d in dram has none, dram unbounded: fine) */
+		"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"pool\": \"sram\", "
+		"\"offset\": 52}, {\"name\": \"b\", \"pool\": \"sram\", \"offset\": 0},"
+		" {\"name\": \"c\", \"pool\": \"sram\", \"offset\": 32},"
+		" {\"name\": \"d\", \"pool\": \"dram\", \"offset\": 0}]}",
+		/* the same plan within the pool: valid */
+		"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"pool\": \"sram\", "
+		"\"offset\": 48}, {\"name\": \"b\", \"pool\": \"sram\", \"offset\": 0},"
+		" {\"name\": \"c\", \"pool\": \"sram\", \"offset\": 32},"
+		" {\"name\": \"d\", \"pool\": \"dram\", \"offset\": 0}]}",
+	};
+	for (int k = 0; k < 2; k++) {
+		char *plan = test_write_tmp(".json", plans[k]);
+		char *out = NULL;
+		int st = test_usmp(&out, "simulate '%s' '%s'", pp, plan);
+		if (k == 0) {
+			cr_assert_eq(st, 1, "exit %d: %s", st, out);
+			cr_assert(strstr(out, "buffer \"a\" at bytes [52, 68) lies past "
+			                      "the end of pool \"sram\" (64 bytes)"),
+			          "%s", out);
+		} else {
+			cr_assert_eq(st, 0, "exit %d: %s", st, out);
+		}
+		free(out);
+		st = test_usmp(&out, "verify '%s' '%s'", pp, plan);
+		cr_assert_eq(st, k == 0 ? 1 : 0, "verify exit %d: %s", st, out);
+		free(out);
+		remove(plan);
+		free(plan);
+	}
+	remove(pp);
+	free(pp);
+}
