@@ -295,6 +295,10 @@ static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
 /* Buffers a problem has at most (USMP_RT2_N for longer hunts; 6 at most
  * keeps the exhaustive search quick). */
 static uint32_t max_n = 6;
+/* USMP_RT2_RULES=1 for hunts: more fixed buffers and rules, tighter pools. */
+static int rules_heavy;
+/* USMP_RT2_ISOLATE=1: every plugin call in a child process. */
+static int isolate;
 
 static void generate(desc *d, uint64_t *s)
 {
@@ -303,7 +307,7 @@ static void generate(desc *d, uint64_t *s)
 	d->n = (uint32_t)test_rand_range(s, 1, d->P == 3 ? max_n - 1 : max_n);
 	for (uint32_t q = 0; q < d->P; q++) {
 		d->limit[q] = test_chance(s, 10) ? UINT64_MAX
-		                                 : test_rand_range(s, 4, 16);
+		              : test_rand_range(s, 4, rules_heavy ? 10 : 16);
 		d->palign[q] = test_chance(s, 70) ? 1 : test_chance(s, 70) ? 2 : 4;
 	}
 	int any_live = test_rand_range(s, 0, 4) != 0;
@@ -334,7 +338,7 @@ static void generate(desc *d, uint64_t *s)
 			if (test_rand_range(s, 0, 99) < (any_live ? 12 : 40))
 				d->edge[a][b] = d->edge[b][a] = 1;
 	for (uint32_t i = 0; i < d->n; i++) {
-		if (!test_chance(s, 25))
+		if (!test_chance(s, rules_heavy ? 45 : 25))
 			continue;
 		uint32_t q;
 		do
@@ -370,8 +374,9 @@ static usmp_problem *build(desc *d, uint64_t *s)
 		for (uint32_t b = a + 1; b < d->n; b++)
 			if (d->edge[a][b])
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
-	uint64_t want = d->n > 1 && test_chance(s, 45) ? test_rand_range(s, 1, 4)
-	                                                : 0;
+	uint64_t want = d->n > 1 && test_chance(s, rules_heavy ? 90 : 45)
+	                        ? test_rand_range(s, 1, rules_heavy ? 8 : 4)
+	                        : 0;
 	for (uint64_t k = 0; k < want && d->rule_count < MAX_R; k++) {
 		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
 		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
@@ -443,7 +448,8 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 {
 	current_algo = algo;
 	usmp_plan_options opt = {.struct_size = sizeof opt,
-	                         .flags = USMP_PLAN_NO_ISOLATE,
+	                         .flags = isolate ? USMP_PLAN_ISOLATE
+	                                          : USMP_PLAN_NO_ISOLATE,
 	                         .algorithm = algo};
 	usmp_plan *plan = NULL;
 	int rc = usmp_plan_compute(r, p, &opt, &plan);
@@ -606,7 +612,8 @@ static void mutate(const desc *d, uint32_t *pool, uint64_t *off, uint64_t *s)
 	case 5: off[i] = off[j] - (off[j] >= d->size[i] ? d->size[i] - 1 : 0);
 		break;
 	case 6:
-		if (d->limit[pool[i]] != UINT64_MAX)
+		if (d->limit[pool[i]] != UINT64_MAX &&
+		    d->size[i] <= d->limit[pool[i]])
 			off[i] = (d->limit[pool[i]] - d->size[i] + a) / a * a;
 		break;
 	case 7: pool[i] = (uint32_t)test_rand_range(s, 0, d->P - 1); break;
@@ -709,6 +716,8 @@ Test(redteam2, every_algorithms_claims_hold_against_an_exhaustive_search,
 	uint64_t cases = test_env_u64("USMP_RT2_CASES", fallback, &(int){0});
 	hunt = (int)test_env_u64("USMP_RT2_HUNT", 0, &(int){0});
 	max_n = (uint32_t)test_env_u64("USMP_RT2_N", 6, &(int){0});
+	rules_heavy = (int)test_env_u64("USMP_RT2_RULES", 0, &(int){0});
+	isolate = (int)test_env_u64("USMP_RT2_ISOLATE", 0, &(int){0});
 	cr_assert(max_n >= 2 && max_n <= MAX_N);
 	tally t = {0};
 	sweep(seed, cases, &t);
