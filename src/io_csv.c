@@ -748,6 +748,19 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 		snprintf(why, whyn, "CSV cannot express a pool alignment");
 		return 0;
 	}
+	/* The reader names the pool "default", without targets; its limit is
+	 * the reader's capacity argument. */
+	const usmp__pool *pool = usmp__problem_pool(p, 0);
+	if (!plan && strcmp(pool->name, "default") != 0) {
+		snprintf(why, whyn, "CSV names its one pool \"default\" (pool "
+		         "\"%.64s\")", pool->name);
+		return 0;
+	}
+	if (!plan && pool->target_count) {
+		snprintf(why, whyn, "CSV cannot express pool targets (pool "
+		         "\"%.64s\")", pool->name);
+		return 0;
+	}
 	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
 		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		*who = b->name;

@@ -1220,3 +1220,57 @@ Test(redteam2, random_plans_round_trip_through_json_and_csv)
 	cr_assert_gt(csv, 10, "too few problems fit CSV (%d)", csv);
 	usmp_registry_destroy(r);
 }
+
+/* A one-pool JSON problem written as CSV lost its pool's name and targets:
+ * the file has no place for them and reads back with one pool "default",
+ * so a plan naming "sram" no longer matches it. The writer now refuses
+ * such a pool; the size limit is the reader's capacity argument, as for
+ * every CSV problem (docs/formats.md), and comes back with it. */
+Test(redteam2, csv_problem_writer_refuses_a_pool_it_cannot_name)
+{
+	static const char *const pools[] = {
+		"{\"name\": \"sram\", \"size_limit\": 100}",
+		"{\"name\": \"default\", \"size_limit\": 100, \"targets\": [\"npu\"]}",
+	};
+	static const char *const why[] = {
+		"CSV names its one pool \"default\" (pool \"sram\")",
+		"CSV cannot express pool targets (pool \"default\")",
+	};
+	for (int k = 0; k < 2; k++) {
+		char *json = test_fmt("{\"usmp\": 1, \"pools\": [%s], \"buffers\": "
+		                      "[{\"name\": \"a\", \"size\": 40, \"live\": "
+		                      "[0, 2]}]}", pools[k]);
+		usmp_problem *p = test_parse_json(json, "one.json");
+		char *path = test_tmpfile(".csv");
+		cr_assert_eq(usmp_problem_write(p, path, USMP_FORMAT_CSV),
+		             USMP_ERR_UNSUPPORTED, "pool %d written", k);
+		cr_assert(strstr(usmp_problem_error(p), why[k]), "%s",
+		          usmp_problem_error(p));
+		cr_assert_null(fopen(path, "r"), "a refused write left a file");
+		/* the plan has no pool column and reads back against p */
+		usmp_registry *r = test_registry(NULL);
+		usmp_plan *plan = NULL, *back = NULL;
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = "first_fit"};
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+		cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_CSV), USMP_OK,
+		             "%s", usmp_plan_error(plan));
+		cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_CSV, &back),
+		             USMP_OK, "%s", usmp_plan_error(back));
+		cr_assert_eq(usmp_plan_verify(back, p), USMP_OK);
+		usmp_plan_destroy(back);
+		usmp_plan_destroy(plan);
+		usmp_registry_destroy(r);
+		remove(path);
+		free(path);
+		usmp_problem_destroy(p);
+		free(json);
+	}
+	/* "default" with a limit: written, and read back with that capacity. */
+	usmp_problem *p = test_parse_json(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"default\", \"size_limit\": "
+		"100}], \"buffers\": [{\"name\": \"a\", \"size\": 40, \"live\": "
+		"[0, 2], \"fixed\": {\"offset\": 8}}]}", "one.json");
+	round_trip(p, USMP_FORMAT_CSV, 100, "default pool");
+	usmp_problem_destroy(p);
+}
