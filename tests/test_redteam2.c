@@ -432,7 +432,9 @@ static const char *const algos[] = {
 	"best_fit:order=all", "greedy_by_size", "greedy_by_conflicts",
 	"hill_climb", "first_fit_sweep", "exact_window", "exact:minimize=false",
 	"exact:part=1", "exact:split=1", "auto:improve=false",
-	"exact:capacity=6", "exact:capacity=9",
+	"exact:capacity=6", "exact:capacity=9", "exact:split=2", "exact:part=2",
+	"exact:split=3", "hill_climb:seed=7", "first_fit:order=lifetime",
+	"best_fit:order=area",
 };
 #define ALGO_COUNT (sizeof algos / sizeof *algos)
 
