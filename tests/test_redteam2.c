@@ -1284,3 +1284,68 @@ Test(redteam2, csv_problem_writer_refuses_a_pool_it_cannot_name)
 	round_trip(p, USMP_FORMAT_CSV, 100, "default pool");
 	usmp_problem_destroy(p);
 }
+
+/* Hostile plans of 7-10 buffers (beyond the exhaustive search): best_fit's
+ * plan, then one placement moved at a time; the verifier agrees with the
+ * definitions on each, the replay accepts each valid one and refuses each
+ * overlap of live buffers it can see. */
+Test(redteam2, verify_agrees_with_the_definitions_on_larger_hostile_plans)
+{
+	uint64_t s = 20261209;
+	usmp_registry *r = test_registry(NULL);
+	char *path = test_tmpfile(".json");
+	uint64_t judged = 0, invalid = 0;
+	uint32_t saved = max_n;
+	max_n = MAX_N;
+	uint64_t cases = test_env_u64("USMP_RT2_VCASES", 250, &(int){0});
+	for (int c = 0; c < (int)cases; c++) {
+		desc d;
+		do
+			generate(&d, &s);
+		while (d.n < 7);
+		usmp_problem *p = build(&d, &s);
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .flags = USMP_PLAN_NO_ISOLATE,
+		                       .algorithm = "best_fit"};
+		usmp_plan *plan = NULL;
+		int rc = usmp_plan_compute(r, p, &o, &plan);
+		uint32_t pool[MAX_N];
+		uint64_t off[MAX_N];
+		for (uint32_t i = 0; rc == USMP_OK && i < d.n; i++)
+			cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), 0);
+		usmp_plan_destroy(plan);
+		int sees = replay_sees_all(&d);
+		for (int round = 0; rc == USMP_OK && round < 8; round++) {
+			if (round)
+				mutate(&d, pool, off, &s);
+			int want = judge(&d, pool, off);
+			usmp_plan *h = plan_from(p, &d, pool, off, path);
+			int got = usmp_plan_verify(h, p);
+			cr_assert_eq(got, want ? USMP_ERR_INVALID_PLAN : USMP_OK,
+			             "case %d round %d: the verifier says %s (%s), the "
+			             "definition %d (%s)", c, round, usmp_status_name(got),
+			             usmp_plan_error(h), want,
+			             test_save_case(p, "redteam2-verify", 20261209,
+			                            (uint64_t)c));
+			int sim = usmp_plan_simulate(h, p);
+			cr_assert(want || sim == USMP_OK, "case %d: the replay refuses a "
+			          "valid plan: %s", c, usmp_plan_error(h));
+			cr_assert(want != V_OVERLAP || !sees ||
+			          sim == USMP_ERR_INVALID_PLAN, "case %d: the replay "
+			          "accepts an overlap", c);
+			cr_assert(want != V_LIMIT || sim == USMP_ERR_INVALID_PLAN,
+			          "case %d: the replay accepts a buffer past its pool", c);
+			judged++;
+			invalid += want != V_OK;
+			usmp_plan_destroy(h);
+		}
+		usmp_problem_destroy(p);
+	}
+	max_n = saved;
+	remove(path);
+	free(path);
+	usmp_registry_destroy(r);
+	cr_assert_gt(judged, 600, "%" PRIu64 " plans", judged);
+	cr_assert_gt(invalid, judged / 4);
+	cr_assert_gt(judged - invalid, judged / 8);
+}
