@@ -478,6 +478,9 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 		}
 		CHECK(!exact || !all_feasible, "exact says infeasible, the oracle "
 		      "plans every group: %s", usmp_plan_error(plan));
+		CHECK(!getenv("USMP_RT2_AUTO") || strncmp(algo, "auto", 4) ||
+		      !all_feasible, "auto finds no plan, the oracle plans every "
+		      "group: %s", usmp_plan_error(plan));
 		goto done;
 	}
 	if (rc == USMP_ERR_UNSUPPORTED) {
