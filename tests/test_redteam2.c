@@ -947,6 +947,30 @@ Test(redteam2, random_problems_round_trip_through_json_field_for_field)
 	cr_assert_eq(usmp_problem_add_overlap(p, 0, 1, -1), 0);
 	cr_assert_eq(usmp_problem_add_conflict(p, 2, 3), 0);
 	round_trip(p, USMP_FORMAT_JSON, USMP_UNBOUNDED, "odd names");
+	/* and its plan, naming those buffers and pools */
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan *plan = NULL, *back = NULL;
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact"};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	char *path = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_JSON, &back), USMP_OK,
+	             "%s", usmp_plan_error(back));
+	cr_assert_eq(usmp_plan_verify(back, p), USMP_OK);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q1, q2;
+		uint64_t o1, o2;
+		cr_assert_eq(usmp_plan_placement(plan, i, &q1, &o1), 0);
+		cr_assert_eq(usmp_plan_placement(back, i, &q2, &o2), 0);
+		cr_assert(q1 == q2 && o1 == o2, "buffer %u moved", i);
+	}
+	usmp_plan_destroy(back);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	remove(path);
+	free(path);
 	usmp_problem_destroy(p);
 }
 
