@@ -434,7 +434,8 @@ static const char *const algos[] = {
 	"exact:part=1", "exact:split=1", "auto:improve=false",
 	"exact:capacity=6", "exact:capacity=9", "exact:split=2", "exact:part=2",
 	"exact:split=3", "hill_climb:seed=7", "first_fit:order=lifetime",
-	"best_fit:order=area",
+	"best_fit:order=area", "exact:time_limit=0.000001",
+	"hill_climb:attempts=3",
 };
 #define ALGO_COUNT (sizeof algos / sizeof *algos)
 
