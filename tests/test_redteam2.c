@@ -17,7 +17,7 @@
 /* ---- the problem as the oracle sees it ----------------------------------- */
 
 #define MAX_N 10
-#define MAX_P 3
+#define MAX_P 5
 #define MAX_R 8
 
 typedef struct orule {
@@ -295,6 +295,8 @@ static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
 /* Buffers a problem has at most (USMP_RT2_N for longer hunts; 6 at most
  * keeps the exhaustive search quick). */
 static uint32_t max_n = 6;
+/* Pools a problem has at most (USMP_RT2_P, up to MAX_P, for hunts). */
+static uint32_t max_p = 3;
 /* USMP_RT2_RULES=1 for hunts: more fixed buffers and rules, tighter pools. */
 static int rules_heavy;
 /* USMP_RT2_ISOLATE=1: every plugin call in a child process. */
@@ -303,8 +305,9 @@ static int isolate;
 static void generate(desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
-	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
-	d->n = (uint32_t)test_rand_range(s, 1, d->P == 3 ? max_n - 1 : max_n);
+	d->P = (uint32_t)test_rand_range(s, 1, max_p);
+	d->n = (uint32_t)test_rand_range(s, 1, d->P > 3 ? 4 : d->P == 3
+	                                              ? max_n - 1 : max_n);
 	for (uint32_t q = 0; q < d->P; q++) {
 		d->limit[q] = test_chance(s, 10) ? UINT64_MAX
 		              : test_rand_range(s, 4, rules_heavy ? 10 : 16);
@@ -724,6 +727,8 @@ Test(redteam2, every_algorithms_claims_hold_against_an_exhaustive_search,
 	hunt = (int)test_env_u64("USMP_RT2_HUNT", 0, &(int){0});
 	max_n = (uint32_t)test_env_u64("USMP_RT2_N", 6, &(int){0});
 	rules_heavy = (int)test_env_u64("USMP_RT2_RULES", 0, &(int){0});
+	max_p = (uint32_t)test_env_u64("USMP_RT2_P", 3, &(int){0});
+	cr_assert(max_p >= 1 && max_p <= MAX_P);
 	isolate = (int)test_env_u64("USMP_RT2_ISOLATE", 0, &(int){0});
 	cr_assert(max_n >= 2 && max_n <= MAX_N);
 	tally t = {0};
