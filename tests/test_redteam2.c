@@ -1382,3 +1382,81 @@ Test(redteam2, verify_agrees_with_the_definitions_on_larger_hostile_plans)
 	cr_assert_gt(invalid, judged / 4);
 	cr_assert_gt(judged - invalid, judged / 8);
 }
+
+/* A CSV plan read back as a problem fixes every buffer; 400,000 of them at
+ * offset 0 with one clash at the end (x beside the last). Finding the
+ * clashing pair for the certificate compared every two fixed buffers:
+ * 4.5 s of CPU at 40,000, hours at a million. The pair now comes from the
+ * verifier's sweep. The timeout only stops a regression from hanging the
+ * suite; the message and exit status are what is checked. */
+Test(redteam2, a_fixed_clash_among_many_fixed_buffers_is_found_in_time,
+     .timeout = 600)
+{
+	size_t n = 400000, cap = 64 + (n + 1) * 40, k = 0;
+	char *csv = malloc(cap);
+	cr_assert_not_null(csv);
+	k += (size_t)snprintf(csv + k, cap - k, "id,lower,upper,size,offset\n");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)snprintf(csv + k, cap - k, "b%zu,%zu,%zu,4,0\n", i, i,
+		                      i + 1);
+	snprintf(csv + k, cap - k, "x,%zu,%zu,4,0\n", n - 1, n);
+	char *path = test_write_tmp(".csv", csv);
+	char *out = NULL;
+	char *cmd = test_fmt("timeout 120 '%s' plan '%s' -a first_fit -q "
+	                     "-o /dev/null 2>&1", test_cli(), path);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 3, "exit %d: %.300s", st, out);
+	cr_assert(strstr(out, "the fixed placements clash: buffers \"b399999\" "
+	                      "and \"x\" overlap in pool \"default\" at bytes "
+	                      "[0, 4) while both are live"), "%.400s", out);
+	free(out);
+	free(cmd);
+	/* The certificate names the same pair. */
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_parse(p, csv, strlen(csv), "clash.csv",
+	                                USMP_FORMAT_CSV, USMP_UNBOUNDED), USMP_OK,
+	             "%s", usmp_problem_error(p));
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .flags = USMP_PLAN_NO_ISOLATE,
+	                       .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE);
+	usmp_infeasibility why = {.struct_size = sizeof why};
+	cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_FIXED);
+	cr_assert_eq(why.buffer_count, 2);
+	cr_assert_str_eq(usmp_problem_buffer_name(p, why.buffers[0]), "b399999");
+	cr_assert_str_eq(usmp_problem_buffer_name(p, why.buffers[1]), "x");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	/* Free buffers between the fixed ones, a rule that lets a and b
+	 * share, and the clash of b and c in the second pool: the pair is
+	 * named by the problem's indices. */
+	p = test_parse_json(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"s\"}, {\"name\": \"t\"}], "
+		"\"buffers\": [{\"name\": \"f0\", \"size\": 4, \"live\": [0, 3]},"
+		"{\"name\": \"a\", \"size\": 4, \"live\": [0, 2], "
+		"\"fixed\": {\"pool\": \"t\", \"offset\": 0}},"
+		"{\"name\": \"f1\", \"size\": 4, \"live\": [0, 3]},"
+		"{\"name\": \"b\", \"size\": 4, \"live\": [1, 3], "
+		"\"fixed\": {\"pool\": \"t\", \"offset\": 0}},"
+		"{\"name\": \"c\", \"size\": 4, \"live\": [2, 4], "
+		"\"fixed\": {\"pool\": \"t\", \"offset\": 2}}], "
+		"\"overlaps\": [{\"src\": \"a\", \"dst\": \"b\"}]}", "mix.json");
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE,
+	             "%s", usmp_plan_error(plan));
+	why = (usmp_infeasibility){.struct_size = sizeof why};
+	cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_FIXED);
+	cr_assert_eq(why.buffer_count, 2);
+	cr_assert_str_eq(usmp_problem_buffer_name(p, why.buffers[0]), "b");
+	cr_assert_str_eq(usmp_problem_buffer_name(p, why.buffers[1]), "c");
+	cr_assert_eq(why.pool, 1);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	remove(path);
+	free(path);
+	free(csv);
+}
