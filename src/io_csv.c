@@ -688,16 +688,20 @@ done:
 /* Writers                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* An id MiniMalloc's CSV can carry: no commas, quotes, line breaks, and no
- * surrounding blanks (they would be trimmed on reading). Its length only
- * counts for the row it is in (row_fits). */
+/* An id MiniMalloc's CSV can carry: no commas, quotes, no surrounding
+ * blanks (they would be trimmed on reading), and what get_id reads: UTF-8
+ * without control characters. Its length only counts for the row it is in
+ * (row_fits). */
 static int csv_safe(const char *s)
 {
 	size_t n = strlen(s);
-	if (n == 0 || s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' ||
-	    s[n - 1] == '\t')
+	const unsigned char *u = (const unsigned char *)s;
+	if (n == 0 || s[0] == ' ' || s[n - 1] == ' ' || strpbrk(s, ",\""))
 		return 0;
-	return strpbrk(s, ",\"\r\n") == NULL;
+	for (size_t i = 0, k; i < n; i += k)
+		if (u[i] < 0x20 || u[i] == 0x7f || !(k = utf8_seq(u + i, n - i)))
+			return 0;
+	return 1;
 }
 
 /* The length of buffer b's row as the writers write it: with an offset
@@ -744,6 +748,19 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 		snprintf(why, whyn, "CSV cannot express a pool alignment");
 		return 0;
 	}
+	/* The reader names the pool "default", without targets; its limit is
+	 * the reader's capacity argument. */
+	const usmp__pool *pool = usmp__problem_pool(p, 0);
+	if (!plan && strcmp(pool->name, "default") != 0) {
+		snprintf(why, whyn, "CSV names its one pool \"default\" (pool "
+		         "\"%.64s\")", pool->name);
+		return 0;
+	}
+	if (!plan && pool->target_count) {
+		snprintf(why, whyn, "CSV cannot express pool targets (pool "
+		         "\"%.64s\")", pool->name);
+		return 0;
+	}
 	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
 		const usmp__buffer *b = usmp__problem_buffer(p, i);
 		*who = b->name;
@@ -752,8 +769,9 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 			return 0;
 		}
 		if (!csv_safe(b->name)) {
-			snprintf(why, whyn, "CSV ids cannot hold commas, quotes, line "
-			         "breaks or surrounding blanks");
+			snprintf(why, whyn, "CSV ids cannot hold commas, quotes, "
+			         "control characters (line breaks, tabs), surrounding "
+			         "blanks or bytes that are not UTF-8");
 			return 0;
 		}
 		/* The reader takes sizes and alignments up to 2^63 - 1 only. */

@@ -285,10 +285,14 @@ static char *algos_with(const usmp_registry *r, uint32_t caps)
 	return out;
 }
 
-static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
+/* The sum of the pools' high-water marks of a view's plan; *saturated when
+ * it passes 2^64 - 1 (then UINT64_MAX). */
+static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl,
+                               bool *saturated)
 {
 	uint64_t total = 0;
 	uint64_t *hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *hw);
+	*saturated = !hw;
 	if (!hw)
 		return UINT64_MAX;
 	for (uint32_t i = 0; i < v->buffer_count; i++) {
@@ -298,8 +302,10 @@ static uint64_t view_plan_size(const usmp_view *v, const usmp_placement *pl)
 		if (top > hw[pl[i].pool])
 			hw[pl[i].pool] = top;
 	}
-	for (uint32_t j = 0; j < v->pool_count; j++)
-		total = total + hw[j] < total ? UINT64_MAX : total + hw[j];
+	for (uint32_t j = 0; j < v->pool_count; j++) {
+		*saturated = *saturated || total + hw[j] < total;
+		total = *saturated ? UINT64_MAX : total + hw[j];
+	}
 	free(hw);
 	return total;
 }
@@ -541,6 +547,23 @@ static int part_failed(part_job *j, int st)
 	                       usmp_status_name(st), why);
 }
 
+/* A capacity knob below the limit of one of the part's several pools: the
+ * algorithm proved its bound for plans whose every pool fits in it, and a
+ * smaller plan may hold more than that in one pool. (With one pool the
+ * least size fits the capacity whenever a plan does, so a proof stands.) */
+static bool capacity_narrows(const part_job *j)
+{
+	const usmp_view *v = &j->vs.view;
+	const usmp__value *cap =
+		library_knob(&j->knobs, "capacity", USMP_PARAM_U64);
+	if (!cap || cap->u64 == 0 || v->pool_count < 2)
+		return false;
+	for (uint32_t q = 0; q < v->pool_count; q++)
+		if (cap->u64 < v->pools[q].size_limit)
+			return true;
+	return false;
+}
+
 /* Verify the part's plan on its own, measure it, and copy it into the
  * plan's placements (problem indices). */
 static int part_accept(part_job *j)
@@ -554,12 +577,15 @@ static int part_accept(part_job *j)
 		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
 		                       "algorithm \"%s\" returned an invalid plan: "
 		                       "%s", j->algo->name, j->msg ? j->msg : "?");
-	part->size = view_plan_size(v, j->out);
+	bool saturated;
+	part->size = view_plan_size(v, j->out, &saturated);
 	part->proven_bound = v->lower_bound;
 	if (j->hc.reported && j->hc.proven_bound > part->proven_bound &&
-	    j->hc.proven_bound <= part->size)
+	    j->hc.proven_bound <= part->size && !capacity_narrows(j))
 		part->proven_bound = j->hc.proven_bound;
-	part->optimal = part->size <= part->proven_bound;
+	/* A size past 2^64 - 1 is no size: it and the bound may both have
+	 * saturated, however far apart they are. */
+	part->optimal = !saturated && part->size <= part->proven_bound;
 	part->whole = j->n == j->p->buffer_count &&
 	              v->pool_count == j->p->pool_count;
 	for (uint32_t q = 0; q < v->pool_count && part->whole; q++)

@@ -376,11 +376,30 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 	int st = usmp__plan_fits_problem(plan, p);
 	if (st)
 		return st;
-	for (uint32_t i = 0; i < plan->buffer_count; i++)
-		if (plan->placements[i].pool >= plan->pool_count)
+	for (uint32_t i = 0; i < plan->buffer_count; i++) {
+		const usmp_placement *pl = &plan->placements[i];
+		const usmp__buffer *b = usmp__problem_buffer(p, i);
+		if (pl->pool >= plan->pool_count)
 			return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
-			                       "buffer \"%s\" has no pool",
-			                       usmp__problem_buffer(p, i)->name);
+			                       "buffer \"%s\" has no pool", b->name);
+		/* Real memory: a pool has no byte past its size limit. */
+		const usmp__pool *q = usmp__problem_pool(p, pl->pool);
+		if (pl->offset > q->size_limit ||
+		    b->size > q->size_limit - pl->offset) {
+			char end[48];
+			if (b->size > UINT64_MAX - pl->offset)
+				snprintf(end, sizeof end, "2^64 + %llu",
+				         (unsigned long long)(pl->offset + b->size));
+			else
+				snprintf(end, sizeof end, "%llu",
+				         (unsigned long long)(pl->offset + b->size));
+			return usmp__plan_fail(
+				plan, USMP_ERR_INVALID_PLAN, "buffer \"%s\" at bytes "
+				"[%llu, %s) lies past the end of pool \"%s\" (%llu bytes)",
+				b->name, (unsigned long long)pl->offset, end, q->name,
+				(unsigned long long)q->size_limit);
+		}
+	}
 	usmp__plan_measure(plan, p);
 	uint64_t total = 0;
 	for (uint32_t j = 0; j < plan->pool_count; j++)

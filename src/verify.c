@@ -117,7 +117,7 @@ static bool lead_holds(uint64_t os, uint64_t od, int64_t lead)
  * [lo, hi): USMP_OK when a rule allows it, else the message. */
 static int check_pair(const usmp_view *v, const usmp_placement *pl,
                       const rule_ix *rules, uint32_t a, uint32_t b,
-                      const char *why, char **msg)
+                      const char *why, char **msg, uint32_t *pair)
 {
 	if (a > b) {
 		uint32_t t = a;
@@ -128,6 +128,10 @@ static int check_pair(const usmp_view *v, const usmp_placement *pl,
 	const int64_t *ab = rule_find(rules, a, b), *ba = rule_find(rules, b, a);
 	if ((ab && lead_holds(oa, ob, *ab)) || (ba && lead_holds(ob, oa, *ba)))
 		return USMP_OK;
+	if (pair) {
+		pair[0] = a;
+		pair[1] = b;
+	}
 	uint64_t lo = oa > ob ? oa : ob;
 	uint64_t ea = oa + v->buffers[a].size, eb = ob + v->buffers[b].size;
 	uint64_t hi = ea < eb ? ea : eb;
@@ -333,7 +337,7 @@ static int rank_events(const usmp_view *v, live_ranks *lr, uint64_t *ek,
 }
 
 static int sweep_live(const usmp_view *v, const usmp_placement *pl,
-                      const rule_ix *rules, char **msg)
+                      const rule_ix *rules, char **msg, uint32_t *pair)
 {
 	int rc = USMP_ERR_NOMEM;
 	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
@@ -384,7 +388,7 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 		     at != NONE;
 		     at = seg_first(tree, 1, 0, width, at + 1, x->hi, x->off)) {
 			rc = check_pair(v, pl, rules, lr.ranked[at], lr.ranked[r],
-			                "while both are live", msg);
+			                "while both are live", msg, pair);
 			if (rc != USMP_OK)
 				goto fail;
 		}
@@ -559,7 +563,7 @@ fail:
  * (sweep_neighbours) when every live size is positive, the segment tree
  * (sweep_live) for the message of a violation and otherwise. */
 static int sweep_plain(const usmp_view *v, const usmp_placement *pl,
-                       const rule_ix *rules, char **msg)
+                       const rule_ix *rules, char **msg, uint32_t *pair)
 {
 	uint32_t m = 0;
 	for (uint32_t b = 0; b < v->buffer_count; b++) {
@@ -567,7 +571,7 @@ static int sweep_plain(const usmp_view *v, const usmp_placement *pl,
 		if (!(r->flags & USMP_BUFFER_LIVE))
 			continue;
 		if (!r->size)
-			return sweep_live(v, pl, rules, msg);
+			return sweep_live(v, pl, rules, msg, pair);
 		m++;
 	}
 	if (m < 2)
@@ -576,11 +580,17 @@ static int sweep_plain(const usmp_view *v, const usmp_placement *pl,
 	if (rc == USMP_ERR_NOMEM)
 		usmp__set_msg(msg, "verify: out of memory");
 	else if (rc != USMP_OK)
-		rc = sweep_live(v, pl, rules, msg);
+		rc = sweep_live(v, pl, rules, msg, pair);
 	return rc;
 }
 
 int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg)
+{
+	return usmp__verify_pair(v, pl, msg, NULL);
+}
+
+int usmp__verify_pair(const usmp_view *v, const usmp_placement *pl,
+                      char **msg, uint32_t pair[2])
 {
 	int rc;
 	rule_ix rules;
@@ -606,12 +616,12 @@ int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg)
 				    ob >= oa + v->buffers[a].size)
 					continue;
 				rc = check_pair(v, pl, &rules, a, b,
-				                "and are declared conflicting", msg);
+				                "and are declared conflicting", msg, pair);
 				if (rc != USMP_OK)
 					goto out;
 			}
-	rc = rules.count ? sweep_live(v, pl, &rules, msg)
-	                 : sweep_plain(v, pl, &rules, msg);
+	rc = rules.count ? sweep_live(v, pl, &rules, msg, pair)
+	                 : sweep_plain(v, pl, &rules, msg, pair);
 out:
 	rule_ix_finish(&rules);
 	return rc;

@@ -124,5 +124,10 @@ int usmp__groups(usmp_problem *p);
  * "sram" at bytes [16, 32) while both are live". Never looks at pairs that
  * cannot conflict: O(n log n) without overlap rules. */
 int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg);
+/* The same; when the first violation is two buffers sharing bytes, their
+ * view indices in pair[0] < pair[1] (pair may be NULL; left as it was for
+ * a violation of one buffer). */
+int usmp__verify_pair(const usmp_view *v, const usmp_placement *pl,
+                      char **msg, uint32_t pair[2]);
 
 #endif /* USMP_VIEW_H */

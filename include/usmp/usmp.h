@@ -674,8 +674,9 @@ USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
  * range are not replayed. Allocates four bytes per pool byte.
  * Thread-safe: no: one thread at a time per plan and per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (an overwrite, an unplaced
- * buffer, a plan for another problem); USMP_ERR_INVALID (NULL argument,
- * pools above 512 MiB in all); USMP_ERR_NOMEM. */
+ * buffer, a buffer past its pool's size limit, a plan for another
+ * problem); USMP_ERR_INVALID (NULL argument, pools above 512 MiB in all);
+ * USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
 /* Placement of buffer b: pool index and offset (either pointer may be
