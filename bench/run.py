@@ -664,8 +664,9 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("* ‡ — `auto` failed with its default 1 s time limit; the ratio is from a rerun with the longer")
 	w("  limit named in the notes (the default's failure is listed under *Problems found*). ‡ with †:")
 	w("  no plan within 1 MiB with the longer limit either; the ratio is auto's plan without `--capacity`.")
-	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); it refuses one-pool problems over")
-	w("  10,000 buffers and those with several pools, candidates or conflict edges over 200 (n/a). hill_climb and exact are skipped at ≥ 100k buffers;")
+	w("* exact runs with `--time-limit 60` on D and J, `10` elsewhere (`--quick`: 3, none on D/J); beyond 10,000 buffers")
+	w("  (one pool) or 1,000 (several pools, candidates or conflict edges) it plans in parts (time cuts, conflict components)")
+	w("  and proves only the parts it can. hill_climb and exact are skipped at ≥ 100k buffers;")
 	w("  at 1M buffers only the default (order=size) orders of first_fit/best_fit, the TVM greedies and")
 	w("  auto run (time budget). `first_fit:area` = `-a first_fit -p order=area`; plain `first_fit` is")
 	w("  order=size; `:all` tries the four orders and keeps the smallest plan.")
@@ -673,8 +674,7 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	w("  the default for plugins from outside the shipped plugin directory, is measured separately below.")
 	if "xla" in fams:
 		w("* XLA traces (`bench/data/xla/*.csv.gz`, unpacked into a temporary directory; lower bounds as")
-		w("  recorded in its README): no capacity; hill_climb is skipped on those over 10,000 buffers, and")
-		w("  exact refuses them (n/a).")
+		w("  recorded in its README): no capacity; hill_climb is skipped on those over 10,000 buffers.")
 	w("")
 
 	# ---- summary
