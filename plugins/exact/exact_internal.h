@@ -199,6 +199,17 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const xact_params *kp,
                      xact_clock *clk);
 
+/* A plan by placing the unfixed buffers in time order (exact_sweep.c),
+ * each in pool pin[b] at an offset a rule partner allows, 0, against the
+ * pool's cap or against a placed buffer it conflicts with, backtracking for
+ * at most budget nodes; no pool's top above cap[p] (fixed buffers placed as
+ * fixed, pin[b] their pool). Plans obey the rules; proves nothing.
+ * XACT_FOUND with the offsets in off[n], else XACT_INFEASIBLE (none in its
+ * space), XACT_LIMIT, XACT_STOPPED or XACT_NOMEM. */
+int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
+               const uint64_t *cap, uint64_t budget, xact_clock *clk,
+               uint64_t *off);
+
 /* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 
