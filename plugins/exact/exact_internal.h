@@ -210,6 +210,13 @@ int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
                const uint64_t *cap, uint64_t budget, xact_clock *clk,
                uint64_t *off);
 
+/* A lower bound of each pool's top, base[p], over the plans with every
+ * buffer b in pool pin[b] (exact_sweep.c): the largest fixed top or size,
+ * and at each time the live buffers' sizes less what rule partners among
+ * them may share. Returns the sum over the pools. */
+uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
+                        uint64_t *base);
+
 /* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 

@@ -281,6 +281,90 @@ static int try_choices(const usmp_view *v, const usmp_host *h,
 	return USMP_OK;
 }
 
+/* The choices enumerated and saying every buffer's pool: every plan of
+ * least spill puts each buffer where one of them does, so the least of
+ * their floors (xact_pin_floor; a choice whose floor breaks a limit has no
+ * plan) bounds its size, and a plan there, found by the time-order sweep,
+ * is optimal: written to out when found (returns true). *floor: that
+ * bound, UINT64_MAX when no choice fits. */
+static bool sweep_choices(const usmp_view *v, const usmp_host *h,
+                          const xact_params *kp, xact_clock *clk,
+                          const uint8_t *keeps, uint32_t count, uint64_t lb,
+                          usmp_placement *out, uint64_t *floor)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	uint32_t P = v->pool_count;
+	uint32_t *pin = h->alloc(h, n * sizeof *pin);
+	uint64_t *off = h->alloc(h, n * sizeof *off);
+	uint64_t *base = h->alloc(h, (size_t)P * CHOICES * sizeof *base);
+	uint64_t *tot = h->alloc(h, CHOICES * sizeof *tot);
+	bool found = false;
+	*floor = UINT64_MAX;
+	if (!pin || !off || !base || !tot || P > 64)
+		goto fail;
+	for (uint32_t pass = 0; pass < 2 && !found; pass++)
+		for (uint32_t c = 0; c < count && !found; c++) {
+			const uint8_t *keep = keeps + (size_t)c * n;
+			for (uint32_t b = 0; b < v->buffer_count; b++) {
+				const usmp_buffer_rec *r = &v->buffers[b];
+				pin[b] = home_pool(v, b);
+				if (!keep[b] && !(r->flags & USMP_BUFFER_FIXED) &&
+				    r->candidate_count > 1)
+					pin[b] = v->candidates[r->candidate_start + 1];
+			}
+			uint64_t *bc = base + (size_t)c * P;
+			if (pass == 0) {
+				tot[c] = xact_pin_floor(v, pin, bc);
+				for (uint32_t p = 0; p < P; p++) {
+					uint64_t lim = v->pools[p].size_limit;
+					if (kp->capacity > 0 && kp->capacity < lim)
+						lim = kp->capacity;
+					if (bc[p] > lim)
+						tot[c] = UINT64_MAX;
+				}
+				if (tot[c] < *floor)
+					*floor = tot[c];
+				continue;
+			}
+			if (tot[c] != *floor || *floor == UINT64_MAX ||
+			    xact_should_stop(clk))
+				continue;
+			int r = xact_sweep(v, h, pin, bc,
+			                   20000 + 50 * (uint64_t)v->buffer_count,
+			                   clk, off);
+			uint64_t csp = 0;
+			for (uint32_t b = 0; b < v->buffer_count; b++)
+				if (pin[b] != home_pool(v, b))
+					csp += v->buffers[b].size;
+			char msg[160];
+			snprintf(msg, sizeof msg, "exact: choice %u, spill %llu, floor %llu: "
+			         "sweep %s", c, (unsigned long long)csp, (unsigned long long)tot[c],
+			         r == XACT_FOUND ? "found a plan" : "found none");
+			h->log(h, USMP_LOG_DEBUG, msg);
+			if (r != XACT_FOUND)
+				continue;
+			uint64_t spill = 0;
+			for (uint32_t b = 0; b < v->buffer_count; b++)
+				if (pin[b] != home_pool(v, b))
+					spill += v->buffers[b].size;
+			if (spill != lb)
+				continue;
+			for (uint32_t b = 0; b < v->buffer_count; b++)
+				out[b] = (usmp_placement){pin[b], 0, off[b]};
+			found = true;
+		}
+fail:
+	if (pin)
+		h->free(h, pin);
+	if (off)
+		h->free(h, off);
+	if (base)
+		h->free(h, base);
+	if (tot)
+		h->free(h, tot);
+	return found;
+}
+
 /* Several pools without edges where some must spill: the least spill by
  * load (exact_spill.c) bounds every plan's spill; its choices, planned pool
  * by pool, give the joint search its first plan. When there are few
@@ -310,10 +394,37 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 		st.spill_floor = lb;
 		uint64_t bound = UINT64_MAX;
 		bool decided = choices_say_pools(v, keeps, count);
+		uint64_t floor = 0;
+		bool all = count <= CHOICES && choices_say_pools(v, keeps, count);
+		if (all &&
+		    sweep_choices(v, h, kp, clk, keeps, count, lb, out, &floor)) {
+			uint64_t top[64] = {0}, total = 0;
+			for (uint32_t b = 0; b < v->buffer_count; b++) {
+				uint64_t e = out[b].offset + v->buffers[b].size;
+				if (e > top[out[b].pool])
+					top[out[b].pool] = e;
+			}
+			for (uint32_t p = 0; p < v->pool_count; p++)
+				total += top[p];
+			char msg[160];
+			snprintf(msg, sizeof msg, "exact: %u pools, spill %llu (the "
+			         "least by load), size %llu at the floor of the "
+			         "least-spill choices, proven optimal",
+			         v->pool_count, (unsigned long long)lb,
+			         (unsigned long long)floor);
+			h->log(h, USMP_LOG_INFO, msg);
+			xact_outcome rep = {total, floor};
+			xact_report(v, h, &rep);
+			goto fail;
+		}
 		rc = try_choices(v, h, kp, clk, keeps, count, &st, &res, &bound,
 		                 &decided);
 		if (rc)
 			goto fail;
+		if (!all)
+			floor = 0;
+		if (floor != UINT64_MAX && floor > bound)
+			bound = floor;
 		if (st.have && decided) {
 			/* Every plan of least spill is a plan of one of the
 			 * choices, each planned: the least of their bounds holds

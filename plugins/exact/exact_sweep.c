@@ -273,3 +273,69 @@ fail:
 	sw_free(h, &s);
 	return rc;
 }
+
+/* The most bytes rule partners a (earlier) and b may share in one pool
+ * while both live: dst at or below src + lead overlaps src by at most
+ * min(size(src), size(dst) + min(lead, 0)). */
+static uint64_t pair_share(const usmp_view *v, uint32_t a, uint32_t b)
+{
+	uint64_t best = 0;
+	for (int dir = 0; dir < 2; dir++) {
+		uint32_t src = dir ? b : a, dst = dir ? a : b;
+		int64_t l = xact_rule_lead(v, src, dst);
+		if (l == INT64_MIN)
+			continue;
+		int64_t ss = (int64_t)v->buffers[src].size;
+		int64_t sd = (int64_t)v->buffers[dst].size + (l < 0 ? l : 0);
+		int64_t m = ss < sd ? ss : sd;
+		if (m > 0 && (uint64_t)m > best)
+			best = (uint64_t)m;
+	}
+	return best;
+}
+
+uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
+                        uint64_t *base)
+{
+	uint32_t n = v->buffer_count;
+	for (uint32_t p = 0; p < v->pool_count; p++)
+		base[p] = 0;
+	for (uint32_t b = 0; b < n; b++) {
+		const usmp_buffer_rec *r = &v->buffers[b];
+		uint64_t e = r->size +
+		             ((r->flags & USMP_BUFFER_FIXED) ? r->fixed_offset : 0);
+		if (e > base[pin[b]])
+			base[pin[b]] = e;
+	}
+	/* At each begin time, per pool: the union of the live buffers' bytes
+	 * is at least the sum over them, in index order, of their size less
+	 * what they may share with the earlier ones (never below 0). */
+	for (uint32_t a = 0; a < n; a++) {
+		const usmp_buffer_rec *ra = &v->buffers[a];
+		if (!(ra->flags & USMP_BUFFER_LIVE))
+			continue;
+		uint64_t sum = 0;
+		uint32_t p = pin[a];
+		for (uint32_t b = 0; b < n; b++) {
+			const usmp_buffer_rec *rb = &v->buffers[b];
+			if (pin[b] != p || !(rb->flags & USMP_BUFFER_LIVE) ||
+			    rb->begin > ra->begin || ra->begin >= rb->end)
+				continue;
+			uint64_t sh = 0;
+			for (uint32_t c = 0; c < b && sh < rb->size; c++) {
+				const usmp_buffer_rec *rc = &v->buffers[c];
+				if (pin[c] != p || !(rc->flags & USMP_BUFFER_LIVE) ||
+				    rc->begin > ra->begin || ra->begin >= rc->end)
+					continue;
+				sh += pair_share(v, c, b);
+			}
+			sum += sh < rb->size ? rb->size - sh : 0;
+		}
+		if (sum > base[p])
+			base[p] = sum;
+	}
+	uint64_t total = 0;
+	for (uint32_t p = 0; p < v->pool_count; p++)
+		total += base[p];
+	return total;
+}
