@@ -203,7 +203,8 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
  * each in pool pin[b] at an offset a rule partner allows, 0, against the
  * pool's cap or against a placed buffer it conflicts with, backtracking for
  * at most budget nodes; no pool's top above cap[p] (fixed buffers placed as
- * fixed, pin[b] their pool). Plans obey the rules; proves nothing.
+ * fixed, pin[b] their pool; a buffer whose pin[b] is USMP_NO_POOL is left
+ * out). Plans obey the rules; proves nothing.
  * XACT_FOUND with the offsets in off[n], else XACT_INFEASIBLE (none in its
  * space), XACT_LIMIT, XACT_STOPPED or XACT_NOMEM. */
 int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
@@ -213,7 +214,8 @@ int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
 /* A lower bound of each pool's top, base[p], over the plans with every
  * buffer b in pool pin[b] (exact_sweep.c): the largest fixed top or size,
  * and at each time the live buffers' sizes less what rule partners among
- * them may share. Returns the sum over the pools. */
+ * them may share (when none may, each but the top one padded to the
+ * pool's alignment). Returns the sum over the pools. */
 uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
                         uint64_t *base);
 

@@ -257,6 +257,8 @@ int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
 			off[b] = r->fixed_offset;
 			continue;
 		}
+		if (pin[b] == USMP_NO_POOL)
+			continue; /* not in this sweep */
 		slots += 2 * (uint64_t)(s.adj_start[b + 1] - s.adj_start[b]) +
 		         (s.rule_start[b + 1] - s.rule_start[b]) + 2;
 		uint32_t j = s.count++;
@@ -314,7 +316,8 @@ uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
 		const usmp_buffer_rec *ra = &v->buffers[a];
 		if (!(ra->flags & USMP_BUFFER_LIVE))
 			continue;
-		uint64_t sum = 0;
+		uint64_t sum = 0, up = 0, pad = 0, al = v->pools[pin[a]].alignment;
+		bool shares = false;
 		uint32_t p = pin[a];
 		for (uint32_t b = 0; b < n; b++) {
 			const usmp_buffer_rec *rb = &v->buffers[b];
@@ -329,8 +332,20 @@ uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
 					continue;
 				sh += pair_share(v, c, b);
 			}
+			shares |= sh > 0;
 			sum += sh < rb->size ? rb->size - sh : 0;
+			/* aligned starts: the next buffer above b starts at
+			 * offset(b) + size(b) rounded up to the pool's
+			 * alignment or higher */
+			uint64_t r = (rb->size + al - 1) / al * al;
+			up += r;
+			if (r - rb->size > pad)
+				pad = r - rb->size;
 		}
+		/* Without sharing the buffers lie apart, each but the top one
+		 * followed by its padding to the pool's alignment. */
+		if (!shares && up - pad > sum)
+			sum = up - pad;
 		if (sum > base[p])
 			base[p] = sum;
 	}
