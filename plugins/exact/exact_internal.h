@@ -201,8 +201,8 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
 
 /* A plan by placing the unfixed buffers in time order (exact_sweep.c),
  * each in pool pin[b] at an offset a rule partner allows, 0, against the
- * pool's cap or against a placed buffer it conflicts with, backtracking for
- * at most budget nodes; no pool's top above cap[p] (fixed buffers placed as
+ * pool's cap or against a placed buffer it conflicts with, backtracking
+ * while it has looked at no more than budget placed buffers in all; no pool's top above cap[p] (fixed buffers placed as
  * fixed, pin[b] their pool; a buffer whose pin[b] is USMP_NO_POOL is left
  * out). Plans obey the rules; proves nothing.
  * XACT_FOUND with the offsets in off[n], else XACT_INFEASIBLE (none in its

@@ -1036,7 +1036,7 @@ static void sweep_incumbent(mp *s)
 		}
 		if (s->have && s->best_spill == s->spill && tot >= s->best_total)
 			break;
-		int r = xact_sweep(v, h, pin, cap, 20000 + 50 * (uint64_t)s->n,
+		int r = xact_sweep(v, h, pin, cap, 200000 + 4000 * (uint64_t)s->n,
 		                   s->clk, s->ybuf);
 		char msg[160];
 		snprintf(msg, sizeof msg, "exact: sweep at size %llu: %s",

@@ -359,6 +359,51 @@ static int search_pool(pools *ps, uint32_t p, const xact_params *kp,
 	return USMP_OK;
 }
 
+/* One least-spill choice (pin) planned: given the pools, the pools are
+ * independent, so one sweep each at its floor (bc), and where that finds
+ * nothing, the joint search of that pool alone (in a quarter of the time
+ * left). The plan goes to plan, the sum of the pools' tops to *tops and of
+ * their proven bounds to *bounds. Returns a xact_result. */
+static int plan_pools(pools *ps, const xact_params *kp, xact_clock *clk,
+                      const uint32_t *pin, const uint64_t *bc, uint32_t *one,
+                      uint64_t *off, usmp_placement *plan, uint64_t *tops,
+                      uint64_t *bounds)
+{
+	const usmp_view *v = ps->v;
+	uint32_t n = v->buffer_count;
+	for (uint32_t p = 0; p < v->pool_count; p++) {
+		for (uint32_t b = 0; b < n; b++)
+			one[b] = pin[b] == p ? p : USMP_NO_POOL;
+		int r = xact_sweep(v, ps->h, one, bc, 200000 + 4000 * (uint64_t)n,
+		                   clk, off);
+		if (r == XACT_NOMEM || r == XACT_STOPPED)
+			return r;
+		uint64_t top = 0, bound = bc[p];
+		for (uint32_t b = 0; b < n && r == XACT_FOUND; b++) {
+			if (pin[b] != p)
+				continue;
+			plan[b] = (usmp_placement){p, 0, off[b]};
+			if (off[b] + v->buffers[b].size > top)
+				top = off[b] + v->buffers[b].size;
+		}
+		if (r != XACT_FOUND) {
+			double rest = clk->deadline > 0
+			                      ? (clk->deadline - xact_now()) / 4 : 0;
+			if (clk->deadline > 0 && rest <= 0)
+				return XACT_STOPPED;
+			memcpy(ps->home, pin, (n ? n : 1) * sizeof *pin);
+			int rc = search_pool(ps, p, kp, rest, plan, bc[p], &top,
+			                     &bound);
+			if (rc)
+				return rc == USMP_ERR_NOMEM ? XACT_NOMEM
+				                            : XACT_INFEASIBLE;
+		}
+		*tops += top;
+		*bounds += bound;
+	}
+	return XACT_FOUND;
+}
+
 /* Bytes a plan places outside their buffers' first pools. */
 static uint64_t spill_of(const usmp_view *v, const usmp_placement *plan)
 {
@@ -435,50 +480,9 @@ static bool sweep_choices(const usmp_view *v, const usmp_host *h,
 			if (tot[c] != *floor || *floor == UINT64_MAX ||
 			    xact_should_stop(clk))
 				continue;
-			/* Given the pools the pools are independent: one sweep
-			 * each at its floor, and where that finds nothing, the
-			 * joint search of that pool alone (in a quarter of the
-			 * time left). Proven when the tops meet their bounds. */
 			uint64_t tops = 0, bounds = 0;
-			int r = XACT_FOUND;
-			for (uint32_t p = 0; p < P && r == XACT_FOUND; p++) {
-				for (uint32_t b = 0; b < v->buffer_count; b++)
-					one[b] = pin[b] == p ? p : USMP_NO_POOL;
-				int rp = xact_sweep(v, h, one, bc,
-				                    20000 + 50 * (uint64_t)v->buffer_count,
-				                    clk, off2);
-				uint64_t top = 0, bound = bc[p];
-				for (uint32_t b = 0; b < v->buffer_count; b++) {
-					if (pin[b] != p)
-						continue;
-					plan[b] = (usmp_placement){p, 0, off2[b]};
-					if (off2[b] + v->buffers[b].size > top)
-						top = off2[b] + v->buffers[b].size;
-				}
-				if (rp == XACT_NOMEM || rp == XACT_STOPPED) {
-					r = rp;
-					break;
-				}
-				if (rp != XACT_FOUND) {
-					double rest = clk->deadline > 0
-					                      ? (clk->deadline - xact_now()) / 4
-					                      : 0;
-					if (clk->deadline > 0 && rest <= 0) {
-						r = XACT_STOPPED;
-						break;
-					}
-					memcpy(ps.home, pin, n * sizeof *pin);
-					int rc = search_pool(&ps, p, kp, rest, plan, bc[p],
-					                     &top, &bound);
-					if (rc) {
-						r = rc == USMP_ERR_NOMEM ? XACT_NOMEM
-						                         : XACT_INFEASIBLE;
-						break;
-					}
-				}
-				tops += top;
-				bounds += bound;
-			}
+			int r = plan_pools(&ps, kp, clk, pin, bc, one, off2, plan,
+			                   &tops, &bounds);
 			char msg[160];
 			snprintf(msg, sizeof msg, "exact: least-spill choice %u, floor "
 			         "%llu: plan %llu, pool by pool bound %llu", c,
@@ -557,7 +561,9 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 		uint64_t bound = UINT64_MAX;
 		bool decided = choices_say_pools(v, keeps, count);
 		uint64_t floor = 0, proved = 0;
-		bool all = count <= CHOICES && choices_say_pools(v, keeps, count);
+		/* (quadratic in the buffers: up to the joint search's size) */
+		bool all = count <= CHOICES && choices_say_pools(v, keeps, count) &&
+		           v->buffer_count <= XACT_MULTI_MAX;
 		bool have_alt = false;
 		if (!(alt = h->alloc(h, n * sizeof *alt))) {
 			rc = USMP_ERR_NOMEM;

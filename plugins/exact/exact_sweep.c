@@ -2,6 +2,7 @@
  * per pool: an incumbent for the joint search, which alone proves. */
 #include "exact_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One offset tried for a buffer: rule positions (prio 0) before the rest
@@ -25,6 +26,7 @@ typedef struct sw {
 	int64_t *rule_lead;
 	bool *rule_src;        /* the buffer is the rule's src */
 	bool *placed;          /* [n] */
+	uint32_t *stamp;       /* [n] scratch while building adj */
 	uint64_t *off;         /* [n] */
 	cand *stack;           /* candidates of every depth */
 	uint64_t budget, used;
@@ -62,8 +64,9 @@ static bool fits(const sw *s, uint32_t b, uint64_t x)
 	return true;
 }
 
-static int cmp_cand(const cand *a, const cand *b)
+static int cmp_cand_v(const void *pa, const void *pb)
 {
+	const cand *a = pa, *b = pb;
 	if (a->prio != b->prio)
 		return a->prio < b->prio ? -1 : 1;
 	return a->x < b->x ? -1 : a->x > b->x;
@@ -104,22 +107,18 @@ static uint32_t offsets(const sw *s, uint32_t b, cand *c)
 		if (s->off[o] >= sz)
 			c[k++] = (cand){(s->off[o] - sz) / a * a, 1};
 	}
-	for (uint32_t i = 1; i < k; i++) {
-		cand t = c[i];
-		uint32_t j = i;
-		while (j > 0 && cmp_cand(&t, &c[j - 1]) < 0) {
-			c[j] = c[j - 1];
-			j--;
-		}
-		c[j] = t;
-	}
-	uint32_t u = 0;
+	qsort(c, k, sizeof *c, cmp_cand_v);
+	/* each offset once: the rule ones (few) first, then the rest */
+	uint32_t u = 0, rules = 0;
 	for (uint32_t i = 0; i < k; i++) {
-		bool dup = false;
-		for (uint32_t j = 0; j < u && !dup; j++)
+		bool dup = u > 0 && c[u - 1].x == c[i].x &&
+		           c[u - 1].prio == c[i].prio;
+		for (uint32_t j = 0; j < rules && !dup && c[i].prio; j++)
 			dup = c[j].x == c[i].x;
-		if (!dup)
-			c[u++] = c[i];
+		if (dup)
+			continue;
+		rules += c[i].prio == 0;
+		c[u++] = c[i];
 	}
 	return u;
 }
@@ -134,7 +133,12 @@ static int dfs(sw *s, uint32_t depth, cand *top)
 		return XACT_STOPPED;
 	uint32_t b = s->order[depth];
 	uint32_t k = offsets(s, b, top);
+	uint64_t deg = s->adj_start[b + 1] - s->adj_start[b] + 1;
 	for (uint32_t i = 0; i < k; i++) {
+		/* the budget counts the placed buffers looked at */
+		s->used += deg;
+		if (s->used > s->budget)
+			return XACT_LIMIT;
 		if (!fits(s, b, top[i].x))
 			continue;
 		s->off[b] = top[i].x;
@@ -164,24 +168,12 @@ static bool sweep_before(const usmp_view *v, uint32_t a, uint32_t b)
 	return a < b;
 }
 
-static bool edge(const usmp_view *v, uint32_t a, uint32_t b)
-{
-	if (!v->conflict_start)
-		return false;
-	for (uint64_t e = v->conflict_start[a]; e < v->conflict_start[a + 1]; e++)
-		if (v->conflict_adj[e] == b)
-			return true;
-	for (uint64_t e = v->conflict_start[b]; e < v->conflict_start[b + 1]; e++)
-		if (v->conflict_adj[e] == a)
-			return true;
-	return false;
-}
 
 static void sw_free(const usmp_host *h, sw *s)
 {
 	void *ptrs[] = {s->order, s->adj_start, s->adj, s->rule_start,
 	                s->rule_c, s->rule_lead, s->rule_src, s->placed,
-	                s->stack};
+	                s->stack, s->stamp};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		if (ptrs[i])
 			h->free(h, ptrs[i]);
@@ -211,22 +203,36 @@ int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
 	    !(s.rule_src = h->alloc(h, (2 * nr + 1) * sizeof *s.rule_src)) ||
 	    !(s.placed = h->alloc(h, n * sizeof *s.placed)))
 		goto fail;
-	/* conflicts: live ranges and edges, both ways */
+	/* conflicts: live ranges and edges (listed both ways), each neighbour
+	 * once (marked in stamp): twice over, counting then filling */
 	uint64_t total = 0;
-	for (uint32_t a = 0; a < s.n; a++) {
-		s.adj_start[a] = (uint32_t)total;
-		for (uint32_t b = 0; b < s.n; b++)
-			if (b != a && (usmp_live_overlap(v, a, b) || edge(v, a, b)))
-				total++;
-	}
-	s.adj_start[s.n] = (uint32_t)total;
-	if (!(s.adj = h->alloc(h, (total ? total : 1) * sizeof *s.adj)))
+	if (!(s.stamp = h->alloc(h, n * sizeof *s.stamp)))
 		goto fail;
-	total = 0;
-	for (uint32_t a = 0; a < s.n; a++)
-		for (uint32_t b = 0; b < s.n; b++)
-			if (b != a && (usmp_live_overlap(v, a, b) || edge(v, a, b)))
-				s.adj[total++] = b;
+	for (int fill = 0; fill < 2; fill++) {
+		total = 0;
+		memset(s.stamp, 0, n * sizeof *s.stamp);
+		for (uint32_t a = 0; a < s.n; a++) {
+			if (!fill)
+				s.adj_start[a] = (uint32_t)total;
+			for (uint64_t e = v->conflict_start ? v->conflict_start[a] : 0;
+			     v->conflict_start && e < v->conflict_start[a + 1]; e++)
+				s.stamp[v->conflict_adj[e]] = a + 1;
+			for (uint32_t b = 0; b < s.n; b++) {
+				bool on = s.stamp[b] == a + 1;
+				if (b == a || !(on || usmp_live_overlap(v, a, b)))
+					continue;
+				if (fill)
+					s.adj[total] = b;
+				total++;
+			}
+		}
+		if (!fill) {
+			s.adj_start[s.n] = (uint32_t)total;
+			if (!(s.adj = h->alloc(h, (total ? total : 1) *
+			                              sizeof *s.adj)))
+				goto fail;
+		}
+	}
 	/* rules, listed under both buffers */
 	memset(s.rule_start, 0, (n + 1) * sizeof *s.rule_start);
 	for (uint64_t r = 0; r < nr; r++) {
