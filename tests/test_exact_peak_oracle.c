@@ -177,7 +177,9 @@ static usmp_problem *pbuild(const pdesc *d)
 	return p;
 }
 
-/* Fixed seed: exact's plan has the oracle's (spill, size) and is proven
+/* Fixed seed (USMP_PEAK_ORACLE_SEED, a number or "random", and
+ * USMP_PEAK_ORACLE_CASES run other or longer sweeps; a failure names the
+ * seed and case): exact's plan has the oracle's (spill, size) and is proven
  * optimal, exact says infeasible exactly when the oracle finds no plan,
  * and every plan verifies and replays. Enough cases spill, fit without
  * spill and have a fixed buffer for each of exact's paths to run. */
@@ -185,8 +187,11 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
      .timeout = 900)
 {
 	usmp_registry *r = test_registry(NULL);
-	uint64_t s = 20261203163, cases = 400, planned = 0, spilled = 0;
-	uint64_t none = 0, fixed = 0;
+	int random_seed = 0;
+	uint64_t seed = test_env_u64("USMP_PEAK_ORACLE_SEED", 20261203163,
+	                             &random_seed);
+	uint64_t s = seed, planned = 0, spilled = 0, none = 0, fixed = 0;
+	uint64_t cases = test_env_u64("USMP_PEAK_ORACLE_CASES", 400, NULL);
 	for (uint64_t c = 0; c < cases; c++) {
 		pdesc d;
 		pgenerate(&d, &s);
@@ -202,14 +207,14 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 		cr_assert(plan, "no plan object");
 		if (!o.found) {
 			none++;
-			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "case %" PRIu64
-			             ": the oracle finds no plan, exact says %s",
-			             c, usmp_status_name(rc));
+			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "seed %" PRIu64 " case %"
+			             PRIu64 ": the oracle finds no plan, exact says %s",
+			             seed, c, usmp_status_name(rc));
 		} else {
-			cr_assert_eq(rc, USMP_OK, "case %" PRIu64 ": oracle (%" PRIu64
-			             ", %" PRIu64 "), exact says %s: %s", c,
-			             o.best_spill, o.best_total, usmp_status_name(rc),
-			             usmp_plan_error(plan));
+			cr_assert_eq(rc, USMP_OK, "seed %" PRIu64 " case %" PRIu64
+			             ": oracle (%" PRIu64 ", %" PRIu64 "), exact says "
+			             "%s: %s", seed, c, o.best_spill, o.best_total,
+			             usmp_status_name(rc), usmp_plan_error(plan));
 			planned++;
 			spilled += o.best_spill > 0;
 			fixed += d.fixed;
@@ -226,12 +231,14 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 			for (uint32_t q = 0; q < d.P; q++)
 				total += usmp_plan_pool_size(plan, q);
 			cr_assert(spill == o.best_spill && total == o.best_total,
-			          "case %" PRIu64 ": exact (%" PRIu64 ", %" PRIu64
-			          "), the oracle (%" PRIu64 ", %" PRIu64 ")", c,
-			          spill, total, o.best_spill, o.best_total);
+			          "seed %" PRIu64 " case %" PRIu64 ": exact (%" PRIu64
+			          ", %" PRIu64 "), the oracle (%" PRIu64 ", %" PRIu64
+			          ")", seed, c, spill, total, o.best_spill,
+			          o.best_total);
 			usmp_part_info pi = {.struct_size = sizeof pi};
 			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
-			cr_assert(pi.optimal, "case %" PRIu64 ": not proven", c);
+			cr_assert(pi.optimal, "seed %" PRIu64 " case %" PRIu64
+			          ": not proven", seed, c);
 		}
 		usmp_plan_destroy(plan);
 		usmp_problem_destroy(p);

@@ -978,9 +978,10 @@ static bool place_fixed(mp *s)
 /* An incumbent from the time-order sweep (exact_sweep.c): every buffer in
  * its first pool (so no spill beyond the fixed buffers'), each pool capped
  * at the most its buffers' charges stack to in one time section (the
- * least any such plan can reach), then at a few caps between that and the
- * best plan. A plan there is valid with the rules; the search's root
- * bound then proves it or not. */
+ * least any such plan can reach), then, bisecting, at caps between the
+ * largest that gave nothing and the best plan (at most 16 sweeps). A
+ * plan there is valid with the rules; the search's root bound then proves
+ * it or not. */
 static void sweep_incumbent(mp *s)
 {
 	const usmp_view *v = s->v;
@@ -1021,11 +1022,12 @@ static void sweep_incumbent(mp *s)
 	if (s->have && (s->best_spill < s->spill ||
 	                (s->best_spill == s->spill && s->best_total <= least)))
 		goto done;
-	uint64_t gap = s->have ? s->best_total - least : 0;
-	for (int k = 0; k < 4; k++) {
-		/* caps: the least, then 1/8, 1/4 and 1/2 of the way up */
-		uint64_t d = k == 0 ? 0 : (gap >> (4 - k)) / nopen / 16 * 16;
-		if (k > 0 && (!s->have || d == 0))
+	/* d: what each open pool's cap adds; the least first, then a
+	 * bisection between the most that found nothing and the best plan */
+	uint64_t lo = 0, hi = s->have ? (s->best_total - least) / nopen : 0;
+	for (int k = 0; k < 16; k++) {
+		uint64_t d = k == 0 ? 0 : (lo + (hi - lo) / 2) / 16 * 16;
+		if (k > 0 && (!s->have || d <= lo || d >= hi))
 			break;
 		uint64_t tot = 0;
 		for (uint32_t p = 0; p < s->P; p++) {
@@ -1045,8 +1047,11 @@ static void sweep_incumbent(mp *s)
 		h->log(h, USMP_LOG_DEBUG, msg);
 		if (r == XACT_STOPPED || r == XACT_NOMEM)
 			break;
-		if (r != XACT_FOUND)
+		if (r != XACT_FOUND) {
+			lo = d;
 			continue;
+		}
+		hi = d;
 		uint64_t hw[64] = {0}, total = 0;
 		for (uint32_t b = 0; b < s->n; b++) {
 			uint64_t e = s->ybuf[b] + v->buffers[b].size;
@@ -1064,7 +1069,8 @@ static void sweep_incumbent(mp *s)
 			if (h->progress)
 				h->progress(h, total);
 		}
-		break;
+		if (k == 0)
+			break; /* at the least: nothing is smaller */
 	}
 done:
 	h->free(h, pin);
