@@ -199,6 +199,26 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const xact_params *kp,
                      xact_clock *clk);
 
+/* A plan by placing the unfixed buffers in time order (exact_sweep.c),
+ * each in pool pin[b] at an offset a rule partner allows, 0, against the
+ * pool's cap or against a placed buffer it conflicts with, backtracking
+ * while it has looked at no more than budget placed buffers in all; no pool's top above cap[p] (fixed buffers placed as
+ * fixed, pin[b] their pool; a buffer whose pin[b] is USMP_NO_POOL is left
+ * out). Plans obey the rules; proves nothing.
+ * XACT_FOUND with the offsets in off[n], else XACT_INFEASIBLE (none in its
+ * space), XACT_LIMIT, XACT_STOPPED or XACT_NOMEM. */
+int xact_sweep(const usmp_view *v, const usmp_host *h, const uint32_t *pin,
+               const uint64_t *cap, uint64_t budget, xact_clock *clk,
+               uint64_t *off);
+
+/* A lower bound of each pool's top, base[p], over the plans with every
+ * buffer b in pool pin[b] (exact_sweep.c): the largest fixed top or size,
+ * and at each time the live buffers' sizes less what rule partners among
+ * them may share (when none may, each but the top one padded to the
+ * pool's alignment). Returns the sum over the pools. */
+uint64_t xact_pin_floor(const usmp_view *v, const uint32_t *pin,
+                        uint64_t *base);
+
 /* max_lead of the rule (src, dst), or INT64_MIN when there is none. */
 int64_t xact_rule_lead(const usmp_view *v, uint32_t src, uint32_t dst);
 

@@ -975,6 +975,107 @@ static bool place_fixed(mp *s)
 	return true;
 }
 
+/* An incumbent from the time-order sweep (exact_sweep.c): every buffer in
+ * its first pool (so no spill beyond the fixed buffers'), each pool capped
+ * at the most its buffers' charges stack to in one time section (the
+ * least any such plan can reach), then, bisecting, at caps between the
+ * largest that gave nothing and the best plan (at most 16 sweeps). A
+ * plan there is valid with the rules; the search's root bound then proves
+ * it or not. */
+static void sweep_incumbent(mp *s)
+{
+	const usmp_view *v = s->v;
+	const usmp_host *h = s->h;
+	uint32_t *pin = h->alloc(h, (s->n ? s->n : 1) * sizeof *pin);
+	uint64_t cap[64], base[64];
+	bool open[64] = {false};
+	if (!pin)
+		return;
+	for (uint32_t b = 0; b < s->n; b++) {
+		pin[b] = s->pool[b] != USMP_NO_POOL ? s->pool[b] : first_cand(s, b);
+		if (s->pool[b] == USMP_NO_POOL)
+			open[pin[b]] = true;
+	}
+	for (uint32_t p = 0; p < s->P; p++)
+		base[p] = s->hw[p];
+	for (uint32_t b = 0; b < s->n; b++)
+		if (v->buffers[b].size > base[pin[b]])
+			base[pin[b]] = v->buffers[b].size;
+	for (uint32_t t = 0; t < s->nsect; t++) {
+		uint64_t sum[64] = {0};
+		for (uint32_t i = s->sect_start[t]; i < s->sect_start[t + 1]; i++)
+			sum[pin[s->sect_mem[i]]] += s->charge[i];
+		for (uint32_t p = 0; p < s->P; p++)
+			if (sum[p] > base[p])
+				base[p] = sum[p];
+	}
+	uint64_t least = 0;
+	uint32_t nopen = 0;
+	for (uint32_t p = 0; p < s->P; p++) {
+		if (base[p] > s->limit[p])
+			goto done;
+		least += base[p];
+		nopen += open[p];
+	}
+	if (!nopen)
+		goto done;
+	if (s->have && (s->best_spill < s->spill ||
+	                (s->best_spill == s->spill && s->best_total <= least)))
+		goto done;
+	/* d: what each open pool's cap adds; the least first, then a
+	 * bisection between the most that found nothing and the best plan */
+	uint64_t lo = 0, hi = s->have ? (s->best_total - least) / nopen : 0;
+	for (int k = 0; k < 16; k++) {
+		uint64_t d = k == 0 ? 0 : (lo + (hi - lo) / 2) / 16 * 16;
+		if (k > 0 && (!s->have || d <= lo || d >= hi))
+			break;
+		uint64_t tot = 0;
+		for (uint32_t p = 0; p < s->P; p++) {
+			cap[p] = base[p] + (open[p] ? d : 0);
+			if (cap[p] > s->limit[p])
+				cap[p] = s->limit[p];
+			tot += cap[p];
+		}
+		if (s->have && s->best_spill == s->spill && tot >= s->best_total)
+			break;
+		int r = xact_sweep(v, h, pin, cap, 200000 + 4000 * (uint64_t)s->n,
+		                   s->clk, s->ybuf);
+		char msg[160];
+		snprintf(msg, sizeof msg, "exact: sweep at size %llu: %s",
+		         (unsigned long long)tot,
+		         r == XACT_FOUND ? "plan found" : "none within its budget");
+		h->log(h, USMP_LOG_DEBUG, msg);
+		if (r == XACT_STOPPED || r == XACT_NOMEM)
+			break;
+		if (r != XACT_FOUND) {
+			lo = d;
+			continue;
+		}
+		hi = d;
+		uint64_t hw[64] = {0}, total = 0;
+		for (uint32_t b = 0; b < s->n; b++) {
+			uint64_t e = s->ybuf[b] + v->buffers[b].size;
+			if (e > hw[pin[b]])
+				hw[pin[b]] = e;
+		}
+		for (uint32_t p = 0; p < s->P; p++)
+			total += hw[p];
+		if (better(s, s->spill, total)) {
+			memcpy(s->bpool, pin, (size_t)s->n * sizeof *pin);
+			memcpy(s->boff, s->ybuf, (size_t)s->n * sizeof *s->boff);
+			s->have = true;
+			s->best_spill = s->spill;
+			s->best_total = total;
+			if (h->progress)
+				h->progress(h, total);
+		}
+		if (k == 0)
+			break; /* at the least: nothing is smaller */
+	}
+done:
+	h->free(h, pin);
+}
+
 /* One complete search in a mode; the state is reset first, the best plan
  * so far (s->have...) is kept. Returns a xact_result. */
 static int run(mp *s, int mode)
@@ -1053,6 +1154,10 @@ static int run(mp *s, int mode)
 			}
 			s->charge[i] = sz - (sh < sz ? sh : sz);
 		}
+	if (mode != MODE_RELAXED && !(s->have && s->first_only))
+		sweep_incumbent(s);
+	if (s->have && s->first_only)
+		return XACT_FOUND;
 	return dfs(s, 0);
 }
 

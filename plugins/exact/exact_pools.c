@@ -281,6 +281,255 @@ static int try_choices(const usmp_view *v, const usmp_host *h,
 	return USMP_OK;
 }
 
+/* The host a search of one pool sees: its bound kept, its messages and
+ * progress dropped (the caller reports). */
+typedef struct cap_host {
+	usmp_host h; /* first member: the search gets &h */
+	const usmp_host *up;
+	bool got, optimal;
+	uint64_t bound;
+} cap_host;
+
+static void cap_log(const usmp_host *h, int level, const char *m)
+{
+	(void)h;
+	(void)level;
+	(void)m;
+}
+
+static bool cap_stop(const usmp_host *h)
+{
+	const cap_host *c = (const cap_host *)(const void *)h;
+	return c->up->should_stop && c->up->should_stop(c->up);
+}
+
+static void cap_progress(const usmp_host *h, uint64_t best)
+{
+	(void)h;
+	(void)best;
+}
+
+static void cap_report(const usmp_host *h, uint64_t bound, bool optimal)
+{
+	cap_host *c = (cap_host *)(void *)h;
+	c->got = true;
+	if (bound > c->bound)
+		c->bound = bound;
+	c->optimal |= optimal;
+}
+
+/* Pool p alone with the buffers pinned to it (home): the joint search of
+ * exact_multi.c, which shares as the rules allow, within time_limit
+ * seconds. Its plan goes to out (pool p's buffers), *top its top, *bound
+ * what it proves (at least floor_p). Returns a usmp_status. */
+static int search_pool(pools *ps, uint32_t p, const xact_params *kp,
+                       double time_limit, usmp_placement *out,
+                       uint64_t floor_p, uint64_t *top, uint64_t *bound)
+{
+	uint32_t k;
+	usmp_view sv = pool_view(ps, p, &k);
+	cap_host ch;
+	memset(&ch, 0, sizeof ch);
+	size_t m = ps->h->struct_size < sizeof ch.h ? ps->h->struct_size
+	                                              : sizeof ch.h;
+	memcpy(&ch.h, ps->h, m);
+	ch.h.struct_size = sizeof ch.h;
+	ch.h.log = cap_log;
+	ch.h.should_stop = cap_stop;
+	ch.h.progress = cap_progress;
+	ch.h.report_bound = cap_report;
+	ch.up = ps->h;
+	xact_clock clk = {.host = &ch.h};
+	if (time_limit > 0)
+		clk.deadline = xact_now() + time_limit;
+	for (uint32_t i = 0; i < k; i++)
+		ps->sp[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
+	int rc = xact_multi(&sv, &ch.h, ps->sp, kp->capacity, &clk, true, NULL);
+	if (rc)
+		return rc;
+	*top = 0;
+	for (uint32_t i = 0; i < k; i++) {
+		out[ps->ids[i]] = (usmp_placement){p, 0, ps->sp[i].offset};
+		if (ps->sp[i].offset + sv.buffers[i].size > *top)
+			*top = ps->sp[i].offset + sv.buffers[i].size;
+	}
+	*bound = ch.optimal ? *top : ch.got ? ch.bound : 0;
+	if (*bound < floor_p)
+		*bound = floor_p;
+	return USMP_OK;
+}
+
+/* One least-spill choice (pin) planned: given the pools, the pools are
+ * independent, so one sweep each at its floor (bc), and where that finds
+ * nothing, the joint search of that pool alone (in a quarter of the time
+ * left). The plan goes to plan, the sum of the pools' tops to *tops and of
+ * their proven bounds to *bounds. Returns a xact_result. */
+static int plan_pools(pools *ps, const xact_params *kp, xact_clock *clk,
+                      const uint32_t *pin, const uint64_t *bc, uint32_t *one,
+                      uint64_t *off, usmp_placement *plan, uint64_t *tops,
+                      uint64_t *bounds)
+{
+	const usmp_view *v = ps->v;
+	uint32_t n = v->buffer_count;
+	for (uint32_t p = 0; p < v->pool_count; p++) {
+		for (uint32_t b = 0; b < n; b++)
+			one[b] = pin[b] == p ? p : USMP_NO_POOL;
+		int r = xact_sweep(v, ps->h, one, bc, 200000 + 4000 * (uint64_t)n,
+		                   clk, off);
+		if (r == XACT_NOMEM || r == XACT_STOPPED)
+			return r;
+		uint64_t top = 0, bound = bc[p];
+		for (uint32_t b = 0; b < n && r == XACT_FOUND; b++) {
+			if (pin[b] != p)
+				continue;
+			plan[b] = (usmp_placement){p, 0, off[b]};
+			if (off[b] + v->buffers[b].size > top)
+				top = off[b] + v->buffers[b].size;
+		}
+		if (r != XACT_FOUND) {
+			double rest = clk->deadline > 0
+			                      ? (clk->deadline - xact_now()) / 4 : 0;
+			if (clk->deadline > 0 && rest <= 0)
+				return XACT_STOPPED;
+			memcpy(ps->home, pin, (n ? n : 1) * sizeof *pin);
+			int rc = search_pool(ps, p, kp, rest, plan, bc[p], &top,
+			                     &bound);
+			if (rc)
+				return rc == USMP_ERR_NOMEM ? XACT_NOMEM
+				                            : XACT_INFEASIBLE;
+		}
+		*tops += top;
+		*bounds += bound;
+	}
+	return XACT_FOUND;
+}
+
+/* Bytes a plan places outside their buffers' first pools. */
+static uint64_t spill_of(const usmp_view *v, const usmp_placement *plan)
+{
+	uint64_t spill = 0;
+	for (uint32_t b = 0; b < v->buffer_count; b++)
+		if (plan[b].pool != home_pool(v, b))
+			spill += v->buffers[b].size;
+	return spill;
+}
+
+/* The choices enumerated and saying every buffer's pool: every plan of
+ * least spill puts each buffer where one of them does, so the least of
+ * their floors (xact_pin_floor; a choice whose floor breaks a limit has no
+ * plan) bounds its size, and a plan there, found by the time-order sweep,
+ * is optimal. Where the sweep finds nothing at a pool's floor, that pool
+ * alone gets the joint search (pools apart are independent), whose proven
+ * bound counts then. The best complete plan goes to out (*have_alt);
+ * returns true when it meets its bound (*proved). *floor: the least floor,
+ * UINT64_MAX when no choice fits. */
+static bool sweep_choices(const usmp_view *v, const usmp_host *h,
+                          const xact_params *kp, xact_clock *clk,
+                          const uint8_t *keeps, uint32_t count, uint64_t lb,
+                          usmp_placement *out, uint64_t *floor,
+                          uint64_t *proved, bool *have_alt)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	uint32_t P = v->pool_count;
+	uint32_t *pin = h->alloc(h, n * sizeof *pin);
+	uint64_t *off2 = h->alloc(h, n * sizeof *off2);
+	usmp_placement *plan = h->alloc(h, n * sizeof *plan);
+	uint32_t *one = h->alloc(h, n * sizeof *one);
+	uint64_t *base = h->alloc(h, (size_t)P * CHOICES * sizeof *base);
+	uint64_t *tot = h->alloc(h, CHOICES * sizeof *tot);
+	bool found = false;
+	uint64_t alt_top = 0;
+	pools ps;
+	memset(&ps, 0, sizeof ps);
+	ps.v = v;
+	ps.h = h;
+	*floor = UINT64_MAX;
+	if (!pin || !off2 || !plan || !one || !base || !tot || P > 64 ||
+	    !(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
+	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
+	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
+	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
+	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
+	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
+	                          sizeof *ps.so)))
+		goto fail;
+	for (uint32_t pass = 0; pass < 2 && !found; pass++)
+		for (uint32_t c = 0; c < count && !found; c++) {
+			const uint8_t *keep = keeps + (size_t)c * n;
+			for (uint32_t b = 0; b < v->buffer_count; b++) {
+				const usmp_buffer_rec *r = &v->buffers[b];
+				pin[b] = home_pool(v, b);
+				if (!keep[b] && !(r->flags & USMP_BUFFER_FIXED) &&
+				    r->candidate_count > 1)
+					pin[b] = v->candidates[r->candidate_start + 1];
+			}
+			uint64_t *bc = base + (size_t)c * P;
+			if (pass == 0) {
+				tot[c] = xact_pin_floor(v, pin, bc);
+				for (uint32_t p = 0; p < P; p++) {
+					uint64_t lim = v->pools[p].size_limit;
+					if (kp->capacity > 0 && kp->capacity < lim)
+						lim = kp->capacity;
+					if (bc[p] > lim)
+						tot[c] = UINT64_MAX;
+				}
+				if (tot[c] < *floor)
+					*floor = tot[c];
+				continue;
+			}
+			if (tot[c] != *floor || *floor == UINT64_MAX ||
+			    xact_should_stop(clk))
+				continue;
+			uint64_t tops = 0, bounds = 0;
+			int r = plan_pools(&ps, kp, clk, pin, bc, one, off2, plan,
+			                   &tops, &bounds);
+			char msg[160];
+			snprintf(msg, sizeof msg, "exact: least-spill choice %u, floor "
+			         "%llu: plan %llu, pool by pool bound %llu", c,
+			         (unsigned long long)tot[c],
+			         (unsigned long long)(r == XACT_FOUND ? tops : 0),
+			         (unsigned long long)bounds);
+			h->log(h, USMP_LOG_DEBUG, msg);
+			if (r != XACT_FOUND)
+				continue;
+			uint64_t spill = 0;
+			for (uint32_t b = 0; b < v->buffer_count; b++)
+				if (pin[b] != home_pool(v, b))
+					spill += v->buffers[b].size;
+			if (spill != lb)
+				continue;
+			/* the best complete plan of least spill so far */
+			if (!*have_alt || tops < alt_top) {
+				memcpy(out, plan, v->buffer_count * sizeof *out);
+				*have_alt = true;
+				alt_top = tops;
+			}
+			/* optimal when no other choice's floor is below it */
+			bool least = tops == bounds;
+			for (uint32_t d = 0; d < count && least; d++)
+				least = d == c || tot[d] >= bounds;
+			if (least) {
+				*proved = bounds;
+				found = true;
+			}
+		}
+fail:
+	if (pin)
+		h->free(h, pin);
+	pools_free(&ps);
+	if (plan)
+		h->free(h, plan);
+	if (off2)
+		h->free(h, off2);
+	if (one)
+		h->free(h, one);
+	if (base)
+		h->free(h, base);
+	if (tot)
+		h->free(h, tot);
+	return found;
+}
+
 /* Several pools without edges where some must spill: the least spill by
  * load (exact_spill.c) bounds every plan's spill; its choices, planned pool
  * by pool, give the joint search its first plan. When there are few
@@ -296,6 +545,7 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 	size_t n = v->buffer_count ? v->buffer_count : 1;
 	uint8_t *keeps = h->alloc(h, CHOICES * n);
 	usmp_placement *first = h->alloc(h, n * sizeof *first);
+	usmp_placement *alt = NULL;
 	xact_start st = {false, first, 0};
 	xact_outcome res = {0, 0};
 	int rc = USMP_ERR_NOMEM;
@@ -310,10 +560,59 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 		st.spill_floor = lb;
 		uint64_t bound = UINT64_MAX;
 		bool decided = choices_say_pools(v, keeps, count);
+		uint64_t floor = 0, proved = 0;
+		/* (quadratic in the buffers: up to the joint search's size) */
+		bool all = count <= CHOICES && choices_say_pools(v, keeps, count) &&
+		           v->buffer_count <= XACT_MULTI_MAX;
+		bool have_alt = false;
+		if (!(alt = h->alloc(h, n * sizeof *alt))) {
+			rc = USMP_ERR_NOMEM;
+			goto fail;
+		}
+		bool won = all && sweep_choices(v, h, kp, clk, keeps, count, lb,
+		                                alt, &floor, &proved, &have_alt);
+		uint64_t alt_total = 0;
+		if (have_alt) {
+			uint64_t top[64] = {0};
+			for (uint32_t b = 0; b < v->buffer_count; b++) {
+				uint64_t e = alt[b].offset + v->buffers[b].size;
+				if (e > top[alt[b].pool])
+					top[alt[b].pool] = e;
+			}
+			for (uint32_t p = 0; p < v->pool_count; p++)
+				alt_total += top[p];
+		}
+		if (won) {
+			memcpy(out, alt, (size_t)v->buffer_count * sizeof *out);
+			char msg[160];
+			snprintf(msg, sizeof msg, "exact: %u pools, spill %llu (the "
+			         "least by load), size %llu at the bound of the "
+			         "least-spill choices, proven optimal",
+			         v->pool_count, (unsigned long long)lb,
+			         (unsigned long long)alt_total);
+			h->log(h, USMP_LOG_INFO, msg);
+			xact_outcome rep = {alt_total, proved};
+			xact_report(v, h, &rep);
+			goto fail;
+		}
 		rc = try_choices(v, h, kp, clk, keeps, count, &st, &res, &bound,
 		                 &decided);
 		if (rc)
 			goto fail;
+		if (!all)
+			floor = 0;
+		if (floor != UINT64_MAX && floor > bound)
+			bound = floor;
+		/* The sweep's plan spills the least there is: a better start
+		 * than a choice planned with rules as conflicts, or none. */
+		if (have_alt && (!st.have || res.peak > alt_total ||
+		                 spill_of(v, first) > lb)) {
+			memcpy(first, alt, (size_t)v->buffer_count * sizeof *first);
+			st.have = true;
+			res.peak = alt_total;
+			if (res.bound > res.peak)
+				res.bound = res.peak;
+		}
 		if (st.have && decided) {
 			/* Every plan of least spill is a plan of one of the
 			 * choices, each planned: the least of their bounds holds
@@ -337,6 +636,8 @@ fail:
 		h->free(h, keeps);
 	if (first)
 		h->free(h, first);
+	if (alt)
+		h->free(h, alt);
 	return rc;
 }
 

@@ -197,6 +197,10 @@ static void section_pairs(const dp *d, uint32_t s, pairs *pr)
 			uint64_t ss = v->buffers[L[i]].size, sd = v->buffers[L[j]].size;
 			if (lead == INT64_MIN || lead <= -(int64_t)sd)
 				continue;
+			/* dst at or below src + lead overlaps src by at most
+			 * size(dst) + lead when lead < 0 */
+			if (lead < 0)
+				sd -= (uint64_t)-lead;
 			pr->i[pr->count] = i;
 			pr->j[pr->count] = j;
 			pr->share[pr->count++] = ss < sd ? ss : sd;
