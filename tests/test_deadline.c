@@ -1,6 +1,5 @@
-/* test_deadline.c — what the whole-command time limit rests on, without
- * timing anything: the load factor, the CSV plan writer's exact text, auto's
- * first-plan log line and the command's timing line. */
+/* test_deadline.c — what the whole-command time limit rests on, untimed: the
+ * load factor, the CSV plan text, auto's first-plan line, the timing line. */
 #include <criterion/criterion.h>
 
 #include <inttypes.h>
