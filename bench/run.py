@@ -7,6 +7,7 @@
     python3 bench/run.py --quick            # MiniMalloc + 1k/10k workloads + XLA B, no exact on D/J
     python3 bench/run.py --build build-bench --sizes 1k,10k,100k
     python3 bench/run.py field              # field targets, time limits, real XLA traces
+    python3 bench/run.py deadline           # the whole command against --time-limit
 
 Each run is one `usmp plan` process: wall time measured around it, peak memory as the
 maximum resident set of the usmp process (`/usr/bin/time -f %M`, else getrusage in a
@@ -959,6 +960,11 @@ def main():
 		sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 		import field_run
 		sys.exit(field_run.main(sys.argv[2:], prog="bench/run.py field"))
+	if len(sys.argv) > 1 and sys.argv[1] == "deadline":
+		# `bench/run.py deadline`: the whole command against --time-limit (bench/deadline/run.py)
+		sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "deadline"))
+		import run as deadline_run
+		sys.exit(deadline_run.main(sys.argv[2:], prog="bench/run.py deadline"))
 	ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 	ap.add_argument("--build", help="meson build dir (default: build-bench, else build)")
 	ap.add_argument("--quick", action="store_true",

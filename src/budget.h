@@ -26,21 +26,41 @@
 /* ---- sharing the call's budget between parts (plan.c) -------------------- */
 
 /* Seconds per buffer of what follows an algorithm's return, kept back from
- * the deadline it works to (plan.c: part_post; the command: plan_cmd.c).
+ * the deadline it works to (plan.c: part_post; the command: plan_cmd.c),
+ * as CPU seconds times the load factor below.
  * Measured 2026-12-03 in CPU seconds (CLOCK_PROCESS_CPUTIME_ID read around
  * each phase of `usmp plan F --time-limit 1` and `3`, debugoptimized;
  * bench/auto/RESULTS.md, "The whole usmp plan command at 500k and 1M
- * buffers") on field.py's xla_1m_10k (1M buffers, one pool) and
- * xla_500k_10k, taken at the upper end and doubled for a loaded machine:
+ * buffers", and `USMP_LOG=debug usmp plan`'s timing line) on field.py's
+ * xla_1m_10k (1M buffers, one pool) and xla_500k_10k, taken at the upper
+ * end and doubled (the load factor's floor):
  *   VERIFY  one usmp__verify of a plan (the buffer checks, three radix sorts
  *           and the neighbour sweep): 0.20-0.27 s at 1M, 0.08-0.10 s at 500k;
  *   FINISH  a part after its plan is verified: measuring, copying it into
  *           the plan, freeing the view: 0.03-0.04 s at 1M;
- *   WRITE   writing the plan as JSON and freeing the plan, the problem and
- *           the registry: 0.10-0.13 s at 1M, 0.05-0.06 s at 500k. */
+ *   WRITE   writing the plan as JSON or CSV and freeing the plan, the
+ *           problem and the registry: 0.10-0.13 s at 1M as JSON,
+ *           0.12-0.18 s as CSV (bench/deadline/RESULTS.md). */
 #define USMP__BUDGET_VERIFY_PER_BUFFER 0.5e-6
 #define USMP__BUDGET_FINISH_PER_BUFFER 0.08e-6
-#define USMP__BUDGET_WRITE_PER_BUFFER 0.26e-6
+#define USMP__BUDGET_WRITE_PER_BUFFER 0.36e-6
+
+/* The load factor: the wall seconds one CPU second of the caller's thread
+ * took so far (on a machine shared with other jobs, several), by which the
+ * reserves above are scaled, halved since they are doubled already: 1 on
+ * an idle machine or before LOAD_MIN_CPU CPU seconds were spent (too little
+ * to tell), at most LOAD_MAX (past it the reserve would eat the budget of a
+ * short limit; the first plan is late then anyway). */
+#define USMP__LOAD_MIN_CPU 0.02
+#define USMP__LOAD_MAX 4.0
+
+static inline double usmp__budget_load(double wall, double cpu)
+{
+	if (!(cpu >= USMP__LOAD_MIN_CPU) || !(wall > 0))
+		return 1.0;
+	double f = wall / cpu / 2.0;
+	return f < 1.0 ? 1.0 : f > USMP__LOAD_MAX ? USMP__LOAD_MAX : f;
+}
 
 /* ---- an isolated call (dispatch.c, isolate.c) ---------------------------- */
 

@@ -704,20 +704,37 @@ static int csv_safe(const char *s)
 	return 1;
 }
 
+/* Decimal digits of x, as "%" PRIu64 prints it. */
+static size_t dec_len(uint64_t x)
+{
+	size_t n = 1;
+	while (x >= 10) {
+		x /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* Characters of x as "%" PRId64 prints it: a '-' and the magnitude. */
+static size_t dec_len_signed(int64_t x)
+{
+	return x < 0 ? 1 + dec_len((uint64_t)0 - (uint64_t)x) : dec_len((uint64_t)x);
+}
+
 /* The length of buffer b's row as the writers write it: with an offset
- * column (`offset`), the offset `at` when `placed`, else an empty field. */
+ * column (`offset`), the offset `at` when `placed`, else an empty field.
+ * Counted without printing (a million rows are counted before a plan is
+ * written). */
 static size_t row_length(const usmp__buffer *b, int align, int offset,
                          int placed, uint64_t at)
 {
-	char num[32];
 	size_t n = strlen(b->name);
-	n += (size_t)snprintf(num, sizeof num, ",%" PRId64 ",%" PRId64 ",%" PRIu64,
-	                      b->begin, b->end, b->size);
+	n += 3 + dec_len_signed(b->begin) + dec_len_signed(b->end) +
+	     dec_len(b->size);
 	if (align)
-		n += (size_t)snprintf(num, sizeof num, ",%" PRIu64,
-		                      b->alignment ? b->alignment : 1);
+		n += 1 + dec_len(b->alignment ? b->alignment : 1);
 	if (offset && placed)
-		n += (size_t)snprintf(num, sizeof num, ",%" PRIu64, at);
+		n += 1 + dec_len(at);
 	else if (offset)
 		n += 1;
 	return n;
@@ -873,23 +890,95 @@ int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 	return USMP_OK;
 }
 
+/* The plan's rows go through one buffer, each number printed by hand as
+ * "%" PRId64 / "%" PRIu64 would (fprintf per field costs about a second
+ * at a million buffers, time a --time-limit counts). */
+typedef struct csv_out {
+	FILE *f;
+	size_t n;
+	char buf[1 << 16];
+} csv_out;
+
+/* Room for one row besides its id: ",lower,upper,size,alignment,offset\n",
+ * at most 20 characters a number. */
+#define CSV_ROW_NUMBERS (5 * 21 + 1)
+
+static void csv_flush(csv_out *o)
+{
+	if (o->n && fwrite(o->buf, 1, o->n, o->f) != o->n)
+		(void)0; /* the stream's error flag is checked on close */
+	o->n = 0;
+}
+
+/* Append x's digits as "%" PRIu64 prints them; the caller keeps room. */
+static void csv_digits(csv_out *o, uint64_t x)
+{
+	char d[20];
+	size_t k = sizeof d;
+	do {
+		d[--k] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	memcpy(o->buf + o->n, d + k, sizeof d - k);
+	o->n += sizeof d - k;
+}
+
+/* Append ",x", x as "%" PRIu64 prints it. */
+static void csv_put_u64(csv_out *o, uint64_t x)
+{
+	o->buf[o->n++] = ',';
+	csv_digits(o, x);
+}
+
+/* Append ",x", x as "%" PRId64 prints it (INT64_MIN too). */
+static void csv_put_i64(csv_out *o, int64_t x)
+{
+	o->buf[o->n++] = ',';
+	if (x < 0) {
+		o->buf[o->n++] = '-';
+		csv_digits(o, (uint64_t)0 - (uint64_t)x);
+	} else {
+		csv_digits(o, (uint64_t)x);
+	}
+}
+
 int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	const char *who;
 	char why[160];
 	int align, offset, rc = usmp__csv_check_plan(plan, p);
+	csv_out *o = NULL;
 
 	if (rc != USMP_OK)
 		return rc;
 	(void)csv_fits(p, plan, why, sizeof why, &who, &align, &offset);
+	o = malloc(sizeof *o);
+	if (!o)
+		return usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory "
+		                       "writing CSV");
+	o->f = f;
+	o->n = 0;
 	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
 	for (uint32_t i = 0; i < plan->buffer_count; i++) {
 		const usmp__buffer *b = usmp__problem_buffer(p, i);
-		fprintf(f, "%s,%" PRId64 ",%" PRId64 ",%" PRIu64, b->name,
-		        b->begin, b->end, b->size);
+		size_t len = strlen(b->name);
+		if (len + CSV_ROW_NUMBERS > sizeof o->buf - o->n)
+			csv_flush(o);
+		if (len + CSV_ROW_NUMBERS > sizeof o->buf) {
+			(void)fwrite(b->name, 1, len, f); /* ids are <= 4 KiB */
+			len = 0;
+		}
+		memcpy(o->buf + o->n, b->name, len);
+		o->n += len;
+		csv_put_i64(o, b->begin);
+		csv_put_i64(o, b->end);
+		csv_put_u64(o, b->size);
 		if (align)
-			fprintf(f, ",%" PRIu64, b->alignment ? b->alignment : 1);
-		fprintf(f, ",%" PRIu64 "\n", plan->placements[i].offset);
+			csv_put_u64(o, b->alignment ? b->alignment : 1);
+		csv_put_u64(o, plan->placements[i].offset);
+		o->buf[o->n++] = '\n';
 	}
+	csv_flush(o);
+	free(o);
 	return USMP_OK;
 }

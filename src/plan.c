@@ -373,6 +373,7 @@ typedef struct part_job {
 	usmp_placement *out;
 	char *msg;
 	double t0;   /* when the part started */
+	double t_call, cpu_call; /* when the call started: wall, thread CPU */
 } part_job;
 
 /* Build the part's view of buffers ids[0..n) and choose its algorithm:
@@ -433,13 +434,16 @@ static int part_select(part_job *j, const uint32_t *ids)
 static double part_post(const part_job *j)
 {
 	double per = USMP__BUDGET_FINISH_PER_BUFFER;
+	/* CPU seconds, scaled by how slowly the call ran so far */
+	double load = usmp__budget_load(usmp__now() - j->t_call,
+	                                usmp__cpu_now() - j->cpu_call);
 	uint32_t flags = j->o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE);
 	if (!j->algo->portfolio || !j->algo->builtin ||
 	    usmp__dispatch_isolates(j->r, j->algo, flags))
 		per += USMP__BUDGET_VERIFY_PER_BUFFER;
 	if (j->n != j->p->buffer_count)
 		per += USMP__BUDGET_VERIFY_PER_BUFFER;
-	return per * j->n;
+	return per * j->n * load;
 }
 
 /* The deadline the part's algorithm works to: the part's share of what
@@ -605,11 +609,12 @@ static int part_accept(part_job *j)
 static int plan_part(usmp_registry *r, usmp_problem *p,
                      const usmp_plan_options *o, const uint32_t *ids,
                      uint32_t n, uint32_t group, double deadline,
-                     double t_call, uint32_t left, usmp_plan *plan,
-                     usmp__part *part)
+                     double t_call, double cpu_call, uint32_t left,
+                     usmp_plan *plan, usmp__part *part)
 {
 	part_job j = {.r = r, .p = p, .o = o, .plan = plan, .part = part,
-	              .n = n, .group = group, .t0 = usmp__now()};
+	              .n = n, .group = group, .t0 = usmp__now(),
+	              .t_call = t_call, .cpu_call = cpu_call};
 	int st = part_select(&j, ids);
 	if (st)
 		goto done;
@@ -688,7 +693,7 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 {
 	usmp_plan_options o = {.struct_size = sizeof o};
 	uint32_t *order = NULL, *start = NULL;
-	double t0 = usmp__now();
+	double t0 = usmp__now(), cpu0 = usmp__cpu_now();
 	if (!out)
 		return USMP_ERR_INVALID;
 	*out = NULL;
@@ -739,7 +744,8 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 			continue;
 		usmp__part *part = &plan->parts[plan->part_count++];
 		st = plan_part(r, p, &o, order + start[g], n, g, deadline, t0,
-		               (uint32_t)p->buffer_count - start[g], plan, part);
+		               cpu0, (uint32_t)p->buffer_count - start[g], plan,
+		               part);
 		if (st) {
 			describe_failed_part(plan, part, plan->part_count);
 			goto done;

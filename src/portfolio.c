@@ -708,6 +708,26 @@ static void auto_first_plan(run_state *s)
 	}
 }
 
+/* Say when the first plan came in and how late, against the deadline auto
+ * works to (the one rule a time limit allows to break: the first plan is
+ * always finished; bench/deadline/run.py reads this line). */
+static void log_first_plan(const run_state *s, double t_start)
+{
+	if (!s->have_best)
+		return;
+	double now = usmp__now(), dl = s->hc->deadline;
+	char line[300];
+	if (dl > 0 && now > dl)
+		snprintf(line, sizeof line, "first plan by %s after %.1f ms, "
+		         "%.1f ms past its deadline", s->winner ? s->winner : "?",
+		         (now - t_start) * 1e3, (now - dl) * 1e3);
+	else
+		snprintf(line, sizeof line, "first plan by %s after %.1f ms, "
+		         "within its deadline", s->winner ? s->winner : "?",
+		         (now - t_start) * 1e3);
+	s->h->log(s->h, USMP_LOG_INFO, line);
+}
+
 /* The other heuristics that fit all the time left; on a part that goes to
  * exact_window, only when the cheap ones (cost at most CHEAP_COST) all fit
  * its share (USMP__AUTO_WINDOW_SHARE): a few of them would take time from
@@ -840,6 +860,7 @@ static int auto_plan(usmp__call *c)
 	}
 	auto_prepare(&s);
 	auto_first_plan(&s);
+	log_first_plan(&s, t_start);
 	/* Whatever runs from here on ends early enough that its plan can
 	 * still be verified (as the first was) by the deadline: every member
 	 * works to the deadline less that verification. */

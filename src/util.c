@@ -116,3 +116,12 @@ double usmp__now(void)
 		return 0.0;
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+double usmp__cpu_now(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0.0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

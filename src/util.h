@@ -33,6 +33,9 @@ char *usmp__strdup(const char *s);
 int usmp__grow(void **arr, size_t *cap, size_t need, size_t elem);
 /* Monotonic clock in seconds. */
 double usmp__now(void);
+/* CPU seconds the calling thread has used (CLOCK_THREAD_CPUTIME_ID; 0 when
+ * the system cannot tell): with usmp__now, the load factor (budget.h). */
+double usmp__cpu_now(void);
 
 /* ---- 128-bit byte totals (inline) ---------------------------------------- */
 

@@ -103,4 +103,12 @@ usmp_registry *cli_registry(int verbose, uint32_t flags);
  * file or each other (`-o` and `--svg`); NULL or "-" is stdout. */
 int cli_check_outputs(const char *problem, const char *output, const char *svg);
 
+/* clock.c: monotonic wall seconds (cli_now), the process's CPU seconds, and
+ * the cli_now() reading of when the process started (a --time-limit covers
+ * the whole command: loading the libraries too). The first call of
+ * cli_process_start fixes it; main makes that call first. */
+double cli_now(void);
+double cli_cpu_seconds(void);
+double cli_process_start(void);
+
 #endif

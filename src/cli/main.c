@@ -117,6 +117,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* Before anything else: a --time-limit counts from here on, and
+	 * from the process's start before it where the system says when. */
+	(void)cli_process_start();
 #ifdef M_MMAP_THRESHOLD
 	/* Arrays of a million buffers' worth come and go while planning; glibc
 	 * raises its mmap threshold as they are freed and then keeps freed

@@ -1,8 +1,8 @@
 /* plan_cmd.c — `usmp plan`: read a problem, plan it, print a summary to
  * stderr, write the plan (stdout or -o) and optionally an SVG picture. */
 #include "cli.h"
-/* USMP__BUDGET_WRITE_PER_BUFFER: the time kept back for writing the plan
- * out of --time-limit, which covers the whole command. */
+/* USMP__BUDGET_WRITE_PER_BUFFER and the load factor: the time kept back
+ * for writing the plan out of --time-limit, which covers the whole command. */
 #include "../budget.h"
 
 #include <math.h>
@@ -11,13 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* "exact" or "exact:..." (the -a spec names exact). */
 static int names_exact(const char *spec)
@@ -197,6 +190,29 @@ static int log_level_ok(void)
 	return 0;
 }
 
+/* Seconds kept back from --time-limit for writing a plan of n buffers and
+ * freeing everything (budget.h), scaled by how slowly reading took its CPU
+ * time (`wall` seconds since the process started, `cpu` CPU seconds). */
+static double write_reserve(uint32_t n, double wall, double cpu)
+{
+	return USMP__BUDGET_WRITE_PER_BUFFER * (double)n *
+	       usmp__budget_load(wall, cpu);
+}
+
+/* Under USMP_LOG=debug, when the command's phases ended, in seconds since
+ * the process started, and its CPU seconds: what a --time-limit covers. */
+static void log_timing(double t0, const double at[3], const double cpu[3])
+{
+	const char *s = getenv("USMP_LOG");
+	if (!s || strcmp(s, "debug"))
+		return;
+	fprintf(stderr, "usmp: timing: read %.3f s, planned %.3f s, written "
+	        "%.3f s, done %.3f s after the process started; CPU %.3f s "
+	        "(read %.3f, planned %.3f, written %.3f)\n",
+	        at[0] - t0, at[1] - t0, at[2] - t0, cli_now() - t0,
+	        cli_cpu_seconds(), cpu[0], cpu[1], cpu[2]);
+}
+
 /* Take "-p KEY=VALUE" into params[]: refuses a knob given twice. */
 static int add_param(const char **params, uint32_t *count, const char *kv)
 {
@@ -330,7 +346,9 @@ static int cmd_plan(int argc, char **argv)
 	usmp_problem *p = NULL;
 	usmp_registry *r = NULL;
 	usmp_plan *plan = NULL;
-	double t_start = now_seconds();
+	/* --time-limit covers the whole command, from the process's start */
+	double t_start = cli_process_start();
+	double at[3] = {0, 0, 0}, cpu[3] = {0, 0, 0}; /* read, planned, written */
 	if (!params)
 		return EXIT_OTHER;
 	if (plan_parse(argc, argv, &a, params, &code))
@@ -350,16 +368,20 @@ static int cmd_plan(int argc, char **argv)
 		code = EXIT_OTHER;
 		goto out;
 	}
+	at[0] = cli_now();
+	cpu[0] = cli_cpu_seconds();
 	double limit = o->time_limit;
 	if (o->time_limit > 0 && !isinf(o->time_limit)) {
 		/* The limit is for the whole command: reading is done, writing
 		 * is still to come. */
-		double left = o->time_limit - (now_seconds() - t_start) -
-		              USMP__BUDGET_WRITE_PER_BUFFER *
-		                      (double)usmp_problem_buffer_count(p);
+		double left = o->time_limit - (cli_now() - t_start) -
+		              write_reserve(usmp_problem_buffer_count(p),
+		                            at[0] - t_start, cpu[0]);
 		o->time_limit = left > 1e-3 ? left : 1e-3;
 	}
 	int st = usmp_plan_compute(r, p, o, &plan);
+	at[1] = cli_now();
+	cpu[1] = cli_cpu_seconds();
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
 		                               : "out of memory");
@@ -391,6 +413,8 @@ static int cmd_plan(int argc, char **argv)
 		code = cli_exit_for(st);
 		goto out;
 	}
+	at[2] = cli_now();
+	cpu[2] = cli_cpu_seconds();
 	if (!a.quiet && a.output)
 		fprintf(stderr, "usmp: plan written to %s%s%s\n", cli_shown(a.output),
 		        a.svg ? ", picture to " : "", a.svg ? cli_shown(a.svg) : "");
@@ -402,6 +426,8 @@ out:
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 	free(params);
+	if (code == EXIT_DONE && at[2] > 0)
+		log_timing(t_start, at, cpu);
 	return code;
 }
 
