@@ -13,8 +13,8 @@
  * to the top, through every gap that holds the buffer, and keeps the
  * smallest: the gap around a stop is the largest end the cursors passed
  * up to the least key. An insertion adds one interval to a few tens of
- * sorted arrays; it works on them in batches, asking memory for each
- * set's header and the middle of its intervals before searching any.
+ * sorted arrays; it works on them in batches, searching them side by
+ * side a level at a time with each next probe asked from memory ahead.
  */
 #include "fit_index.h"
 
@@ -42,18 +42,10 @@
 /* ---- sets ----------------------------------------------------------------- */
 
 /* Insert [a, b) into set s, merging with intervals it overlaps or
- * touches. */
+ * touches; lo is the first interval of s with .b >= a. */
 static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
-                        uint64_t b)
+                        uint64_t b, uint32_t lo)
 {
-	uint32_t lo = 0, hi = s->cnt;
-	while (lo < hi) { /* first interval with .b >= a */
-		uint32_t m = lo + (hi - lo) / 2;
-		if (s->iv[m].b < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
 	uint32_t i = lo, j = lo;
 	while (j < s->cnt && s->iv[j].a <= b)
 		j++;
@@ -194,9 +186,8 @@ static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
 	return k;
 }
 
-/* Sets waiting for one interval: added in batches, each set's header and
- * the middle of its intervals asked from memory for the whole batch
- * before the first binary search, so the cache misses overlap. */
+/* Sets waiting for one interval: added in batches whose binary searches
+ * run side by side (see fitg_flush), so their cache misses overlap. */
 typedef struct fitg_batch {
 	const usmp_host *h;
 	uint64_t a, b;
@@ -206,19 +197,42 @@ typedef struct fitg_batch {
 
 static int fitg_flush(fitg_batch *bt)
 {
+	uint32_t lo[FITG_BATCH], hi[FITG_BATCH];
+	unsigned n = bt->n;
 	int rc;
-	for (unsigned i = 0; i < bt->n; i++)
+	for (unsigned i = 0; i < n; i++)
 		__builtin_prefetch(bt->s[i]);
-	for (unsigned i = 0; i < bt->n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		const usmp__fit_set *s = bt->s[i];
-		if (s->cnt) {
+		lo[i] = 0;
+		hi[i] = s->cnt;
+		if (s->cnt)
 			__builtin_prefetch(&s->iv[s->cnt / 2]);
-			__builtin_prefetch(&s->iv[s->cnt / 4]);
-			__builtin_prefetch(&s->iv[s->cnt / 2 + s->cnt / 4]);
+	}
+	/* The first interval with .b >= a in every set, the searches a
+	 * level at a time: each asks for its next probe before the others
+	 * read theirs, so their cache misses overlap. */
+	for (bool more = true; more;) {
+		more = false;
+		for (unsigned i = 0; i < n; i++) {
+			if (lo[i] >= hi[i])
+				continue;
+			const usmp__fit_iv *iv = bt->s[i]->iv;
+			uint32_t m = lo[i] + (hi[i] - lo[i]) / 2;
+			if (iv[m].b < bt->a)
+				lo[i] = m + 1;
+			else
+				hi[i] = m;
+			if (lo[i] < hi[i]) {
+				__builtin_prefetch(&iv[lo[i] + (hi[i] - lo[i]) / 2]);
+				more = true;
+			}
 		}
 	}
-	for (unsigned i = 0; i < bt->n; i++)
-		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b)))
+	/* (a set twice in a batch would still be right: the first
+	 * insertion leaves the intervals below lo as they were) */
+	for (unsigned i = 0; i < n; i++)
+		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b, lo[i])))
 			return rc;
 	bt->n = 0;
 	return USMP_OK;
