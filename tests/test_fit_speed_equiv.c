@@ -163,9 +163,9 @@ Test(fit_speed_equiv, same_plans_on_xla_shaped_problems)
 	cr_assert_gt(st.feasible, st.runs / 2);
 }
 
-/* Many buffers alive up to the last begin time (the index stores them up
- * to the tree's last node), with the number of distinct begin times just
- * below, at and above powers of two, dense enough for the gap index. */
+/* Many buffers alive up to the last begin time or throughout, with the
+ * number of distinct begin times just below, at and above powers of two
+ * (the time tree's unused last leaves), dense enough for the gap index. */
 Test(fit_speed_equiv, same_plans_when_many_buffers_reach_the_last_time)
 {
 	static const uint32_t times[] = { 63, 64, 65, 255, 256, 257, 1023, 1025 };

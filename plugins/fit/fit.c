@@ -530,14 +530,6 @@ static int fit_index_build(fit_ctx *c)
 	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
 		c->gap = false;
 	if (c->gap) {
-		/* A buffer alive at the last leaf is alive, for the index, up
-		 * to the last node of the tree: no query reaches the leaves
-		 * past tcount, so it conflicts with the same buffers, and a
-		 * buffer alive over every leaf is one node (the root), not one
-		 * per set bit of tcount. */
-		for (uint32_t b = 0; b < c->n; b++)
-			if (fit_live(v, b) && c->hi[b] == u - 1)
-				c->hi[b] = c->tsize - 1;
 		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize, cover, live);
 	}
 	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
