@@ -163,6 +163,45 @@ Test(fit_speed_equiv, same_plans_on_xla_shaped_problems)
 	cr_assert_gt(st.feasible, st.runs / 2);
 }
 
+/* Many buffers alive up to the last begin time or throughout, with the
+ * number of distinct begin times just below, at and above powers of two
+ * (the time tree's unused last leaves), dense enough for the gap index. */
+Test(fit_speed_equiv, same_plans_when_many_buffers_reach_the_last_time)
+{
+	static const uint32_t times[] = { 63, 64, 65, 255, 256, 257, 1023, 1025 };
+	uint64_t rng = 3141;
+	equiv_stats st = { 0, 0 };
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+		uint32_t t = times[i], n = 3 * t + 40;
+		th_problem *p = th_new();
+		th_pool(p, "pool", USMP_UNBOUNDED, 1);
+		for (uint32_t b = 0; b < n; b++) {
+			char name[32];
+			snprintf(name, sizeof name, "b%u", b);
+			/* every begin time 0..t-1 used once at least */
+			int64_t lo = b < t ? (int64_t)b
+			                   : (int64_t)test_rand_range(&rng, 0,
+			                                              t - 1);
+			int64_t hi;
+			switch (test_rand_range(&rng, 0, 3)) {
+			case 0: hi = t; break;                /* to the end */
+			case 1: hi = t + 5; lo = 0; break;    /* throughout */
+			default:
+				hi = lo + 1 + (int64_t)test_rand_range(&rng, 0,
+				                                       t / 2);
+				break;
+			}
+			th_buffer(p, name, log_size(&rng, 6), 1, lo, hi);
+		}
+		char what[64];
+		snprintf(what, sizeof what, "to the end, %u times", t);
+		compare_view(th_view(p), what, &st);
+		th_free(p);
+	}
+	cr_assert_eq(st.runs, 8u * 10);
+	cr_assert_eq(st.feasible, st.runs); /* unbounded: every run plans */
+}
+
 /* A MiniMalloc CSV (id,lower,upper,size) as a one-pool problem. */
 static th_problem *csv_problem(const char *rel, uint64_t limit)
 {

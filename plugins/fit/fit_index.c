@@ -13,8 +13,8 @@
  * to the top, through every gap that holds the buffer, and keeps the
  * smallest: the gap around a stop is the largest end the cursors passed
  * up to the least key. An insertion adds one interval to a few tens of
- * sorted arrays; it works on them in batches, asking memory for each
- * set's header and the middle of its intervals before searching any.
+ * sorted arrays; it works on them in batches, searching them side by
+ * side a level at a time with each next probe asked from memory ahead.
  */
 #include "fit_index.h"
 
@@ -42,18 +42,10 @@
 /* ---- sets ----------------------------------------------------------------- */
 
 /* Insert [a, b) into set s, merging with intervals it overlaps or
- * touches. */
+ * touches; lo is the first interval of s with .b >= a. */
 static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
-                        uint64_t b)
+                        uint64_t b, uint32_t lo)
 {
-	uint32_t lo = 0, hi = s->cnt;
-	while (lo < hi) { /* first interval with .b >= a */
-		uint32_t m = lo + (hi - lo) / 2;
-		if (s->iv[m].b < a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
 	uint32_t i = lo, j = lo;
 	while (j < s->cnt && s->iv[j].a <= b)
 		j++;
@@ -194,9 +186,8 @@ static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
 	return k;
 }
 
-/* Sets waiting for one interval: added in batches, each set's header and
- * the middle of its intervals asked from memory for the whole batch
- * before the first binary search, so the cache misses overlap. */
+/* Sets waiting for one interval: added in batches whose binary searches
+ * run side by side (see fitg_flush), so their cache misses overlap. */
 typedef struct fitg_batch {
 	const usmp_host *h;
 	uint64_t a, b;
@@ -206,19 +197,42 @@ typedef struct fitg_batch {
 
 static int fitg_flush(fitg_batch *bt)
 {
+	uint32_t lo[FITG_BATCH], hi[FITG_BATCH];
+	unsigned n = bt->n;
 	int rc;
-	for (unsigned i = 0; i < bt->n; i++)
+	for (unsigned i = 0; i < n; i++)
 		__builtin_prefetch(bt->s[i]);
-	for (unsigned i = 0; i < bt->n; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		const usmp__fit_set *s = bt->s[i];
-		if (s->cnt) {
+		lo[i] = 0;
+		hi[i] = s->cnt;
+		if (s->cnt)
 			__builtin_prefetch(&s->iv[s->cnt / 2]);
-			__builtin_prefetch(&s->iv[s->cnt / 4]);
-			__builtin_prefetch(&s->iv[s->cnt / 2 + s->cnt / 4]);
+	}
+	/* The first interval with .b >= a in every set, the searches a
+	 * level at a time: each asks for its next probe before the others
+	 * read theirs, so their cache misses overlap. */
+	for (bool more = true; more;) {
+		more = false;
+		for (unsigned i = 0; i < n; i++) {
+			if (lo[i] >= hi[i])
+				continue;
+			const usmp__fit_iv *iv = bt->s[i]->iv;
+			uint32_t m = lo[i] + (hi[i] - lo[i]) / 2;
+			if (iv[m].b < bt->a)
+				lo[i] = m + 1;
+			else
+				hi[i] = m;
+			if (lo[i] < hi[i]) {
+				__builtin_prefetch(&iv[lo[i] + (hi[i] - lo[i]) / 2]);
+				more = true;
+			}
 		}
 	}
-	for (unsigned i = 0; i < bt->n; i++)
-		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b)))
+	/* (a set twice in a batch would still be right: the first
+	 * insertion leaves the intervals below lo as they were) */
+	for (unsigned i = 0; i < n; i++)
+		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b, lo[i])))
 			return rc;
 	bt->n = 0;
 	return USMP_OK;
@@ -347,10 +361,18 @@ static void fitg_pack_small(usmp__fit_gidx *g)
  * cursors at their first intervals. */
 static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 {
-	uint32_t nd[70], hc[70];
+	uint32_t nd[70], pt[70], hc[70];
 	unsigned m = 0, nh = 0;
 	if (live) {
+		/* ask for every header first: the loads overlap */
 		unsigned k = fitg_canonical(g, l, r, nd);
+		unsigned kp = fitg_partial(g, l, r, pt);
+		for (unsigned j = 0; j < k; j++)
+			__builtin_prefetch(nd[j] < g->lowfirst
+			                           ? &g->touch[nd[j]]
+			                           : fitg_sub(g, nd[j]));
+		for (unsigned j = 0; j < kp; j++)
+			__builtin_prefetch(&g->cover[pt[j]]);
 		for (unsigned j = 0; j < k; j++) {
 			/* a node h0 or more above the leaves: its touch[] */
 			bool high = nd[j] < g->lowfirst;
@@ -363,22 +385,23 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 		}
 		/* cover[] of the root-path nodes, but those above a node whose
 		 * touch[] is read already: that holds them */
-		k = fitg_partial(g, l, r, nd);
-		for (unsigned j = 0; j < k; j++) {
-			if (!g->cover[nd[j]].cnt)
+		for (unsigned j = 0; j < kp; j++) {
+			if (!g->cover[pt[j]].cnt)
 				continue;
-			unsigned da = 31u - (unsigned)__builtin_clz(nd[j]);
+			unsigned da = 31u - (unsigned)__builtin_clz(pt[j]);
 			bool held = false;
 			for (unsigned i = 0; i < nh && !held; i++) {
 				unsigned dc = 31u - (unsigned)__builtin_clz(hc[i]);
 				held = dc > da && dc - da <= FITG_DOWN &&
-				       (hc[i] >> (dc - da)) == nd[j];
+				       (hc[i] >> (dc - da)) == pt[j];
 			}
 			if (!held)
-				g->qset[m++] = &g->cover[nd[j]];
+				g->qset[m++] = &g->cover[pt[j]];
 		}
 	}
 	g->qcount = m;
+	for (unsigned i = 0; i < m; i++)
+		__builtin_prefetch(g->qset[i]->iv);
 	fitg_pack_small(g);
 	g->qlow = 0;
 	for (unsigned i = 0; i < g->qcount; i++) {
@@ -445,25 +468,35 @@ static bool fitg_pass_set(usmp__fit_gidx *g, unsigned i, uint64_t *xp,
  * none. Each set's key is the start of the interval at its cursor, so a
  * set whose key is at or above y + size holds [y, y + size) free without a
  * look at its intervals; only the others move their cursors (and perhaps
- * y), and the keys are read again until none is below y + size. */
-static bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
-                         uint64_t align, uint64_t limit, uint64_t *out)
+ * y), and the keys are read again until none is below y + size. *least
+ * gets the least key then (the last round reads every key). */
+static inline bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
+                                uint64_t align, uint64_t limit,
+                                uint64_t *out, uint64_t *least)
 {
 	unsigned m = g->qcount;
 	if (size > limit || x > limit - size)
 		return false;
+	uint64_t mn = UINT64_MAX;
 	for (bool moved = true; moved;) {
 		moved = false;
+		mn = UINT64_MAX;
 		for (unsigned i = 0; i < m; i++) {
-			if (g->qkey[i] >= x + size)
+			if (g->qkey[i] >= x + size) {
+				if (g->qkey[i] < mn)
+					mn = g->qkey[i];
 				continue;
+			}
 			uint64_t was = x;
 			if (!fitg_pass_set(g, i, &x, size, align, limit))
 				return false;
 			moved |= x != was;
+			if (g->qkey[i] < mn)
+				mn = g->qkey[i];
 		}
 	}
 	*out = x;
+	*least = mn;
 	return true;
 }
 
@@ -471,23 +504,9 @@ bool usmp__fit_gidx_first(usmp__fit_gidx *g, bool live, uint32_t lo,
                           uint32_t hi, uint64_t size, uint64_t align,
                           uint64_t limit, uint64_t *x)
 {
+	uint64_t least;
 	fitg_collect(g, live, lo, hi);
-	return fitg_advance(g, 0, size, align, limit, x);
-}
-
-/* The free gap around y once fitg_advance stopped there: [*g0, *g1), and
- * false when it is the open space above every set. Every interval below y
- * ends at or below g->qlow (the largest end a cursor has passed) and every
- * set's next interval starts at or above its key. */
-static bool fitg_gap(const usmp__fit_gidx *g, uint64_t *g0, uint64_t *g1)
-{
-	uint64_t hi = UINT64_MAX;
-	for (unsigned i = 0; i < g->qcount; i++)
-		if (g->qkey[i] < hi)
-			hi = g->qkey[i];
-	*g0 = g->qlow;
-	*g1 = hi;
-	return hi != UINT64_MAX;
+	return fitg_advance(g, 0, size, align, limit, x, &least);
 }
 
 bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,
@@ -496,10 +515,14 @@ bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,
 {
 	fitg_collect(g, live, lo, hi);
 	bool found = false;
-	uint64_t at = 0, best_len = UINT64_MAX, y;
-	while (fitg_advance(g, at, size, align, limit, &y)) {
-		uint64_t g0, g1;
-		if (!fitg_gap(g, &g0, &g1)) { /* the space above all */
+	uint64_t at = 0, best_len = UINT64_MAX, y, g1;
+	while (fitg_advance(g, at, size, align, limit, &y, &g1)) {
+		/* the free gap around y is [g0, g1): every interval below y
+		 * ends at or below g->qlow (the largest end a cursor has
+		 * passed) and every set's next interval starts at or above
+		 * its key; no key: the open space above every set */
+		uint64_t g0 = g->qlow;
+		if (g1 == UINT64_MAX) { /* the space above all */
 			if (!found)
 				*x = y;
 			return true;
