@@ -784,7 +784,7 @@ Test(properties, overlap_rules_off_schedule_are_refused_naming_the_rule)
 	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
 	             USMP_ERR_INVALID);
 	const char *e = usmp_problem_error(p);
-	cr_assert(strstr(e, "finding.json: overlap rule \"b9\" -> \"b0\"") &&
+	cr_assert(strstr(e, "finding.json: overlaps[0]: rule \"b9\" -> \"b0\"") &&
 	          strstr(e, "last reader"), "%s", e);
 	cr_assert_eq(usmp_problem_buffer_count(p), 0, "a refused file leaves "
 	             "the problem empty");
