@@ -31,50 +31,13 @@
 #include <usmp/usmp.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "rule_schedule.h"
 #include "support.h"
 
-#define MAX_N 6
-#define MAX_P 2
-
-typedef struct orule {
-	uint32_t src, dst;
-	int64_t lead;
-} orule;
-
-/* The problem as the oracle sees it (read back after the builder retimed
- * live ranges for the rules). */
-typedef struct desc {
-	uint32_t P, n;
-	uint64_t limit[MAX_P], palign[MAX_P];
-	uint64_t size[MAX_N], align[MAX_N];
-	int live[MAX_N];
-	int64_t begin[MAX_N], end[MAX_N];
-	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
-	int fixed[MAX_N];
-	uint32_t fixed_pool[MAX_N];
-	uint64_t fixed_offset[MAX_N];
-	int edge[MAX_N][MAX_N];
-	orule rules[8];
-	int rule_count;
-} desc;
-
-static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
-{
-	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
-}
-
-static int may_use(const desc *d, uint32_t i, uint32_t q)
-{
-	if (d->fixed[i])
-		return q == d->fixed_pool[i];
-	if (!d->ncand[i])
-		return 1;
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
+/* Buffers and pools a generated problem has at most. */
+#define GEN_N 6
+#define GEN_P 2
 
 /* The pool a buffer prefers: its first candidate; every pool means pool 0,
  * a fixed buffer without candidates its fixed pool. */
@@ -83,38 +46,6 @@ static uint32_t first_pool(const desc *d, uint32_t i)
 	if (d->ncand[i])
 		return d->cand[i][0];
 	return d->fixed[i] ? d->fixed_pool[i] : 0;
-}
-
-static int conflict(const desc *d, uint32_t a, uint32_t b)
-{
-	if (d->edge[a][b])
-		return 1;
-	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
-	       d->begin[b] < d->end[a];
-}
-
-/* May a and b (conflicting, same pool) sit at these offsets? */
-static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
-                   uint64_t ob)
-{
-	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
-		return 1;
-	for (int r = 0; r < d->rule_count; r++) {
-		const orule *ru = &d->rules[r];
-		uint64_t os, od;
-		if (ru->src == a && ru->dst == b) {
-			os = oa;
-			od = ob;
-		} else if (ru->src == b && ru->dst == a) {
-			os = ob;
-			od = oa;
-		} else {
-			continue;
-		}
-		if ((int64_t)od <= (int64_t)os + ru->lead)
-			return 1;
-	}
-	return 0;
 }
 
 /* ---- the oracle: every pool, every aligned offset ------------------------ */
@@ -169,16 +100,16 @@ static void search(oracle *o, uint32_t k, uint64_t spill)
 		return;
 	}
 	for (uint32_t q = 0; q < d->P; q++) {
-		if (!may_use(d, k, q))
+		if (!oracle_may_use(d, k, q))
 			continue;
-		uint64_t a = eff_align(d, k, q);
+		uint64_t a = oracle_eff_align(d, k, q);
 		for (uint64_t x = 0; x + d->size[k] <= d->limit[q]; x += a) {
 			if (d->fixed[k] && x != d->fixed_offset[k])
 				continue;
 			int ok = 1;
 			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && conflict(d, j, k))
-					ok = pair_ok(d, j, o->off[j], k, x);
+				if (o->pool[j] == q && oracle_conflict(d, j, k))
+					ok = oracle_pair_ok(d, j, o->off[j], k, x);
 			if (!ok)
 				continue;
 			o->pool[k] = q;
@@ -196,8 +127,8 @@ static void generate(desc *d, uint64_t *s)
 	memset(d, 0, sizeof *d);
 	/* Mostly small; one case in four has larger sizes, fewer buffers. */
 	int wide = test_rand_range(s, 0, 3) == 0;
-	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
-	d->n = (uint32_t)test_rand_range(s, 1, wide ? MAX_N - 1 : MAX_N);
+	d->P = (uint32_t)test_rand_range(s, 1, GEN_P);
+	d->n = (uint32_t)test_rand_range(s, 1, wide ? GEN_N - 1 : GEN_N);
 	for (uint32_t q = 0; q < d->P; q++) {
 		d->limit[q] = wide ? test_rand_range(s, 10, 24) : test_rand_range(s, 4, 14);
 		d->palign[q] = test_rand_range(s, 0, 3) ? 1 : 2;
@@ -228,8 +159,8 @@ static void generate(desc *d, uint64_t *s)
 		uint32_t q;
 		do
 			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
-		while (!may_use(d, i, q));
-		uint64_t a = eff_align(d, i, q);
+		while (!oracle_may_use(d, i, q));
+		uint64_t a = oracle_eff_align(d, i, q);
 		if (d->size[i] > d->limit[q])
 			continue;
 		d->fixed[i] = 1;
@@ -243,20 +174,7 @@ static void generate(desc *d, uint64_t *s)
  * ranges to the rule schedule, so the oracle reads the ranges back. */
 static usmp_problem *build(desc *d, uint64_t *s)
 {
-	usmp_problem *p = usmp_problem_create();
-	cr_assert(p);
-	test_add_pools(p, "p", d->P, d->limit, d->palign);
-	for (uint32_t i = 0; i < d->n; i++)
-		test_add_buffer(p, i, &(test_buffer){
-			.size = d->size[i], .align = d->align[i], .live = d->live[i],
-			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
-			.cand = d->cand[i], .fixed = d->fixed[i],
-			.fixed_pool = d->fixed_pool[i],
-			.fixed_offset = d->fixed_offset[i]});
-	for (uint32_t a = 0; a < d->n; a++)
-		for (uint32_t b = a + 1; b < d->n; b++)
-			if (d->edge[a][b])
-				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	usmp_problem *p = oracle_problem(d);
 	uint64_t want = d->n > 1 && test_rand_range(s, 0, 2) == 0
 	                        ? test_rand_range(s, 1, 3)
 	                        : 0;
@@ -273,12 +191,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 			continue;
 		d->rules[d->rule_count++] = (orule){a, b, lead};
 	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		span sp = span_of(p, i);
-		d->live[i] = sp.live;
-		d->begin[i] = sp.begin;
-		d->end[i] = sp.end;
-	}
+	oracle_read_spans(p, d);
 	return p;
 }
 
@@ -287,7 +200,7 @@ static int sharing_rules(const desc *d)
 {
 	for (int r = 0; r < d->rule_count; r++) {
 		const orule *ru = &d->rules[r];
-		if (conflict(d, ru->src, ru->dst) &&
+		if (oracle_conflict(d, ru->src, ru->dst) &&
 		    ru->lead > -(int64_t)d->size[ru->dst])
 			return 1;
 	}

@@ -12,53 +12,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "rule_schedule.h"
-
-/* ---- the problem as the oracle sees it ----------------------------------- */
-
-#define MAX_N 10
-#define MAX_P 5
-#define MAX_R 8
-
-typedef struct orule {
-	uint32_t src, dst;
-	int64_t lead;
-} orule;
-
-typedef struct desc {
-	uint32_t P, n;
-	uint64_t limit[MAX_P], palign[MAX_P]; /* limit UINT64_MAX: unbounded */
-	uint64_t size[MAX_N], align[MAX_N];
-	int live[MAX_N];
-	int64_t begin[MAX_N], end[MAX_N];
-	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
-	int fixed[MAX_N];
-	uint32_t fixed_pool[MAX_N];
-	uint64_t fixed_offset[MAX_N];
-	int edge[MAX_N][MAX_N];
-	orule rules[MAX_R];
-	int rule_count;
-	/* derived: each pool's group, numbered by first pool */
-	uint32_t group_of_pool[MAX_P], groups;
-	uint64_t cap[MAX_P]; /* the oracle's search limit of each pool */
-} desc;
-
-static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
-{
-	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
-}
-
-static int may_use(const desc *d, uint32_t i, uint32_t q)
-{
-	if (d->fixed[i] && q != d->fixed_pool[i])
-		return 0;
-	if (!d->ncand[i])
-		return 1;
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
 
 /* The pools that join buffer i's group: its candidates (a fixed buffer's
  * too, not only its fixed pool), else its fixed pool, else every pool
@@ -66,7 +21,7 @@ static int may_use(const desc *d, uint32_t i, uint32_t q)
 static int joins(const desc *d, uint32_t i, uint32_t q)
 {
 	if (!d->ncand[i])
-		return may_use(d, i, q);
+		return oracle_may_use(d, i, q);
 	for (uint32_t j = 0; j < d->ncand[i]; j++)
 		if (d->cand[i][j] == q)
 			return 1;
@@ -144,38 +99,6 @@ static void derive(desc *d)
 		                                      : d->limit[q];
 }
 
-static int conflict(const desc *d, uint32_t a, uint32_t b)
-{
-	if (d->edge[a][b])
-		return 1;
-	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
-	       d->begin[b] < d->end[a];
-}
-
-/* May a and b (conflicting, same pool) sit at these offsets? */
-static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
-                   uint64_t ob)
-{
-	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
-		return 1;
-	for (int r = 0; r < d->rule_count; r++) {
-		const orule *ru = &d->rules[r];
-		uint64_t os, od;
-		if (ru->src == a && ru->dst == b) {
-			os = oa;
-			od = ob;
-		} else if (ru->src == b && ru->dst == a) {
-			os = ob;
-			od = oa;
-		} else {
-			continue;
-		}
-		if ((__int128)od <= (__int128)os + ru->lead)
-			return 1;
-	}
-	return 0;
-}
-
 /* The first thing wrong with a whole placement, by the definitions of
  * docs/design.md ("Plans"): 0 valid, 1 pool, 2 fixed, 3 alignment,
  * 4 limit, 5 two conflicting buffers share a byte no rule allows. */
@@ -185,19 +108,19 @@ static int judge(const desc *d, const uint32_t *pool, const uint64_t *off)
 {
 	for (uint32_t i = 0; i < d->n; i++) {
 		uint32_t q = pool[i];
-		if (q >= d->P || !may_use(d, i, q))
+		if (q >= d->P || !oracle_may_use(d, i, q))
 			return V_POOL;
 		if (d->fixed[i] && off[i] != d->fixed_offset[i])
 			return V_FIXED;
-		if (off[i] % eff_align(d, i, q))
+		if (off[i] % oracle_eff_align(d, i, q))
 			return V_ALIGN;
 		if (off[i] + d->size[i] < off[i] || off[i] + d->size[i] > d->limit[q])
 			return V_LIMIT;
 	}
 	for (uint32_t a = 0; a < d->n; a++)
 		for (uint32_t b = a + 1; b < d->n; b++)
-			if (pool[a] == pool[b] && conflict(d, a, b) &&
-			    !pair_ok(d, a, off[a], b, off[b]))
+			if (pool[a] == pool[b] && oracle_conflict(d, a, b) &&
+			    !oracle_pair_ok(d, a, off[a], b, off[b]))
 				return V_OVERLAP;
 	return V_OK;
 }
@@ -260,16 +183,16 @@ static void search(oracle *o, uint32_t k, uint64_t spill)
 	}
 	uint32_t i = o->ids[k];
 	for (uint32_t q = 0; q < d->P; q++) {
-		if (!may_use(d, i, q))
+		if (!oracle_may_use(d, i, q))
 			continue;
-		uint64_t a = eff_align(d, i, q);
+		uint64_t a = oracle_eff_align(d, i, q);
 		for (uint64_t x = 0; x + d->size[i] <= d->cap[q]; x += a) {
 			if (d->fixed[i] && x != d->fixed_offset[i])
 				continue;
 			int ok = 1;
 			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && conflict(d, o->ids[j], i))
-					ok = pair_ok(d, o->ids[j], o->off[j], i, x);
+				if (o->pool[j] == q && oracle_conflict(d, o->ids[j], i))
+					ok = oracle_pair_ok(d, o->ids[j], o->off[j], i, x);
 			if (!ok)
 				continue;
 			o->pool[k] = q;
@@ -346,8 +269,8 @@ static void generate(desc *d, uint64_t *s)
 		uint32_t q;
 		do
 			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
-		while (!may_use(d, i, q));
-		uint64_t a = eff_align(d, i, q);
+		while (!oracle_may_use(d, i, q));
+		uint64_t a = oracle_eff_align(d, i, q);
 		uint64_t room = d->limit[q] == UINT64_MAX ? 16 : d->limit[q];
 		if (d->size[i] > room)
 			continue;
@@ -363,20 +286,7 @@ static void generate(desc *d, uint64_t *s)
  * ranges back. */
 static usmp_problem *build(desc *d, uint64_t *s)
 {
-	usmp_problem *p = usmp_problem_create();
-	cr_assert(p);
-	test_add_pools(p, "p", d->P, d->limit, d->palign);
-	for (uint32_t i = 0; i < d->n; i++)
-		test_add_buffer(p, i, &(test_buffer){
-			.size = d->size[i], .align = d->align[i], .live = d->live[i],
-			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
-			.cand = d->cand[i], .fixed = d->fixed[i],
-			.fixed_pool = d->fixed_pool[i],
-			.fixed_offset = d->fixed_offset[i]});
-	for (uint32_t a = 0; a < d->n; a++)
-		for (uint32_t b = a + 1; b < d->n; b++)
-			if (d->edge[a][b])
-				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	usmp_problem *p = oracle_problem(d);
 	uint64_t want = d->n > 1 && test_chance(s, rules_heavy ? 90 : 45)
 	                        ? test_rand_range(s, 1, rules_heavy ? 8 : 4)
 	                        : 0;
@@ -395,12 +305,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 			continue;
 		d->rules[d->rule_count++] = (orule){a, b, lead};
 	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		span sp = span_of(p, i);
-		d->live[i] = sp.live;
-		d->begin[i] = sp.begin;
-		d->end[i] = sp.end;
-	}
+	oracle_read_spans(p, d);
 	derive(d);
 	return p;
 }
@@ -611,7 +516,7 @@ static void mutate(const desc *d, uint32_t *pool, uint64_t *off, uint64_t *s)
 {
 	uint32_t i = (uint32_t)test_rand_range(s, 0, d->n - 1);
 	uint32_t j = (uint32_t)test_rand_range(s, 0, d->n - 1);
-	uint64_t a = eff_align(d, i, pool[i]);
+	uint64_t a = oracle_eff_align(d, i, pool[i]);
 	switch (test_rand_range(s, 0, 8)) {
 	case 0: off[i] += 1; break;
 	case 1: off[i] = off[i] ? off[i] - 1 : 0; break;

@@ -1,0 +1,53 @@
+/* oracle.h — the random-case model the exhaustive oracles of exact_oracle and
+ * redteam2 judge: a problem's description and the rules of one placement. */
+#ifndef USMP_TEST_ORACLE_H
+#define USMP_TEST_ORACLE_H
+#include <stdint.h>
+
+#define MAX_N 10
+#define MAX_P 5
+#define MAX_R 8
+
+typedef struct orule {
+	uint32_t src, dst;
+	int64_t lead;
+} orule;
+
+/* A problem as an oracle sees it (live ranges read back after the builder
+ * retimed them for the rules). */
+typedef struct desc {
+	uint32_t P, n;
+	uint64_t limit[MAX_P], palign[MAX_P]; /* limit UINT64_MAX: unbounded */
+	uint64_t size[MAX_N], align[MAX_N];
+	int live[MAX_N];
+	int64_t begin[MAX_N], end[MAX_N];
+	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
+	int fixed[MAX_N];
+	uint32_t fixed_pool[MAX_N];
+	uint64_t fixed_offset[MAX_N];
+	int edge[MAX_N][MAX_N];
+	orule rules[MAX_R];
+	int rule_count;
+	/* derived (redteam2): each pool's group, numbered by first pool */
+	uint32_t group_of_pool[MAX_P], groups;
+	uint64_t cap[MAX_P]; /* redteam2's search limit of each pool */
+} desc;
+
+/* Buffer i's alignment in pool q: the larger of its own and the pool's. */
+uint64_t oracle_eff_align(const desc *d, uint32_t i, uint32_t q);
+/* May buffer i sit in pool q (its fixed pool, among its candidates)? */
+int oracle_may_use(const desc *d, uint32_t i, uint32_t q);
+/* Do a and b conflict: an edge, or live ranges that meet? */
+int oracle_conflict(const desc *d, uint32_t a, uint32_t b);
+/* May a and b (conflicting, same pool) sit at these offsets: apart, or as
+ * an overlap rule between them allows (docs/design.md, "Overlap rules")? */
+int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b, uint64_t ob);
+
+/* The problem d describes without its rules: pools "p<q>", buffers "b<i>",
+ * conflict edges (failing the test on a refusal). Caller destroys it. */
+struct usmp_problem;
+struct usmp_problem *oracle_problem(const desc *d);
+/* Read back into d the live ranges p has after rules retimed them. */
+void oracle_read_spans(const struct usmp_problem *p, desc *d);
+
+#endif
