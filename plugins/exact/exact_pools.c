@@ -97,6 +97,23 @@ static bool overfull(const usmp_view *sv, uint64_t limit)
 	return false;
 }
 
+/* The scratch of v's buffers and rules: false when the host has no room
+ * (then pools_free frees what was had). */
+static bool pools_alloc(pools *ps, const usmp_view *v, const usmp_host *h)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	memset(ps, 0, sizeof *ps);
+	ps->v = v;
+	ps->h = h;
+	return (ps->home = h->alloc(h, n * sizeof *ps->home)) &&
+	       (ps->ids = h->alloc(h, n * sizeof *ps->ids)) &&
+	       (ps->sub = h->alloc(h, n * sizeof *ps->sub)) &&
+	       (ps->sb = h->alloc(h, n * sizeof *ps->sb)) &&
+	       (ps->sp = h->alloc(h, n * sizeof *ps->sp)) &&
+	       (ps->so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
+	                              sizeof *ps->so));
+}
+
 static void pools_free(pools *ps)
 {
 	const usmp_host *h = ps->h;
@@ -111,18 +128,8 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                xact_outcome *res)
 {
 	pools ps;
-	memset(&ps, 0, sizeof ps);
-	ps.v = v;
-	ps.h = h;
-	size_t n = v->buffer_count ? v->buffer_count : 1;
 	int rc = USMP_ERR_NOMEM;
-	if (!(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
-	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
-	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
-	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
-	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
-	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
-	                          sizeof *ps.so)))
+	if (!pools_alloc(&ps, v, h))
 		goto fail;
 	for (uint32_t i = 0; i < v->buffer_count; i++) {
 		const usmp_buffer_rec *r = &v->buffers[i];
@@ -440,18 +447,9 @@ static bool sweep_choices(const usmp_view *v, const usmp_host *h,
 	bool found = false;
 	uint64_t alt_top = 0;
 	pools ps;
-	memset(&ps, 0, sizeof ps);
-	ps.v = v;
-	ps.h = h;
 	*floor = UINT64_MAX;
-	if (!pin || !off2 || !plan || !one || !base || !tot || P > 64 ||
-	    !(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
-	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
-	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
-	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
-	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
-	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
-	                          sizeof *ps.so)))
+	if (!pools_alloc(&ps, v, h) || !pin || !off2 || !plan || !one ||
+	    !base || !tot || P > 64)
 		goto fail;
 	for (uint32_t pass = 0; pass < 2 && !found; pass++)
 		for (uint32_t c = 0; c < count && !found; c++) {
