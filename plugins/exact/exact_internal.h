@@ -145,6 +145,12 @@ typedef struct xact_params {
 	                       are planned greedily and by windows */
 } xact_params;
 
+/* A pool's limit under the capacity knob: the smaller, capacity 0 none. */
+static inline uint64_t xact_capped(const xact_params *kp, uint64_t limit)
+{
+	return kp->capacity > 0 && kp->capacity < limit ? kp->capacity : limit;
+}
+
 typedef struct xact_outcome {
 	uint64_t peak, bound;
 } xact_outcome;

@@ -144,10 +144,7 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	for (uint32_t p = 0; p < v->pool_count; p++) {
 		uint32_t k;
 		usmp_view sv = pool_view(&ps, p, &k);
-		uint64_t limit = sv.pools[0].size_limit;
-		if (kp->capacity > 0 && kp->capacity < limit)
-			limit = kp->capacity;
-		if (k && overfull(&sv, limit))
+		if (k && overfull(&sv, xact_capped(kp, sv.pools[0].size_limit)))
 			goto fail;
 	}
 	double deadline = kp->time_limit > 0 ? xact_now() + kp->time_limit : 0;
@@ -466,9 +463,7 @@ static bool sweep_choices(const usmp_view *v, const usmp_host *h,
 				tot[c] = xact_pin_floor(v, pin, bc);
 				for (uint32_t p = 0; p < P; p++) {
 					uint64_t lim = v->pools[p].size_limit;
-					if (kp->capacity > 0 && kp->capacity < lim)
-						lim = kp->capacity;
-					if (bc[p] > lim)
+					if (bc[p] > xact_capped(kp, lim))
 						tot[c] = UINT64_MAX;
 				}
 				if (tot[c] < *floor)

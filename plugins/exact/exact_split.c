@@ -863,11 +863,8 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	if (rc)
 		goto fail;
 	sub_init(&s.sh, h);
-	for (uint32_t p = 0; p < s.P; p++) {
-		s.limit[p] = v->pools[p].size_limit;
-		if (kp->capacity > 0 && kp->capacity < s.limit[p])
-			s.limit[p] = kp->capacity;
-	}
+	for (uint32_t p = 0; p < s.P; p++)
+		s.limit[p] = xact_capped(kp, v->pools[p].size_limit);
 	for (uint32_t b = 0; b < s.n; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
 		out[b] = (r->flags & USMP_BUFFER_FIXED)
