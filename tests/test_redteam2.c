@@ -792,6 +792,21 @@ static void same_problem(const usmp_problem *x, const usmp_problem *y,
 
 /* Write p in `format`, read it back: the same problem, and a second write
  * byte for byte the first. */
+/* Files one and two (a write, and the write of what was read back from
+ * it) hold the same bytes; then both are removed and freed. */
+static void same_second_write(char *one, char *two, const char *what)
+{
+	char *a = test_read_file(one), *b = test_read_file(two);
+	cr_assert(a && b);
+	cr_assert_str_eq(a, b, "%s: a second write differs", what);
+	free(a);
+	free(b);
+	remove(one);
+	remove(two);
+	free(one);
+	free(two);
+}
+
 static void round_trip(usmp_problem *p, int format, uint64_t capacity,
                        const char *what)
 {
@@ -805,16 +820,8 @@ static void round_trip(usmp_problem *p, int format, uint64_t capacity,
 	             usmp_problem_error(q));
 	same_problem(p, q, what);
 	cr_assert_eq(usmp_problem_write(q, two, format), USMP_OK, "%s", what);
-	char *a = test_read_file(one), *b = test_read_file(two);
-	cr_assert(a && b);
-	cr_assert_str_eq(a, b, "%s: a second write differs", what);
-	free(a);
-	free(b);
 	usmp_problem_destroy(q);
-	remove(one);
-	remove(two);
-	free(one);
-	free(two);
+	same_second_write(one, two, what);
 }
 
 /* Names a file must carry unchanged. */
@@ -1151,16 +1158,10 @@ Test(redteam2, random_plans_round_trip_through_json_and_csv)
 				}
 			}
 			cr_assert_eq(usmp_plan_write(back, p, two, format), USMP_OK);
-			char *x = test_read_file(one), *y = test_read_file(two);
-			cr_assert(x && y);
-			cr_assert_str_eq(x, y, "case %d: a second write differs", c);
-			free(x);
-			free(y);
 			usmp_plan_destroy(back);
-			remove(one);
-			remove(two);
-			free(one);
-			free(two);
+			char *what = test_fmt("case %d", c);
+			same_second_write(one, two, what);
+			free(what);
 		}
 		usmp_plan_destroy(plan);
 		usmp_problem_destroy(p);
