@@ -310,23 +310,34 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 #undef FAIL_IF
 }
 
-Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
+/* `cases` random problems from `seed`, each checked with exact under the
+ * knob knobs[case % nknobs] (none when nknobs is 0), tallied in st. */
+static void sweep(usmp_registry *r, uint64_t seed, uint64_t cases,
+                  const char *const *knobs, uint64_t nknobs, stats *st)
 {
-	int random_seed;
-	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
-	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 20000, &(int){0}), s = seed;
-	usmp_registry *r = test_registry(NULL);
-	stats st = {0};
-	if (random_seed)
-		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	uint64_t s = seed;
 	for (uint64_t c = 0; c < cases; c++) {
 		desc d;
 		generate(&d, &s);
 		usmp_problem *p = build(&d, &s);
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
+		oracle_knob = nknobs ? knobs[c % nknobs] : NULL;
+		check_case(r, &d, p, seed, c, st);
+		st->cases++;
 		usmp_problem_destroy(p);
 	}
+	oracle_knob = NULL;
+}
+
+Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
+{
+	int random_seed;
+	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 20000, &(int){0});
+	usmp_registry *r = test_registry(NULL);
+	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	sweep(r, seed, cases, NULL, 0, &st);
 	cr_log_info("seed %" PRIu64 ": %" PRIu64 " cases (%" PRIu64 " with two "
 	            "pools, %" PRIu64 " with sharing rules), %" PRIu64
 	            " infeasible, %" PRIu64 " planned, %" PRIu64 " at the oracle's "
@@ -349,19 +360,11 @@ Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
  * of optimality and every bound true against the oracle. */
 Test(exact_oracle, parts_claims_agree_with_an_exhaustive_search, .timeout = 600)
 {
-	uint64_t seed = 20261204, s = seed, cases = 5000;
+	static const char *const knob[] = {"split=1"};
+	uint64_t seed = 20261204, cases = 5000;
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
-	oracle_knob = "split=1";
-	for (uint64_t c = 0; c < cases; c++) {
-		desc d;
-		generate(&d, &s);
-		usmp_problem *p = build(&d, &s);
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
-		usmp_problem_destroy(p);
-	}
-	oracle_knob = NULL;
+	sweep(r, seed, cases, knob, 1, &st);
 	cr_log_info("split=1: %" PRIu64 " cases, %" PRIu64 " planned, %" PRIu64
 	            " at the oracle's optimum, %" PRIu64 " claimed optimal, %"
 	            PRIu64 " undecided", st.cases, st.planned, st.lex_proven,
@@ -383,21 +386,12 @@ Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
 	static const char *const knobs[] = {"part=1", "part=2", "part=3"};
 	int random_seed;
 	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
-	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 6000, &(int){0});
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
 	if (random_seed)
 		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
-	for (uint64_t c = 0; c < cases; c++) {
-		desc d;
-		generate(&d, &s);
-		usmp_problem *p = build(&d, &s);
-		oracle_knob = knobs[c % 3];
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
-		usmp_problem_destroy(p);
-	}
-	oracle_knob = NULL;
+	sweep(r, seed, cases, knobs, 3, &st);
 	cr_log_info("part=1..3: %" PRIu64 " cases, %" PRIu64 " planned, %"
 	            PRIu64 " at the oracle's optimum, %" PRIu64 " claimed "
 	            "optimal, %" PRIu64 " undecided", st.cases, st.planned,
