@@ -1,5 +1,5 @@
-/* oracle.h — the random-case model the exhaustive oracles of exact_oracle and
- * redteam2 judge: a problem's description and the rules of one placement. */
+/* oracle.h — the exhaustive oracle of exact_oracle and redteam2: a random
+ * problem's description, the rules of a placement, groups and the search. */
 #ifndef USMP_TEST_ORACLE_H
 #define USMP_TEST_ORACLE_H
 #include <stdint.h>
@@ -28,9 +28,9 @@ typedef struct desc {
 	int edge[MAX_N][MAX_N];
 	orule rules[MAX_R];
 	int rule_count;
-	/* derived (redteam2): each pool's group, numbered by first pool */
+	/* derived (oracle_derive): each pool's group, numbered by first pool */
 	uint32_t group_of_pool[MAX_P], groups;
-	uint64_t cap[MAX_P]; /* redteam2's search limit of each pool */
+	uint64_t cap[MAX_P]; /* the oracle's search limit of each pool */
 } desc;
 
 /* Buffer i's alignment in pool q: the larger of its own and the pool's. */
@@ -42,6 +42,38 @@ int oracle_conflict(const desc *d, uint32_t a, uint32_t b);
 /* May a and b (conflicting, same pool) sit at these offsets: apart, or as
  * an overlap rule between them allows (docs/design.md, "Overlap rules")? */
 int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b, uint64_t ob);
+
+/* Groups (docs/design.md, "Groups and parts"): fill d's group_of_pool,
+ * groups and cap (an unbounded pool searched up to every buffer stacked
+ * above the highest fixed end). */
+void oracle_derive(desc *d);
+/* The group of buffer i (the group of the first pool it joins). */
+uint32_t oracle_group_of(const desc *d, uint32_t i);
+/* The pool buffer i prefers: its first candidate; a fixed buffer without
+ * candidates its fixed pool; else its group's first pool. */
+uint32_t oracle_first_pool(const desc *d, uint32_t i);
+
+/* The oracle's best over every pool and aligned offset (up to cap[]) of
+ * its buffers; spill is the bytes outside each buffer's first pool. */
+enum { M_LEX, M_CAPPED, M_ANY }; /* (spill, size); size at spill <= cap; size */
+
+typedef struct oracle {
+	const desc *d;
+	uint32_t ids[MAX_N], n; /* the buffers searched */
+	uint32_t g;
+	int mode;
+	uint64_t cap;
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N];
+	int found;
+	uint64_t best_spill, best_total;
+	uint32_t best_pool[MAX_N];
+	uint64_t best_off[MAX_N];
+} oracle;
+
+/* The best plan of group g (after oracle_derive), or of every buffer. */
+oracle oracle_run(const desc *d, uint32_t g, int mode, uint64_t cap);
+oracle oracle_run_all(const desc *d, int mode, uint64_t cap);
 
 /* The problem d describes without its rules: pools "p<q>", buffers "b<i>",
  * conflict edges (failing the test on a refusal). Caller destroys it. */

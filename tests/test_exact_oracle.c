@@ -1,14 +1,15 @@
 /* test_exact_oracle.c — a second opinion on exact: on thousands of small random
- * problems, exact's proven optimum equals an exhaustive search written here.
+ * problems, exact's proven optimum equals an exhaustive search (oracle.c).
  *
  * Each problem has 1-6 buffers, one or two pools with small limits, candidate
  * lists in priority order, explicit conflict edges, live ranges (or none),
  * fixed placements, buffer and pool alignment and overlap rules. The oracle
  * tries every pool and every aligned offset in [0, limit - size] of every
  * buffer, judging pairs by the definitions of docs/design.md ("Plans",
- * "Overlap rules"), and shares no code with the plugin. The objective is the
- * one of docs/design.md ("Several pools"): least spill (bytes outside each
- * buffer's first candidate pool), then least total size. It checks:
+ * "Overlap rules"), and shares no code with the plugin (only with
+ * redteam2). The objective is the one of docs/design.md ("Several pools"):
+ * least spill (bytes outside each buffer's first candidate pool), then
+ * least total size. It checks:
  *
  *   - exact says infeasible exactly when the oracle finds no plan (with
  *     rules that let buffers share, exact may also say "cannot decide");
@@ -38,87 +39,6 @@
 /* Buffers and pools a generated problem has at most. */
 #define GEN_N 6
 #define GEN_P 2
-
-/* The pool a buffer prefers: its first candidate; every pool means pool 0,
- * a fixed buffer without candidates its fixed pool. */
-static uint32_t first_pool(const desc *d, uint32_t i)
-{
-	if (d->ncand[i])
-		return d->cand[i][0];
-	return d->fixed[i] ? d->fixed_pool[i] : 0;
-}
-
-/* ---- the oracle: every pool, every aligned offset ------------------------ */
-
-typedef struct oracle {
-	const desc *d;
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N];
-	/* mode 0: least (spill, total); mode 1: least total with spill <= cap */
-	int mode;
-	uint64_t cap;
-	int found;
-	uint64_t best_spill, best_total;
-} oracle;
-
-static uint64_t total_of(const oracle *o, uint32_t k)
-{
-	uint64_t hw[MAX_P] = {0}, t = 0;
-	for (uint32_t i = 0; i < k; i++) {
-		uint64_t e = o->off[i] + o->d->size[i];
-		if (e > hw[o->pool[i]])
-			hw[o->pool[i]] = e;
-	}
-	for (uint32_t q = 0; q < o->d->P; q++)
-		t += hw[q];
-	return t;
-}
-
-/* Spill and each pool's top only grow as buffers are added, so a partial
- * assignment already no better than the best is dropped. */
-static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
-{
-	if (o->mode == 1 && spill > o->cap)
-		return 1;
-	if (!o->found)
-		return 0;
-	if (o->mode == 1)
-		return total >= o->best_total;
-	return spill > o->best_spill ||
-	       (spill == o->best_spill && total >= o->best_total);
-}
-
-static void search(oracle *o, uint32_t k, uint64_t spill)
-{
-	const desc *d = o->d;
-	if (hopeless(o, spill, total_of(o, k)))
-		return;
-	if (k == d->n) {
-		o->found = 1;
-		o->best_spill = spill;
-		o->best_total = total_of(o, k);
-		return;
-	}
-	for (uint32_t q = 0; q < d->P; q++) {
-		if (!oracle_may_use(d, k, q))
-			continue;
-		uint64_t a = oracle_eff_align(d, k, q);
-		for (uint64_t x = 0; x + d->size[k] <= d->limit[q]; x += a) {
-			if (d->fixed[k] && x != d->fixed_offset[k])
-				continue;
-			int ok = 1;
-			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && oracle_conflict(d, j, k))
-					ok = oracle_pair_ok(d, j, o->off[j], k, x);
-			if (!ok)
-				continue;
-			o->pool[k] = q;
-			o->off[k] = x;
-			search(o, k + 1,
-			       spill + (q != first_pool(d, k) ? d->size[k] : 0));
-		}
-	}
-}
 
 /* ---- random problems ------------------------------------------------------ */
 
@@ -192,6 +112,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 		d->rules[d->rule_count++] = (orule){a, b, lead};
 	}
 	oracle_read_spans(p, d);
+	oracle_derive(d);
 	return p;
 }
 
@@ -220,8 +141,7 @@ static const char *oracle_knob;
 static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
                        uint64_t seed, uint64_t c, stats *st)
 {
-	oracle o = {.d = d};
-	search(&o, 0, 0);
+	oracle o = oracle_run_all(d, M_LEX, 0);
 	int rules = sharing_rules(d);
 	const char *knobs[] = {oracle_knob};
 	usmp_plan_options opt = {.struct_size = sizeof opt,
@@ -271,7 +191,7 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 		uint32_t q;
 		uint64_t x;
 		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
-		spill += q != first_pool(d, i) ? d->size[i] : 0;
+		spill += q != oracle_first_pool(d, i) ? d->size[i] : 0;
 	}
 	for (uint32_t q = 0; q < d->P; q++)
 		size += usmp_plan_pool_size(plan, q);
@@ -287,8 +207,7 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 	        "misses the optimum (%" PRIu64 ", %" PRIu64 ")", spill, size,
 	        o.best_spill, o.best_total);
 	/* Claims: the least size among plans spilling no more than exact's. */
-	oracle capped = {.d = d, .mode = 1, .cap = spill};
-	search(&capped, 0, 0);
+	oracle capped = oracle_run_all(d, M_CAPPED, spill);
 	cr_assert(capped.found);
 	uint32_t parts = usmp_plan_part_count(plan);
 	int all_optimal = 1;

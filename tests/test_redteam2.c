@@ -1,6 +1,7 @@
 /* test_redteam2.c — a second adversarial pass: every algorithm's plans,
- * "optimal" and "infeasible" claims against an exhaustive search written
- * here, hostile plans for the verifier, and the round trips of files. */
+ * "optimal" and "infeasible" claims against an exhaustive search of the
+ * tests' own (oracle.c), hostile plans for the verifier, and the round trips
+ * of files. */
 #include "support.h"
 
 #include <criterion/criterion.h>
@@ -14,90 +15,6 @@
 #include "internal.h"
 #include "oracle.h"
 #include "rule_schedule.h"
-
-/* The pools that join buffer i's group: its candidates (a fixed buffer's
- * too, not only its fixed pool), else its fixed pool, else every pool
- * (docs/design.md, "Groups and parts"). */
-static int joins(const desc *d, uint32_t i, uint32_t q)
-{
-	if (!d->ncand[i])
-		return oracle_may_use(d, i, q);
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
-
-static uint32_t group_of_buffer(const desc *d, uint32_t i)
-{
-	for (uint32_t q = 0; q < d->P; q++)
-		if (joins(d, i, q))
-			return d->group_of_pool[q];
-	cr_assert_fail("buffer %u may use no pool", i);
-	return 0;
-}
-
-/* The pool buffer i prefers: its first candidate; a fixed buffer without
- * candidates its fixed pool; else its part's first pool. */
-static uint32_t first_pool(const desc *d, uint32_t i)
-{
-	if (d->ncand[i])
-		return d->cand[i][0];
-	if (d->fixed[i])
-		return d->fixed_pool[i];
-	uint32_t g = group_of_buffer(d, i);
-	for (uint32_t q = 0; q < d->P; q++)
-		if (d->group_of_pool[q] == g)
-			return q;
-	return 0;
-}
-
-/* Groups: union of the pools each buffer may use, numbered by first pool. */
-static void derive(desc *d)
-{
-	uint32_t root[MAX_P];
-	for (uint32_t q = 0; q < d->P; q++)
-		root[q] = q;
-	for (uint32_t i = 0; i < d->n; i++) {
-		uint32_t first = UINT32_MAX;
-		for (uint32_t q = 0; q < d->P; q++) {
-			if (!joins(d, i, q))
-				continue;
-			if (first == UINT32_MAX) {
-				first = q;
-				continue;
-			}
-			uint32_t a = first, b = q;
-			while (root[a] != a)
-				a = root[a];
-			while (root[b] != b)
-				b = root[b];
-			if (a != b)
-				root[a > b ? a : b] = a < b ? a : b;
-		}
-	}
-	uint32_t id[MAX_P];
-	d->groups = 0;
-	for (uint32_t q = 0; q < d->P; q++) {
-		uint32_t a = q;
-		while (root[a] != a)
-			a = root[a];
-		if (a == q)
-			id[q] = d->groups++;
-		d->group_of_pool[q] = id[a];
-	}
-	/* An unbounded pool is searched up to every buffer stacked above the
-	 * highest fixed end: enough for any plan the search needs here. */
-	uint64_t stack = 0;
-	for (uint32_t i = 0; i < d->n; i++) {
-		stack += d->size[i] + d->align[i];
-		if (d->fixed[i])
-			stack += d->fixed_offset[i] + d->size[i];
-	}
-	for (uint32_t q = 0; q < d->P; q++)
-		d->cap[q] = d->limit[q] == UINT64_MAX ? stack + 8 * d->palign[q]
-		                                      : d->limit[q];
-}
 
 /* The first thing wrong with a whole placement, by the definitions of
  * docs/design.md ("Plans"): 0 valid, 1 pool, 2 fixed, 3 alignment,
@@ -123,94 +40,6 @@ static int judge(const desc *d, const uint32_t *pool, const uint64_t *off)
 			    !oracle_pair_ok(d, a, off[a], b, off[b]))
 				return V_OVERLAP;
 	return V_OK;
-}
-
-/* ---- the oracle: every pool, every aligned offset of one group ----------- */
-
-enum { M_LEX, M_CAPPED, M_ANY }; /* (spill, size); size at spill <= cap; size */
-
-typedef struct oracle {
-	const desc *d;
-	uint32_t ids[MAX_N], n; /* the group's buffers */
-	uint32_t g;
-	int mode;
-	uint64_t cap;
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N];
-	int found;
-	uint64_t best_spill, best_total;
-	uint32_t best_pool[MAX_N];
-	uint64_t best_off[MAX_N];
-} oracle;
-
-static uint64_t total_of(const oracle *o, uint32_t k)
-{
-	uint64_t hw[MAX_P] = {0}, t = 0;
-	for (uint32_t j = 0; j < k; j++) {
-		uint64_t e = o->off[j] + o->d->size[o->ids[j]];
-		if (e > hw[o->pool[j]])
-			hw[o->pool[j]] = e;
-	}
-	for (uint32_t q = 0; q < o->d->P; q++)
-		t += hw[q];
-	return t;
-}
-
-static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
-{
-	if (o->mode == M_CAPPED && spill > o->cap)
-		return 1;
-	if (!o->found)
-		return 0;
-	if (o->mode != M_LEX)
-		return total >= o->best_total;
-	return spill > o->best_spill ||
-	       (spill == o->best_spill && total >= o->best_total);
-}
-
-static void search(oracle *o, uint32_t k, uint64_t spill)
-{
-	const desc *d = o->d;
-	if (hopeless(o, spill, total_of(o, k)))
-		return;
-	if (k == o->n) {
-		o->found = 1;
-		o->best_spill = spill;
-		o->best_total = total_of(o, k);
-		memcpy(o->best_pool, o->pool, sizeof o->pool);
-		memcpy(o->best_off, o->off, sizeof o->off);
-		return;
-	}
-	uint32_t i = o->ids[k];
-	for (uint32_t q = 0; q < d->P; q++) {
-		if (!oracle_may_use(d, i, q))
-			continue;
-		uint64_t a = oracle_eff_align(d, i, q);
-		for (uint64_t x = 0; x + d->size[i] <= d->cap[q]; x += a) {
-			if (d->fixed[i] && x != d->fixed_offset[i])
-				continue;
-			int ok = 1;
-			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && oracle_conflict(d, o->ids[j], i))
-					ok = oracle_pair_ok(d, o->ids[j], o->off[j], i, x);
-			if (!ok)
-				continue;
-			o->pool[k] = q;
-			o->off[k] = x;
-			search(o, k + 1,
-			       spill + (q != first_pool(d, i) ? d->size[i] : 0));
-		}
-	}
-}
-
-static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
-{
-	oracle o = {.d = d, .g = g, .mode = mode, .cap = cap};
-	for (uint32_t i = 0; i < d->n; i++)
-		if (group_of_buffer(d, i) == g)
-			o.ids[o.n++] = i;
-	search(&o, 0, 0);
-	return o;
 }
 
 /* ---- random problems ------------------------------------------------------ */
@@ -306,7 +135,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 		d->rules[d->rule_count++] = (orule){a, b, lead};
 	}
 	oracle_read_spans(p, d);
-	derive(d);
+	oracle_derive(d);
 	return p;
 }
 
@@ -441,7 +270,7 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 				size += hw[q];
 		for (uint32_t j = 0; j < v->lex[g].n; j++) {
 			uint32_t i = v->lex[g].ids[j];
-			spill += pool[i] != first_pool(d, i) ? d->size[i] : 0;
+			spill += pool[i] != oracle_first_pool(d, i) ? d->size[i] : 0;
 		}
 		CHECK(pi.size == size, "part %u: size %" PRIu64 ", pools %" PRIu64, k,
 		      pi.size, size);
@@ -454,7 +283,7 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 		CHECK(pi.proven_bound >= pi.lower_bound && pi.proven_bound <= size,
 		      "part %u: proven %" PRIu64 ", lower %" PRIu64 ", size %" PRIu64,
 		      k, pi.proven_bound, pi.lower_bound, size);
-		oracle capped = run_oracle(d, g, M_CAPPED, spill);
+		oracle capped = oracle_run(d, g, M_CAPPED, spill);
 		CHECK(capped.found && capped.best_total <= size, "oracle: no plan "
 		      "spilling at most %" PRIu64 " as small as %" PRIu64, spill,
 		      size);
@@ -588,8 +417,8 @@ static void sweep(uint64_t seed, uint64_t cases, tally *t)
 		usmp_problem *p = build(&d, &s);
 		verdict v;
 		for (uint32_t g = 0; g < d.groups; g++) {
-			v.lex[g] = run_oracle(&d, g, M_LEX, 0);
-			v.any[g] = run_oracle(&d, g, M_ANY, 0);
+			v.lex[g] = oracle_run(&d, g, M_LEX, 0);
+			v.any[g] = oracle_run(&d, g, M_ANY, 0);
 			if (v.lex[g].n && !v.lex[g].found)
 				t->groups_infeasible++;
 		}
