@@ -49,8 +49,9 @@ static void search(chain_oracle *o, uint32_t i, uint64_t spill, uint64_t *hw)
 	uint64_t total = 0;
 	for (uint32_t q = 0; q < d->P; q++)
 		total += hw[q];
-	if (o->best.found && (spill > o->best.spill ||
-	                      (spill == o->best.spill && total >= o->best.total)))
+	const chain_best *b = &o->best;
+	if (b->found && (spill > b->spill ||
+	                 (spill == b->spill && total >= b->total)))
 		return;
 	if (i == d->n) {
 		o->best = (chain_best){true, spill, total};
@@ -74,7 +75,8 @@ static void search(chain_oracle *o, uint32_t i, uint64_t spill, uint64_t *hw)
 			uint64_t save = hw[q];
 			if (x + d->size[i] > hw[q])
 				hw[q] = x + d->size[i];
-			search(o, i + 1, spill + (q && !fixed ? d->size[i] : 0), hw);
+			search(o, i + 1, spill + (q && !fixed ? d->size[i] : 0),
+			       hw);
 			hw[q] = save;
 		}
 	}

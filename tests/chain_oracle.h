@@ -1,5 +1,5 @@
 /* chain_oracle.h — the exhaustive oracle of the NPU-chain suites
- * (exact_rules_peak, exact_peak_oracle): a chain's description, its search and its problem. */
+ * (exact_rules_peak, exact_peak_oracle): a chain, its search, its problem. */
 #ifndef USMP_TEST_CHAIN_ORACLE_H
 #define USMP_TEST_CHAIN_ORACLE_H
 #include <stdbool.h>

@@ -35,7 +35,8 @@ int oracle_conflict(const desc *d, uint32_t a, uint32_t b)
 	       d->begin[b] < d->end[a];
 }
 
-int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b, uint64_t ob)
+int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
+                   uint64_t ob)
 {
 	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
 		return 1;
@@ -190,15 +191,17 @@ static void search(oracle *o, uint32_t k, uint64_t spill)
 			if (d->fixed[i] && x != d->fixed_offset[i])
 				continue;
 			int ok = 1;
-			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && oracle_conflict(d, o->ids[j], i))
-					ok = oracle_pair_ok(d, o->ids[j], o->off[j], i, x);
+			for (uint32_t j = 0; j < k && ok; j++) {
+				uint32_t b = o->ids[j];
+				if (o->pool[j] == q && oracle_conflict(d, b, i))
+					ok = oracle_pair_ok(d, b, o->off[j], i, x);
+			}
 			if (!ok)
 				continue;
 			o->pool[k] = q;
 			o->off[k] = x;
-			search(o, k + 1,
-			       spill + (q != oracle_first_pool(d, i) ? d->size[i] : 0));
+			uint64_t more = q != oracle_first_pool(d, i) ? d->size[i] : 0;
+			search(o, k + 1, spill + more);
 		}
 	}
 }
@@ -240,6 +243,27 @@ usmp_problem *oracle_problem(const desc *d)
 			if (d->edge[a][b])
 				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
 	return p;
+}
+
+void oracle_add_rules(usmp_problem *p, desc *d, uint64_t *s, uint64_t want,
+                      int64_t lo, uint64_t width, int extreme,
+                      int skip_fixed)
+{
+	for (uint64_t k = 0; k < want && d->rule_count < MAX_R; k++) {
+		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
+		int64_t lead = (int64_t)test_rand_range(s, 0, width) + lo;
+		if (extreme && test_chance(s, extreme))
+			lead = test_chance(s, 50) ? INT64_MAX : INT64_MIN;
+		if (a == b || (skip_fixed && (d->fixed[a] || d->fixed[b])))
+			continue;
+		int dup = 0;
+		for (int r = 0; r < d->rule_count; r++)
+			dup |= d->rules[r].src == a && d->rules[r].dst == b;
+		if (dup || !add_fitting_rule(p, a, b, lead))
+			continue;
+		d->rules[d->rule_count++] = (orule){a, b, lead};
+	}
 }
 
 void oracle_read_spans(const usmp_problem *p, desc *d)

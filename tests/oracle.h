@@ -41,7 +41,8 @@ int oracle_may_use(const desc *d, uint32_t i, uint32_t q);
 int oracle_conflict(const desc *d, uint32_t a, uint32_t b);
 /* May a and b (conflicting, same pool) sit at these offsets: apart, or as
  * an overlap rule between them allows (docs/design.md, "Overlap rules")? */
-int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b, uint64_t ob);
+int oracle_pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
+                   uint64_t ob);
 
 /* Groups (docs/design.md, "Groups and parts"): fill d's group_of_pool,
  * groups and cap (an unbounded pool searched up to every buffer stacked
@@ -79,6 +80,13 @@ oracle oracle_run_all(const desc *d, int mode, uint64_t cap);
  * conflict edges (failing the test on a refusal). Caller destroys it. */
 struct usmp_problem;
 struct usmp_problem *oracle_problem(const desc *d);
+/* Up to `want` random rules a -> b (a != b, not repeated, none at a fixed
+ * buffer when skip_fixed) with lead in [lo, lo + width], or, in `extreme`
+ * percent of the draws (0: no draw), INT64_MAX or INT64_MIN; each added by
+ * add_fitting_rule (which retimes live ranges) and recorded in d. */
+void oracle_add_rules(struct usmp_problem *p, desc *d, uint64_t *s,
+                      uint64_t want, int64_t lo, uint64_t width,
+                      int extreme, int skip_fixed);
 /* Read back into d the live ranges p has after rules retimed them. */
 void oracle_read_spans(const struct usmp_problem *p, desc *d);
 

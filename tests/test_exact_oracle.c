@@ -98,19 +98,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 	uint64_t want = d->n > 1 && test_rand_range(s, 0, 2) == 0
 	                        ? test_rand_range(s, 1, 3)
 	                        : 0;
-	for (uint64_t k = 0; k < want && d->rule_count < 8; k++) {
-		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		int64_t lead = (int64_t)test_rand_range(s, 0, 5) - 3;
-		if (a == b || d->fixed[a] || d->fixed[b])
-			continue;
-		int dup = 0;
-		for (int r = 0; r < d->rule_count; r++)
-			dup |= d->rules[r].src == a && d->rules[r].dst == b;
-		if (dup || !add_fitting_rule(p, a, b, lead))
-			continue;
-		d->rules[d->rule_count++] = (orule){a, b, lead};
-	}
+	oracle_add_rules(p, d, s, want, -3, 5, 0, 1);
 	oracle_read_spans(p, d);
 	oracle_derive(d);
 	return p;

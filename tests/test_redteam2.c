@@ -119,21 +119,7 @@ static usmp_problem *build(desc *d, uint64_t *s)
 	uint64_t want = d->n > 1 && test_chance(s, rules_heavy ? 90 : 45)
 	                        ? test_rand_range(s, 1, rules_heavy ? 8 : 4)
 	                        : 0;
-	for (uint64_t k = 0; k < want && d->rule_count < MAX_R; k++) {
-		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		int64_t lead = (int64_t)test_rand_range(s, 0, 8) - 5;
-		if (test_chance(s, 3))
-			lead = test_chance(s, 50) ? INT64_MAX : INT64_MIN;
-		if (a == b)
-			continue;
-		int dup = 0;
-		for (int r = 0; r < d->rule_count; r++)
-			dup |= d->rules[r].src == a && d->rules[r].dst == b;
-		if (dup || !add_fitting_rule(p, a, b, lead))
-			continue;
-		d->rules[d->rule_count++] = (orule){a, b, lead};
-	}
+	oracle_add_rules(p, d, s, want, -5, 8, 3, 0);
 	oracle_read_spans(p, d);
 	oracle_derive(d);
 	return p;
