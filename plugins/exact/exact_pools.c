@@ -285,43 +285,6 @@ static int try_choices(const usmp_view *v, const usmp_host *h,
 	return USMP_OK;
 }
 
-/* The host a search of one pool sees: its bound kept, its messages and
- * progress dropped (the caller reports). */
-typedef struct cap_host {
-	usmp_host h; /* first member: the search gets &h */
-	const usmp_host *up;
-	bool got, optimal;
-	uint64_t bound;
-} cap_host;
-
-static void cap_log(const usmp_host *h, int level, const char *m)
-{
-	(void)h;
-	(void)level;
-	(void)m;
-}
-
-static bool cap_stop(const usmp_host *h)
-{
-	const cap_host *c = (const cap_host *)(const void *)h;
-	return c->up->should_stop && c->up->should_stop(c->up);
-}
-
-static void cap_progress(const usmp_host *h, uint64_t best)
-{
-	(void)h;
-	(void)best;
-}
-
-static void cap_report(const usmp_host *h, uint64_t bound, bool optimal)
-{
-	cap_host *c = (cap_host *)(void *)h;
-	c->got = true;
-	if (bound > c->bound)
-		c->bound = bound;
-	c->optimal |= optimal;
-}
-
 /* Pool p alone with the buffers pinned to it (home): the joint search of
  * exact_multi.c, which shares as the rules allow, within time_limit
  * seconds. Its plan goes to out (pool p's buffers), *top its top, *bound
@@ -332,17 +295,8 @@ static int search_pool(pools *ps, uint32_t p, const xact_params *kp,
 {
 	uint32_t k;
 	usmp_view sv = pool_view(ps, p, &k);
-	cap_host ch;
-	memset(&ch, 0, sizeof ch);
-	size_t m = ps->h->struct_size < sizeof ch.h ? ps->h->struct_size
-	                                              : sizeof ch.h;
-	memcpy(&ch.h, ps->h, m);
-	ch.h.struct_size = sizeof ch.h;
-	ch.h.log = cap_log;
-	ch.h.should_stop = cap_stop;
-	ch.h.progress = cap_progress;
-	ch.h.report_bound = cap_report;
-	ch.up = ps->h;
+	xact_sub_host ch; /* its messages dropped: the caller reports */
+	xact_sub_init(&ch, ps->h);
 	xact_clock clk = {.host = &ch.h};
 	if (time_limit > 0)
 		clk.deadline = xact_now() + time_limit;
