@@ -263,7 +263,41 @@ typedef struct live_ranks {
 	size_t *pstart, *cur;   /* per pool: first rank (P + 1); a cursor */
 	uint64_t *keys;         /* scratch of m */
 	uint32_t *ids;          /* scratch of m */
+	uint64_t *ek;           /* scratch of m: the ends' times */
+	uint32_t *ev;           /* scratch of m: the ends' ranks */
 } live_ranks;
+
+/* Room for m live buffers in P pools: USMP_OK or USMP_ERR_NOMEM (then
+ * live_ranks_finish frees what was had). */
+static int live_ranks_alloc(live_ranks *lr, uint32_t m, uint32_t P)
+{
+	lr->m = m;
+	lr->P = P;
+	lr->keys = malloc((size_t)m * sizeof *lr->keys);
+	lr->ek = malloc((size_t)m * sizeof *lr->ek);
+	lr->rr = malloc((size_t)m * sizeof *lr->rr);
+	lr->ids = malloc((size_t)m * sizeof *lr->ids);
+	lr->ranked = malloc((size_t)m * sizeof *lr->ranked);
+	lr->ev = malloc((size_t)m * sizeof *lr->ev);
+	lr->pstart = calloc((size_t)P + 1, sizeof *lr->pstart);
+	lr->cur = malloc((P ? P : 1) * sizeof *lr->cur);
+	if (!lr->keys || !lr->ek || !lr->rr || !lr->ids || !lr->ranked ||
+	    !lr->ev || !lr->pstart || !lr->cur)
+		return USMP_ERR_NOMEM;
+	return USMP_OK;
+}
+
+static void live_ranks_finish(live_ranks *lr)
+{
+	free(lr->keys);
+	free(lr->ek);
+	free(lr->rr);
+	free(lr->ids);
+	free(lr->ranked);
+	free(lr->ev);
+	free(lr->pstart);
+	free(lr->cur);
+}
 
 /* Ranks by (pool, offset, index): a stable radix sort by offset over
  * ascending indices, then a stable bucket pass by pool. Fills ranked,
@@ -321,58 +355,47 @@ static int rank_ends(const usmp_placement *pl, live_ranks *lr)
 	return USMP_OK;
 }
 
-/* The sweep's events by rank: lr->keys/lr->ids the begins, ek/ev the ends,
- * each sorted by time (m of each). */
-static int rank_events(const usmp_view *v, live_ranks *lr, uint64_t *ek,
-                       uint32_t *ev, uint32_t m)
+/* The sweep's events by rank: lr->keys/lr->ids the begins, lr->ek/lr->ev
+ * the ends, each sorted by time (m of each). */
+static int rank_events(const usmp_view *v, live_ranks *lr)
 {
+	uint32_t m = lr->m;
 	for (uint32_t r = 0; r < m; r++) {
 		const usmp_buffer_rec *br = &v->buffers[lr->ranked[r]];
 		lr->keys[r] = usmp__time_key(br->begin);
-		ek[r] = usmp__time_key(br->end);
-		lr->ids[r] = ev[r] = r;
+		lr->ek[r] = usmp__time_key(br->end);
+		lr->ids[r] = lr->ev[r] = r;
 	}
 	int rc = usmp__sort_pairs(lr->keys, lr->ids, m);
-	return rc != USMP_OK ? rc : usmp__sort_pairs(ek, ev, m);
+	return rc != USMP_OK ? rc : usmp__sort_pairs(lr->ek, lr->ev, m);
 }
 
 static int sweep_live(const usmp_view *v, const usmp_placement *pl,
                       const rule_ix *rules, char **msg, uint32_t *pair)
 {
 	int rc = USMP_ERR_NOMEM;
-	uint32_t n = v->buffer_count, P = v->pool_count, m = 0;
-	uint64_t *ek = NULL, *tree = NULL;
-	uint32_t *ev = NULL;
-	live_ranks lr = { .P = P };
+	uint32_t n = v->buffer_count, m = 0;
+	uint64_t *tree = NULL;
+	live_ranks lr = {.keys = NULL};
 	for (uint32_t b = 0; b < n; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_LIVE)
 			m++;
 	if (m < 2)
 		return USMP_OK;
-	lr.m = m;
-	lr.keys = malloc((size_t)m * sizeof *lr.keys);
-	ek = malloc((size_t)m * sizeof *ek);
-	lr.rr = malloc((size_t)m * sizeof *lr.rr);
-	lr.ids = malloc((size_t)m * sizeof *lr.ids);
-	lr.ranked = malloc((size_t)m * sizeof *lr.ranked);
-	ev = malloc((size_t)m * sizeof *ev);
-	lr.pstart = calloc((size_t)P + 1, sizeof *lr.pstart);
-	lr.cur = malloc((size_t)P * sizeof *lr.cur);
 	size_t width = 1;
 	while (width < m)
 		width *= 2;
 	tree = calloc(2 * width, sizeof *tree);
-	if (!lr.keys || !ek || !lr.rr || !lr.ids || !lr.ranked || !ev ||
-	    !lr.pstart || !lr.cur || !tree)
+	if (live_ranks_alloc(&lr, m, v->pool_count) != USMP_OK || !tree)
 		goto fail;
 	/* Everything the sweep reads is indexed by rank. */
 	if ((rc = rank_live(v, pl, &lr)) != USMP_OK ||
 	    (rc = rank_ends(pl, &lr)) != USMP_OK)
 		goto fail;
 	/* Events by rank: begins and ends sorted apart, merged ends first. */
-	uint64_t *keys = lr.keys;
-	uint32_t *ids = lr.ids;
-	if ((rc = rank_events(v, &lr, ek, ev, m)) != USMP_OK)
+	uint64_t *keys = lr.keys, *ek = lr.ek;
+	uint32_t *ids = lr.ids, *ev = lr.ev;
+	if ((rc = rank_events(v, &lr)) != USMP_OK)
 		goto fail;
 	uint32_t bi = 0, ei = 0;
 	while (bi < m) {
@@ -398,14 +421,7 @@ static int sweep_live(const usmp_view *v, const usmp_placement *pl,
 fail:
 	if (rc == USMP_ERR_NOMEM)
 		usmp__set_msg(msg, "verify: out of memory");
-	free(lr.keys);
-	free(ek);
-	free(lr.rr);
-	free(lr.ids);
-	free(lr.ranked);
-	free(ev);
-	free(lr.pstart);
-	free(lr.cur);
+	live_ranks_finish(&lr);
 	free(tree);
 	return rc;
 }
@@ -507,27 +523,17 @@ static int sweep_neighbours(const usmp_view *v, const usmp_placement *pl,
                             uint32_t m)
 {
 	int rc = USMP_ERR_NOMEM;
-	live_ranks lr = {.P = v->pool_count, .m = m};
-	uint64_t *ek = NULL;
-	uint32_t *ev = NULL;
+	live_ranks lr = {.keys = NULL};
 	rank_set set = {.block = NULL};
-	lr.keys = malloc((size_t)m * sizeof *lr.keys);
-	ek = malloc((size_t)m * sizeof *ek);
-	lr.rr = malloc((size_t)m * sizeof *lr.rr);
-	lr.ids = malloc((size_t)m * sizeof *lr.ids);
-	lr.ranked = malloc((size_t)m * sizeof *lr.ranked);
-	ev = malloc((size_t)m * sizeof *ev);
-	lr.pstart = calloc((size_t)lr.P + 1, sizeof *lr.pstart);
-	lr.cur = malloc((lr.P ? lr.P : 1) * sizeof *lr.cur);
-	if (!lr.keys || !ek || !lr.rr || !lr.ids || !lr.ranked || !ev ||
-	    !lr.pstart || !lr.cur || rank_set_init(&set, m) != USMP_OK)
+	if (live_ranks_alloc(&lr, m, v->pool_count) != USMP_OK ||
+	    rank_set_init(&set, m) != USMP_OK)
 		goto fail;
 	if ((rc = rank_live(v, pl, &lr)) != USMP_OK)
 		goto fail;
 	/* Events by rank: begins and ends sorted apart, merged ends first. */
-	uint64_t *keys = lr.keys;
-	uint32_t *ids = lr.ids;
-	if ((rc = rank_events(v, &lr, ek, ev, m)) != USMP_OK)
+	uint64_t *keys = lr.keys, *ek = lr.ek;
+	uint32_t *ids = lr.ids, *ev = lr.ev;
+	if ((rc = rank_events(v, &lr)) != USMP_OK)
 		goto fail;
 	rc = USMP_OK;
 	for (uint32_t bi = 0, ei = 0; bi < m && rc == USMP_OK;) {
@@ -547,14 +553,7 @@ static int sweep_neighbours(const usmp_view *v, const usmp_placement *pl,
 		rank_set_add(&set, r);
 	}
 fail:
-	free(lr.keys);
-	free(ek);
-	free(lr.rr);
-	free(lr.ids);
-	free(lr.ranked);
-	free(ev);
-	free(lr.pstart);
-	free(lr.cur);
+	live_ranks_finish(&lr);
 	free(set.block);
 	return rc;
 }

@@ -1,14 +1,15 @@
 /* test_exact_oracle.c — a second opinion on exact: on thousands of small random
- * problems, exact's proven optimum equals an exhaustive search written here.
+ * problems, exact's proven optimum equals an exhaustive search (oracle.c).
  *
  * Each problem has 1-6 buffers, one or two pools with small limits, candidate
  * lists in priority order, explicit conflict edges, live ranges (or none),
  * fixed placements, buffer and pool alignment and overlap rules. The oracle
  * tries every pool and every aligned offset in [0, limit - size] of every
  * buffer, judging pairs by the definitions of docs/design.md ("Plans",
- * "Overlap rules"), and shares no code with the plugin. The objective is the
- * one of docs/design.md ("Several pools"): least spill (bytes outside each
- * buffer's first candidate pool), then least total size. It checks:
+ * "Overlap rules"), and shares no code with the plugin (only with
+ * redteam2). The objective is the one of docs/design.md ("Several pools"):
+ * least spill (bytes outside each buffer's first candidate pool), then
+ * least total size. It checks:
  *
  *   - exact says infeasible exactly when the oracle finds no plan (with
  *     rules that let buffers share, exact may also say "cannot decide");
@@ -31,163 +32,13 @@
 #include <usmp/usmp.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "rule_schedule.h"
 #include "support.h"
 
-#define MAX_N 6
-#define MAX_P 2
-
-typedef struct orule {
-	uint32_t src, dst;
-	int64_t lead;
-} orule;
-
-/* The problem as the oracle sees it (read back after the builder retimed
- * live ranges for the rules). */
-typedef struct desc {
-	uint32_t P, n;
-	uint64_t limit[MAX_P], palign[MAX_P];
-	uint64_t size[MAX_N], align[MAX_N];
-	int live[MAX_N];
-	int64_t begin[MAX_N], end[MAX_N];
-	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
-	int fixed[MAX_N];
-	uint32_t fixed_pool[MAX_N];
-	uint64_t fixed_offset[MAX_N];
-	int edge[MAX_N][MAX_N];
-	orule rules[8];
-	int rule_count;
-} desc;
-
-static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
-{
-	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
-}
-
-static int may_use(const desc *d, uint32_t i, uint32_t q)
-{
-	if (d->fixed[i])
-		return q == d->fixed_pool[i];
-	if (!d->ncand[i])
-		return 1;
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
-
-/* The pool a buffer prefers: its first candidate; every pool means pool 0,
- * a fixed buffer without candidates its fixed pool. */
-static uint32_t first_pool(const desc *d, uint32_t i)
-{
-	if (d->ncand[i])
-		return d->cand[i][0];
-	return d->fixed[i] ? d->fixed_pool[i] : 0;
-}
-
-static int conflict(const desc *d, uint32_t a, uint32_t b)
-{
-	if (d->edge[a][b])
-		return 1;
-	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
-	       d->begin[b] < d->end[a];
-}
-
-/* May a and b (conflicting, same pool) sit at these offsets? */
-static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
-                   uint64_t ob)
-{
-	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
-		return 1;
-	for (int r = 0; r < d->rule_count; r++) {
-		const orule *ru = &d->rules[r];
-		uint64_t os, od;
-		if (ru->src == a && ru->dst == b) {
-			os = oa;
-			od = ob;
-		} else if (ru->src == b && ru->dst == a) {
-			os = ob;
-			od = oa;
-		} else {
-			continue;
-		}
-		if ((int64_t)od <= (int64_t)os + ru->lead)
-			return 1;
-	}
-	return 0;
-}
-
-/* ---- the oracle: every pool, every aligned offset ------------------------ */
-
-typedef struct oracle {
-	const desc *d;
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N];
-	/* mode 0: least (spill, total); mode 1: least total with spill <= cap */
-	int mode;
-	uint64_t cap;
-	int found;
-	uint64_t best_spill, best_total;
-} oracle;
-
-static uint64_t total_of(const oracle *o, uint32_t k)
-{
-	uint64_t hw[MAX_P] = {0}, t = 0;
-	for (uint32_t i = 0; i < k; i++) {
-		uint64_t e = o->off[i] + o->d->size[i];
-		if (e > hw[o->pool[i]])
-			hw[o->pool[i]] = e;
-	}
-	for (uint32_t q = 0; q < o->d->P; q++)
-		t += hw[q];
-	return t;
-}
-
-/* Spill and each pool's top only grow as buffers are added, so a partial
- * assignment already no better than the best is dropped. */
-static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
-{
-	if (o->mode == 1 && spill > o->cap)
-		return 1;
-	if (!o->found)
-		return 0;
-	if (o->mode == 1)
-		return total >= o->best_total;
-	return spill > o->best_spill ||
-	       (spill == o->best_spill && total >= o->best_total);
-}
-
-static void search(oracle *o, uint32_t k, uint64_t spill)
-{
-	const desc *d = o->d;
-	if (hopeless(o, spill, total_of(o, k)))
-		return;
-	if (k == d->n) {
-		o->found = 1;
-		o->best_spill = spill;
-		o->best_total = total_of(o, k);
-		return;
-	}
-	for (uint32_t q = 0; q < d->P; q++) {
-		if (!may_use(d, k, q))
-			continue;
-		uint64_t a = eff_align(d, k, q);
-		for (uint64_t x = 0; x + d->size[k] <= d->limit[q]; x += a) {
-			if (d->fixed[k] && x != d->fixed_offset[k])
-				continue;
-			int ok = 1;
-			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && conflict(d, j, k))
-					ok = pair_ok(d, j, o->off[j], k, x);
-			if (!ok)
-				continue;
-			o->pool[k] = q;
-			o->off[k] = x;
-			search(o, k + 1,
-			       spill + (q != first_pool(d, k) ? d->size[k] : 0));
-		}
-	}
-}
+/* Buffers and pools a generated problem has at most. */
+#define GEN_N 6
+#define GEN_P 2
 
 /* ---- random problems ------------------------------------------------------ */
 
@@ -196,8 +47,8 @@ static void generate(desc *d, uint64_t *s)
 	memset(d, 0, sizeof *d);
 	/* Mostly small; one case in four has larger sizes, fewer buffers. */
 	int wide = test_rand_range(s, 0, 3) == 0;
-	d->P = (uint32_t)test_rand_range(s, 1, MAX_P);
-	d->n = (uint32_t)test_rand_range(s, 1, wide ? MAX_N - 1 : MAX_N);
+	d->P = (uint32_t)test_rand_range(s, 1, GEN_P);
+	d->n = (uint32_t)test_rand_range(s, 1, wide ? GEN_N - 1 : GEN_N);
 	for (uint32_t q = 0; q < d->P; q++) {
 		d->limit[q] = wide ? test_rand_range(s, 10, 24) : test_rand_range(s, 4, 14);
 		d->palign[q] = test_rand_range(s, 0, 3) ? 1 : 2;
@@ -228,8 +79,8 @@ static void generate(desc *d, uint64_t *s)
 		uint32_t q;
 		do
 			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
-		while (!may_use(d, i, q));
-		uint64_t a = eff_align(d, i, q);
+		while (!oracle_may_use(d, i, q));
+		uint64_t a = oracle_eff_align(d, i, q);
 		if (d->size[i] > d->limit[q])
 			continue;
 		d->fixed[i] = 1;
@@ -243,42 +94,13 @@ static void generate(desc *d, uint64_t *s)
  * ranges to the rule schedule, so the oracle reads the ranges back. */
 static usmp_problem *build(desc *d, uint64_t *s)
 {
-	usmp_problem *p = usmp_problem_create();
-	cr_assert(p);
-	test_add_pools(p, "p", d->P, d->limit, d->palign);
-	for (uint32_t i = 0; i < d->n; i++)
-		test_add_buffer(p, i, &(test_buffer){
-			.size = d->size[i], .align = d->align[i], .live = d->live[i],
-			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
-			.cand = d->cand[i], .fixed = d->fixed[i],
-			.fixed_pool = d->fixed_pool[i],
-			.fixed_offset = d->fixed_offset[i]});
-	for (uint32_t a = 0; a < d->n; a++)
-		for (uint32_t b = a + 1; b < d->n; b++)
-			if (d->edge[a][b])
-				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	usmp_problem *p = oracle_problem(d);
 	uint64_t want = d->n > 1 && test_rand_range(s, 0, 2) == 0
 	                        ? test_rand_range(s, 1, 3)
 	                        : 0;
-	for (uint64_t k = 0; k < want && d->rule_count < 8; k++) {
-		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		int64_t lead = (int64_t)test_rand_range(s, 0, 5) - 3;
-		if (a == b || d->fixed[a] || d->fixed[b])
-			continue;
-		int dup = 0;
-		for (int r = 0; r < d->rule_count; r++)
-			dup |= d->rules[r].src == a && d->rules[r].dst == b;
-		if (dup || !add_fitting_rule(p, a, b, lead))
-			continue;
-		d->rules[d->rule_count++] = (orule){a, b, lead};
-	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		span sp = span_of(p, i);
-		d->live[i] = sp.live;
-		d->begin[i] = sp.begin;
-		d->end[i] = sp.end;
-	}
+	oracle_add_rules(p, d, s, want, -3, 5, 0, 1);
+	oracle_read_spans(p, d);
+	oracle_derive(d);
 	return p;
 }
 
@@ -287,7 +109,7 @@ static int sharing_rules(const desc *d)
 {
 	for (int r = 0; r < d->rule_count; r++) {
 		const orule *ru = &d->rules[r];
-		if (conflict(d, ru->src, ru->dst) &&
+		if (oracle_conflict(d, ru->src, ru->dst) &&
 		    ru->lead > -(int64_t)d->size[ru->dst])
 			return 1;
 	}
@@ -307,8 +129,7 @@ static const char *oracle_knob;
 static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
                        uint64_t seed, uint64_t c, stats *st)
 {
-	oracle o = {.d = d};
-	search(&o, 0, 0);
+	oracle o = oracle_run_all(d, M_LEX, 0);
 	int rules = sharing_rules(d);
 	const char *knobs[] = {oracle_knob};
 	usmp_plan_options opt = {.struct_size = sizeof opt,
@@ -358,7 +179,7 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 		uint32_t q;
 		uint64_t x;
 		cr_assert_eq(usmp_plan_placement(plan, i, &q, &x), USMP_OK);
-		spill += q != first_pool(d, i) ? d->size[i] : 0;
+		spill += q != oracle_first_pool(d, i) ? d->size[i] : 0;
 	}
 	for (uint32_t q = 0; q < d->P; q++)
 		size += usmp_plan_pool_size(plan, q);
@@ -374,8 +195,7 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 	        "misses the optimum (%" PRIu64 ", %" PRIu64 ")", spill, size,
 	        o.best_spill, o.best_total);
 	/* Claims: the least size among plans spilling no more than exact's. */
-	oracle capped = {.d = d, .mode = 1, .cap = spill};
-	search(&capped, 0, 0);
+	oracle capped = oracle_run_all(d, M_CAPPED, spill);
 	cr_assert(capped.found);
 	uint32_t parts = usmp_plan_part_count(plan);
 	int all_optimal = 1;
@@ -397,23 +217,34 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 #undef FAIL_IF
 }
 
-Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
+/* `cases` random problems from `seed`, each checked with exact under the
+ * knob knobs[case % nknobs] (none when nknobs is 0), tallied in st. */
+static void sweep(usmp_registry *r, uint64_t seed, uint64_t cases,
+                  const char *const *knobs, uint64_t nknobs, stats *st)
 {
-	int random_seed;
-	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
-	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 20000, &(int){0}), s = seed;
-	usmp_registry *r = test_registry(NULL);
-	stats st = {0};
-	if (random_seed)
-		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	uint64_t s = seed;
 	for (uint64_t c = 0; c < cases; c++) {
 		desc d;
 		generate(&d, &s);
 		usmp_problem *p = build(&d, &s);
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
+		oracle_knob = nknobs ? knobs[c % nknobs] : NULL;
+		check_case(r, &d, p, seed, c, st);
+		st->cases++;
 		usmp_problem_destroy(p);
 	}
+	oracle_knob = NULL;
+}
+
+Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
+{
+	int random_seed;
+	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261203, &random_seed);
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 20000, &(int){0});
+	usmp_registry *r = test_registry(NULL);
+	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	sweep(r, seed, cases, NULL, 0, &st);
 	cr_log_info("seed %" PRIu64 ": %" PRIu64 " cases (%" PRIu64 " with two "
 	            "pools, %" PRIu64 " with sharing rules), %" PRIu64
 	            " infeasible, %" PRIu64 " planned, %" PRIu64 " at the oracle's "
@@ -436,19 +267,11 @@ Test(exact_oracle, exact_agrees_with_an_exhaustive_search, .timeout = 600)
  * of optimality and every bound true against the oracle. */
 Test(exact_oracle, parts_claims_agree_with_an_exhaustive_search, .timeout = 600)
 {
-	uint64_t seed = 20261204, s = seed, cases = 5000;
+	static const char *const knob[] = {"split=1"};
+	uint64_t seed = 20261204, cases = 5000;
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
-	oracle_knob = "split=1";
-	for (uint64_t c = 0; c < cases; c++) {
-		desc d;
-		generate(&d, &s);
-		usmp_problem *p = build(&d, &s);
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
-		usmp_problem_destroy(p);
-	}
-	oracle_knob = NULL;
+	sweep(r, seed, cases, knob, 1, &st);
 	cr_log_info("split=1: %" PRIu64 " cases, %" PRIu64 " planned, %" PRIu64
 	            " at the oracle's optimum, %" PRIu64 " claimed optimal, %"
 	            PRIu64 " undecided", st.cases, st.planned, st.lex_proven,
@@ -470,21 +293,12 @@ Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
 	static const char *const knobs[] = {"part=1", "part=2", "part=3"};
 	int random_seed;
 	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
-	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 6000, &(int){0}), s = seed;
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 6000, &(int){0});
 	usmp_registry *r = test_registry(NULL);
 	stats st = {0};
 	if (random_seed)
 		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
-	for (uint64_t c = 0; c < cases; c++) {
-		desc d;
-		generate(&d, &s);
-		usmp_problem *p = build(&d, &s);
-		oracle_knob = knobs[c % 3];
-		check_case(r, &d, p, seed, c, &st);
-		st.cases++;
-		usmp_problem_destroy(p);
-	}
-	oracle_knob = NULL;
+	sweep(r, seed, cases, knobs, 3, &st);
 	cr_log_info("part=1..3: %" PRIu64 " cases, %" PRIu64 " planned, %"
 	            PRIu64 " at the oracle's optimum, %" PRIu64 " claimed "
 	            "optimal, %" PRIu64 " undecided", st.cases, st.planned,

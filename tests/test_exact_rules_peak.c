@@ -7,6 +7,7 @@
 
 #include <usmp/usmp.h>
 
+#include "chain_oracle.h"
 #include "support.h"
 
 static usmp_plan *plan_exact(usmp_registry *r, usmp_problem *p, int *rc)
@@ -114,145 +115,41 @@ Test(exact_rules_peak, in_place_at_the_peak_lowers_the_proven_optimum)
 	usmp_registry_destroy(r);
 }
 
-/* The oracle: small NPU-like chains (alignment 1, one or two pools), every
- * pool and offset tried, overlap rules as design.md defines them. */
-#define ON 7
-
-typedef struct rdesc {
-	uint32_t n, P;
-	uint64_t limit[2];
-	uint64_t size[ON];
-	int64_t begin[ON], end[ON];
-	int rule_count;
-	uint32_t src[4], dst[4];
-	int64_t lead[4];
-} rdesc;
-
-typedef struct roracle {
-	const rdesc *d;
-	bool rules;
-	uint32_t pool[ON];
-	uint64_t off[ON];
-	bool found;
-	uint64_t best_spill, best_total;
-} roracle;
-
-static uint64_t rnd(uint64_t *s, uint64_t lo, uint64_t hi)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return lo + (*s >> 33) % (hi - lo + 1);
-}
-
-static bool pair_ok(const roracle *o, uint32_t a, uint32_t b)
-{
-	const rdesc *d = o->d;
-	if (o->pool[a] != o->pool[b] || d->begin[a] >= d->end[b] ||
-	    d->begin[b] >= d->end[a])
-		return true;
-	uint64_t xa = o->off[a], xb = o->off[b];
-	if (xa >= xb + d->size[b] || xb >= xa + d->size[a])
-		return true;
-	for (int r = 0; o->rules && r < d->rule_count; r++) {
-		if (d->src[r] == a && d->dst[r] == b &&
-		    (int64_t)xb <= (int64_t)xa + d->lead[r])
-			return true;
-		if (d->src[r] == b && d->dst[r] == a &&
-		    (int64_t)xa <= (int64_t)xb + d->lead[r])
-			return true;
-	}
-	return false;
-}
-
-static void osearch(roracle *o, uint32_t i, uint64_t spill, uint64_t *hw)
-{
-	const rdesc *d = o->d;
-	uint64_t total = 0;
-	for (uint32_t q = 0; q < d->P; q++)
-		total += hw[q];
-	if (o->found && (spill > o->best_spill ||
-	                 (spill == o->best_spill && total >= o->best_total)))
-		return;
-	if (i == d->n) {
-		o->found = true;
-		o->best_spill = spill;
-		o->best_total = total;
-		return;
-	}
-	for (uint32_t q = 0; q < d->P; q++)
-		for (uint64_t x = 0; x + d->size[i] <= d->limit[q]; x++) {
-			o->pool[i] = q;
-			o->off[i] = x;
-			bool ok = true;
-			for (uint32_t c = 0; c < i && ok; c++)
-				ok = pair_ok(o, c, i);
-			if (!ok)
-				continue;
-			uint64_t save = hw[q];
-			if (x + d->size[i] > hw[q])
-				hw[q] = x + d->size[i];
-			osearch(o, i + 1, spill + (q ? d->size[i] : 0), hw);
-			hw[q] = save;
-		}
-}
-
-/* x, E, A (rule E -> A, lead 0), D (rule A -> D, lead -h), P, and maybe
+/* A chain for the oracle (chain_oracle.c), alignment 1, one or two pools,
+ * every buffer listing both: x, E, A (rule E -> A, lead 0), D (rule A -> D, lead -h), P, and maybe
  * an add over P (rule P -> add, lead 0) or a long-lived extra buffer; each
  * rule kept with probability 3/4. */
-static void rgenerate(rdesc *d, uint64_t *s)
+static void rgenerate(chain_desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
-	d->P = rnd(s, 0, 1) ? 2 : 1;
-	d->limit[0] = rnd(s, 8, 18);
+	d->P = chain_rnd(s, 0, 1) ? 2 : 1;
+	d->limit[0] = chain_rnd(s, 8, 18);
 	d->limit[1] = 20;
+	d->align[0] = d->align[1] = 1;
 	static const int64_t be[6][2] = {{0, 4}, {1, 3}, {2, 4}, {3, 5},
 	                                 {4, 6}, {5, 7}};
-	d->n = 5 + (uint32_t)rnd(s, 0, 1);
+	d->n = 5 + (uint32_t)chain_rnd(s, 0, 1);
 	for (uint32_t i = 0; i < d->n; i++) {
-		d->size[i] = rnd(s, 1, 7);
+		d->size[i] = chain_rnd(s, 1, 7);
 		d->begin[i] = be[i][0];
 		d->end[i] = be[i][1];
 	}
-	d->size[2] = rnd(s, 0, 1) ? d->size[1] : rnd(s, 1, 7);
-	bool extra = d->n == 6 && rnd(s, 0, 2) == 0;
+	d->size[2] = chain_rnd(s, 0, 1) ? d->size[1] : chain_rnd(s, 1, 7);
+	bool extra = d->n == 6 && chain_rnd(s, 0, 2) == 0;
 	if (extra) { /* a buffer alive through the block */
 		d->begin[5] = 0;
 		d->end[5] = 6;
-		d->size[5] = rnd(s, 1, 3);
+		d->size[5] = chain_rnd(s, 1, 3);
 	}
 	static const uint32_t rs[3] = {1, 2, 4}, rd[3] = {2, 3, 5};
 	for (int r = 0; r < 3; r++) {
-		if (rd[r] >= d->n || (r == 2 && extra) || rnd(s, 0, 3) == 0)
+		if (rd[r] >= d->n || (r == 2 && extra) || chain_rnd(s, 0, 3) == 0)
 			continue;
 		d->src[d->rule_count] = rs[r];
 		d->dst[d->rule_count] = rd[r];
-		d->lead[d->rule_count] = r == 1 ? -(int64_t)rnd(s, 0, 3) : 0;
+		d->lead[d->rule_count] = r == 1 ? -(int64_t)chain_rnd(s, 0, 3) : 0;
 		d->rule_count++;
 	}
-}
-
-static usmp_problem *rbuild(const rdesc *d, bool rules)
-{
-	usmp_problem *p = usmp_problem_create();
-	char name[16];
-	for (uint32_t q = 0; q < d->P; q++) {
-		snprintf(name, sizeof name, "p%u", q);
-		cr_assert_eq(usmp_problem_add_pool(p, name, d->limit[q], 1, NULL),
-		             USMP_OK);
-	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		snprintf(name, sizeof name, "b%u", i);
-		cr_assert_eq(usmp_problem_add_buffer(p, name, d->size[i], 1, NULL),
-		             USMP_OK);
-		cr_assert_eq(usmp_problem_set_live(p, i, d->begin[i], d->end[i]),
-		             USMP_OK);
-		for (uint32_t q = 0; q < d->P; q++)
-			cr_assert_eq(usmp_problem_add_candidate(p, i, q), USMP_OK);
-	}
-	for (int r = 0; rules && r < d->rule_count; r++)
-		cr_assert_eq(usmp_problem_add_overlap(p, d->src[r], d->dst[r],
-		                                      d->lead[r]), USMP_OK,
-		             "%s", usmp_problem_error(p));
-	return p;
 }
 
 /* Rules with max_lead <= 0 at the peak: exact finds the oracle's optimum
@@ -265,19 +162,16 @@ Test(exact_rules_peak, exact_meets_an_oracle_with_rules_at_the_peak,
 	usmp_registry *r = test_registry(NULL);
 	uint64_t s = 20261203, cases = 600, lowered = 0, planned = 0, none = 0;
 	for (uint64_t c = 0; c < cases; c++) {
-		rdesc d;
+		chain_desc d;
 		rgenerate(&d, &s);
-		roracle with = {.d = &d, .rules = true};
-		roracle without = {.d = &d, .rules = false};
-		uint64_t hw[2] = {0, 0};
-		osearch(&with, 0, 0, hw);
-		osearch(&without, 0, 0, hw);
+		chain_best with = chain_search(&d, true);
+		chain_best without = chain_search(&d, false);
 		if (with.found && (!without.found ||
-		                   with.best_spill < without.best_spill ||
-		                   (with.best_spill == without.best_spill &&
-		                    with.best_total < without.best_total)))
+		                   with.spill < without.spill ||
+		                   (with.spill == without.spill &&
+		                    with.total < without.total)))
 			lowered++;
-		usmp_problem *p = rbuild(&d, true);
+		usmp_problem *p = chain_build(&d);
 		int rc;
 		usmp_plan *plan = plan_exact(r, p, &rc);
 		if (!with.found) {
@@ -288,17 +182,17 @@ Test(exact_rules_peak, exact_meets_an_oracle_with_rules_at_the_peak,
 		} else {
 			cr_assert_eq(rc, USMP_OK, "case %" PRIu64 ": oracle (%" PRIu64
 			             ", %" PRIu64 "), exact says %s: %s", c,
-			             with.best_spill, with.best_total,
+			             with.spill, with.total,
 			             usmp_status_name(rc), usmp_plan_error(plan));
 			planned++;
 			cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 			cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
 			uint64_t spill, total;
 			measure(plan, p, d.size, d.n, d.P, &spill, &total);
-			cr_assert(spill == with.best_spill && total == with.best_total,
+			cr_assert(spill == with.spill && total == with.total,
 			          "case %" PRIu64 ": exact (%" PRIu64 ", %" PRIu64
 			          "), the oracle (%" PRIu64 ", %" PRIu64 ")", c, spill,
-			          total, with.best_spill, with.best_total);
+			          total, with.spill, with.total);
 			usmp_part_info pi = {.struct_size = sizeof pi};
 			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
 			cr_assert(pi.optimal, "case %" PRIu64 ": not proven", c);

@@ -1,6 +1,7 @@
 /* test_redteam2.c — a second adversarial pass: every algorithm's plans,
- * "optimal" and "infeasible" claims against an exhaustive search written
- * here, hostile plans for the verifier, and the round trips of files. */
+ * "optimal" and "infeasible" claims against an exhaustive search of the
+ * tests' own (oracle.c), hostile plans for the verifier, and the round trips
+ * of files. */
 #include "support.h"
 
 #include <criterion/criterion.h>
@@ -12,169 +13,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "oracle.h"
 #include "rule_schedule.h"
-
-/* ---- the problem as the oracle sees it ----------------------------------- */
-
-#define MAX_N 10
-#define MAX_P 5
-#define MAX_R 8
-
-typedef struct orule {
-	uint32_t src, dst;
-	int64_t lead;
-} orule;
-
-typedef struct desc {
-	uint32_t P, n;
-	uint64_t limit[MAX_P], palign[MAX_P]; /* limit UINT64_MAX: unbounded */
-	uint64_t size[MAX_N], align[MAX_N];
-	int live[MAX_N];
-	int64_t begin[MAX_N], end[MAX_N];
-	uint32_t ncand[MAX_N], cand[MAX_N][MAX_P]; /* 0 = every pool */
-	int fixed[MAX_N];
-	uint32_t fixed_pool[MAX_N];
-	uint64_t fixed_offset[MAX_N];
-	int edge[MAX_N][MAX_N];
-	orule rules[MAX_R];
-	int rule_count;
-	/* derived: each pool's group, numbered by first pool */
-	uint32_t group_of_pool[MAX_P], groups;
-	uint64_t cap[MAX_P]; /* the oracle's search limit of each pool */
-} desc;
-
-static uint64_t eff_align(const desc *d, uint32_t i, uint32_t q)
-{
-	return d->align[i] > d->palign[q] ? d->align[i] : d->palign[q];
-}
-
-static int may_use(const desc *d, uint32_t i, uint32_t q)
-{
-	if (d->fixed[i] && q != d->fixed_pool[i])
-		return 0;
-	if (!d->ncand[i])
-		return 1;
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
-
-/* The pools that join buffer i's group: its candidates (a fixed buffer's
- * too, not only its fixed pool), else its fixed pool, else every pool
- * (docs/design.md, "Groups and parts"). */
-static int joins(const desc *d, uint32_t i, uint32_t q)
-{
-	if (!d->ncand[i])
-		return may_use(d, i, q);
-	for (uint32_t j = 0; j < d->ncand[i]; j++)
-		if (d->cand[i][j] == q)
-			return 1;
-	return 0;
-}
-
-static uint32_t group_of_buffer(const desc *d, uint32_t i)
-{
-	for (uint32_t q = 0; q < d->P; q++)
-		if (joins(d, i, q))
-			return d->group_of_pool[q];
-	cr_assert_fail("buffer %u may use no pool", i);
-	return 0;
-}
-
-/* The pool buffer i prefers: its first candidate; a fixed buffer without
- * candidates its fixed pool; else its part's first pool. */
-static uint32_t first_pool(const desc *d, uint32_t i)
-{
-	if (d->ncand[i])
-		return d->cand[i][0];
-	if (d->fixed[i])
-		return d->fixed_pool[i];
-	uint32_t g = group_of_buffer(d, i);
-	for (uint32_t q = 0; q < d->P; q++)
-		if (d->group_of_pool[q] == g)
-			return q;
-	return 0;
-}
-
-/* Groups: union of the pools each buffer may use, numbered by first pool. */
-static void derive(desc *d)
-{
-	uint32_t root[MAX_P];
-	for (uint32_t q = 0; q < d->P; q++)
-		root[q] = q;
-	for (uint32_t i = 0; i < d->n; i++) {
-		uint32_t first = UINT32_MAX;
-		for (uint32_t q = 0; q < d->P; q++) {
-			if (!joins(d, i, q))
-				continue;
-			if (first == UINT32_MAX) {
-				first = q;
-				continue;
-			}
-			uint32_t a = first, b = q;
-			while (root[a] != a)
-				a = root[a];
-			while (root[b] != b)
-				b = root[b];
-			if (a != b)
-				root[a > b ? a : b] = a < b ? a : b;
-		}
-	}
-	uint32_t id[MAX_P];
-	d->groups = 0;
-	for (uint32_t q = 0; q < d->P; q++) {
-		uint32_t a = q;
-		while (root[a] != a)
-			a = root[a];
-		if (a == q)
-			id[q] = d->groups++;
-		d->group_of_pool[q] = id[a];
-	}
-	/* An unbounded pool is searched up to every buffer stacked above the
-	 * highest fixed end: enough for any plan the search needs here. */
-	uint64_t stack = 0;
-	for (uint32_t i = 0; i < d->n; i++) {
-		stack += d->size[i] + d->align[i];
-		if (d->fixed[i])
-			stack += d->fixed_offset[i] + d->size[i];
-	}
-	for (uint32_t q = 0; q < d->P; q++)
-		d->cap[q] = d->limit[q] == UINT64_MAX ? stack + 8 * d->palign[q]
-		                                      : d->limit[q];
-}
-
-static int conflict(const desc *d, uint32_t a, uint32_t b)
-{
-	if (d->edge[a][b])
-		return 1;
-	return d->live[a] && d->live[b] && d->begin[a] < d->end[b] &&
-	       d->begin[b] < d->end[a];
-}
-
-/* May a and b (conflicting, same pool) sit at these offsets? */
-static int pair_ok(const desc *d, uint32_t a, uint64_t oa, uint32_t b,
-                   uint64_t ob)
-{
-	if (oa + d->size[a] <= ob || ob + d->size[b] <= oa)
-		return 1;
-	for (int r = 0; r < d->rule_count; r++) {
-		const orule *ru = &d->rules[r];
-		uint64_t os, od;
-		if (ru->src == a && ru->dst == b) {
-			os = oa;
-			od = ob;
-		} else if (ru->src == b && ru->dst == a) {
-			os = ob;
-			od = oa;
-		} else {
-			continue;
-		}
-		if ((__int128)od <= (__int128)os + ru->lead)
-			return 1;
-	}
-	return 0;
-}
 
 /* The first thing wrong with a whole placement, by the definitions of
  * docs/design.md ("Plans"): 0 valid, 1 pool, 2 fixed, 3 alignment,
@@ -185,109 +25,21 @@ static int judge(const desc *d, const uint32_t *pool, const uint64_t *off)
 {
 	for (uint32_t i = 0; i < d->n; i++) {
 		uint32_t q = pool[i];
-		if (q >= d->P || !may_use(d, i, q))
+		if (q >= d->P || !oracle_may_use(d, i, q))
 			return V_POOL;
 		if (d->fixed[i] && off[i] != d->fixed_offset[i])
 			return V_FIXED;
-		if (off[i] % eff_align(d, i, q))
+		if (off[i] % oracle_eff_align(d, i, q))
 			return V_ALIGN;
 		if (off[i] + d->size[i] < off[i] || off[i] + d->size[i] > d->limit[q])
 			return V_LIMIT;
 	}
 	for (uint32_t a = 0; a < d->n; a++)
 		for (uint32_t b = a + 1; b < d->n; b++)
-			if (pool[a] == pool[b] && conflict(d, a, b) &&
-			    !pair_ok(d, a, off[a], b, off[b]))
+			if (pool[a] == pool[b] && oracle_conflict(d, a, b) &&
+			    !oracle_pair_ok(d, a, off[a], b, off[b]))
 				return V_OVERLAP;
 	return V_OK;
-}
-
-/* ---- the oracle: every pool, every aligned offset of one group ----------- */
-
-enum { M_LEX, M_CAPPED, M_ANY }; /* (spill, size); size at spill <= cap; size */
-
-typedef struct oracle {
-	const desc *d;
-	uint32_t ids[MAX_N], n; /* the group's buffers */
-	uint32_t g;
-	int mode;
-	uint64_t cap;
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N];
-	int found;
-	uint64_t best_spill, best_total;
-	uint32_t best_pool[MAX_N];
-	uint64_t best_off[MAX_N];
-} oracle;
-
-static uint64_t total_of(const oracle *o, uint32_t k)
-{
-	uint64_t hw[MAX_P] = {0}, t = 0;
-	for (uint32_t j = 0; j < k; j++) {
-		uint64_t e = o->off[j] + o->d->size[o->ids[j]];
-		if (e > hw[o->pool[j]])
-			hw[o->pool[j]] = e;
-	}
-	for (uint32_t q = 0; q < o->d->P; q++)
-		t += hw[q];
-	return t;
-}
-
-static int hopeless(const oracle *o, uint64_t spill, uint64_t total)
-{
-	if (o->mode == M_CAPPED && spill > o->cap)
-		return 1;
-	if (!o->found)
-		return 0;
-	if (o->mode != M_LEX)
-		return total >= o->best_total;
-	return spill > o->best_spill ||
-	       (spill == o->best_spill && total >= o->best_total);
-}
-
-static void search(oracle *o, uint32_t k, uint64_t spill)
-{
-	const desc *d = o->d;
-	if (hopeless(o, spill, total_of(o, k)))
-		return;
-	if (k == o->n) {
-		o->found = 1;
-		o->best_spill = spill;
-		o->best_total = total_of(o, k);
-		memcpy(o->best_pool, o->pool, sizeof o->pool);
-		memcpy(o->best_off, o->off, sizeof o->off);
-		return;
-	}
-	uint32_t i = o->ids[k];
-	for (uint32_t q = 0; q < d->P; q++) {
-		if (!may_use(d, i, q))
-			continue;
-		uint64_t a = eff_align(d, i, q);
-		for (uint64_t x = 0; x + d->size[i] <= d->cap[q]; x += a) {
-			if (d->fixed[i] && x != d->fixed_offset[i])
-				continue;
-			int ok = 1;
-			for (uint32_t j = 0; j < k && ok; j++)
-				if (o->pool[j] == q && conflict(d, o->ids[j], i))
-					ok = pair_ok(d, o->ids[j], o->off[j], i, x);
-			if (!ok)
-				continue;
-			o->pool[k] = q;
-			o->off[k] = x;
-			search(o, k + 1,
-			       spill + (q != first_pool(d, i) ? d->size[i] : 0));
-		}
-	}
-}
-
-static oracle run_oracle(const desc *d, uint32_t g, int mode, uint64_t cap)
-{
-	oracle o = {.d = d, .g = g, .mode = mode, .cap = cap};
-	for (uint32_t i = 0; i < d->n; i++)
-		if (group_of_buffer(d, i) == g)
-			o.ids[o.n++] = i;
-	search(&o, 0, 0);
-	return o;
 }
 
 /* ---- random problems ------------------------------------------------------ */
@@ -346,8 +98,8 @@ static void generate(desc *d, uint64_t *s)
 		uint32_t q;
 		do
 			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
-		while (!may_use(d, i, q));
-		uint64_t a = eff_align(d, i, q);
+		while (!oracle_may_use(d, i, q));
+		uint64_t a = oracle_eff_align(d, i, q);
 		uint64_t room = d->limit[q] == UINT64_MAX ? 16 : d->limit[q];
 		if (d->size[i] > room)
 			continue;
@@ -363,45 +115,13 @@ static void generate(desc *d, uint64_t *s)
  * ranges back. */
 static usmp_problem *build(desc *d, uint64_t *s)
 {
-	usmp_problem *p = usmp_problem_create();
-	cr_assert(p);
-	test_add_pools(p, "p", d->P, d->limit, d->palign);
-	for (uint32_t i = 0; i < d->n; i++)
-		test_add_buffer(p, i, &(test_buffer){
-			.size = d->size[i], .align = d->align[i], .live = d->live[i],
-			.begin = d->begin[i], .end = d->end[i], .ncand = d->ncand[i],
-			.cand = d->cand[i], .fixed = d->fixed[i],
-			.fixed_pool = d->fixed_pool[i],
-			.fixed_offset = d->fixed_offset[i]});
-	for (uint32_t a = 0; a < d->n; a++)
-		for (uint32_t b = a + 1; b < d->n; b++)
-			if (d->edge[a][b])
-				cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	usmp_problem *p = oracle_problem(d);
 	uint64_t want = d->n > 1 && test_chance(s, rules_heavy ? 90 : 45)
 	                        ? test_rand_range(s, 1, rules_heavy ? 8 : 4)
 	                        : 0;
-	for (uint64_t k = 0; k < want && d->rule_count < MAX_R; k++) {
-		uint32_t a = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		uint32_t b = (uint32_t)test_rand_range(s, 0, d->n - 1);
-		int64_t lead = (int64_t)test_rand_range(s, 0, 8) - 5;
-		if (test_chance(s, 3))
-			lead = test_chance(s, 50) ? INT64_MAX : INT64_MIN;
-		if (a == b)
-			continue;
-		int dup = 0;
-		for (int r = 0; r < d->rule_count; r++)
-			dup |= d->rules[r].src == a && d->rules[r].dst == b;
-		if (dup || !add_fitting_rule(p, a, b, lead))
-			continue;
-		d->rules[d->rule_count++] = (orule){a, b, lead};
-	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		span sp = span_of(p, i);
-		d->live[i] = sp.live;
-		d->begin[i] = sp.begin;
-		d->end[i] = sp.end;
-	}
-	derive(d);
+	oracle_add_rules(p, d, s, want, -5, 8, 3, 0);
+	oracle_read_spans(p, d);
+	oracle_derive(d);
 	return p;
 }
 
@@ -536,7 +256,7 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 				size += hw[q];
 		for (uint32_t j = 0; j < v->lex[g].n; j++) {
 			uint32_t i = v->lex[g].ids[j];
-			spill += pool[i] != first_pool(d, i) ? d->size[i] : 0;
+			spill += pool[i] != oracle_first_pool(d, i) ? d->size[i] : 0;
 		}
 		CHECK(pi.size == size, "part %u: size %" PRIu64 ", pools %" PRIu64, k,
 		      pi.size, size);
@@ -549,7 +269,7 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 		CHECK(pi.proven_bound >= pi.lower_bound && pi.proven_bound <= size,
 		      "part %u: proven %" PRIu64 ", lower %" PRIu64 ", size %" PRIu64,
 		      k, pi.proven_bound, pi.lower_bound, size);
-		oracle capped = run_oracle(d, g, M_CAPPED, spill);
+		oracle capped = oracle_run(d, g, M_CAPPED, spill);
 		CHECK(capped.found && capped.best_total <= size, "oracle: no plan "
 		      "spilling at most %" PRIu64 " as small as %" PRIu64, spill,
 		      size);
@@ -611,7 +331,7 @@ static void mutate(const desc *d, uint32_t *pool, uint64_t *off, uint64_t *s)
 {
 	uint32_t i = (uint32_t)test_rand_range(s, 0, d->n - 1);
 	uint32_t j = (uint32_t)test_rand_range(s, 0, d->n - 1);
-	uint64_t a = eff_align(d, i, pool[i]);
+	uint64_t a = oracle_eff_align(d, i, pool[i]);
 	switch (test_rand_range(s, 0, 8)) {
 	case 0: off[i] += 1; break;
 	case 1: off[i] = off[i] ? off[i] - 1 : 0; break;
@@ -683,8 +403,8 @@ static void sweep(uint64_t seed, uint64_t cases, tally *t)
 		usmp_problem *p = build(&d, &s);
 		verdict v;
 		for (uint32_t g = 0; g < d.groups; g++) {
-			v.lex[g] = run_oracle(&d, g, M_LEX, 0);
-			v.any[g] = run_oracle(&d, g, M_ANY, 0);
+			v.lex[g] = oracle_run(&d, g, M_LEX, 0);
+			v.any[g] = oracle_run(&d, g, M_ANY, 0);
 			if (v.lex[g].n && !v.lex[g].found)
 				t->groups_infeasible++;
 		}
@@ -887,6 +607,21 @@ static void same_problem(const usmp_problem *x, const usmp_problem *y,
 
 /* Write p in `format`, read it back: the same problem, and a second write
  * byte for byte the first. */
+/* Files one and two (a write, and the write of what was read back from
+ * it) hold the same bytes; then both are removed and freed. */
+static void same_second_write(char *one, char *two, const char *what)
+{
+	char *a = test_read_file(one), *b = test_read_file(two);
+	cr_assert(a && b);
+	cr_assert_str_eq(a, b, "%s: a second write differs", what);
+	free(a);
+	free(b);
+	remove(one);
+	remove(two);
+	free(one);
+	free(two);
+}
+
 static void round_trip(usmp_problem *p, int format, uint64_t capacity,
                        const char *what)
 {
@@ -900,16 +635,8 @@ static void round_trip(usmp_problem *p, int format, uint64_t capacity,
 	             usmp_problem_error(q));
 	same_problem(p, q, what);
 	cr_assert_eq(usmp_problem_write(q, two, format), USMP_OK, "%s", what);
-	char *a = test_read_file(one), *b = test_read_file(two);
-	cr_assert(a && b);
-	cr_assert_str_eq(a, b, "%s: a second write differs", what);
-	free(a);
-	free(b);
 	usmp_problem_destroy(q);
-	remove(one);
-	remove(two);
-	free(one);
-	free(two);
+	same_second_write(one, two, what);
 }
 
 /* Names a file must carry unchanged. */
@@ -1246,16 +973,10 @@ Test(redteam2, random_plans_round_trip_through_json_and_csv)
 				}
 			}
 			cr_assert_eq(usmp_plan_write(back, p, two, format), USMP_OK);
-			char *x = test_read_file(one), *y = test_read_file(two);
-			cr_assert(x && y);
-			cr_assert_str_eq(x, y, "case %d: a second write differs", c);
-			free(x);
-			free(y);
 			usmp_plan_destroy(back);
-			remove(one);
-			remove(two);
-			free(one);
-			free(two);
+			char *what = test_fmt("case %d", c);
+			same_second_write(one, two, what);
+			free(what);
 		}
 		usmp_plan_destroy(plan);
 		usmp_problem_destroy(p);

@@ -145,6 +145,12 @@ typedef struct xact_params {
 	                       are planned greedily and by windows */
 } xact_params;
 
+/* A pool's limit under the capacity knob: the smaller, capacity 0 none. */
+static inline uint64_t xact_capped(const xact_params *kp, uint64_t limit)
+{
+	return kp->capacity > 0 && kp->capacity < limit ? kp->capacity : limit;
+}
+
 typedef struct xact_outcome {
 	uint64_t peak, bound;
 } xact_outcome;
@@ -272,5 +278,24 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 int xact_window(const usmp_view *v, const usmp_host *h,
                 usmp_placement *out, uint32_t window,
                 double time_limit, bool warm);
+
+/* The host a search inside exact sees (exact_host.c): its last error or
+ * warning kept (the others dropped: thousands of parts), its progress
+ * dropped, its bound kept here, and an optional node budget. */
+typedef struct xact_sub_host {
+	usmp_host h; /* first member: the searches get &h */
+	const usmp_host *up;
+	const xact_clock *clk; /* the clock of the search running */
+	uint64_t node_limit;   /* 0 = none */
+	bool got, optimal;     /* the search reported a bound */
+	uint64_t bound;
+	char msg[256];         /* its last error or warning */
+} xact_sub_host;
+
+/* Wrap `up`: everything it offers, with the hooks above. */
+void xact_sub_init(xact_sub_host *s, const usmp_host *up);
+/* Start a search: no bound yet, no message, the clock and node budget
+ * (0: none). */
+void xact_sub_reset(xact_sub_host *s, const xact_clock *clk, uint64_t nodes);
 
 #endif

@@ -218,8 +218,7 @@ int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	if ((rc = find_parts(&ps)) || (rc = group(&ps)))
 		goto fail;
 	ps.pool = v->pools[0];
-	if (kp->capacity > 0 && kp->capacity < ps.pool.size_limit)
-		ps.pool.size_limit = kp->capacity;
+	ps.pool.size_limit = xact_capped(kp, ps.pool.size_limit);
 	double deadline = kp->time_limit > 0 ? xact_now() + kp->time_limit : 0;
 	uint32_t left = n, searched = 0;
 	res->peak = 0;

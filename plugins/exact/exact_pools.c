@@ -97,6 +97,23 @@ static bool overfull(const usmp_view *sv, uint64_t limit)
 	return false;
 }
 
+/* The scratch of v's buffers and rules: false when the host has no room
+ * (then pools_free frees what was had). */
+static bool pools_alloc(pools *ps, const usmp_view *v, const usmp_host *h)
+{
+	size_t n = v->buffer_count ? v->buffer_count : 1;
+	memset(ps, 0, sizeof *ps);
+	ps->v = v;
+	ps->h = h;
+	return (ps->home = h->alloc(h, n * sizeof *ps->home)) &&
+	       (ps->ids = h->alloc(h, n * sizeof *ps->ids)) &&
+	       (ps->sub = h->alloc(h, n * sizeof *ps->sub)) &&
+	       (ps->sb = h->alloc(h, n * sizeof *ps->sb)) &&
+	       (ps->sp = h->alloc(h, n * sizeof *ps->sp)) &&
+	       (ps->so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
+	                              sizeof *ps->so));
+}
+
 static void pools_free(pools *ps)
 {
 	const usmp_host *h = ps->h;
@@ -111,18 +128,8 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                xact_outcome *res)
 {
 	pools ps;
-	memset(&ps, 0, sizeof ps);
-	ps.v = v;
-	ps.h = h;
-	size_t n = v->buffer_count ? v->buffer_count : 1;
 	int rc = USMP_ERR_NOMEM;
-	if (!(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
-	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
-	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
-	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
-	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
-	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
-	                          sizeof *ps.so)))
+	if (!pools_alloc(&ps, v, h))
 		goto fail;
 	for (uint32_t i = 0; i < v->buffer_count; i++) {
 		const usmp_buffer_rec *r = &v->buffers[i];
@@ -137,10 +144,7 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	for (uint32_t p = 0; p < v->pool_count; p++) {
 		uint32_t k;
 		usmp_view sv = pool_view(&ps, p, &k);
-		uint64_t limit = sv.pools[0].size_limit;
-		if (kp->capacity > 0 && kp->capacity < limit)
-			limit = kp->capacity;
-		if (k && overfull(&sv, limit))
+		if (k && overfull(&sv, xact_capped(kp, sv.pools[0].size_limit)))
 			goto fail;
 	}
 	double deadline = kp->time_limit > 0 ? xact_now() + kp->time_limit : 0;
@@ -281,43 +285,6 @@ static int try_choices(const usmp_view *v, const usmp_host *h,
 	return USMP_OK;
 }
 
-/* The host a search of one pool sees: its bound kept, its messages and
- * progress dropped (the caller reports). */
-typedef struct cap_host {
-	usmp_host h; /* first member: the search gets &h */
-	const usmp_host *up;
-	bool got, optimal;
-	uint64_t bound;
-} cap_host;
-
-static void cap_log(const usmp_host *h, int level, const char *m)
-{
-	(void)h;
-	(void)level;
-	(void)m;
-}
-
-static bool cap_stop(const usmp_host *h)
-{
-	const cap_host *c = (const cap_host *)(const void *)h;
-	return c->up->should_stop && c->up->should_stop(c->up);
-}
-
-static void cap_progress(const usmp_host *h, uint64_t best)
-{
-	(void)h;
-	(void)best;
-}
-
-static void cap_report(const usmp_host *h, uint64_t bound, bool optimal)
-{
-	cap_host *c = (cap_host *)(void *)h;
-	c->got = true;
-	if (bound > c->bound)
-		c->bound = bound;
-	c->optimal |= optimal;
-}
-
 /* Pool p alone with the buffers pinned to it (home): the joint search of
  * exact_multi.c, which shares as the rules allow, within time_limit
  * seconds. Its plan goes to out (pool p's buffers), *top its top, *bound
@@ -328,17 +295,8 @@ static int search_pool(pools *ps, uint32_t p, const xact_params *kp,
 {
 	uint32_t k;
 	usmp_view sv = pool_view(ps, p, &k);
-	cap_host ch;
-	memset(&ch, 0, sizeof ch);
-	size_t m = ps->h->struct_size < sizeof ch.h ? ps->h->struct_size
-	                                              : sizeof ch.h;
-	memcpy(&ch.h, ps->h, m);
-	ch.h.struct_size = sizeof ch.h;
-	ch.h.log = cap_log;
-	ch.h.should_stop = cap_stop;
-	ch.h.progress = cap_progress;
-	ch.h.report_bound = cap_report;
-	ch.up = ps->h;
+	xact_sub_host ch; /* its messages dropped: the caller reports */
+	xact_sub_init(&ch, ps->h);
 	xact_clock clk = {.host = &ch.h};
 	if (time_limit > 0)
 		clk.deadline = xact_now() + time_limit;
@@ -440,18 +398,9 @@ static bool sweep_choices(const usmp_view *v, const usmp_host *h,
 	bool found = false;
 	uint64_t alt_top = 0;
 	pools ps;
-	memset(&ps, 0, sizeof ps);
-	ps.v = v;
-	ps.h = h;
 	*floor = UINT64_MAX;
-	if (!pin || !off2 || !plan || !one || !base || !tot || P > 64 ||
-	    !(ps.home = h->alloc(h, n * sizeof *ps.home)) ||
-	    !(ps.ids = h->alloc(h, n * sizeof *ps.ids)) ||
-	    !(ps.sub = h->alloc(h, n * sizeof *ps.sub)) ||
-	    !(ps.sb = h->alloc(h, n * sizeof *ps.sb)) ||
-	    !(ps.sp = h->alloc(h, n * sizeof *ps.sp)) ||
-	    !(ps.so = h->alloc(h, (v->overlap_count ? v->overlap_count : 1) *
-	                          sizeof *ps.so)))
+	if (!pools_alloc(&ps, v, h) || !pin || !off2 || !plan || !one ||
+	    !base || !tot || P > 64)
 		goto fail;
 	for (uint32_t pass = 0; pass < 2 && !found; pass++)
 		for (uint32_t c = 0; c < count && !found; c++) {
@@ -468,9 +417,7 @@ static bool sweep_choices(const usmp_view *v, const usmp_host *h,
 				tot[c] = xact_pin_floor(v, pin, bc);
 				for (uint32_t p = 0; p < P; p++) {
 					uint64_t lim = v->pools[p].size_limit;
-					if (kp->capacity > 0 && kp->capacity < lim)
-						lim = kp->capacity;
-					if (bc[p] > lim)
+					if (bc[p] > xact_capped(kp, lim))
 						tot[c] = UINT64_MAX;
 				}
 				if (tot[c] < *floor)

@@ -26,74 +26,6 @@
 
 #define NONE UINT32_MAX
 
-/* The host the searches of parts see: their last error or warning kept
- * (the others dropped: thousands of parts), their progress dropped, their
- * bound kept here, and an optional node budget. */
-typedef struct sub_host {
-	usmp_host h; /* first member: the searches get &h */
-	const usmp_host *up;
-	const xact_clock *clk; /* the clock of the search running */
-	uint64_t node_limit;   /* 0 = none */
-	bool got, optimal;     /* the search reported a bound */
-	uint64_t bound;
-	char msg[256];         /* its last error or warning */
-} sub_host;
-
-static void sub_log(const usmp_host *h, int level, const char *m)
-{
-	sub_host *s = (sub_host *)(void *)h;
-	if (!m)
-		return;
-	if (level <= USMP_LOG_WARN)
-		snprintf(s->msg, sizeof s->msg, "%s", m);
-}
-
-static bool sub_stop(const usmp_host *h)
-{
-	const sub_host *s = (const sub_host *)(const void *)h;
-	if (s->node_limit && s->clk && s->clk->nodes >= s->node_limit)
-		return true;
-	return s->up->should_stop && s->up->should_stop(s->up);
-}
-
-static void sub_progress(const usmp_host *h, uint64_t best)
-{
-	(void)h;
-	(void)best;
-}
-
-static void sub_report(const usmp_host *h, uint64_t bound, bool optimal)
-{
-	sub_host *s = (sub_host *)(void *)h;
-	s->got = true;
-	if (bound > s->bound)
-		s->bound = bound;
-	s->optimal |= optimal;
-}
-
-static void sub_init(sub_host *s, const usmp_host *up)
-{
-	memset(s, 0, sizeof *s);
-	size_t k = up->struct_size < sizeof s->h ? up->struct_size : sizeof s->h;
-	memcpy(&s->h, up, k);
-	s->h.struct_size = sizeof s->h;
-	s->h.log = sub_log;
-	s->h.should_stop = sub_stop;
-	s->h.progress = sub_progress;
-	s->h.report_bound = sub_report;
-	s->up = up;
-}
-
-/* Start a search: no bound yet, no message, the clock and node budget. */
-static void sub_reset(sub_host *s, const xact_clock *clk, uint64_t nodes)
-{
-	s->got = s->optimal = false;
-	s->bound = 0;
-	s->msg[0] = 0;
-	s->clk = clk;
-	s->node_limit = nodes;
-}
-
 typedef struct ivl {
 	uint64_t lo, hi;
 } ivl;
@@ -126,7 +58,7 @@ typedef struct split {
 	ivl *iv;             /* scratch of lowest() */
 	uint64_t *hw;        /* [P] */
 	uint8_t *large;      /* [ncomp] planned greedily and by windows */
-	sub_host sh;
+	xact_sub_host sh;
 } split;
 
 static int cmp_time(const void *ctx, uint32_t a, uint32_t b)
@@ -381,7 +313,7 @@ static int search_part(split *s, uint32_t c, double deadline, part_res *r)
 	for (uint32_t i = 0; i < k; i++)
 		s->sp[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
 	xact_clock clk = {.host = &s->sh.h, .deadline = deadline};
-	sub_reset(&s->sh, &clk, 0);
+	xact_sub_reset(&s->sh, &clk, 0);
 	int rc = xact_multi(&w, &s->sh.h, s->sp, s->kp->capacity, &clk,
 	                    s->kp->minimize, NULL);
 	if (rc)
@@ -621,7 +553,7 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			xact_start start = {true, s->st, 0};
 			xact_clock clk = {.host = &s->sh.h, .deadline = deadline,
 			                  .nodes = 1024 - WINDOW_NODES};
-			sub_reset(&s->sh, &clk, 1024);
+			xact_sub_reset(&s->sh, &clk, 1024);
 			if (xact_multi(&sv, &s->sh.h, s->sp, s->kp->capacity, &clk,
 			               true, &start) != USMP_OK)
 				continue;
@@ -862,12 +794,9 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	int rc = split_alloc(&s);
 	if (rc)
 		goto fail;
-	sub_init(&s.sh, h);
-	for (uint32_t p = 0; p < s.P; p++) {
-		s.limit[p] = v->pools[p].size_limit;
-		if (kp->capacity > 0 && kp->capacity < s.limit[p])
-			s.limit[p] = kp->capacity;
-	}
+	xact_sub_init(&s.sh, h);
+	for (uint32_t p = 0; p < s.P; p++)
+		s.limit[p] = xact_capped(kp, v->pools[p].size_limit);
 	for (uint32_t b = 0; b < s.n; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
 		out[b] = (r->flags & USMP_BUFFER_FIXED)

@@ -18,6 +18,7 @@
  */
 #include <usmp/plugin.h>
 
+#include "../host_mem.h"
 #include "fit_index.h"
 
 #include <stdio.h>
@@ -144,21 +145,6 @@ typedef struct fit_ctx {
 } fit_ctx;
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static void *fit_alloc(fit_ctx *c, size_t count, size_t elem)
-{
-	if (count == 0)
-		count = 1;
-	if (count > SIZE_MAX / elem)
-		return NULL;
-	return c->h->alloc(c->h, count * elem);
-}
-
-static void fit_free(fit_ctx *c, void *p)
-{
-	if (p)
-		c->h->free(c->h, p);
-}
 
 static int fit_grow(fit_ctx *c, void **arr, size_t *cap, size_t need,
                     size_t elem)
@@ -496,12 +482,12 @@ static int fit_index_build(fit_ctx *c)
 		if (fit_live(v, b))
 			c->times[live++] = v->buffers[b].begin;
 	if (live) {
-		int64_t *tmp = fit_alloc(c, live, sizeof *tmp);
+		int64_t *tmp = host_array(c->h, live, sizeof *tmp);
 		if (!tmp)
 			return USMP_ERR_NOMEM;
 		FIT_RADIX_SORT(int64_t, c->times, tmp, (size_t)live,
 		               FIT_TIME_KEY);
-		fit_free(c, tmp);
+		host_release(c->h, tmp);
 	}
 	uint32_t u = 0;
 	for (uint32_t i = 0; i < live; i++)
@@ -532,15 +518,15 @@ static int fit_index_build(fit_ctx *c)
 	if (c->gap) {
 		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize, cover, live);
 	}
-	c->nlist = fit_alloc(c, nodes, sizeof *c->nlist);
-	c->slist = fit_alloc(c, u, sizeof *c->slist);
-	c->sarr = fit_alloc(c, live, sizeof *c->sarr);
-	c->swho = fit_alloc(c, live, sizeof *c->swho);
+	c->nlist = host_array(c->h, nodes, sizeof *c->nlist);
+	c->slist = host_array(c->h, u, sizeof *c->slist);
+	c->sarr = host_array(c->h, live, sizeof *c->sarr);
+	c->swho = host_array(c->h, live, sizeof *c->swho);
 	c->words0 = (size_t)(u + 63) / 64;
 	c->words1 = (c->words0 + 63) / 64;
-	c->bits0 = fit_alloc(c, c->words0, sizeof *c->bits0);
-	c->bits1 = fit_alloc(c, c->words1, sizeof *c->bits1);
-	c->fen = fit_alloc(c, (size_t)u + 1, sizeof *c->fen);
+	c->bits0 = host_array(c->h, c->words0, sizeof *c->bits0);
+	c->bits1 = host_array(c->h, c->words1, sizeof *c->bits1);
+	c->fen = host_array(c->h, (size_t)u + 1, sizeof *c->fen);
 	c->slive = live;
 	if (!c->nlist || !c->slist || !c->sarr || !c->swho ||
 	    !c->bits0 || !c->bits1 || !c->fen)
@@ -574,8 +560,8 @@ static int fit_index_build(fit_ctx *c)
 		c->slist[i].start = sat;
 		sat += cnt;
 	}
-	c->narr = fit_alloc(c, (size_t)at, sizeof *c->narr);
-	c->nwho = fit_alloc(c, (size_t)at, sizeof *c->nwho);
+	c->narr = host_array(c->h, (size_t)at, sizeof *c->narr);
+	c->nwho = host_array(c->h, (size_t)at, sizeof *c->nwho);
 	if (!c->narr || !c->nwho)
 		return USMP_ERR_NOMEM;
 	return USMP_OK;
@@ -668,7 +654,7 @@ static int fit_rules_build(fit_ctx *c)
 {
 	const usmp_view *v = c->v;
 	uint64_t m = v->overlap_count;
-	c->rstart = fit_alloc(c, (size_t)c->n + 1, sizeof *c->rstart);
+	c->rstart = host_array(c->h, (size_t)c->n + 1, sizeof *c->rstart);
 	if (!c->rstart)
 		return USMP_ERR_NOMEM;
 	memset(c->rstart, 0, ((size_t)c->n + 1) * sizeof *c->rstart);
@@ -684,10 +670,10 @@ static int fit_rules_build(fit_ctx *c)
 	uint64_t total = c->rstart[c->n];
 	if (total > UINT32_MAX || (total && m > UINT32_MAX))
 		return USMP_ERR_NOMEM;
-	c->radj = fit_alloc(c, (size_t)total, sizeof *c->radj);
-	uint64_t *fill = fit_alloc(c, c->n, sizeof *fill);
+	c->radj = host_array(c->h, (size_t)total, sizeof *c->radj);
+	uint64_t *fill = host_array(c->h, c->n, sizeof *fill);
 	if (!c->radj || !fill) {
-		fit_free(c, fill);
+		host_release(c->h, fill);
 		return USMP_ERR_NOMEM;
 	}
 	memcpy(fill, c->rstart, (size_t)c->n * sizeof *fill);
@@ -698,7 +684,7 @@ static int fit_rules_build(fit_ctx *c)
 		c->radj[fill[r->src]++] = (uint32_t)i;
 		c->radj[fill[r->dst]++] = (uint32_t)i;
 	}
-	fit_free(c, fill);
+	host_release(c->h, fill);
 	return USMP_OK;
 }
 
@@ -1074,8 +1060,8 @@ static int fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 	const usmp_view *v = c->v;
 	uint32_t k = 0, f = 0;
 	/* the keys live only here: the index needs the room while placing */
-	c->keys = fit_alloc(c, c->n, sizeof *c->keys);
-	c->ktmp = fit_alloc(c, c->n, sizeof *c->ktmp);
+	c->keys = host_array(c->h, c->n, sizeof *c->keys);
+	c->ktmp = host_array(c->h, c->n, sizeof *c->ktmp);
 	if (!c->keys || !c->ktmp)
 		return USMP_ERR_NOMEM;
 	for (uint32_t b = 0; b < c->n; b++) {
@@ -1110,8 +1096,8 @@ static int fit_make_seq(fit_ctx *c, int order, uint32_t *nfixed)
 	for (uint32_t i = 0; i < k; i++)
 		c->seq[f + i] = c->keys[i].idx;
 	*nfixed = f;
-	fit_free(c, c->keys);
-	fit_free(c, c->ktmp);
+	host_release(c->h, c->keys);
+	host_release(c->h, c->ktmp);
 	c->keys = c->ktmp = NULL;
 	return USMP_OK;
 }
@@ -1193,7 +1179,7 @@ static void fit_release(fit_ctx *c)
 		c->sorted, c->hw
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
-		fit_free(c, ptrs[i]);
+		host_release(c->h, ptrs[i]);
 	usmp__fit_gidx_free(&c->gidx);
 }
 
@@ -1256,19 +1242,19 @@ static int fit_setup(fit_ctx *c)
 	size_t n = c->n;
 	int rc;
 	c->gap = fit_gap_usable(c->v);
-	c->work = fit_alloc(c, n, sizeof *c->work);
-	c->times = fit_alloc(c, n, sizeof *c->times);
-	c->lo = fit_alloc(c, n, sizeof *c->lo);
-	c->hi = fit_alloc(c, n, sizeof *c->hi);
-	c->seq = fit_alloc(c, n, sizeof *c->seq);
-	c->hw = fit_alloc(c, c->v->pool_count, sizeof *c->hw);
+	c->work = host_array(c->h, n, sizeof *c->work);
+	c->times = host_array(c->h, n, sizeof *c->times);
+	c->lo = host_array(c->h, n, sizeof *c->lo);
+	c->hi = host_array(c->h, n, sizeof *c->hi);
+	c->seq = host_array(c->h, n, sizeof *c->seq);
+	c->hw = host_array(c->h, c->v->pool_count, sizeof *c->hw);
 	if (!c->work || !c->times || !c->lo || !c->hi || !c->seq || !c->hw)
 		return USMP_ERR_NOMEM;
 	if (c->v->overlap_count) {
-		c->rule_stamp = fit_alloc(c, n, sizeof *c->rule_stamp);
-		c->rule_flags = fit_alloc(c, n, sizeof *c->rule_flags);
-		c->fwd_lead = fit_alloc(c, n, sizeof *c->fwd_lead);
-		c->rev_lead = fit_alloc(c, n, sizeof *c->rev_lead);
+		c->rule_stamp = host_array(c->h, n, sizeof *c->rule_stamp);
+		c->rule_flags = host_array(c->h, n, sizeof *c->rule_flags);
+		c->fwd_lead = host_array(c->h, n, sizeof *c->fwd_lead);
+		c->rev_lead = host_array(c->h, n, sizeof *c->rev_lead);
 		if (!c->rule_stamp || !c->rule_flags || !c->fwd_lead ||
 		    !c->rev_lead)
 			return USMP_ERR_NOMEM;
@@ -1278,13 +1264,13 @@ static int fit_setup(fit_ctx *c)
 	if ((rc = fit_index_build(c)))
 		return rc;
 	if (!c->gap) { /* the lists' spans and owners */
-		c->place = fit_alloc(c, n, sizeof *c->place);
-		c->owner = fit_alloc(c, n, sizeof *c->owner);
+		c->place = host_array(c->h, n, sizeof *c->place);
+		c->owner = host_array(c->h, n, sizeof *c->owner);
 		if (!c->place || !c->owner)
 			return USMP_ERR_NOMEM;
 	}
 	/* the begin times only laid out the index */
-	fit_free(c, c->times);
+	host_release(c->h, c->times);
 	c->times = NULL;
 	return USMP_OK;
 }

@@ -13,6 +13,8 @@
  */
 #include <usmp/plugin.h>
 
+#include "../host_mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,21 +51,6 @@ typedef struct sw_ctx {
 	uint32_t nfixed;
 	char msg[512];
 } sw_ctx;
-
-static void *sw_alloc(sw_ctx *c, size_t count, size_t elem)
-{
-	if (count == 0)
-		count = 1;
-	if (count > SIZE_MAX / elem)
-		return NULL;
-	return c->h->alloc(c->h, count * elem);
-}
-
-static void sw_free(sw_ctx *c, void *p)
-{
-	if (p)
-		c->h->free(c->h, p);
-}
 
 /* A time as an unsigned key with the same order. */
 static uint64_t sw_time(int64_t t)
@@ -394,8 +381,8 @@ static int sw_place(sw_ctx *c, uint32_t b, bool live, usmp_placement *out)
 static int sw_run(sw_ctx *c, usmp_placement *out)
 {
 	const usmp_view *v = c->v;
-	sw_key *by_begin = sw_alloc(c, c->n, sizeof *by_begin);
-	sw_key *by_end = sw_alloc(c, c->n, sizeof *by_end);
+	sw_key *by_begin = host_array(c->h, c->n, sizeof *by_begin);
+	sw_key *by_end = host_array(c->h, c->n, sizeof *by_end);
 	int rc = USMP_ERR_NOMEM;
 	if (!by_begin || !by_end)
 		goto fail;
@@ -436,8 +423,8 @@ static int sw_run(sw_ctx *c, usmp_placement *out)
 	}
 	rc = USMP_OK;
 fail:
-	sw_free(c, by_begin);
-	sw_free(c, by_end);
+	host_release(c->h, by_begin);
+	host_release(c->h, by_end);
 	return rc;
 }
 
@@ -472,11 +459,11 @@ static int first_fit_sweep(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	}
 	c.n = v->buffer_count;
-	c.nodes = sw_alloc(&c, c.n, sizeof *c.nodes);
-	c.root = sw_alloc(&c, v->pool_count, sizeof *c.root);
-	c.fixed = sw_alloc(&c, c.n, sizeof *c.fixed);
-	c.slot = sw_alloc(&c, c.n, sizeof *c.slot);
-	c.free_slots = sw_alloc(&c, c.n, sizeof *c.free_slots);
+	c.nodes = host_array(c.h, c.n, sizeof *c.nodes);
+	c.root = host_array(c.h, v->pool_count, sizeof *c.root);
+	c.fixed = host_array(c.h, c.n, sizeof *c.fixed);
+	c.slot = host_array(c.h, c.n, sizeof *c.slot);
+	c.free_slots = host_array(c.h, c.n, sizeof *c.free_slots);
 	rc = USMP_ERR_NOMEM;
 	if (!c.nodes || !c.root || !c.fixed || !c.slot || !c.free_slots) {
 		snprintf(c.msg, sizeof c.msg, "first_fit_sweep: out of memory "
@@ -489,7 +476,7 @@ static int first_fit_sweep(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	if (h->progress) {
 		uint64_t total = 0;
-		uint64_t *hw = sw_alloc(&c, v->pool_count, sizeof *hw);
+		uint64_t *hw = host_array(c.h, v->pool_count, sizeof *hw);
 		if (hw) {
 			memset(hw, 0, v->pool_count * sizeof *hw);
 			for (uint32_t i = 0; i < c.n; i++) {
@@ -500,7 +487,7 @@ static int first_fit_sweep(const usmp_view *v, const usmp_host *h,
 			for (uint32_t p = 0; p < v->pool_count; p++)
 				total += hw[p];
 			h->progress(h, total);
-			sw_free(&c, hw);
+			host_release(c.h, hw);
 		}
 	}
 	rc = USMP_OK;
@@ -509,11 +496,11 @@ fail:
 		h->log(h, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
 		                                    : USMP_LOG_WARN,
 		       c.msg);
-	sw_free(&c, c.nodes);
-	sw_free(&c, c.root);
-	sw_free(&c, c.fixed);
-	sw_free(&c, c.slot);
-	sw_free(&c, c.free_slots);
+	host_release(c.h, c.nodes);
+	host_release(c.h, c.root);
+	host_release(c.h, c.fixed);
+	host_release(c.h, c.slot);
+	host_release(c.h, c.free_slots);
 	return rc;
 }
 

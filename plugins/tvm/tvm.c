@@ -16,6 +16,8 @@
  */
 #include <usmp/plugin.h>
 
+#include "../host_mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,21 +71,6 @@ typedef struct tvm_ctx {
 } tvm_ctx;
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static void *tvm_alloc(tvm_ctx *c, size_t count, size_t elem)
-{
-	if (count == 0)
-		count = 1;
-	if (count > SIZE_MAX / elem)
-		return NULL;
-	return c->h->alloc(c->h, count * elem);
-}
-
-static void tvm_free(tvm_ctx *c, void *p)
-{
-	if (p)
-		c->h->free(c->h, p);
-}
 
 static uint64_t tvm_sat_add(uint64_t a, uint64_t b)
 {
@@ -194,11 +181,11 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 {
 	const usmp_view *v = c->v;
 	int rc = USMP_ERR_NOMEM;
-	uint64_t *k = tvm_alloc(c, c->n, sizeof *k);
-	uint64_t *tk = tvm_alloc(c, c->n, sizeof *tk);
-	uint32_t *ids = tvm_alloc(c, c->n, sizeof *ids);
-	uint32_t *tv = tvm_alloc(c, c->n, sizeof *tv);
-	size_t *count = tvm_alloc(c, 65537, sizeof *count);
+	uint64_t *k = host_array(c->h, c->n, sizeof *k);
+	uint64_t *tk = host_array(c->h, c->n, sizeof *tk);
+	uint32_t *ids = host_array(c->h, c->n, sizeof *ids);
+	uint32_t *tv = host_array(c->h, c->n, sizeof *tv);
+	size_t *count = host_array(c->h, 65537, sizeof *count);
 	tvm_key *run = NULL;
 	int (*cmp)(const void *, const void *) =
 		by_conflicts ? tvm_cmp_conflicts : tvm_cmp_size;
@@ -224,7 +211,7 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 			;
 		if (j - i < 2)
 			continue;
-		if (!run && !(run = tvm_alloc(c, c->n, sizeof *run)))
+		if (!run && !(run = host_array(c->h, c->n, sizeof *run)))
 			goto out;
 		for (uint32_t x = i; x < j; x++) {
 			const usmp_buffer_rec *r = &v->buffers[ids[x]];
@@ -242,12 +229,12 @@ static int tvm_sort(tvm_ctx *c, int by_conflicts)
 	c->count = m;
 	rc = USMP_OK;
 out:
-	tvm_free(c, k);
-	tvm_free(c, tk);
-	tvm_free(c, ids);
-	tvm_free(c, tv);
-	tvm_free(c, count);
-	tvm_free(c, run);
+	host_release(c->h, k);
+	host_release(c->h, tk);
+	host_release(c->h, ids);
+	host_release(c->h, tv);
+	host_release(c->h, count);
+	host_release(c->h, run);
 	return rc;
 }
 
@@ -270,14 +257,14 @@ static void tvm_tree_init(tvm_ctx *c)
 		live += (v->buffers[b].flags & USMP_BUFFER_LIVE) != 0;
 	if (!live || live > UINT32_MAX / 4 || c->n > UINT32_MAX / 2)
 		return;
-	keys = tvm_alloc(c, (size_t)live * 2, sizeof *keys);
-	tk = tvm_alloc(c, (size_t)live * 2, sizeof *tk);
-	vals = tvm_alloc(c, (size_t)live * 2, sizeof *vals);
-	tv = tvm_alloc(c, (size_t)live * 2, sizeof *tv);
-	count = tvm_alloc(c, 65537, sizeof *count);
-	c->seg_lo = tvm_alloc(c, c->n, sizeof *c->seg_lo);
-	c->seg_hi = tvm_alloc(c, c->n, sizeof *c->seg_hi);
-	c->tree = tvm_alloc(c, c->v->pool_count, sizeof *c->tree);
+	keys = host_array(c->h, (size_t)live * 2, sizeof *keys);
+	tk = host_array(c->h, (size_t)live * 2, sizeof *tk);
+	vals = host_array(c->h, (size_t)live * 2, sizeof *vals);
+	tv = host_array(c->h, (size_t)live * 2, sizeof *tv);
+	count = host_array(c->h, 65537, sizeof *count);
+	c->seg_lo = host_array(c->h, c->n, sizeof *c->seg_lo);
+	c->seg_hi = host_array(c->h, c->n, sizeof *c->seg_hi);
+	c->tree = host_array(c->h, c->v->pool_count, sizeof *c->tree);
 	if (!keys || !tk || !vals || !tv || !count || !c->seg_lo ||
 	    !c->seg_hi || !c->tree)
 		goto drop;
@@ -306,21 +293,21 @@ static void tvm_tree_init(tvm_ctx *c)
 	while (c->seg_n < u - 1)
 		c->seg_n *= 2;
 	c->use_tree = true;
-	tvm_free(c, keys);
-	tvm_free(c, tk);
-	tvm_free(c, vals);
-	tvm_free(c, tv);
-	tvm_free(c, count);
+	host_release(c->h, keys);
+	host_release(c->h, tk);
+	host_release(c->h, vals);
+	host_release(c->h, tv);
+	host_release(c->h, count);
 	return;
 drop:
-	tvm_free(c, keys);
-	tvm_free(c, tk);
-	tvm_free(c, vals);
-	tvm_free(c, tv);
-	tvm_free(c, count);
-	tvm_free(c, c->seg_lo);
-	tvm_free(c, c->seg_hi);
-	tvm_free(c, c->tree);
+	host_release(c->h, keys);
+	host_release(c->h, tk);
+	host_release(c->h, vals);
+	host_release(c->h, tv);
+	host_release(c->h, count);
+	host_release(c->h, c->seg_lo);
+	host_release(c->h, c->seg_hi);
+	host_release(c->h, c->tree);
 	c->seg_lo = c->seg_hi = NULL;
 	c->tree = NULL;
 }
@@ -329,10 +316,10 @@ static void tvm_tree_drop(tvm_ctx *c)
 {
 	if (c->tree)
 		for (uint32_t p = 0; p < c->v->pool_count; p++)
-			tvm_free(c, c->tree[p]);
-	tvm_free(c, c->tree);
-	tvm_free(c, c->seg_lo);
-	tvm_free(c, c->seg_hi);
+			host_release(c->h, c->tree[p]);
+	host_release(c->h, c->tree);
+	host_release(c->h, c->seg_lo);
+	host_release(c->h, c->seg_hi);
 	c->tree = NULL;
 	c->seg_lo = c->seg_hi = NULL;
 	c->use_tree = false;
@@ -390,7 +377,7 @@ static void tvm_tree_add(tvm_ctx *c, uint32_t b)
 		return;
 	uint64_t *mx = c->tree[pl->pool];
 	if (!mx) {
-		mx = tvm_alloc(c, (size_t)c->seg_n * 4, sizeof *mx);
+		mx = host_array(c->h, (size_t)c->seg_n * 4, sizeof *mx);
 		if (!mx) {
 			tvm_tree_drop(c); /* the neighbour walk still works */
 			return;
@@ -585,12 +572,12 @@ static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
 	    !h->realloc || !h->free || !h->should_stop || !h->for_each_neighbor)
 		return USMP_ERR_INVALID;
 	c->n = v->buffer_count;
-	c->order = tvm_alloc(c, c->n, sizeof *c->order);
-	c->pos = tvm_alloc(c, c->n, sizeof *c->pos);
-	c->work = tvm_alloc(c, c->n, sizeof *c->work);
-	c->top = tvm_alloc(c, v->pool_count, sizeof *c->top);
-	c->seen = tvm_alloc(c, v->pool_count, sizeof *c->seen);
-	c->touched = tvm_alloc(c, v->pool_count, sizeof *c->touched);
+	c->order = host_array(c->h, c->n, sizeof *c->order);
+	c->pos = host_array(c->h, c->n, sizeof *c->pos);
+	c->work = host_array(c->h, c->n, sizeof *c->work);
+	c->top = host_array(c->h, v->pool_count, sizeof *c->top);
+	c->seen = host_array(c->h, v->pool_count, sizeof *c->seen);
+	c->touched = host_array(c->h, v->pool_count, sizeof *c->touched);
 	if (!c->order || !c->pos || !c->work || !c->top || !c->seen ||
 	    !c->touched)
 		return USMP_ERR_NOMEM;
@@ -603,15 +590,15 @@ static void tvm_finish(tvm_ctx *c)
 {
 	if (!c->h)
 		return;
-	tvm_free(c, c->order);
-	tvm_free(c, c->pos);
-	tvm_free(c, c->work);
-	tvm_free(c, c->top);
-	tvm_free(c, c->seen);
-	tvm_free(c, c->touched);
-	tvm_free(c, c->list);
-	tvm_free(c, c->adj_start);
-	tvm_free(c, c->adj);
+	host_release(c->h, c->order);
+	host_release(c->h, c->pos);
+	host_release(c->h, c->work);
+	host_release(c->h, c->top);
+	host_release(c->h, c->seen);
+	host_release(c->h, c->touched);
+	host_release(c->h, c->list);
+	host_release(c->h, c->adj_start);
+	host_release(c->h, c->adj);
 	tvm_tree_drop(c);
 }
 
@@ -636,9 +623,9 @@ static int tvm_greedy_main(const usmp_view *v, const usmp_host *h,
 	if (rc)
 		goto fail;
 	memcpy(out, c.work, (size_t)c.n * sizeof *out);
-	if (h->progress && (hw = tvm_alloc(&c, v->pool_count, sizeof *hw))) {
+	if (h->progress && (hw = host_array(c.h, v->pool_count, sizeof *hw))) {
 		h->progress(h, tvm_total(&c, out, hw));
-		tvm_free(&c, hw);
+		host_release(c.h, hw);
 	}
 	tvm_finish(&c);
 	return USMP_OK;
@@ -799,8 +786,8 @@ static void tvm_adj_build(tvm_ctx *c)
 		if (total > TVM_ADJ_MAX)
 			return;
 	}
-	c->adj_start = tvm_alloc(c, (size_t)c->n + 1, sizeof *c->adj_start);
-	c->adj = tvm_alloc(c, (size_t)total, sizeof *c->adj);
+	c->adj_start = host_array(c->h, (size_t)c->n + 1, sizeof *c->adj_start);
+	c->adj = host_array(c->h, (size_t)total, sizeof *c->adj);
 	if (!c->adj_start || !c->adj)
 		goto drop;
 	c->adj_cap = total;
@@ -813,8 +800,8 @@ static void tvm_adj_build(tvm_ctx *c)
 	c->adj_start[c->n] = c->adj_fill;
 	return;
 drop:
-	tvm_free(c, c->adj_start);
-	tvm_free(c, c->adj);
+	host_release(c->h, c->adj_start);
+	host_release(c->h, c->adj);
 	c->adj_start = NULL;
 	c->adj = NULL;
 }
@@ -833,8 +820,8 @@ static int hill_climb(const usmp_view *v, const usmp_host *h,
 		rc = USMP_ERR_INVALID;
 		goto fail;
 	}
-	cur = tvm_alloc(&c, c.n, sizeof *cur);
-	hw = tvm_alloc(&c, v->pool_count, sizeof *hw);
+	cur = host_array(c.h, c.n, sizeof *cur);
+	hw = host_array(c.h, v->pool_count, sizeof *hw);
 	if (!cur || !hw) {
 		rc = USMP_ERR_NOMEM;
 		goto fail;
@@ -914,8 +901,8 @@ static int hill_climb(const usmp_view *v, const usmp_host *h,
 		rc = USMP_ERR_INFEASIBLE;
 		goto fail;
 	}
-	tvm_free(&c, cur);
-	tvm_free(&c, hw);
+	host_release(c.h, cur);
+	host_release(c.h, hw);
 	tvm_finish(&c);
 	return USMP_OK;
 fail:
@@ -926,8 +913,8 @@ fail:
 		                                      : USMP_LOG_WARN,
 		        c.msg);
 	if (c.h) {
-		tvm_free(&c, cur);
-		tvm_free(&c, hw);
+		host_release(c.h, cur);
+		host_release(c.h, hw);
 	}
 	tvm_finish(&c);
 	return rc;
