@@ -944,9 +944,9 @@ def write_report(path, ctx, probs, algos, results, iso_rows):
 	if os.path.exists(path):
 		with open(path) as f:
 			old = f.read()
-		i, j = old.find(FIELD_BEGIN), old.find(FIELD_END)
-		if i >= 0 and j > i:
-			keep = "\n" + old[i:j + len(FIELD_END)] + "\n"
+		i = old.find(FIELD_BEGIN)
+		if i >= 0:
+			keep = "\n" + old[i:].rstrip("\n") + "\n"
 	with open(path, "w") as f:
 		f.write("\n".join(L) + keep)
 
