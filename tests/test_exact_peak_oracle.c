@@ -68,7 +68,12 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 	uint64_t seed = test_env_u64("USMP_PEAK_ORACLE_SEED", 20261203163,
 	                             &random_seed);
 	uint64_t s = seed, planned = 0, spilled = 0, none = 0, fixed = 0;
-	uint64_t cases = test_env_u64("USMP_PEAK_ORACLE_CASES", 400, NULL);
+#if defined(__SANITIZE_ADDRESS__)
+	uint64_t fallback = 120; /* the sanitizers make the oracle ~8x slower */
+#else
+	uint64_t fallback = 400;
+#endif
+	uint64_t cases = test_env_u64("USMP_PEAK_ORACLE_CASES", fallback, NULL);
 	for (uint64_t c = 0; c < cases; c++) {
 		chain_desc d;
 		pgenerate(&d, &s);
