@@ -69,7 +69,7 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 	                             &random_seed);
 	uint64_t s = seed, planned = 0, spilled = 0, none = 0, fixed = 0;
 #if defined(__SANITIZE_ADDRESS__)
-	uint64_t fallback = 120; /* the sanitizers make the oracle ~8x slower */
+	uint64_t fallback = 160; /* the sanitizers make the oracle ~8x slower */
 #else
 	uint64_t fallback = 400;
 #endif
