@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_harness.h"
 #include "support.h"
 
 typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
@@ -95,19 +96,9 @@ static void host_init(thost *t, const usmp_view *v)
 
 static exact_fn load_exact(void)
 {
-	static void *dl;
-	char path[4096];
-	snprintf(path, sizeof path, "%s/plugins/exact.so", test_build_root());
-	if (!dl)
-		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	cr_assert_not_null(dl, "dlopen %s: %s", path, dlerror());
-	const usmp_plugin *p = dlsym(dl, "usmp_plugin_v1");
-	cr_assert_not_null(p);
-	for (uint32_t i = 0; i < p->algorithm_count; i++)
-		if (!strcmp(p->algorithms[i]->name, "exact"))
-			return (exact_fn)p->algorithms[i]->fn;
-	cr_assert_fail("no algorithm 'exact' in %s", path);
-	return NULL;
+	const usmp_algorithm *a = th_algorithm("exact", "exact");
+	cr_assert_not_null(a, "no algorithm 'exact' in the exact plugin");
+	return (exact_fn)a->fn;
 }
 
 /* ---- problems ------------------------------------------------------------ */

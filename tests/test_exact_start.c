@@ -4,12 +4,12 @@
 #include <usmp/plugin.h>
 #include <usmp/usmp.h>
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_harness.h"
 #include "support.h"
 
 typedef int (*window_fn)(const usmp_view *, const usmp_host *,
@@ -79,19 +79,9 @@ static void host_init(thost *t, bool stop_now)
 
 static window_fn window(void)
 {
-	static void *dl;
-	char path[4096];
-	snprintf(path, sizeof path, "%s/plugins/exact.so", test_build_root());
-	if (!dl)
-		dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	cr_assert_not_null(dl, "dlopen %s: %s", path, dlerror());
-	const usmp_plugin *p = dlsym(dl, "usmp_plugin_v1");
-	cr_assert_not_null(p);
-	for (uint32_t i = 0; i < p->algorithm_count; i++)
-		if (!strcmp(p->algorithms[i]->name, "exact_window"))
-			return (window_fn)p->algorithms[i]->fn;
-	cr_assert_fail("no algorithm 'exact_window' in the exact plugin");
-	return NULL;
+	const usmp_algorithm *a = th_algorithm("exact", "exact_window");
+	cr_assert_not_null(a, "no algorithm 'exact_window' in the exact plugin");
+	return (window_fn)a->fn;
 }
 
 /* ---- problems as views ---------------------------------------------------- */
