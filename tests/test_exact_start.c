@@ -18,19 +18,12 @@ typedef int (*window_fn)(const usmp_view *, const usmp_host *,
 /* ---- a host that may say stop at once, and keeps the first progress ---- */
 
 typedef struct thost {
-	usmp_host h;
+	th_host th; /* first: the harness's counting allocator and log */
 	bool stop_now, stop_after_start;
-	long live_allocs;
 	uint64_t first_progress;
 	unsigned progress_calls;
 } thost;
 
-static void t_log(const usmp_host *h, int level, const char *msg)
-{
-	(void)h;
-	(void)level;
-	(void)msg;
-}
 /* Stop at once, or (stop_after_start) once the start plan is reported. */
 static bool t_stop(const usmp_host *h)
 {
@@ -43,37 +36,15 @@ static void t_progress(const usmp_host *h, uint64_t best)
 	if (!t->progress_calls++)
 		t->first_progress = best;
 }
-static void *t_alloc(const usmp_host *h, size_t n)
-{
-	void *p = malloc(n);
-	if (p)
-		((thost *)h)->live_allocs++;
-	return p;
-}
-static void *t_realloc(const usmp_host *h, void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (q && !p)
-		((thost *)h)->live_allocs++;
-	return q;
-}
-static void t_free(const usmp_host *h, void *p)
-{
-	if (p)
-		((thost *)h)->live_allocs--;
-	free(p);
-}
 
 static void host_init(thost *t, bool stop_now)
 {
 	memset(t, 0, sizeof *t);
-	t->h.struct_size = sizeof(usmp_host);
-	t->h.log = t_log;
-	t->h.should_stop = t_stop;
-	t->h.progress = t_progress;
-	t->h.alloc = t_alloc;
-	t->h.realloc = t_realloc;
-	t->h.free = t_free;
+	th_host_init(&t->th, NULL);
+	t->th.host.should_stop = t_stop;
+	t->th.host.progress = t_progress;
+	t->th.host.for_each_neighbor = NULL; /* views without edges */
+	t->th.host.report_bound = NULL;
 	t->stop_now = stop_now;
 }
 
@@ -228,10 +199,10 @@ Test(exact_start, a_stop_before_the_start_plan_still_gives_a_valid_plan,
 		thost t;
 		host_init(&t, true);
 		usmp_placement *out = fresh(&p);
-		int rc = window()(&p.v, &t.h, out, 32, 0, false);
+		int rc = window()(&p.v, &t.th.host, out, 32, 0, false);
 		cr_assert_eq(rc, USMP_OK, "rc %d (fixed every %u)", rc, every);
-		cr_assert_eq(t.live_allocs, 0, "leaked %ld blocks",
-		             t.live_allocs);
+		cr_assert_eq(t.th.live_allocs, 0, "leaked %ld blocks",
+		             t.th.live_allocs);
 		assert_valid(&p, out);
 		cr_assert_gt(t.progress_calls, 0);
 		free(out);
@@ -248,9 +219,9 @@ Test(exact_start, on_small_problems_the_start_plan_is_first_fit_by_size)
 		host_init(&t, false);
 		t.stop_after_start = true; /* the start plan is what is tested */
 		usmp_placement *out = fresh(&p);
-		int rc = window()(&p.v, &t.h, out, 32, 0, false);
+		int rc = window()(&p.v, &t.th.host, out, 32, 0, false);
 		cr_assert_eq(rc, USMP_OK);
-		cr_assert_eq(t.live_allocs, 0);
+		cr_assert_eq(t.th.live_allocs, 0);
 		assert_valid(&p, out);
 		/* The first progress report is the start plan's peak. */
 		cr_assert_gt(t.progress_calls, 0);
