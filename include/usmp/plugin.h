@@ -34,7 +34,18 @@ extern "C" {
  * Returns: a truth value (int). */
 #define USMP_HAS_FIELD(ptr, type, field)                                       \
 	((ptr)->struct_size >=                                                     \
-	 offsetof(type, field) + sizeof(((const type *)0)->field))
+	 offsetof(type, field) + sizeof(USMP__NULL_OF(type)->field))
+
+/* Casts written as C++ casts in C++, so that hosts and plugins built with
+ * -Wold-style-cast or -Wzero-as-null-pointer-constant compile the macros of
+ * this header without warnings. Internal: not for plugin code. */
+#ifdef __cplusplus
+#define USMP__NULL_OF(type) static_cast<const type *>(nullptr)
+#define USMP__FN_CAST(fn) reinterpret_cast<usmp_algorithm_fn>(fn)
+#else
+#define USMP__NULL_OF(type) ((const type *)0)
+#define USMP__FN_CAST(fn) ((usmp_algorithm_fn)(fn))
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* The problem view: read-only, owned by the host, valid for one call.       */
@@ -222,7 +233,8 @@ typedef struct usmp_algorithm {
 } usmp_algorithm;
 
 /* The plugin. Export it as `USMP_PLUGIN_EXPORT const usmp_plugin
- * usmp_plugin_v1 = { USMP_PLUGIN_HEADER, ... };` */
+ * usmp_plugin_v1 = USMP_PLUGIN_INIT(name, version, license, algorithms);`
+ * (valid C and C++), or `= { USMP_PLUGIN_HEADER, ... };` in C. */
 typedef struct usmp_plugin {
 	uint32_t struct_size; /* sizeof(usmp_plugin) the plugin was built with */
 	uint16_t abi_major;   /* USMP_ABI_MAJOR at build time */
@@ -249,6 +261,24 @@ typedef struct usmp_plugin {
 /* The first three fields of a descriptor built against these headers. */
 #define USMP_PLUGIN_HEADER                                                     \
 	sizeof(usmp_plugin), USMP_ABI_MAJOR, USMP_ABI_MINOR
+
+/* A complete usmp_plugin initializer, every field in order, so that it is
+ * valid C and C++ alike (C++ before C++20 has no designated initializers,
+ * and C++20 allows none after the positional USMP_PLUGIN_HEADER):
+ * `name`, `version`, `license` (string literals) and `algorithms`, an
+ * array (not a pointer) of `const usmp_algorithm *const`, whose element
+ * count becomes algorithm_count:
+ *
+ *     static const usmp_algorithm *const algos[] = {&stack_algo};
+ *     USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =
+ *         USMP_PLUGIN_INIT("stack", "1.0", "MIT", algos);
+ */
+#define USMP_PLUGIN_INIT(name, version, license, algorithms)                  \
+	{                                                                          \
+		USMP_PLUGIN_HEADER, (name), (version), (license),                      \
+			sizeof(algorithms) / sizeof((algorithms)[0]), 0,                   \
+			(algorithms)                                                       \
+	}
 
 /* ------------------------------------------------------------------------ */
 /* Declaring an algorithm: knobs and prototype from one list.                */
@@ -345,7 +375,7 @@ typedef struct usmp_plugin {
 #define USMP_ALGORITHM_INIT_COST(fn, name, caps, summary, cost)                \
 	{                                                                          \
 		sizeof(usmp_algorithm), (caps), (name), (summary),                     \
-			USMP_ALGORITHM_PARAMS(fn), (usmp_algorithm_fn)(fn),                \
+			USMP_ALGORITHM_PARAMS(fn), USMP__FN_CAST(fn),                      \
 			USMP_ALGORITHM_PARAM_HELP(fn), (cost)                              \
 	}
 #define USMP_ALGORITHM_INIT(fn, name, caps, summary)                           \

@@ -43,6 +43,12 @@ static const usmp_algorithm none_algo = USMP_ALGORITHM_INIT(
 	no_knobs, "no_knobs", USMP_CAP_MULTI_POOL | USMP_CAP_DETERMINISTIC,
 	"no knobs");
 
+/* The whole plugin descriptor from USMP_PLUGIN_INIT, as a plugin writes
+ * it (the same line compiles as C++: use_headers.cpp). */
+static const usmp_algorithm *const c_algos[] = {&all_algo, &none_algo};
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =
+	USMP_PLUGIN_INIT("c_plugin", "1.0", "MIT", c_algos);
+
 static int ok(int n, int cond, const char *what)
 {
 	printf("%s %d - %s\n", cond ? "ok" : "not ok", n, what);
@@ -54,7 +60,7 @@ int main(void)
 	usmp_algorithm a = {0};
 	a.struct_size = sizeof a;
 	int bad = 0;
-	printf("1..6\n");
+	printf("1..7\n");
 	bad |= ok(1, USMP_ABI_MAJOR == 1, "ABI major is 1");
 	bad |= ok(2, USMP_HAS_FIELD(&a, usmp_algorithm, param_help),
 	          "USMP_HAS_FIELD works in this language mode");
@@ -77,5 +83,14 @@ int main(void)
 	                 none_algo.caps == (USMP_CAP_MULTI_POOL |
 	                                    USMP_CAP_DETERMINISTIC),
 	          "USMP_ALGORITHM_INIT fills the descriptor in field order");
+	bad |= ok(7, usmp_plugin_v1.struct_size == sizeof(usmp_plugin) &&
+	                 usmp_plugin_v1.abi_major == USMP_ABI_MAJOR &&
+	                 usmp_plugin_v1.abi_minor == USMP_ABI_MINOR &&
+	                 !strcmp(usmp_plugin_v1.name, "c_plugin") &&
+	                 !strcmp(usmp_plugin_v1.license, "MIT") &&
+	                 usmp_plugin_v1.algorithm_count == 2 &&
+	                 usmp_plugin_v1.reserved == 0 &&
+	                 usmp_plugin_v1.algorithms[1] == &none_algo,
+	          "USMP_PLUGIN_INIT fills the plugin descriptor, counting the array");
 	return bad;
 }

@@ -1,5 +1,6 @@
-// use_headers.cpp — the public headers compiled as C++17 with -pedantic
-// -Werror: C++ compilers (TVM, MLIR-based toolchains) include them directly.
+// use_headers.cpp — the public headers compiled as C++11 and C++17 with
+// -pedantic -Werror, -Wold-style-cast and -Wzero-as-null-pointer-constant:
+// C++ compilers (TVM, MLIR-based toolchains) include them directly.
 #include <usmp/usmp.h>
 #include <usmp/plugin.h>
 #include <cstdio>
@@ -24,8 +25,14 @@ static int cxx_plain(const usmp_view *, const usmp_host *, usmp_placement *)
 }
 static const usmp_algorithm cxx_desc = USMP_ALGORITHM_INIT(
 	cxx_algo, "cxx_algo", USMP_CAP_DETERMINISTIC, "from C++");
-static const usmp_algorithm cxx_plain_desc = USMP_ALGORITHM_INIT(
-	cxx_plain, "cxx_plain", 0, "no knobs");
+static const usmp_algorithm cxx_plain_desc = USMP_ALGORITHM_INIT_COST(
+	cxx_plain, "cxx_plain", USMP_CAP_PORTFOLIO, "no knobs, volunteers", 2.5);
+
+// A C++ plugin's descriptor: positional, since C++ before C++20 has no
+// designated initializers and C++20 allows none after USMP_PLUGIN_HEADER.
+static const usmp_algorithm *const cxx_algos[] = {&cxx_desc, &cxx_plain_desc};
+USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =
+	USMP_PLUGIN_INIT("cxx_plugin", "1.0", "MIT", cxx_algos);
 
 static int ok(int n, bool cond, const char *what)
 {
@@ -39,7 +46,7 @@ int main()
 	a.struct_size = sizeof a;
 	bool fine = true;
 	int bad = 0;
-	std::printf("1..4\n");
+	std::printf("1..6\n");
 	bad |= ok(1, USMP_HAS_FIELD(&a, usmp_algorithm, param_help), "USMP_HAS_FIELD in C++");
 	bad |= ok(2, usmp_align_up(13, 8, &fine) == 16 && fine, "inline helpers in C++");
 	bad |= ok(3, !std::strcmp(cxx_desc.params, "flag:bool=true gap:u64=18446744073709551615 order:str=size") &&
@@ -49,5 +56,27 @@ int main()
 	                 cxx_desc.fn == reinterpret_cast<usmp_algorithm_fn>(cxx_algo) &&
 	                 !std::strcmp(cxx_plain_desc.param_help, ""),
 	          "USMP_ALGORITHM_INIT descriptor in C++");
+	bad |= ok(5, usmp_plugin_v1.struct_size == sizeof(usmp_plugin) &&
+	                 usmp_plugin_v1.abi_major == USMP_ABI_MAJOR &&
+	                 usmp_plugin_v1.algorithm_count == 2 &&
+	                 usmp_plugin_v1.algorithms[1] == &cxx_plain_desc &&
+	                 cxx_plain_desc.cost == 2.5 &&
+	                 !std::strcmp(usmp_plugin_v1.name, "cxx_plugin"),
+	          "USMP_PLUGIN_INIT and USMP_ALGORITHM_INIT_COST in C++");
+	// The host API from C++: builder calls, options value-initialised.
+	usmp_problem *p = usmp_problem_create();
+	uint32_t sram = 0, dram = 0, b = 0;
+	usmp_plan_options o{};
+	o.struct_size = sizeof o;
+	bool host = p && !usmp_problem_add_pool(p, "sram", 1024, 16, &sram) &&
+	            !usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 64, &dram) &&
+	            !usmp_problem_add_buffer(p, "x", 64, 0, &b) &&
+	            !usmp_problem_add_candidate(p, b, sram) &&
+	            !usmp_problem_add_candidate(p, b, dram) &&
+	            !usmp_problem_set_fixed(p, b, dram, 128) &&
+	            !std::strcmp(usmp_problem_pool_name(p, dram), "dram") &&
+	            o.algorithm == nullptr;
+	usmp_problem_destroy(p);
+	bad |= ok(6, host, "the host API's builder calls from C++");
 	return bad;
 }
