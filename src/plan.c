@@ -126,6 +126,10 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.time_ms = pt->time_ms,
 		.rule = pt->rule ? pt->rule : "",
 		.source = (uint32_t)pt->source,
+		.spill = pt->spill,
+		.spill_count = pt->spill_count,
+		.spill_largest = pt->spill_count ? pt->spill_largest : UINT32_MAX,
+		.spill_forced = pt->spill_forced,
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -568,6 +572,39 @@ static bool capacity_narrows(const part_job *j)
 	return false;
 }
 
+/* The part's spill (docs/design.md, "Several pools: the objective"): the
+ * bytes of buffers placed outside their first candidate pool (saturating),
+ * how many, the largest of them (a problem index), and the bytes no plan
+ * avoids (a buffer larger than its first pool's limit, or fixed elsewhere). */
+static void part_spill(usmp__part *part, const usmp_view *v,
+                       const usmp_placement *pl, const uint32_t *buffer_map)
+{
+	uint64_t largest = 0;
+	part->spill = 0;
+	part->spill_count = 0;
+	part->spill_largest = UINT32_MAX;
+	part->spill_forced = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (!b->candidate_count ||
+		    pl[i].pool == v->candidates[b->candidate_start])
+			continue;
+		part->spill = b->size > UINT64_MAX - part->spill ? UINT64_MAX
+		                                                 : part->spill + b->size;
+		part->spill_count++;
+		uint32_t first = v->candidates[b->candidate_start];
+		if ((b->flags & USMP_BUFFER_FIXED) ||
+		    b->size > v->pools[first].size_limit)
+			part->spill_forced =
+				b->size > UINT64_MAX - part->spill_forced
+					? UINT64_MAX : part->spill_forced + b->size;
+		if (b->size > largest) {
+			largest = b->size;
+			part->spill_largest = buffer_map[i];
+		}
+	}
+}
+
 /* Verify the part's plan on its own, measure it, and copy it into the
  * plan's placements (problem indices). */
 static int part_accept(part_job *j)
@@ -590,6 +627,7 @@ static int part_accept(part_job *j)
 	/* A size past 2^64 - 1 is no size: it and the bound may both have
 	 * saturated, however far apart they are. */
 	part->optimal = !saturated && part->size <= part->proven_bound;
+	part_spill(part, v, j->out, j->vs.buffer_map);
 	part->whole = j->n == j->p->buffer_count &&
 	              v->pool_count == j->p->pool_count;
 	for (uint32_t q = 0; q < v->pool_count && part->whole; q++)

@@ -56,6 +56,10 @@ typedef struct usmp__part {
 	double limit; /* seconds of budget from the call's start; 0 = none */
 	int stopped;  /* the algorithm was told to stop (limit or cancel) */
 	int whole;    /* verified as the whole problem, indices unchanged */
+	uint64_t spill;         /* bytes outside their first candidate pool */
+	uint32_t spill_count;   /* buffers outside it */
+	uint32_t spill_largest; /* the largest of them; UINT32_MAX when none */
+	uint64_t spill_forced;  /* of spill, what no plan avoids */
 } usmp__part;
 
 /* A plan: status, placements, pool sizes and its parts. */

@@ -197,7 +197,7 @@ Test(layout, usmp_plan_options_is_pinned)
 
 Test(layout, usmp_part_info_is_pinned)
 {
-	cr_assert_eq(sizeof(usmp_part_info), 88);
+	cr_assert_eq(sizeof(usmp_part_info), 112);
 	cr_assert_eq(offsetof(usmp_part_info, struct_size), 0);
 	cr_assert_eq(offsetof(usmp_part_info, buffer_count), 4);
 	cr_assert_eq(offsetof(usmp_part_info, optimal), 8);
@@ -212,6 +212,10 @@ Test(layout, usmp_part_info_is_pinned)
 	cr_assert_eq(offsetof(usmp_part_info, rule), 72);
 	cr_assert_eq(offsetof(usmp_part_info, source), 80);
 	cr_assert_eq(offsetof(usmp_part_info, reserved), 84);
+	cr_assert_eq(offsetof(usmp_part_info, spill), 88);
+	cr_assert_eq(offsetof(usmp_part_info, spill_count), 96);
+	cr_assert_eq(offsetof(usmp_part_info, spill_largest), 100);
+	cr_assert_eq(offsetof(usmp_part_info, spill_forced), 104);
 }
 
 Test(layout, usmp_diagnostic_kind_is_pinned)

@@ -708,6 +708,17 @@ typedef struct usmp_part_info {
 	const char *rule;      /* the selection rule that chose the algorithm */
 	uint32_t source;       /* usmp_rule_source of that rule */
 	uint32_t reserved;
+	/* Appended (set struct_size to sizeof(usmp_part_info) to get them):
+	 * the part's spill (docs/design.md, "Several pools: the objective"),
+	 * the bytes of its buffers placed outside their first candidate pool;
+	 * 0 for a plan read from a file. */
+	uint64_t spill;
+	uint32_t spill_count;   /* how many buffers those are */
+	uint32_t spill_largest; /* the largest of them (a problem buffer index,
+	                           the first of equals); UINT32_MAX when none */
+	/* The part of `spill` no plan avoids: buffers larger than their first
+	 * candidate pool's size limit, or fixed in another pool. */
+	uint64_t spill_forced;
 } usmp_part_info;
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with
