@@ -564,7 +564,9 @@ static double volunteer_cost(const usmp__algo *a)
  * registry order, with its default knobs: while no plan is at the bound
  * and time remains, each whose estimated cost (its declared cost x the time
  * the first plan took) fits the time left; every one while no plan exists.
- * Logs what each took as a multiple of the first plan (its measured cost).
+ * Logs what each took as a multiple of the first plan (its measured cost),
+ * and at info why one did not run (a capability the part needs, a plan
+ * already at the bound, the time), so that its author can tell.
  * Returns how many produced a plan. */
 static int run_volunteers(run_state *s)
 {
@@ -573,13 +575,32 @@ static int run_volunteers(run_state *s)
 	int ran = 0;
 	for (uint32_t i = 0; i < usmp__registry_algo_count(s->r); i++) {
 		const usmp__algo *a = usmp__registry_algo_at(s->r, i);
-		if (!a || a->builtin || !(a->caps & USMP_CAP_PORTFOLIO) ||
-		    usmp__check_caps(a, s->v, NULL))
+		if (!a || a->builtin || !(a->caps & USMP_CAP_PORTFOLIO))
 			continue;
-		if (at_bound(s) || only_cancel(s->hc) ||
-		    (s->have_best && h->should_stop(h)))
-			break;
 		char line[300];
+		char *why = NULL;
+		if (usmp__check_caps(a, s->v, &why)) {
+			snprintf(line, sizeof line, "volunteer %s not run: %s", a->name,
+			         why ? why : "it lacks a capability the part needs");
+			usmp__free_msg(&why);
+			h->log(h, USMP_LOG_INFO, line);
+			continue;
+		}
+		if (at_bound(s)) {
+			snprintf(line, sizeof line, "volunteer %s not run: the plan "
+			         "of %s is at the lower bound (%llu bytes)", a->name,
+			         s->winner ? s->winner : "an earlier member",
+			         (unsigned long long)s->v->lower_bound);
+			h->log(h, USMP_LOG_INFO, line);
+			continue;
+		}
+		if (only_cancel(s->hc) || (s->have_best && h->should_stop(h))) {
+			snprintf(line, sizeof line, "volunteer %s not run: %s", a->name,
+			         only_cancel(s->hc) ? "the call was cancelled"
+			                            : "the time limit has passed");
+			h->log(h, USMP_LOG_INFO, line);
+			continue;
+		}
 		double est = volunteer_cost(a) * first_cost;
 		if (s->have_best && est > time_left(s->hc)) {
 			snprintf(line, sizeof line, "volunteer %s skipped: "

@@ -3,6 +3,32 @@
 #include "problem.h"
 #include "view.h"
 
+/* Buffer i is fixed in a pool its candidate list leaves out: name the
+ * record, the list, and the two ways out. */
+static int fixed_not_a_candidate(usmp_problem *p, size_t i)
+{
+	const usmp__buffer *b = &p->buffers[i];
+	char list[200] = "";
+	size_t len = 0;
+	for (uint32_t k = 0; k < b->candidate_count && len < sizeof list; k++) {
+		int n = snprintf(list + len, sizeof list - len, "%s\"%s\"",
+		                 k ? ", " : "", p->pools[b->candidates[k]].name);
+		if (n < 0 || (size_t)n >= sizeof list - len) {
+			snprintf(list + (len < sizeof list - 6 ? len : sizeof list - 6),
+			         6, ", ...");
+			break;
+		}
+		len += (size_t)n;
+	}
+	const char *fixed = p->pools[b->fixed_pool].name;
+	return usmp__problem_fail(
+		p, USMP_ERR_INVALID,
+		"buffers[%zu].fixed: buffer \"%s\": fixed pool \"%s\" is not among "
+		"its candidate pools (%s): add \"%s\" to them, or give the buffer "
+		"none (a fixed buffer without candidates stays in its fixed pool)",
+		i, b->name, fixed, list, fixed);
+}
+
 int usmp__problem_prepare(usmp_problem *p)
 {
 	const char *before;
@@ -28,11 +54,7 @@ int usmp__problem_prepare(usmp_problem *p)
 			if (b->candidates[k] == b->fixed_pool)
 				break;
 		if (k == b->candidate_count)
-			return usmp__problem_fail(
-				p, USMP_ERR_INVALID,
-				"buffer \"%s\": fixed pool \"%s\" is not among its "
-				"candidate pools",
-				b->name, p->pools[b->fixed_pool].name);
+			return fixed_not_a_candidate(p, i);
 	}
 	/* An overlap rule describes one op streaming src into dst
 	 * (docs/formats.md): dst comes after src, so the rules form no cycle,

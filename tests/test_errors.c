@@ -624,7 +624,7 @@ Test(errors, json_fixed_pool_not_a_candidate_is_refused)
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
 	                     "buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
+	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed pool \"dram\" is not among its candidate pools");
 }
 
 /* Fixed offsets out of range or misaligned */
