@@ -137,7 +137,7 @@ class LayoutTest(unittest.TestCase):
         sizes = {_lib.RegistryOptions: 16, _lib.PluginInfo: 48,
                  _lib.AlgorithmInfo: 40, _lib.ParamInfo: 32,
                  _lib.Selection: 32, _lib.PlanOptions: 56,
-                 _lib.PartInfo: 88}
+                 _lib.PartInfo: 112}
         for struct, size in sizes.items():
             self.assertEqual(ctypes.sizeof(struct), size, struct.__name__)
         self.assertEqual(_lib.PlanOptions.time_limit.offset, 40)
@@ -146,6 +146,9 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(_lib.PartInfo.rule.offset, 72)
         self.assertEqual(_lib.PartInfo.source.offset, 80)
         self.assertEqual(_lib.PartInfo.time_ms.offset, 64)
+        self.assertEqual(_lib.PartInfo.spill.offset, 88)
+        self.assertEqual(_lib.PartInfo.spill_largest.offset, 100)
+        self.assertEqual(_lib.PartInfo.spill_forced.offset, 104)
 
 
 class ProblemTest(unittest.TestCase):

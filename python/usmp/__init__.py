@@ -613,7 +613,8 @@ def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
 Placement = collections.namedtuple("Placement", "pool offset")
 Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
-            "proven_bound optimal group time_ms rule source")
+            "proven_bound optimal group time_ms rule source spill "
+            "spill_count spill_largest spill_forced")
 
 
 class Plan:
@@ -675,7 +676,9 @@ class Plan:
                 _str(info.params) or "", info.buffer_count, info.size,
                 info.lower_bound, info.proven_bound, bool(info.optimal),
                 info.group, info.time_ms, _str(info.rule) or "",
-                _SOURCES.get(info.source, "?")))
+                _SOURCES.get(info.source, "?"), info.spill, info.spill_count,
+                buffers[info.spill_largest] if info.spill_count else None,
+                info.spill_forced))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

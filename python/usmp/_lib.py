@@ -75,7 +75,9 @@ class PartInfo(ctypes.Structure):
                 ("params", c_char_p), ("size", c_uint64),
                 ("lower_bound", c_uint64), ("proven_bound", c_uint64),
                 ("time_ms", c_double), ("rule", c_char_p),
-                ("source", c_uint32), ("reserved", c_uint32)]
+                ("source", c_uint32), ("reserved", c_uint32),
+                ("spill", c_uint64), ("spill_count", c_uint32),
+                ("spill_largest", c_uint32), ("spill_forced", c_uint64)]
 
 
 class Infeasibility(ctypes.Structure):
