@@ -258,6 +258,8 @@ int usmp_plan_read(usmp_problem *p, const char *path, int format,
 	else
 		rc = usmp__json_read_plan(plan, p, data, len,
 		                          display_name(path, 0));
+	if (rc == USMP_OK)
+		usmp__plan_spill(plan, p);
 done:
 	free(data);
 	usmp__free_msg(&msg);

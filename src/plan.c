@@ -39,6 +39,73 @@ int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 	return status;
 }
 
+/* Add a buffer of `size` bytes to a part's spill (saturating); `forced`
+ * when no plan keeps it in its first pool. */
+static void spill_add(usmp__part *part, uint64_t size, uint32_t b, bool forced,
+                      uint64_t *largest)
+{
+	part->spill = size > UINT64_MAX - part->spill ? UINT64_MAX
+	                                              : part->spill + size;
+	if (forced)
+		part->spill_forced = size > UINT64_MAX - part->spill_forced
+		                             ? UINT64_MAX
+		                             : part->spill_forced + size;
+	part->spill_count++;
+	if (size > *largest) {
+		*largest = size;
+		part->spill_largest = b;
+	}
+}
+
+void usmp__plan_spill(usmp_plan *plan, const usmp_problem *p)
+{
+	size_t ng = p->group_count;
+	uint32_t *part_of = NULL, *first_pool = NULL;
+	uint64_t *largest = NULL;
+	if (!p->prepared || !p->buffer_group || !p->pool_group || !ng ||
+	    !plan->part_count)
+		return;
+	/* By group: its part (the first naming it) and its first pool, so that
+	 * a plan of many parts costs one pass over the buffers. */
+	part_of = malloc(ng * sizeof *part_of);
+	first_pool = malloc(ng * sizeof *first_pool);
+	largest = calloc(plan->part_count, sizeof *largest);
+	if (!part_of || !first_pool || !largest)
+		goto fail;
+	for (size_t g = 0; g < ng; g++)
+		part_of[g] = first_pool[g] = UINT32_MAX;
+	for (uint32_t k = plan->part_count; k-- > 0;) {
+		usmp__part *part = &plan->parts[k];
+		part->spill = part->spill_forced = 0;
+		part->spill_count = 0;
+		part->spill_largest = UINT32_MAX;
+		if (part->group < ng)
+			part_of[part->group] = k;
+	}
+	for (size_t q = p->pool_count; q-- > 0;)
+		if (p->pool_group[q] < ng)
+			first_pool[p->pool_group[q]] = (uint32_t)q;
+	for (size_t i = 0; i < p->buffer_count && i < plan->buffer_count; i++) {
+		const usmp__buffer *b = &p->buffers[i];
+		uint32_t pool = plan->placements[i].pool, g = p->buffer_group[i];
+		if (g >= ng || part_of[g] == UINT32_MAX || pool >= p->pool_count)
+			continue;
+		bool fixed = b->flags & USMP_BUFFER_FIXED;
+		uint32_t first = b->candidate_count ? b->candidates[0]
+		                 : fixed            ? b->fixed_pool
+		                                    : first_pool[g];
+		if (first >= p->pool_count || pool == first)
+			continue;
+		spill_add(&plan->parts[part_of[g]], b->size, (uint32_t)i,
+		          fixed || b->size > p->pools[first].size_limit,
+		          &largest[part_of[g]]);
+	}
+fail:
+	free(part_of);
+	free(first_pool);
+	free(largest);
+}
+
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p)
 {
 	memset(plan->pool_size, 0, plan->pool_count * sizeof *plan->pool_size);
@@ -589,19 +656,11 @@ static void part_spill(usmp__part *part, const usmp_view *v,
 		if (!b->candidate_count ||
 		    pl[i].pool == v->candidates[b->candidate_start])
 			continue;
-		part->spill = b->size > UINT64_MAX - part->spill ? UINT64_MAX
-		                                                 : part->spill + b->size;
-		part->spill_count++;
 		uint32_t first = v->candidates[b->candidate_start];
-		if ((b->flags & USMP_BUFFER_FIXED) ||
-		    b->size > v->pools[first].size_limit)
-			part->spill_forced =
-				b->size > UINT64_MAX - part->spill_forced
-					? UINT64_MAX : part->spill_forced + b->size;
-		if (b->size > largest) {
-			largest = b->size;
-			part->spill_largest = buffer_map[i];
-		}
+		spill_add(part, b->size, buffer_map[i],
+		          (b->flags & USMP_BUFFER_FIXED) ||
+		                  b->size > v->pools[first].size_limit,
+		          &largest);
 	}
 }
 

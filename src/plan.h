@@ -93,6 +93,9 @@ static inline int usmp__plan_set_error(usmp_plan *plan, int status,
 /* Prepare p and check the plan is shaped for it (buffer and pool counts);
  * USMP_OK, or the failure recorded on the plan. */
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
+/* Fill each part's spill fields from the placements and p's candidate
+ * lists, as planning does (a plan read from a file; p prepared). */
+void usmp__plan_spill(usmp_plan *plan, const usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
 

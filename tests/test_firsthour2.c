@@ -120,6 +120,19 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	                      "it is larger than its first candidate pool or fixed "
 	                      "in another\n"), "%s", out);
 	free(out);
+	/* Read back, `usmp verify` says the same of each part. */
+	char *plan = test_tmpfile(".json");
+	st = test_usmp(&out, "plan '%s' -a first_fit -q -o '%s'", path, plan);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	free(out);
+	st = test_usmp(&out, "verify '%s' '%s'", path, plan);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "(4 buffers, 328 bytes in all pools)\n  part 1: "
+	                      "spill 264 bytes: 2 buffers outside their first "
+	                      "candidate pool, the largest \"c\" in dram; 200 "
+	                      "bytes of it forced\n"), "%s", out);
+	free(out);
+	free(plan);
 	/* No spill, no line. */
 	st = test_usmp(&out, "plan '%s/examples/mobilenet_v2.json' -o /dev/null",
 	               test_source_root());
@@ -167,6 +180,21 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	cr_assert_eq(old.size, pi.size);
 	cr_assert_eq(old.spill, 0x5a5a5a5a5a5a5a5aull, "written past struct_size");
 	cr_assert_eq(old.spill_forced, 0x5a5a5a5a5a5a5a5aull);
+
+	/* Read back from its file, the plan says the same. */
+	char *file = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(plan, p, file, USMP_FORMAT_JSON), USMP_OK);
+	usmp_plan *back = NULL;
+	cr_assert_eq(usmp_plan_read(p, file, USMP_FORMAT_AUTO, &back), USMP_OK,
+	             "%s", usmp_plan_error(back));
+	usmp_part_info bi = {.struct_size = sizeof bi};
+	cr_assert_eq(usmp_plan_part(back, 0, &bi), USMP_OK);
+	cr_assert_eq(bi.spill, 264);
+	cr_assert_eq(bi.spill_count, 2);
+	cr_assert_eq(bi.spill_largest, c);
+	cr_assert_eq(bi.spill_forced, 200);
+	usmp_plan_destroy(back);
+	free(file);
 	usmp_plan_destroy(plan);
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);

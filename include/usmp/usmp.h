@@ -710,8 +710,8 @@ typedef struct usmp_part_info {
 	uint32_t reserved;
 	/* Appended (set struct_size to sizeof(usmp_part_info) to get them):
 	 * the part's spill (docs/design.md, "Several pools: the objective"),
-	 * the bytes of its buffers placed outside their first candidate pool;
-	 * 0 for a plan read from a file. */
+	 * the bytes of its buffers placed outside their first candidate pool
+	 * (for a plan read from a file, of the buffers of the part's group). */
 	uint64_t spill;
 	uint32_t spill_count;   /* how many buffers those are */
 	uint32_t spill_largest; /* the largest of them (a problem buffer index,

@@ -74,6 +74,10 @@ void cli_print_synopsis(const cli_command *cmd, FILE *f, const char *indent);
  * calls; freed by cli_shown_release. The string itself when nothing needs
  * escaping. */
 const char *cli_shown(const char *text);
+/* The line "<lead>spill N bytes: ..." of a part whose buffers are outside
+ * their first candidate pool (nothing otherwise), to f (plan, verify). */
+void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
+                     usmp_plan *plan, const usmp_part_info *pi);
 /* Free what cli_shown still holds (at exit). */
 void cli_shown_release(void);
 /* Print "usmp: <message>" to stderr, the message escaped like cli_shown. */

@@ -1,5 +1,5 @@
 /* common.c — the helpers every subcommand shares: exit statuses, byte counts
- * and format names, loading a problem, creating the registry. */
+ * and format names, loading a problem, creating the registry, the spill line. */
 #include "cli.h"
 
 #include <errno.h>
@@ -113,4 +113,37 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 			                ? "warning" : "note",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
 	return r;
+}
+
+/* The part's spill, when some buffer is outside its first candidate pool
+ * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
+ * largest and where it went; auto's plans add what minimises spill. */
+void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
+                     usmp_plan *plan, const usmp_part_info *pi)
+{
+	uint32_t pool = USMP_NO_POOL;
+	if (!pi->spill_count)
+		return;
+	usmp_plan_placement(plan, pi->spill_largest, &pool, NULL);
+	fprintf(f, "%sspill %llu bytes: %u buffer%s outside %s first "
+	        "candidate pool, the largest \"%s\" in %s", lead,
+	        (unsigned long long)pi->spill, pi->spill_count,
+	        pi->spill_count == 1 ? "" : "s",
+	        pi->spill_count == 1 ? "its" : "their",
+	        cli_shown(usmp_problem_buffer_name(p, pi->spill_largest)),
+	        pool == USMP_NO_POOL ? "?" : cli_shown(usmp_problem_pool_name(p, pool)));
+	/* Forced: no plan keeps those bytes in their first pools. */
+	if (pi->spill_forced == pi->spill)
+		fprintf(f, "; forced: %s larger than its first candidate "
+		        "pool or fixed in another\n",
+		        pi->spill_count == 1 ? "it is" : "each is");
+	else if (pi->spill_forced)
+		fprintf(f, "; %llu bytes of it forced",
+		        (unsigned long long)pi->spill_forced);
+	if (pi->spill_forced != pi->spill)
+		fputs(!strncmp(pi->algorithm, "auto", 4)
+		              ? "; auto keeps the smallest plan, -a exact the least "
+		                "spill\n"
+		              : "\n",
+		      f);
 }

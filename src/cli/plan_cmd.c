@@ -69,39 +69,6 @@ fail:
 	free(st);
 }
 
-/* The part's spill, when some buffer is outside its first candidate pool
- * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
- * largest and where it went; auto's plans add what minimises spill. */
-static void print_spill(usmp_problem *p, usmp_plan *plan,
-                        const usmp_part_info *pi)
-{
-	uint32_t pool = USMP_NO_POOL;
-	if (!pi->spill_count)
-		return;
-	usmp_plan_placement(plan, pi->spill_largest, &pool, NULL);
-	fprintf(stderr, "    spill %llu bytes: %u buffer%s outside %s first "
-	        "candidate pool, the largest \"%s\" in %s",
-	        (unsigned long long)pi->spill, pi->spill_count,
-	        pi->spill_count == 1 ? "" : "s",
-	        pi->spill_count == 1 ? "its" : "their",
-	        cli_shown(usmp_problem_buffer_name(p, pi->spill_largest)),
-	        pool == USMP_NO_POOL ? "?" : cli_shown(usmp_problem_pool_name(p, pool)));
-	/* Forced: no plan keeps those bytes in their first pools. */
-	if (pi->spill_forced == pi->spill)
-		fprintf(stderr, "; forced: %s larger than its first candidate "
-		        "pool or fixed in another\n",
-		        pi->spill_count == 1 ? "it is" : "each is");
-	else if (pi->spill_forced)
-		fprintf(stderr, "; %llu bytes of it forced",
-		        (unsigned long long)pi->spill_forced);
-	if (pi->spill_forced != pi->spill)
-		fputs(!strncmp(pi->algorithm, "auto", 4)
-		              ? "; auto keeps the smallest plan, -a exact the least "
-		                "spill\n"
-		              : "\n",
-		      stderr);
-}
-
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
                           double time_limit, uint64_t capacity)
 {
@@ -174,7 +141,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        (unsigned long long)pi.proven_bound,
 			        100.0 * (double)(pi.size - pi.proven_bound) /
 			                (double)pi.proven_bound);
-		print_spill(p, plan, &pi);
+		cli_print_spill(stderr, "    ", p, plan, &pi);
 	}
 	free(order);
 	free(start);

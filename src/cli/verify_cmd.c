@@ -98,6 +98,13 @@ static int cmd_verify(int argc, char **argv)
 		       cli_shown(argv[first + 1]), cli_shown(argv[first]),
 		       usmp_problem_buffer_count(p),
 		       (unsigned long long)total);
+		for (uint32_t i = 0; i < usmp_plan_part_count(plan); i++) {
+			usmp_part_info pi = {.struct_size = sizeof pi};
+			char lead[32];
+			snprintf(lead, sizeof lead, "  part %u: ", i + 1);
+			if (!usmp_plan_part(plan, i, &pi))
+				cli_print_spill(stdout, lead, p, plan, &pi);
+		}
 		code = EXIT_DONE;
 	}
 	usmp_plan_destroy(plan);
