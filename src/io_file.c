@@ -185,8 +185,12 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 	if (!format_known(format))
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "unknown format %d", format);
+	/* A problem that fails its checks across records (a fixed pool outside
+	 * the candidates, an overlap rule off its schedule) is written as it
+	 * is, so that a host can save the problem it could not plan and the
+	 * failure replays from the file (a bug report). */
 	rc = usmp__problem_prepare(p);
-	if (rc != USMP_OK)
+	if (rc != USMP_OK && rc != USMP_ERR_INVALID)
 		return rc;
 	format = resolve_format(format, path);
 	/* What the format cannot hold is refused before the file is touched. */

@@ -268,6 +268,18 @@ Test(firsthour2, fixed_pool_outside_the_candidates_names_record_and_fix)
 	                 "not among its candidate pools (\"sram\"): add \"dram\" to "
 	                 "them, or give the buffer none (a fixed buffer without "
 	                 "candidates stays in its fixed pool)");
+	/* The refused problem is saved as it is, and replays from the file
+	 * (the checklist's bug report). */
+	char *bug = test_tmpfile(".json");
+	cr_assert_eq(usmp_problem_write(p, bug, USMP_FORMAT_JSON), USMP_OK, "%s",
+	             usmp_problem_error(p));
+	st = test_usmp(&out, "plan '%s'", bug);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, ": buffers[0].fixed: buffer \"in\": fixed pool "
+	                      "\"dram\" is not among its candidate pools "
+	                      "(\"sram\"): add \"dram\" to them"), "%s", out);
+	free(out);
+	free(bug);
 	/* Following the message plans it. */
 	cr_assert_eq(usmp_problem_add_candidate(p, b, dram), USMP_OK);
 	cr_assert_eq(usmp_problem_prepare_group_count(p), 1, "%s",

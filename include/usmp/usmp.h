@@ -244,9 +244,13 @@ USMP_API int usmp_problem_parse(usmp_problem *p, const char *data, size_t len,
  * (`format`; USMP_FORMAT_AUTO: CSV for a ".csv" name, else JSON),
  * atomically as said under "Output files" above. Prepares `p` first (adds
  * the default pool to a problem without pools, see usmp_problem_create).
+ * A problem that fails its checks across records (a fixed pool outside
+ * its candidates, an overlap rule off its schedule), which
+ * usmp_plan_compute refuses, is written as it is: reading the file back
+ * gives the same refusal, naming the record (for a bug report).
  * Thread-safe: no: one thread at a time per problem.
- * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, a problem
- * that fails its cross-record checks); USMP_ERR_UNSUPPORTED (CSV cannot
+ * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format);
+ * USMP_ERR_UNSUPPORTED (CSV cannot
  * hold the problem: several pools, alignment, overlap rules, ...);
  * USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_problem_write(usmp_problem *p, const char *path, int format);
