@@ -528,6 +528,12 @@ static int read_buffer(jctx *c, json_t *rec, size_t i)
 		snprintf(place, sizeof place, "buffers[%zu].pools", i);
 		if ((rc = get_array(c, v, place)))
 			return rc;
+		/* An empty list reads like "nowhere", but no list means every
+		 * pool: a generator that lost the candidates says so here. */
+		if (json_array_size(v) == 0)
+			return jfail(c, USMP_ERR_INVALID, place,
+			             "an empty list: name at least one pool, or "
+			             "leave \"pools\" out for every pool");
 		json_array_foreach(v, k, t) {
 			uint32_t pool;
 			snprintf(place, sizeof place, "buffers[%zu].pools[%zu]",

@@ -287,3 +287,31 @@ Test(firsthour2, fixed_pool_outside_the_candidates_names_record_and_fix)
 	usmp_problem_destroy(p);
 	free(path);
 }
+
+/* "pools": [] reads like "nowhere" but meant every pool: refused, naming
+ * the record and both ways out. */
+Test(firsthour2, an_empty_candidate_list_is_refused)
+{
+	static const char json[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}, {\"name\": \"dram\"}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 8, \"pools\": [\"sram\"]},"
+		" {\"name\": \"b\", \"size\": 8, \"pools\": []}]}";
+	usmp_problem *p = usmp_problem_create();
+	int rc = usmp_problem_parse(p, json, sizeof json - 1, "model.json",
+	                            USMP_FORMAT_JSON, USMP_UNBOUNDED);
+	cr_assert_eq(rc, USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "model.json: buffers[1].pools: an empty list: name at "
+	                 "least one pool, or leave \"pools\" out for every pool");
+	usmp_problem_destroy(p);
+	/* Without the key, b may use either pool. */
+	static const char fixed_json[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}, {\"name\": \"dram\"}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 8, \"pools\": [\"sram\"]},"
+		" {\"name\": \"b\", \"size\": 8}]}";
+	p = test_parse_json(fixed_json, "model.json");
+	cr_assert_eq(usmp_problem_prepare_group_count(p), 1, "%s",
+	             usmp_problem_error(p));
+	usmp_problem_destroy(p);
+}
+
