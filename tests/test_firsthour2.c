@@ -28,10 +28,10 @@ static char *readme_block(const char *start)
 }
 
 /* README.md, "Writing a plugin": the same stack.c, saved as stack.cpp,
- * compiles as C++11 and C++20 with -pedantic, -Wold-style-cast and
- * -Wzero-as-null-pointer-constant as errors (the descriptor was designated
- * initializers, which neither accepts), exports only the descriptor and
- * passes `usmp check-plugin`. */
+ * compiles as C++11 and C++20 (and with clang++ as C++17) with -pedantic,
+ * -Wold-style-cast and -Wzero-as-null-pointer-constant as errors (the
+ * descriptor was designated initializers, which neither accepts), exports
+ * only the descriptor and passes `usmp check-plugin`. */
 Test(firsthour2, readme_plugin_compiles_as_cxx_and_passes_check_plugin)
 {
 	char *out = NULL;
@@ -45,16 +45,20 @@ Test(firsthour2, readme_plugin_compiles_as_cxx_and_passes_check_plugin)
 	               "again: not C++:\n%s", code);
 	char *dir = test_fresh_dir("firsthour2-cxx");
 	test_write_in(dir, "stack.cpp", code, strlen(code));
-	static const char *const stds[] = {"c++11", "c++20"};
-	for (size_t i = 0; i < 2; i++) {
+	/* clang++ too when it is there (no C++ compiler is the suite's). */
+	int clang = test_run("command -v clang++", &out) == 0;
+	free(out);
+	static const char *const stds[] = {"c++11", "c++20", "c++17"};
+	static const char *const cxx[] = {"c++", "c++", "clang++"};
+	for (size_t i = 0; i < 2u + (size_t)clang; i++) {
 		char *cmd = test_fmt(
 			"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
-			"c++ -std=%s -Wall -Wextra -pedantic -Werror -Wold-style-cast "
+			"%s -std=%s -Wall -Wextra -pedantic -Werror -Wold-style-cast "
 			"-Wzero-as-null-pointer-constant -O1 -fPIC -shared "
 			"-fvisibility=hidden $(pkg-config --cflags usmp-uninstalled) "
 			"-o stack_%zu.so stack.cpp && "
 			"nm -D --defined-only stack_%zu.so | grep ' usmp_'",
-			dir, test_build_root(), stds[i], i, i);
+			dir, test_build_root(), cxx[i], stds[i], i, i);
 		int st = test_run(cmd, &out);
 		cr_assert_eq(st, 0, "%s: exit %d:\n%s\n%s", stds[i], st, cmd, out);
 		const char *nl = strchr(out, '\n');
