@@ -47,8 +47,8 @@ static void print_members(const usmp_registry *r)
 	printf("auto's members (docs/algorithms.md): a first plan from the first "
 	       "that fits;\nthe heuristics while their cost (x first_fit's "
 	       "time) fits the time left, best\ngain per cost for the shape "
-	       "first; the volunteers; then the search, when no\nplan is at the "
-	       "lower bound\n");
+	       "first; the volunteers (listed last); then the\nsearch; all "
+	       "after the first plan only while no plan is at the lower bound\n");
 	uint32_t n = usmp_registry_member_count(r);
 	for (uint32_t i = 0; i < n; i++) {
 		usmp_member_info m = {.struct_size = sizeof m};
