@@ -197,6 +197,7 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.spill_count = pt->spill_count,
 		.spill_largest = pt->spill_count ? pt->spill_largest : UINT32_MAX,
 		.spill_forced = pt->spill_forced,
+		.rules_as_conflicts = pt->rules_as_conflicts,
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -687,6 +688,9 @@ static int part_accept(part_job *j)
 	 * saturated, however far apart they are. */
 	part->optimal = !saturated && part->size <= part->proven_bound;
 	part_spill(part, v, j->out, j->vs.buffer_map);
+	part->rules_as_conflicts =
+		j->algo->portfolio || (j->algo->caps & USMP_CAP_OVERLAP_RULES)
+			? 0 : v->overlap_count;
 	part->whole = j->n == j->p->buffer_count &&
 	              v->pool_count == j->p->pool_count;
 	for (uint32_t q = 0; q < v->pool_count && part->whole; q++)

@@ -319,3 +319,48 @@ Test(firsthour2, an_empty_candidate_list_is_refused)
 	usmp_problem_destroy(p);
 }
 
+
+/* An algorithm without the overlap-rules capability plans the rules as
+ * plain conflicts: valid, larger, and said, naming who uses them. */
+Test(firsthour2, rules_planned_as_conflicts_are_said)
+{
+	static const char json[] =
+		"{\"usmp\": 1, \"buffers\": [\n"
+		" {\"name\": \"in\", \"size\": 64, \"live\": [0, 2]},\n"
+		" {\"name\": \"out\", \"size\": 64, \"live\": [1, 3]}],\n"
+		" \"overlaps\": [{\"src\": \"in\", \"dst\": \"out\", \"max_lead\": 0}]}\n";
+	char *path = test_write_tmp(".json", json);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -a greedy_by_size -o /dev/null", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "    total 128 bytes, lower bound 64, ratio 2.0000\n"
+	                      "    overlap rules: 1 planned as plain conflicts "
+	                      "(greedy_by_size lacks the overlap-rules capability; "
+	                      "algorithms that have it: auto, exact, first_fit, "
+	                      "best_fit)\n"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "total 64 bytes"), "%s", out);
+	cr_assert_null(strstr(out, "overlap rules:"), "%s", out);
+	free(out);
+
+	usmp_problem *p = test_parse_json(json, "rules.json");
+	usmp_registry *r = test_registry(NULL);
+	static const char *const algos[] = {"greedy_by_conflicts", "best_fit", "auto"};
+	static const uint64_t expect[] = {1, 0, 0};
+	for (int i = 0; i < 3; i++) {
+		usmp_plan_options o = {.struct_size = sizeof o, .algorithm = algos[i]};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
+		             algos[i], usmp_plan_error(plan));
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		cr_assert_eq(pi.rules_as_conflicts, expect[i], "%s: %llu", algos[i],
+		             (unsigned long long)pi.rules_as_conflicts);
+		usmp_plan_destroy(plan);
+	}
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	free(path);
+}

@@ -723,6 +723,10 @@ typedef struct usmp_part_info {
 	/* The part of `spill` no plan avoids: buffers larger than their first
 	 * candidate pool's size limit, or fixed in another pool. */
 	uint64_t spill_forced;
+	/* The part's overlap rules its algorithm planned as plain conflicts
+	 * (it lacks USMP_CAP_OVERLAP_RULES; auto's members are not counted);
+	 * 0 when it honours them, or for a plan read from a file. */
+	uint64_t rules_as_conflicts;
 } usmp_part_info;
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with

@@ -614,7 +614,7 @@ Placement = collections.namedtuple("Placement", "pool offset")
 Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
-            "spill_count spill_largest spill_forced")
+            "spill_count spill_largest spill_forced rules_as_conflicts")
 
 
 class Plan:
@@ -678,7 +678,7 @@ class Plan:
                 info.group, info.time_ms, _str(info.rule) or "",
                 _SOURCES.get(info.source, "?"), info.spill, info.spill_count,
                 buffers[info.spill_largest] if info.spill_count else None,
-                info.spill_forced))
+                info.spill_forced, info.rules_as_conflicts))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

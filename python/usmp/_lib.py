@@ -77,7 +77,8 @@ class PartInfo(ctypes.Structure):
                 ("time_ms", c_double), ("rule", c_char_p),
                 ("source", c_uint32), ("reserved", c_uint32),
                 ("spill", c_uint64), ("spill_count", c_uint32),
-                ("spill_largest", c_uint32), ("spill_forced", c_uint64)]
+                ("spill_largest", c_uint32), ("spill_forced", c_uint64),
+                ("rules_as_conflicts", c_uint64)]
 
 
 class Infeasibility(ctypes.Structure):

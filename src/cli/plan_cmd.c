@@ -69,8 +69,32 @@ fail:
 	free(st);
 }
 
+/* Overlap rules the part's algorithm planned as plain conflicts: say so,
+ * and which installed algorithms use them. */
+static void print_rules_as_conflicts(const usmp_registry *r,
+                                     const usmp_part_info *pi)
+{
+	if (!pi->rules_as_conflicts)
+		return;
+	fprintf(stderr, "    overlap rules: %llu planned as plain conflicts "
+	        "(%s lacks the overlap-rules capability; algorithms that have "
+	        "it:", (unsigned long long)pi->rules_as_conflicts,
+	        cli_shown(pi->algorithm));
+	const char *sep = " ";
+	for (uint32_t i = 0; i < usmp_registry_algorithm_count(r); i++) {
+		usmp_algorithm_info ai = {.struct_size = sizeof ai};
+		if (usmp_registry_algorithm(r, i, &ai) ||
+		    !(ai.caps & USMP_CAP_OVERLAP_RULES))
+			continue;
+		fprintf(stderr, "%s%s", sep, cli_shown(ai.name));
+		sep = ", ";
+	}
+	fputs(")\n", stderr);
+}
+
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
-                          double time_limit, uint64_t capacity)
+                          const usmp_registry *r, double time_limit,
+                          uint64_t capacity)
 {
 	uint32_t parts = usmp_plan_part_count(plan);
 	uint32_t *order, *start, groups;
@@ -142,6 +166,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        100.0 * (double)(pi.size - pi.proven_bound) /
 			                (double)pi.proven_bound);
 		cli_print_spill(stderr, "    ", p, plan, &pi);
+		print_rules_as_conflicts(r, &pi);
 	}
 	free(order);
 	free(start);
@@ -394,7 +419,7 @@ static int cmd_plan(int argc, char **argv)
 		goto out;
 	}
 	if (!a.quiet)
-		print_summary(path, p, plan, limit, a.capacity);
+		print_summary(path, p, plan, r, limit, a.capacity);
 	if (a.format == USMP_FORMAT_AUTO && !a.output)
 		a.format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, a.output ? a.output : "-", a.format);
