@@ -82,6 +82,10 @@ static int plan_with(usmp_registry *r, const char *algorithm, int print,
 		       info.algorithm, (unsigned long long)info.size,
 		       (unsigned long long)info.lower_bound,
 		       info.optimal ? ", optimal" : "");
+	/* Spill: bytes outside their first candidate pool (SRAM here). */
+	if (print)
+		printf("  spill %llu bytes in %u buffers\n",
+		       (unsigned long long)info.spill, info.spill_count);
 	for (uint32_t b = 0; b < NBUF; b++) {
 		uint32_t pool;
 		usmp_plan_placement(plan, b, &pool, &offsets[b]);
