@@ -364,3 +364,35 @@ Test(firsthour2, rules_planned_as_conflicts_are_said)
 	usmp_problem_destroy(p);
 	free(path);
 }
+
+/* "ratio 2.0000 (optimal)": y could sit in dram beside the pinned x (64
+ * bytes in all) but stays in sram, its first pool, for 128; the summary
+ * says what "optimal" is about. */
+Test(firsthour2, optimal_above_the_lower_bound_says_what_it_proves)
+{
+	char *path = test_write_tmp(".json",
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 100},"
+		" {\"name\": \"dram\"}], \"buffers\": ["
+		"{\"name\": \"x\", \"size\": 64, \"live\": [0, 1],"
+		" \"fixed\": {\"pool\": \"dram\", \"offset\": 0}},"
+		"{\"name\": \"y\", \"size\": 64, \"live\": [1, 2],"
+		" \"pools\": [\"sram\", \"dram\"]}]}");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -a exact -o /dev/null", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "    total 128 bytes, lower bound 64, ratio 2.0000 "
+	                      "(optimal)\n    optimal: no valid plan that spills "
+	                      "no more is smaller than 128; the lower bound holds "
+	                      "for any spill\n"), "%s", out);
+	cr_assert_null(strstr(out, "spill 64"), "%s", out);
+	free(out);
+	/* At the lower bound there is nothing to explain. */
+	char *at = test_write_tmp(".json", spill_json);
+	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", at);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "ratio 1.0000 (optimal)\n"), "%s", out);
+	cr_assert_null(strstr(out, "optimal: "), "%s", out);
+	free(out);
+	free(at);
+	free(path);
+}

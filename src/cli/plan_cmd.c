@@ -138,7 +138,9 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			fprintf(stderr, "    fits in the capacity of %llu bytes (exact "
 			        "stops at the first plan that fits; -p minimize=true "
 			        "minimises)\n", (unsigned long long)capacity);
+		uint32_t group_pools = 0;
 		if (order && pi.group < groups) {
+			group_pools = start[pi.group + 1] - start[pi.group];
 			for (uint32_t k = start[pi.group]; k < start[pi.group + 1]; k++)
 				fprintf(stderr, "    pool %-12s %12llu bytes\n",
 				        cli_shown(usmp_problem_pool_name(p, order[k])),
@@ -148,6 +150,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 				if (usmp_problem_prepare_pool_group(p, j) != pi.group)
 					continue;
+				group_pools++;
 				fprintf(stderr, "    pool %-12s %12llu bytes\n",
 				        cli_shown(usmp_problem_pool_name(p, j)),
 				        (unsigned long long)usmp_plan_pool_size(plan, j));
@@ -165,6 +168,16 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        (unsigned long long)pi.proven_bound,
 			        100.0 * (double)(pi.size - pi.proven_bound) /
 			                (double)pi.proven_bound);
+		/* "(optimal)" beside a ratio above 1: say what was proven
+		 * (docs/design.md, "What optimal claims"). */
+		if (pi.optimal && pi.size > pi.lower_bound && group_pools > 1)
+			fprintf(stderr, "    optimal: no valid plan that spills no "
+			        "more is smaller than %llu; the lower bound holds "
+			        "for any spill\n", (unsigned long long)pi.size);
+		else if (pi.optimal && pi.size > pi.lower_bound)
+			fprintf(stderr, "    optimal: no valid plan is smaller than "
+			        "%llu; none reaches the lower bound\n",
+			        (unsigned long long)pi.size);
 		cli_print_spill(stderr, "    ", p, plan, &pi);
 		print_rules_as_conflicts(r, &pi);
 	}
