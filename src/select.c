@@ -220,10 +220,48 @@ static int explain_missing(usmp_registry *r, const char *name, char **msg)
 	return USMP_ERR_NOT_FOUND;
 }
 
-static int add_assign(usmp__rule *rule, const char *s, size_t n)
+/* The assignment of `rule` that sets the knob `s` (n bytes, "k=v") sets,
+ * or -1 (also when `s` has no key). */
+static int64_t assign_find(const usmp__rule *rule, const char *s, size_t n)
 {
-	char **grown = realloc(rule->assign,
-	                       ((size_t)rule->assign_count + 1) * sizeof *grown);
+	const char *eq = memchr(s, '=', n);
+	size_t klen = eq ? (size_t)(eq - s) : 0;
+
+	for (uint32_t i = 0; klen && i < rule->assign_count; i++)
+		if (!strncmp(rule->assign[i], s, klen) &&
+		    rule->assign[i][klen] == '=')
+			return i;
+	return -1;
+}
+
+/* Add the assignment `s` (n bytes) to `rule`. `spec_count` is the number
+ * of assignments from the spec ("algo:k=v"), UINT32_MAX while the spec's
+ * are added. An extra ("-p", the params array) may set a knob the spec
+ * sets, replacing the spec's value, so the rule holds one value per knob,
+ * the one its algorithm gets; a knob set twice by the spec, or twice by
+ * the extras, is refused (*msg). */
+static int add_assign(usmp__rule *rule, const char *s, size_t n,
+                      uint32_t spec_count, char **msg)
+{
+	int64_t old = assign_find(rule, s, n);
+	char **grown;
+
+	if (old >= 0 && spec_count != UINT32_MAX && old < spec_count) {
+		char *copy = strndup(s, n);
+		if (!copy)
+			return USMP_ERR_NOMEM;
+		free(rule->assign[old]);
+		rule->assign[old] = copy;
+		return USMP_OK;
+	}
+	if (old >= 0) {
+		const char *prev = rule->assign[old];
+		usmp__set_msg(msg, "knob \"%.*s\" set twice (%s, then %.*s)",
+		              (int)(strchr(prev, '=') - prev), prev, prev, (int)n, s);
+		return USMP_ERR_INVALID;
+	}
+	grown = realloc(rule->assign,
+	                ((size_t)rule->assign_count + 1) * sizeof *grown);
 	if (!grown)
 		return USMP_ERR_NOMEM;
 	rule->assign = grown;
@@ -247,6 +285,7 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 	usmp__knobs knobs = {0};
 	char *name = NULL;
 	size_t plen = 1;
+	uint32_t spec_count;
 	int rc;
 
 	name = strndup(spec, name_len);
@@ -271,19 +310,25 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 			rc = USMP_ERR_INVALID;
 			goto fail;
 		}
-		if (add_assign(rule, piece, len) != USMP_OK)
+		rc = add_assign(rule, piece, len, UINT32_MAX, msg);
+		if (rc == USMP_ERR_NOMEM)
 			goto nomem;
+		if (rc != USMP_OK)
+			goto fail;
 		s = next;
 	}
+	spec_count = rule->assign_count;
 	for (uint32_t i = 0; i < extra_count; i++) {
-		if (!extra[i] || add_assign(rule, extra[i], strlen(extra[i])) != USMP_OK) {
-			if (!extra[i]) {
-				usmp__set_msg(msg, "knob setting %u is NULL", i);
-				rc = USMP_ERR_INVALID;
-				goto fail;
-			}
-			goto nomem;
+		if (!extra[i]) {
+			usmp__set_msg(msg, "knob setting %u is NULL", i);
+			rc = USMP_ERR_INVALID;
+			goto fail;
 		}
+		rc = add_assign(rule, extra[i], strlen(extra[i]), spec_count, msg);
+		if (rc == USMP_ERR_NOMEM)
+			goto nomem;
+		if (rc != USMP_OK)
+			goto fail;
 	}
 	if (usmp__knobs_init(&knobs, &rule->algo->sig) != USMP_OK)
 		goto nomem;
