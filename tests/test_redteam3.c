@@ -1,0 +1,154 @@
+/* test_redteam3.c — a third adversarial pass: knob settings given twice in
+ * a rule, sums of pool sizes past 64 bits in what the command and the
+ * picture say, and a round trip of every algorithm's plans. */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a knob set twice in one rule ---------------------------------------- */
+
+/* `usmp select` showed the first value of a knob a spec sets twice while
+ * `usmp plan` planned with the last: the spec is refused instead, as `-p`
+ * twice is. */
+Test(redteam3, a_knob_set_twice_in_one_spec_is_refused)
+{
+	char *pp = test_write_tmp(".json",
+	                          "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                          "\"size\": 4, \"live\": [0, 2]}]}");
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM="
+	                     "'*=first_fit:order=size:order=area' '%s' plan '%s' "
+	                     "-o /dev/null", test_cli(), pp);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "USMP_ALGORITHM rule \"*=first_fit:order=size:"
+	                      "order=area\": knob \"order\" set twice (order=size, "
+	                      "then order=area)"),
+	          "%s", out);
+	free(out);
+	free(cmd);
+
+	st = test_usmp(&out, "plan '%s' -a first_fit:order=size:order=area "
+	                     "-o /dev/null", pp);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "knob \"order\" set twice"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "select npu -a first_fit:order=size:order=area");
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "algorithm spec \"first_fit:order=size:order=area\""
+	                      ": knob \"order\" set twice"),
+	          "%s", out);
+	free(out);
+
+	/* -p over the spec's value still overrides it (accepted on purpose) */
+	st = test_usmp(&out, "plan '%s' -a first_fit:order=size -p order=area "
+	                     "-o /dev/null", pp);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "algorithm first_fit (order=area)"), "%s", out);
+	free(out);
+	free(pp);
+}
+
+/* Through the API: the selection's params hold one value per knob, the
+ * one the algorithm gets; a knob twice among the params array is refused. */
+Test(redteam3, a_selection_holds_one_value_per_knob)
+{
+	usmp_registry *r = test_registry(NULL);
+	const char *area[] = {"order=area"};
+	cr_assert_eq(usmp_registry_bind(r, "npu", "first_fit:order=size", area, 1),
+	             USMP_OK, "%s", usmp_registry_error(r));
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "npu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "first_fit");
+	cr_assert_str_eq(sel.params, "order=area");
+
+	const char *twice[] = {"order=area", "order=lifetime"};
+	cr_assert_eq(usmp_registry_bind(r, "gpu", "best_fit", twice, 2),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_registry_error(r), "knob \"order\" set twice "
+	                                         "(order=area, then order=lifetime)"),
+	          "%s", usmp_registry_error(r));
+	cr_assert_eq(usmp_registry_select(r, "cpu", "best_fit:order=area:"
+	                                  "order=size", &sel),
+	             USMP_ERR_INVALID);
+	cr_assert_eq(usmp_registry_bind_rules(r, "x*=best_fit:order=all:order=all"),
+	             USMP_ERR_INVALID);
+	usmp_registry_destroy(r);
+}
+
+/* ---- sums of pool sizes past 64 bits -------------------------------------- */
+
+/* p0 holds two buffers of 2^63 - 1 bytes alive together (2^64 - 2 bytes),
+ * p1 one of 4: together 2^64 + 2, which wrapped to 2. */
+static const char wide_problem[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"p0\"}, {\"name\": \"p1\"}], "
+	"\"buffers\": [{\"name\": \"a\", \"size\": 9223372036854775807, "
+	"\"live\": [0, 2], \"pools\": [\"p0\"]}, {\"name\": \"b\", "
+	"\"size\": 9223372036854775807, \"live\": [0, 2], \"pools\": [\"p0\"]}, "
+	"{\"name\": \"c\", \"size\": 4, \"live\": [1, 3], \"pools\": [\"p1\"]}]}";
+
+Test(redteam3, verify_says_a_total_past_64_bits_without_wrapping)
+{
+	/* p0 holds one 2^63 - 1 buffer at 2^63 - 1 (its end 2^64 - 2) */
+	char *pp = test_write_tmp(".json",
+	                          "{\"usmp\": 1, \"pools\": [{\"name\": \"p0\"}, "
+	                          "{\"name\": \"p1\"}], \"buffers\": [{\"name\": "
+	                          "\"a\", \"size\": 9223372036854775807, \"live\": "
+	                          "[0, 2], \"pools\": [\"p0\"]}, {\"name\": \"c\", "
+	                          "\"size\": 4, \"live\": [1, 3], \"pools\": "
+	                          "[\"p1\"]}]}");
+	char *plan = test_write_tmp(".json",
+	                            "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                            "\"pool\": \"p0\", \"offset\": "
+	                            "9223372036854775807}, {\"name\": \"c\", "
+	                            "\"pool\": \"p1\", \"offset\": 0}]}");
+	char *out = NULL;
+	int st = test_usmp(&out, "verify '%s' '%s'", pp, plan);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "(2 buffers, more than 18446744073709551615 bytes "
+	                      "in all pools)"),
+	          "%s", out);
+	free(out);
+	free(plan);
+	free(pp);
+}
+
+Test(redteam3, svg_header_says_totals_past_64_bits_without_wrapping)
+{
+	usmp_problem *p = test_parse_json(wide_problem, "wide.json");
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), UINT64_MAX - 1);
+	char *svg = test_tmpfile(".svg");
+	cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	char *text = test_read_file(svg);
+	cr_assert_not_null(text);
+	/* the header's second line, up to its end */
+	char *head = strstr(text, "<text class=\"lb\" x=\"16\" y=\"44\">");
+	cr_assert_not_null(head, "%.2000s", text);
+	char *end = strstr(head, "</text>");
+	cr_assert_not_null(end);
+	*end = '\0';
+	cr_assert(strstr(head, "3 buffers, 2 pools; total size more than "
+	                       "18446744073709551615 B"),
+	          "%s", head);
+	cr_assert(strstr(head, "lower bound more than 18446744073709551615 B"),
+	          "%s", head);
+	cr_assert_null(strstr(head, "ratio"), "%s", head);
+	free(text);
+	remove(svg);
+	free(svg);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
