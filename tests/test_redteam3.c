@@ -152,3 +152,65 @@ Test(redteam3, svg_header_says_totals_past_64_bits_without_wrapping)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* ---- the Python binding: what ctypes would pass on silently -------------- */
+
+/* ctypes hands a C function the bytes of a Python string up to its first
+ * NUL, and an int modulo 2^64 (int64) or 2^32 (indices): "a\0b" became
+ * buffer "a", live=(0, 2**64 + 5) the range [0, 5), pool index 2**32 pool 0.
+ * The binding now refuses each before calling the library. */
+Test(redteam3, python_binding_refuses_what_ctypes_would_truncate)
+{
+	const char *san = getenv("USMP_TEST_SANITIZE");
+	if (san && *san && strcmp(san, "none"))
+		cr_skip_test("the Python interpreter cannot load a sanitized libusmp");
+	static const char script[] =
+		"import usmp\n"
+		"p = usmp.Problem()\n"
+		"p.add_pool('sram')\n"
+		"p.add_buffer('z', 4, live=(0, 2))\n"
+		"cases = [\n"
+		" ('nul name', lambda: p.add_buffer('a\\0b', 4)),\n"
+		" ('nul bytes', lambda: p.add_pool(b'x\\0y')),\n"
+		" ('nul path', lambda: p.write('/tmp/x\\0.json')),\n"
+		" ('live past int64', lambda: p.add_buffer('c', 4, live=(0, 2**64 + 5))),\n"
+		" ('live below int64', lambda: p.set_live(0, -2**63 - 1, 3)),\n"
+		" ('max_lead', lambda: p.add_overlap(0, 0, 2**64 + 1)),\n"
+		" ('pool index', lambda: p.add_candidate(0, 2**32)),\n"
+		" ('negative index', lambda: p.add_candidate(0, -2**32)),\n"
+		" ('buffer index', lambda: p.set_live(2**32, 0, 1)),\n"
+		" ('group', lambda: p.group_bound(2**32)),\n"
+		"]\n"
+		"for what, f in cases:\n"
+		"    try:\n"
+		"        f()\n"
+		"        print(what, 'ACCEPTED')\n"
+		"    except usmp.InvalidError as e:\n"
+		"        print(what, 'refused:', e)\n"
+		"print('buffers', p.buffers, 'pools', p.pools)\n";
+	char *path = test_write_tmp(".py", script);
+	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
+	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
+	                     "libusmp.so.1' USMP_PLUGIN_PATH= python3 '%s'",
+	                     test_source_root(), test_source_root(),
+	                     test_build_root(), path);
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert_null(strstr(out, "ACCEPTED"), "%s", out);
+	cr_assert(strstr(out, "nul name refused: 'a\\x00b': a NUL byte cannot be "
+	                      "passed to libusmp"),
+	          "%s", out);
+	cr_assert(strstr(out, "live past int64 refused: end: out of range "
+	                      "(int64): 18446744073709551621"),
+	          "%s", out);
+	cr_assert(strstr(out, "pool index refused: pool index out of range: "
+	                      "4294967296"),
+	          "%s", out);
+	/* nothing was added by a refused call */
+	cr_assert(strstr(out, "buffers ['z'] pools ['sram']"), "%s", out);
+	free(out);
+	free(cmd);
+	remove(path);
+	free(path);
+}
