@@ -676,16 +676,34 @@ void usmp_registry_clear_bindings(usmp_registry *r)
 
 /* ---- choosing ----------------------------------------------------------- */
 
-/* The rule an override spec stands for, parsed once and kept (with its
- * error, when broken) until the registry is destroyed. NULL when out of
- * memory. */
-static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
+/* Parse `spec` into the override rule `rule` (text and pattern set): a
+ * broken spec leaves its message in rule->error. Returns USMP_ERR_NOMEM
+ * or USMP_OK. */
+static int override_parse(usmp_registry *r, usmp__rule *rule, const char *spec)
+{
+	char *msg = NULL;
+	int rc = rule_set_spec(r, rule, spec, strlen(spec), NULL, 0, &msg);
+
+	if (rc != USMP_OK && rc != USMP_ERR_NOMEM) {
+		usmp__set_msg(&rule->error, "algorithm spec \"%s\": %s", spec, msg);
+		rule->status = rc;
+		rc = rule->error ? USMP_OK : USMP_ERR_NOMEM;
+	}
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+/* The rule an override spec stands for. usmp_registry_select's (scratch
+ * NULL) is parsed once and kept (with its error, when broken) until the
+ * registry is destroyed, as the strings it returns must live; a plan's
+ * (scratch given) is taken from those kept when there, else parsed into
+ * *scratch, which the caller frees: a host planning with ever new specs
+ * ("exact:capacity=N") keeps nothing. NULL when out of memory. */
+static const usmp__rule *override_rule(usmp_registry *r, const char *spec,
+                                       usmp__rule *scratch)
 {
 	usmp__kept *k = &r->kept;
 	usmp__rule *rule = NULL;
-	char *msg = NULL;
-	size_t n = strlen(spec);
-	int rc;
 
 	pthread_mutex_lock(&r->keep_lock);
 	for (size_t i = 0; i < k->override_count; i++) {
@@ -693,6 +711,15 @@ static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
 			rule = k->overrides[i];
 			goto out;
 		}
+	}
+	if (scratch) {
+		pthread_mutex_unlock(&r->keep_lock);
+		scratch->text = usmp__strdup(spec);
+		scratch->pattern = usmp__strdup("*");
+		if (!scratch->text || !scratch->pattern ||
+		    override_parse(r, scratch, spec) != USMP_OK)
+			return NULL;
+		return scratch;
 	}
 	if (usmp__grow((void **)&k->overrides, &k->override_cap,
 	               k->override_count + 1, sizeof *k->overrides) != USMP_OK)
@@ -702,17 +729,9 @@ static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
 		goto out;
 	rule->text = usmp__strdup(spec);
 	rule->pattern = usmp__strdup("*");
-	if (!rule->text || !rule->pattern)
+	if (!rule->text || !rule->pattern ||
+	    override_parse(r, rule, spec) != USMP_OK)
 		goto nomem;
-	rc = rule_set_spec(r, rule, spec, n, NULL, 0, &msg);
-	if (rc == USMP_ERR_NOMEM)
-		goto nomem;
-	if (rc != USMP_OK) {
-		usmp__set_msg(&rule->error, "algorithm spec \"%s\": %s", spec, msg);
-		rule->status = rc;
-		if (!rule->error)
-			goto nomem;
-	}
 	k->overrides[k->override_count++] = rule;
 	goto out;
 nomem:
@@ -721,7 +740,6 @@ nomem:
 	rule = NULL;
 out:
 	pthread_mutex_unlock(&r->keep_lock);
-	usmp__free_msg(&msg);
 	return rule;
 }
 
@@ -764,7 +782,8 @@ static const usmp__rule *first_match(const usmp__rule_list *l,
 /* The rule that decides the part `k`. Caller holds rules_lock for reading.
  * Returns USMP_OK, or an error with *msg (a broken rule's message). */
 static int choose(usmp_registry *r, const part_key *k, const char *override,
-                  const usmp__rule **out, int *source, char **msg)
+                  usmp__rule *scratch, const usmp__rule **out, int *source,
+                  char **msg)
 {
 	const usmp__rule *rule;
 
@@ -773,7 +792,7 @@ static int choose(usmp_registry *r, const part_key *k, const char *override,
 	if ((rule = first_match(&r->api_rules, k)) != NULL) {
 		*source = USMP_SOURCE_API;
 	} else if (override) {
-		rule = override_rule(r, override);
+		rule = override_rule(r, override, scratch);
 		if (!rule) {
 			usmp__set_msg(msg, "out of memory");
 			return USMP_ERR_NOMEM;
@@ -840,7 +859,7 @@ int usmp_registry_select_part(usmp_registry *r, const char *const *targets,
 		return USMP_ERR_INVALID;
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, &key, override, &rule, &source, &msg);
+	rc = choose(r, &key, override, NULL, &rule, &source, &msg);
 	if (rc == USMP_OK) {
 		memset(&full, 0, sizeof full);
 		full.struct_size = size;
@@ -878,6 +897,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 	const char *const *params = NULL;
 	uint32_t param_count = 0;
 	const usmp__rule *rule = NULL;
+	usmp__rule scratch = {0}; /* an override spec not kept */
 	char *why = NULL;
 	int src = 0, rc;
 	part_key key = make_key(targets, target_count, pools, pool_count);
@@ -899,7 +919,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 		}
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, &key, override, &rule, &src, msg);
+	rc = choose(r, &key, override, &scratch, &rule, &src, msg);
 	if (rc != USMP_OK)
 		goto out;
 	rc = usmp__knobs_init(knobs, &rule->algo->sig);
@@ -941,6 +961,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 		*source = src;
 out:
 	pthread_rwlock_unlock(&r->rules_lock);
+	rule_free(&scratch);
 	usmp__free_msg(&why);
 	if (rc != USMP_OK) {
 		usmp__knobs_finish(knobs);
