@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <link.h>
@@ -700,11 +701,24 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		free(path);
 		return rc;
 	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (explicit)
+			return search_note(s, USMP_DIAG_OTHER,
+			                   "%s: neither a plugin file nor a directory "
+			                   "(%s); skipped",
+			                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
+			                        : S_ISCHR(st.st_mode)  ? "a character device"
+			                        : S_ISBLK(st.st_mode)  ? "a block device"
+			                        : S_ISSOCK(st.st_mode) ? "a socket"
+			                                               : "a special file");
+		return USMP_OK;
+	}
 	dh = opendir(dir);
 	if (!dh) {
 		if (explicit)
 			return search_note(s, USMP_DIAG_OTHER,
-			                   "%s: cannot read plugin directory", dir);
+			                   "%s: cannot read plugin directory: %s", dir,
+			                   strerror(errno));
 		return USMP_OK;
 	}
 	while ((e = readdir(dh)) != NULL) {

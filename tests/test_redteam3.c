@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "registry_private.h"
 
@@ -279,4 +281,34 @@ Test(redteam3, planning_with_ever_new_specs_keeps_nothing)
 	cr_assert_str_eq(sel.rule, "best_fit:order=area");
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
+}
+
+/* ---- the plugin path ----------------------------------------------------- */
+
+/* A FIFO or a device on the plugin path was "cannot read plugin directory";
+ * it is skipped saying what it is, never opened (a FIFO would block). */
+Test(redteam3, a_fifo_or_device_on_the_plugin_path_says_what_it_is)
+{
+	char *dir = test_fresh_dir("rt3-fifo");
+	char *fifo = test_join(dir, "fifo.so");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *cases[][2] = {
+		{fifo, "neither a plugin file nor a directory (a FIFO); skipped"},
+		{"/dev/null", "/dev/null: neither a plugin file nor a directory (a "
+		              "character device); skipped"},
+	};
+	for (int k = 0; k < 2; k++) {
+		char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' "
+		                     "list -v", cases[k][0], test_cli());
+		char *out = NULL;
+		int st = test_run(cmd, &out);
+		cr_assert_eq(st, 0, "exit %d: %s", st, out);
+		cr_assert(strstr(out, cases[k][1]), "%s", out);
+		free(out);
+		free(cmd);
+	}
+	remove(fifo);
+	rmdir(dir);
+	free(fifo);
+	free(dir);
 }
