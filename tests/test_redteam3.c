@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "oracle.h"
 #include "registry_private.h"
 
 /* ---- a knob set twice in one rule ---------------------------------------- */
@@ -311,4 +312,221 @@ Test(redteam3, a_fifo_or_device_on_the_plugin_path_says_what_it_is)
 	rmdir(dir);
 	free(fifo);
 	free(dir);
+}
+
+/* ---- every algorithm's plans through files and back ----------------------- */
+
+/* A random problem of 1-5 buffers in 1-3 pools (limits, alignments,
+ * candidate lists, fixed buffers, edges, rules), described for the oracle. */
+static usmp_problem *rt_problem(desc *d, uint64_t *s)
+{
+	memset(d, 0, sizeof *d);
+	d->P = (uint32_t)test_rand_range(s, 1, 3);
+	d->n = (uint32_t)test_rand_range(s, 1, 5);
+	for (uint32_t q = 0; q < d->P; q++) {
+		d->limit[q] = test_chance(s, 20) ? UINT64_MAX
+		                                 : test_rand_range(s, 6, 20);
+		d->palign[q] = test_chance(s, 70) ? 1 : 4;
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		static const uint64_t al[] = {1, 1, 2, 4, 8};
+		d->size[i] = test_rand_range(s, 1, 7);
+		d->align[i] = al[test_rand_range(s, 0, 4)];
+		d->live[i] = test_chance(s, 90);
+		d->begin[i] = (int64_t)test_rand_range(s, 0, 4);
+		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
+		if (d->P > 1 && test_chance(s, 60)) {
+			uint32_t first = (uint32_t)test_rand_range(s, 0, d->P - 1);
+			d->cand[i][d->ncand[i]++] = first;
+			if (test_chance(s, 50))
+				d->cand[i][d->ncand[i]++] = (first + 1) % d->P;
+		}
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (test_chance(s, 8))
+				d->edge[a][b] = d->edge[b][a] = 1;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (!test_chance(s, 15))
+			continue;
+		uint32_t q = d->ncand[i] ? d->cand[i][0] : 0;
+		uint64_t a = oracle_eff_align(d, i, q);
+		uint64_t room = d->limit[q] == UINT64_MAX ? 16 : d->limit[q];
+		if (d->size[i] > room)
+			continue;
+		d->fixed[i] = 1;
+		d->fixed_pool[i] = q;
+		d->fixed_offset[i] = test_rand_range(s, 0, (room - d->size[i]) / a) * a;
+	}
+	usmp_problem *p = oracle_problem(d);
+	if (d->n > 1 && test_chance(s, 30))
+		oracle_add_rules(p, d, s, test_rand_range(s, 1, 3), -3, 6, 0, 0);
+	oracle_read_spans(p, d);
+	oracle_derive(d);
+	return p;
+}
+
+/* The placements of two plans of one problem are the same. */
+static void same_placements(usmp_plan *a, usmp_plan *b, uint32_t n,
+                            const char *what)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t pa, pb;
+		uint64_t oa, ob;
+		cr_assert_eq(usmp_plan_placement(a, i, &pa, &oa), USMP_OK);
+		cr_assert_eq(usmp_plan_placement(b, i, &pb, &ob), USMP_OK, "%s: %s",
+		             what, usmp_plan_error(b));
+		cr_assert(pa == pb && oa == ob, "%s: buffer %u at %u:%" PRIu64
+		          ", read back at %u:%" PRIu64, what, i, pa, oa, pb, ob);
+	}
+}
+
+/* Each part's claims: a part claimed optimal has the least size among the
+ * plans of its group spilling no more (the oracle's exhaustive search), its
+ * proven bound is no more than that least size. */
+static void check_claims(usmp_plan *plan, const desc *d, const char *what)
+{
+	uint32_t pool[MAX_N];
+	uint64_t off[MAX_N], hw[MAX_P] = {0};
+	for (uint32_t i = 0; i < d->n; i++) {
+		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
+		if (off[i] + d->size[i] > hw[pool[i]])
+			hw[pool[i]] = off[i] + d->size[i];
+	}
+	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
+		uint32_t g = pi.group;
+		cr_assert_lt(g, d->groups, "%s", what);
+		uint64_t spill = 0, size = 0;
+		for (uint32_t q = 0; q < d->P; q++)
+			size += d->group_of_pool[q] == g ? hw[q] : 0;
+		for (uint32_t i = 0; i < d->n; i++)
+			if (oracle_group_of(d, i) == g && pool[i] != oracle_first_pool(d, i))
+				spill += d->size[i];
+		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
+		oracle best = oracle_run(d, g, M_CAPPED, spill);
+		cr_assert(best.found && best.best_total <= size, "%s: part %u: the "
+		          "oracle finds no plan as small", what, k);
+		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
+		              "proven bound above the least size %" PRIu64
+		              " at spill %" PRIu64, what, k, best.best_total, spill);
+		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
+		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
+		          "spilling no more has %" PRIu64, what, k, size, spill,
+		          best.best_total);
+	}
+}
+
+/* Every algorithm the registry lists, on random small problems: each plan
+ * verifies; written as JSON it reads back to the same placements and parts
+ * and writes again byte for byte; written as CSV when CSV holds it, it reads
+ * back to the same placements; its claims hold against the oracle. */
+Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
+     .timeout = 300)
+{
+	const char *san = getenv("USMP_TEST_SANITIZE");
+	uint64_t cases = san && *san && strcmp(san, "none") ? 60 : 300;
+	uint64_t s = 20261204;
+	usmp_registry *r = test_registry(NULL);
+	uint32_t algos = usmp_registry_algorithm_count(r);
+	cr_assert_geq(algos, 9);
+	char *json = test_tmpfile(".json"), *json2 = test_tmpfile(".json");
+	char *csv = test_tmpfile(".csv");
+	uint64_t planned = 0, csv_trips = 0, optimal = 0;
+	for (uint64_t c = 0; c < cases; c++) {
+		desc d;
+		usmp_problem *p = rt_problem(&d, &s);
+		for (uint32_t a = 0; a < algos; a++) {
+			usmp_algorithm_info ai = {.struct_size = sizeof ai};
+			cr_assert_eq(usmp_registry_algorithm(r, a, &ai), USMP_OK);
+			char *what = test_fmt("seed 20261204 case %" PRIu64 " %s", c,
+			                      ai.name);
+			usmp_plan_options o = {.struct_size = sizeof o,
+			                       .algorithm = ai.name,
+			                       .flags = USMP_PLAN_NO_ISOLATE};
+			usmp_plan *plan = NULL;
+			int st = usmp_plan_compute(r, p, &o, &plan);
+			if (st != USMP_OK) {
+				cr_assert(st == USMP_ERR_INFEASIBLE ||
+				          st == USMP_ERR_UNSUPPORTED, "%s: %s: %s", what,
+				          usmp_status_name(st), usmp_plan_error(plan));
+				usmp_plan_destroy(plan);
+				free(what);
+				continue;
+			}
+			planned++;
+			cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s: %s", what,
+			             usmp_plan_error(plan));
+			check_claims(plan, &d, what);
+			for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
+				usmp_part_info pi = {.struct_size = sizeof pi};
+				usmp_plan_part(plan, k, &pi);
+				optimal += pi.optimal != 0;
+			}
+			/* JSON: placements, parts, and the same bytes again */
+			cr_assert_eq(usmp_plan_write(plan, p, json, USMP_FORMAT_JSON),
+			             USMP_OK, "%s: %s", what, usmp_plan_error(plan));
+			usmp_plan *back = NULL;
+			cr_assert_eq(usmp_plan_read(p, json, USMP_FORMAT_JSON, &back),
+			             USMP_OK, "%s: %s", what, usmp_plan_error(back));
+			cr_assert_eq(usmp_plan_verify(back, p), USMP_OK, "%s: %s", what,
+			             usmp_plan_error(back));
+			same_placements(plan, back, d.n, what);
+			cr_assert_eq(usmp_plan_part_count(back),
+			             usmp_plan_part_count(plan), "%s", what);
+			for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
+				usmp_part_info x = {.struct_size = sizeof x};
+				usmp_part_info y = {.struct_size = sizeof y};
+				usmp_plan_part(plan, k, &x);
+				usmp_plan_part(back, k, &y);
+				cr_assert(x.optimal == y.optimal &&
+				          x.proven_bound == y.proven_bound &&
+				          x.size == y.size && x.group == y.group &&
+				          !strcmp(x.algorithm, y.algorithm) &&
+				          !strcmp(x.params, y.params),
+				          "%s: part %u read back differs", what, k);
+			}
+			cr_assert_eq(usmp_plan_write(back, p, json2, USMP_FORMAT_JSON),
+			             USMP_OK, "%s: %s", what, usmp_plan_error(back));
+			char *t1 = test_read_file(json), *t2 = test_read_file(json2);
+			cr_assert(t1 && t2 && !strcmp(t1, t2), "%s: a plan read back "
+			          "writes other bytes:\n%s\n%s", what, t1, t2);
+			free(t1);
+			free(t2);
+			usmp_plan_destroy(back);
+			/* CSV, when it holds the plan */
+			st = usmp_plan_write(plan, p, csv, USMP_FORMAT_CSV);
+			if (st == USMP_OK) {
+				csv_trips++;
+				back = NULL;
+				cr_assert_eq(usmp_plan_read(p, csv, USMP_FORMAT_CSV, &back),
+				             USMP_OK, "%s: %s", what, usmp_plan_error(back));
+				cr_assert_eq(usmp_plan_verify(back, p), USMP_OK, "%s: %s",
+				             what, usmp_plan_error(back));
+				same_placements(plan, back, d.n, what);
+				usmp_plan_destroy(back);
+			} else {
+				cr_assert_eq(st, USMP_ERR_UNSUPPORTED, "%s: %s", what,
+				             usmp_plan_error(plan));
+			}
+			usmp_plan_destroy(plan);
+			free(what);
+		}
+		usmp_problem_destroy(p);
+	}
+	cr_log_info("%" PRIu64 " cases, %" PRIu64 " plans, %" PRIu64
+	            " through CSV, %" PRIu64 " parts claimed optimal", cases,
+	            planned, csv_trips, optimal);
+	/* the generator reaches what is checked */
+	cr_assert_gt(planned, cases * algos / 2);
+	cr_assert_gt(csv_trips, cases);
+	cr_assert_gt(optimal, cases);
+	remove(json);
+	remove(json2);
+	remove(csv);
+	free(json);
+	free(json2);
+	free(csv);
+	usmp_registry_destroy(r);
 }
