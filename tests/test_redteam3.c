@@ -530,3 +530,21 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
 	free(csv);
 	usmp_registry_destroy(r);
 }
+
+/* ---- usmp select of the untargeted part ----------------------------------- */
+
+/* `usmp select ''` asks for the untargeted part (as target "" through the
+ * API); it printed ": auto", a line with no name. */
+Test(redteam3, select_of_the_empty_target_names_the_untargeted_part)
+{
+	char *out = NULL;
+	int st = test_usmp(&out, "select ''");
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(!strncmp(out, "(no target): auto\n", 18), "%s", out);
+	free(out);
+	st = test_usmp(&out, "select npu '' --pool sram");
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(!strncmp(out, "npu, (no target) (pools sram): auto\n", 36), "%s",
+	          out);
+	free(out);
+}
