@@ -379,6 +379,13 @@ static int index_pools(svg_ctx *c, uint32_t groups)
 	return USMP_OK;
 }
 
+/* a + b, or UINT64_MAX with *past set once a sum passes 64 bits. */
+static uint64_t add_saturating(uint64_t a, uint64_t b, bool *past)
+{
+	*past = *past || a + b < a;
+	return *past ? UINT64_MAX : a + b;
+}
+
 int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	svg_ctx c = {.f = f, .plan = plan, .p = p};
@@ -419,16 +426,12 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	/* Each pool and bound may be up to 2^64 - 1: the sums saturate. */
 	bool total_past = false, bound_past = false;
 	for (uint32_t j = 0; j < plan->pool_count; j++) {
-		if (c.count[j])
-			panels++;
-		total_past = total_past || total + plan->pool_size[j] < total;
-		total = total_past ? UINT64_MAX : total + plan->pool_size[j];
+		panels += c.count[j] != 0;
+		total = add_saturating(total, plan->pool_size[j], &total_past);
 	}
-	for (uint32_t g = 0; g < groups; g++) {
-		uint64_t b = usmp_problem_prepare_group_bound(p, g);
-		bound_past = bound_past || bound_total + b < bound_total;
-		bound_total = bound_past ? UINT64_MAX : bound_total + b;
-	}
+	for (uint32_t g = 0; g < groups; g++)
+		bound_total = add_saturating(
+			bound_total, usmp_problem_prepare_group_bound(p, g), &bound_past);
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
 	double height = HEADER_HEIGHT + (panels ? panels : 1) *
