@@ -548,3 +548,46 @@ Test(redteam3, select_of_the_empty_target_names_the_untargeted_part)
 	          out);
 	free(out);
 }
+
+/* ---- standard output on a full disk --------------------------------------- */
+
+/* `usmp bound x.json > bounds.txt` on a full disk printed nothing and exited
+ * 0, as did verify, simulate, list, select, --help and --version: what
+ * they print to stdout is now checked at exit, as plan checks its plan. */
+Test(redteam3, a_full_stdout_is_a_failure_of_every_command)
+{
+	struct stat st_full;
+	if (stat("/dev/full", &st_full) != 0)
+		cr_skip_test("no /dev/full here");
+	char *pp = test_write_tmp(".json",
+	                          "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                          "\"size\": 4, \"live\": [0, 2]}]}");
+	char *plan = test_write_tmp(".json",
+	                            "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                            "\"pool\": \"default\", \"offset\": 0}]}");
+	char *cmds[] = {
+		test_fmt("bound '%s'", pp), test_fmt("verify '%s' '%s'", pp, plan),
+		test_fmt("simulate '%s' '%s'", pp, plan), test_fmt("list -v"),
+		test_fmt("select npu"), test_fmt("--help"), test_fmt("--version"),
+		test_fmt("plan --help"), test_fmt("plan '%s' -q", pp),
+	};
+	for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+		char *out = NULL;
+		int st = test_usmp(&out, "%s > /dev/full", cmds[k]);
+		cr_assert_eq(st, 2, "%s: exit %d: %s", cmds[k], st, out);
+		cr_assert(strstr(out, "usmp: <stdout>: write failed: No space left "
+		                      "on device\n"),
+		          "%s: %s", cmds[k], out);
+		/* said once, also by plan, which checks its own write */
+		cr_assert_null(strstr(strstr(out, "write failed") + 1, "write failed"),
+		               "%s: %s", cmds[k], out);
+		free(out);
+		/* to a working stdout the same command is done */
+		st = test_usmp(&out, "%s > /dev/null", cmds[k]);
+		cr_assert_eq(st, 0, "%s: exit %d: %s", cmds[k], st, out);
+		free(out);
+		free(cmds[k]);
+	}
+	free(plan);
+	free(pp);
+}
