@@ -1,6 +1,5 @@
-/* test_redteam3.c — a third adversarial pass: knob settings given twice in
- * a rule, sums of pool sizes past 64 bits in what the command and the
- * picture say, and a round trip of every algorithm's plans. */
+/* test_redteam3.c — a third adversarial pass: the command's options, output
+ * and environment, hosts (specs, Python), sums past 64 bits, round trips. */
 #include "support.h"
 
 #include <criterion/criterion.h>
