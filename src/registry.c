@@ -328,6 +328,8 @@ fail:
 	return USMP_ERR_NOMEM;
 }
 
+/* Free a plugin's record; dlclose() its handle, the caller holding the
+ * loader lock (usmp__loader_lock). */
 static void plugin_rec_free(usmp__plugin_rec *p)
 {
 	free(p->path);
@@ -339,9 +341,20 @@ static void plugin_rec_free(usmp__plugin_rec *p)
 	memset(p, 0, sizeof *p);
 }
 
+static int load_plugin_locked(usmp_registry *r, const char *path);
+
 /* Load the plugin at `path`. Every problem becomes a "path: reason"
  * diagnostic; only running out of memory is returned. */
 static int load_plugin(usmp_registry *r, const char *path)
+{
+	usmp__loader_lock();
+	int rc = load_plugin_locked(r, path);
+	usmp__loader_unlock();
+	return rc;
+}
+
+/* load_plugin, with the loader lock held. */
+static int load_plugin_locked(usmp_registry *r, const char *path)
 {
 	usmp__plugin_rec rec;
 	const usmp_plugin *d;
@@ -932,8 +945,10 @@ void usmp_registry_destroy(usmp_registry *r)
 	for (size_t i = 0; i < r->algo_count; i++)
 		algo_free(&r->algos[i]);
 	free(r->algos);
+	usmp__loader_lock();
 	for (size_t i = 0; i < r->plugin_count; i++)
 		plugin_rec_free(&r->plugins[i]);
+	usmp__loader_unlock();
 	free(r->plugins);
 	for (size_t i = 0; i < r->diag_count; i++)
 		usmp__free_msg(&r->diags[i]);

@@ -6,6 +6,7 @@
 #include <usmp/usmp.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,4 +596,58 @@ Test(redteam3, a_full_stdout_is_a_failure_of_every_command)
 	}
 	free(plan);
 	free(pp);
+}
+
+/* ---- registries created by several threads at once ------------------------ */
+
+static char *concurrent_path;
+
+/* Ten registries one after another, each loading the scanned plugins of
+ * concurrent_path: every one must load them all and note nothing. */
+static void *create_registries(void *arg)
+{
+	intptr_t bad = 0;
+	(void)arg;
+	for (int k = 0; k < 10; k++) {
+		usmp_registry *r = NULL;
+		usmp_registry_options ro = {.struct_size = sizeof ro,
+		                            .flags = USMP_REGISTRY_NO_ENV,
+		                            .plugin_path = concurrent_path};
+		uint32_t a;
+		if (usmp_registry_create(&ro, &r) != USMP_OK ||
+		    usmp_registry_diagnostic_count(r) != 0 ||
+		    usmp_registry_find_algorithm(r, "fx_good", &a) != USMP_OK) {
+			for (uint32_t i = 0; r && i < usmp_registry_diagnostic_count(r); i++)
+				fprintf(stderr, "diagnostic: %s\n",
+				        usmp_registry_diagnostic(r, i));
+			bad++;
+		}
+		usmp_registry_destroy(r);
+	}
+	return (void *)bad;
+}
+
+/* usmp_registry_create is thread-safe, and reads a plugin from outside the
+ * shipped directory in a forked scanner. A scanner forked while another
+ * thread was inside dlopen() inherited the loader half way: its dlopen()
+ * failed an assertion of ld.so ("Inconsistency detected by ld.so") or
+ * waited until the 10 s scan limit, and the plugin was skipped in one
+ * registry and not in another. usmp now forks only outside its dlopen(). */
+Test(redteam3, registries_created_by_several_threads_load_the_same_plugins,
+     .timeout = 120)
+{
+	concurrent_path = test_fmt("%s/good_v1_1.so:%s/good_v1_0.so",
+	                           test_fixture_plugindir(),
+	                           test_fixture_plugindir());
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, create_registries, NULL), 0);
+	intptr_t bad = 0;
+	for (int i = 0; i < 4; i++) {
+		void *ret;
+		pthread_join(t[i], &ret);
+		bad += (intptr_t)ret;
+	}
+	cr_assert_eq(bad, 0, "%" PRIdPTR " of 40 registries lost a plugin", bad);
+	free(concurrent_path);
 }
