@@ -192,7 +192,12 @@ Test(redteam3, python_binding_refuses_what_ctypes_would_truncate)
 		"        print(what, 'ACCEPTED')\n"
 		"    except usmp.InvalidError as e:\n"
 		"        print(what, 'refused:', e)\n"
-		"print('buffers', p.buffers, 'pools', p.pools)\n";
+		"print('buffers', p.buffers, 'pools', p.pools)\n"
+		"try:\n"
+		"    usmp.Problem.parse('id,lower,upper,size\\nb1,0,3,4\\0\\n',\n"
+		"                       name='m.csv', format='csv')\n"
+		"except usmp.InvalidError as e:\n"
+		"    print('parse:', e)\n";
 	char *path = test_write_tmp(".py", script);
 	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
 	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
@@ -212,6 +217,9 @@ Test(redteam3, python_binding_refuses_what_ctypes_would_truncate)
 	cr_assert(strstr(out, "pool index refused: pool index out of range: "
 	                      "4294967296"),
 	          "%s", out);
+	/* text parsed with its length reaches the library, which names the
+	 * line of a NUL byte */
+	cr_assert(strstr(out, "parse: m.csv:2: NUL byte in the file"), "%s", out);
 	/* nothing was added by a refused call */
 	cr_assert(strstr(out, "buffers ['z'] pools ['sram']"), "%s", out);
 	free(out);

@@ -155,7 +155,9 @@ def _raise(status, message):
     raise cls(message or name, status)
 
 
-def _bytes(s):
+def _bytes(s, sized=False):
+    """s as UTF-8 bytes for a C string; `sized`: for a buffer passed with
+    its length (the library then names a NUL byte by its line)."""
     if isinstance(s, str):
         b = s.encode("utf-8")
     elif isinstance(s, bytes):
@@ -163,7 +165,7 @@ def _bytes(s):
     else:
         raise TypeError("expected a string, got %r" % (s,))
     # A C string ends at its first NUL: the library would see a prefix.
-    if b"\0" in b:
+    if not sized and b"\0" in b:
         raise InvalidError("%r: a NUL byte cannot be passed to libusmp (C "
                            "strings end at it)" % (s,), 1)
     return b
@@ -389,7 +391,7 @@ class Problem:
     @classmethod
     def parse(cls, data, name="<string>", format="json", capacity=None):
         p = cls()
-        raw = _bytes(data)
+        raw = _bytes(data, sized=True)
         cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
                                            _FORMATS[format], cap))
