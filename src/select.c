@@ -780,7 +780,9 @@ static const usmp__rule *first_match(const usmp__rule_list *l,
 }
 
 /* The rule that decides the part `k`. Caller holds rules_lock for reading.
- * Returns USMP_OK, or an error with *msg (a broken rule's message). */
+ * An override spec not kept is parsed into `scratch` when given (see
+ * override_rule). Returns USMP_OK, or an error with *msg (a broken rule's
+ * message). */
 static int choose(usmp_registry *r, const part_key *k, const char *override,
                   usmp__rule *scratch, const usmp__rule **out, int *source,
                   char **msg)
