@@ -8,8 +8,9 @@
  * target rule whose glob matches every target of the part.
  *
  * Rule syntax: "pattern=algo[:key=value...]", rules separated by ';', spaces
- * around rules ignored. A rule without '=' before its first ':' (or without
- * '=' at all, e.g. USMP_ALGORITHM=best_fit) is a bare spec for pattern "*".
+ * around rules and around their '=' ignored. A rule without '=' before its
+ * first ':' (or without '=' at all, e.g. USMP_ALGORITHM=best_fit) is a bare
+ * spec for pattern "*".
  * A knob value therefore cannot contain ':' or ';', and patterns cannot
  * contain ':'. */
 #include "registry_private.h"
@@ -387,6 +388,11 @@ static int set_pattern_kind(usmp__rule *rule, char **msg)
  * pattern always (pattern "*" when it has none), its spec when valid. On
  * failure the rule is left half-filled for the caller to keep or free, and
  * *msg holds the reason. */
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int rule_parse(usmp_registry *r, const char *s, size_t n,
                       usmp__rule *rule, char **msg)
 {
@@ -399,9 +405,18 @@ static int rule_parse(usmp_registry *r, const char *s, size_t n,
 	if (!rule->text)
 		goto nomem;
 	if (eq && !(colon && colon < eq)) {
-		rule->pattern = strndup(s, (size_t)(eq - s));
+		/* Blanks around '=' too: "npu = exact" is "npu=exact", not a
+		 * pattern "npu " that no target matches. */
+		const char *pe = eq;
+		while (pe > s && is_space(pe[-1]))
+			pe--;
+		rule->pattern = strndup(s, (size_t)(pe - s));
 		spec = eq + 1;
 		spec_len = n - (size_t)(eq + 1 - s);
+		while (spec_len && is_space(*spec)) {
+			spec++;
+			spec_len--;
+		}
 	} else {
 		rule->pattern = usmp__strdup("*");
 	}
@@ -424,11 +439,6 @@ static int rule_parse(usmp_registry *r, const char *s, size_t n,
 nomem:
 	usmp__set_msg(msg, "out of memory");
 	return USMP_ERR_NOMEM;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 /* Call fn(r, s, n, arg) for each trimmed non-empty rule of a ';' list. */

@@ -659,3 +659,41 @@ Test(redteam3, registries_created_by_several_threads_load_the_same_plugins,
 	cr_assert_eq(bad, 0, "%" PRIdPTR " of 40 registries lost a plugin", bad);
 	free(concurrent_path);
 }
+
+/* ---- spaces in a rule ---------------------------------------------------- */
+
+/* Spaces around rules were ignored, not around their '=': in "npu =exact"
+ * the pattern was "npu " and no target matched it, so the part silently
+ * got the default; "npu= exact" named no algorithm " exact", a note, and
+ * the part got the default too. */
+Test(redteam3, spaces_around_a_rules_equals_sign_are_ignored)
+{
+	char *pp = test_write_tmp(".json",
+	                          "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", "
+	                          "\"targets\": [\"npu\"]}], \"buffers\": [{\"name\": "
+	                          "\"a\", \"size\": 4, \"live\": [0, 2]}]}");
+	static const char *const rules[] = {"npu =exact", "npu= exact",
+	                                    "npu = exact ; cpu = best_fit",
+	                                    "\tnpu\t=\texact"};
+	for (size_t k = 0; k < sizeof rules / sizeof *rules; k++) {
+		char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM='%s' '%s' plan "
+		                     "'%s' -o /dev/null", rules[k], test_cli(), pp);
+		char *out = NULL;
+		int st = test_run(cmd, &out);
+		cr_assert_eq(st, 0, "%s: exit %d: %s", rules[k], st, out);
+		cr_assert(strstr(out, "target npu, algorithm exact"), "%s: %s",
+		          rules[k], out);
+		cr_assert_null(strstr(out, "note"), "%s: %s", rules[k], out);
+		free(out);
+		free(cmd);
+	}
+	usmp_registry *r = test_registry(NULL);
+	cr_assert_eq(usmp_registry_bind_rules(r, "gpu = best_fit:order=area"),
+	             USMP_OK, "%s", usmp_registry_error(r));
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "gpu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "best_fit");
+	cr_assert_str_eq(sel.params, "order=area");
+	usmp_registry_destroy(r);
+	free(pp);
+}
