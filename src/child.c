@@ -3,11 +3,31 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Held around usmp's calls into the dynamic loader and its forks: a child
+ * forked while another thread is inside dlopen() inherits the loader half
+ * way through (its own dlopen() then aborts or waits for ever). A forked
+ * child has one thread and never takes it. */
+static pthread_mutex_t loader_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool forked_child;
+
+void usmp__loader_lock(void)
+{
+	if (!forked_child)
+		pthread_mutex_lock(&loader_lock);
+}
+
+void usmp__loader_unlock(void)
+{
+	if (!forked_child)
+		pthread_mutex_unlock(&loader_lock);
+}
 
 pid_t usmp__child_fork(const char *name)
 {
@@ -15,7 +35,10 @@ pid_t usmp__child_fork(const char *name)
 	pid_t pid;
 
 	fflush(NULL); /* nothing buffered is written twice */
+	usmp__loader_lock();
 	pid = fork();
+	if (pid != 0)
+		usmp__loader_unlock();
 	if (pid < 0)
 		return pid;
 	if (pid > 0) {
@@ -24,6 +47,7 @@ pid_t usmp__child_fork(const char *name)
 		setpgid(pid, pid);
 		return pid;
 	}
+	forked_child = true;
 	/* Killed when the thread that forked it dies. If the parent died
 	 * before this line, nobody would send that signal: leave now. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)

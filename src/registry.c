@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <link.h>
@@ -327,6 +328,8 @@ fail:
 	return USMP_ERR_NOMEM;
 }
 
+/* Free a plugin's record; dlclose() its handle, the caller holding the
+ * loader lock (usmp__loader_lock). */
 static void plugin_rec_free(usmp__plugin_rec *p)
 {
 	free(p->path);
@@ -338,9 +341,20 @@ static void plugin_rec_free(usmp__plugin_rec *p)
 	memset(p, 0, sizeof *p);
 }
 
+static int load_plugin_locked(usmp_registry *r, const char *path);
+
 /* Load the plugin at `path`. Every problem becomes a "path: reason"
  * diagnostic; only running out of memory is returned. */
 static int load_plugin(usmp_registry *r, const char *path)
+{
+	usmp__loader_lock();
+	int rc = load_plugin_locked(r, path);
+	usmp__loader_unlock();
+	return rc;
+}
+
+/* load_plugin, with the loader lock held. */
+static int load_plugin_locked(usmp_registry *r, const char *path)
 {
 	usmp__plugin_rec rec;
 	const usmp_plugin *d;
@@ -700,11 +714,24 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		free(path);
 		return rc;
 	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (explicit)
+			return search_note(s, USMP_DIAG_OTHER,
+			                   "%s: neither a plugin file nor a directory "
+			                   "(%s); skipped",
+			                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
+			                        : S_ISCHR(st.st_mode)  ? "a character device"
+			                        : S_ISBLK(st.st_mode)  ? "a block device"
+			                        : S_ISSOCK(st.st_mode) ? "a socket"
+			                                               : "a special file");
+		return USMP_OK;
+	}
 	dh = opendir(dir);
 	if (!dh) {
 		if (explicit)
 			return search_note(s, USMP_DIAG_OTHER,
-			                   "%s: cannot read plugin directory", dir);
+			                   "%s: cannot read plugin directory: %s", dir,
+			                   strerror(errno));
 		return USMP_OK;
 	}
 	while ((e = readdir(dh)) != NULL) {
@@ -918,8 +945,10 @@ void usmp_registry_destroy(usmp_registry *r)
 	for (size_t i = 0; i < r->algo_count; i++)
 		algo_free(&r->algos[i]);
 	free(r->algos);
+	usmp__loader_lock();
 	for (size_t i = 0; i < r->plugin_count; i++)
 		plugin_rec_free(&r->plugins[i]);
+	usmp__loader_unlock();
 	free(r->plugins);
 	for (size_t i = 0; i < r->diag_count; i++)
 		usmp__free_msg(&r->diags[i]);

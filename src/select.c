@@ -8,8 +8,9 @@
  * target rule whose glob matches every target of the part.
  *
  * Rule syntax: "pattern=algo[:key=value...]", rules separated by ';', spaces
- * around rules ignored. A rule without '=' before its first ':' (or without
- * '=' at all, e.g. USMP_ALGORITHM=best_fit) is a bare spec for pattern "*".
+ * around rules and around their '=' ignored. A rule without '=' before its
+ * first ':' (or without '=' at all, e.g. USMP_ALGORITHM=best_fit) is a bare
+ * spec for pattern "*".
  * A knob value therefore cannot contain ':' or ';', and patterns cannot
  * contain ':'. */
 #include "registry_private.h"
@@ -220,10 +221,48 @@ static int explain_missing(usmp_registry *r, const char *name, char **msg)
 	return USMP_ERR_NOT_FOUND;
 }
 
-static int add_assign(usmp__rule *rule, const char *s, size_t n)
+/* The assignment of `rule` that sets the knob `s` (n bytes, "k=v") sets,
+ * or -1 (also when `s` has no key). */
+static int64_t assign_find(const usmp__rule *rule, const char *s, size_t n)
 {
-	char **grown = realloc(rule->assign,
-	                       ((size_t)rule->assign_count + 1) * sizeof *grown);
+	const char *eq = memchr(s, '=', n);
+	size_t klen = eq ? (size_t)(eq - s) : 0;
+
+	for (uint32_t i = 0; klen && i < rule->assign_count; i++)
+		if (!strncmp(rule->assign[i], s, klen) &&
+		    rule->assign[i][klen] == '=')
+			return i;
+	return -1;
+}
+
+/* Add the assignment `s` (n bytes) to `rule`. `spec_count` is the number
+ * of assignments from the spec ("algo:k=v"), UINT32_MAX while the spec's
+ * are added. An extra ("-p", the params array) may set a knob the spec
+ * sets, replacing the spec's value, so the rule holds one value per knob,
+ * the one its algorithm gets; a knob set twice by the spec, or twice by
+ * the extras, is refused (*msg). */
+static int add_assign(usmp__rule *rule, const char *s, size_t n,
+                      uint32_t spec_count, char **msg)
+{
+	int64_t old = assign_find(rule, s, n);
+	char **grown;
+
+	if (old >= 0 && spec_count != UINT32_MAX && old < spec_count) {
+		char *copy = strndup(s, n);
+		if (!copy)
+			return USMP_ERR_NOMEM;
+		free(rule->assign[old]);
+		rule->assign[old] = copy;
+		return USMP_OK;
+	}
+	if (old >= 0) {
+		const char *prev = rule->assign[old];
+		usmp__set_msg(msg, "knob \"%.*s\" set twice (%s, then %.*s)",
+		              (int)(strchr(prev, '=') - prev), prev, prev, (int)n, s);
+		return USMP_ERR_INVALID;
+	}
+	grown = realloc(rule->assign,
+	                ((size_t)rule->assign_count + 1) * sizeof *grown);
 	if (!grown)
 		return USMP_ERR_NOMEM;
 	rule->assign = grown;
@@ -247,6 +286,7 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 	usmp__knobs knobs = {0};
 	char *name = NULL;
 	size_t plen = 1;
+	uint32_t spec_count;
 	int rc;
 
 	name = strndup(spec, name_len);
@@ -271,19 +311,25 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 			rc = USMP_ERR_INVALID;
 			goto fail;
 		}
-		if (add_assign(rule, piece, len) != USMP_OK)
+		rc = add_assign(rule, piece, len, UINT32_MAX, msg);
+		if (rc == USMP_ERR_NOMEM)
 			goto nomem;
+		if (rc != USMP_OK)
+			goto fail;
 		s = next;
 	}
+	spec_count = rule->assign_count;
 	for (uint32_t i = 0; i < extra_count; i++) {
-		if (!extra[i] || add_assign(rule, extra[i], strlen(extra[i])) != USMP_OK) {
-			if (!extra[i]) {
-				usmp__set_msg(msg, "knob setting %u is NULL", i);
-				rc = USMP_ERR_INVALID;
-				goto fail;
-			}
-			goto nomem;
+		if (!extra[i]) {
+			usmp__set_msg(msg, "knob setting %u is NULL", i);
+			rc = USMP_ERR_INVALID;
+			goto fail;
 		}
+		rc = add_assign(rule, extra[i], strlen(extra[i]), spec_count, msg);
+		if (rc == USMP_ERR_NOMEM)
+			goto nomem;
+		if (rc != USMP_OK)
+			goto fail;
 	}
 	if (usmp__knobs_init(&knobs, &rule->algo->sig) != USMP_OK)
 		goto nomem;
@@ -342,6 +388,11 @@ static int set_pattern_kind(usmp__rule *rule, char **msg)
  * pattern always (pattern "*" when it has none), its spec when valid. On
  * failure the rule is left half-filled for the caller to keep or free, and
  * *msg holds the reason. */
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int rule_parse(usmp_registry *r, const char *s, size_t n,
                       usmp__rule *rule, char **msg)
 {
@@ -354,9 +405,18 @@ static int rule_parse(usmp_registry *r, const char *s, size_t n,
 	if (!rule->text)
 		goto nomem;
 	if (eq && !(colon && colon < eq)) {
-		rule->pattern = strndup(s, (size_t)(eq - s));
+		/* Blanks around '=' too: "npu = exact" is "npu=exact", not a
+		 * pattern "npu " that no target matches. */
+		const char *pe = eq;
+		while (pe > s && is_space(pe[-1]))
+			pe--;
+		rule->pattern = strndup(s, (size_t)(pe - s));
 		spec = eq + 1;
 		spec_len = n - (size_t)(eq + 1 - s);
+		while (spec_len && is_space(*spec)) {
+			spec++;
+			spec_len--;
+		}
 	} else {
 		rule->pattern = usmp__strdup("*");
 	}
@@ -379,11 +439,6 @@ static int rule_parse(usmp_registry *r, const char *s, size_t n,
 nomem:
 	usmp__set_msg(msg, "out of memory");
 	return USMP_ERR_NOMEM;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 /* Call fn(r, s, n, arg) for each trimmed non-empty rule of a ';' list. */
@@ -631,16 +686,34 @@ void usmp_registry_clear_bindings(usmp_registry *r)
 
 /* ---- choosing ----------------------------------------------------------- */
 
-/* The rule an override spec stands for, parsed once and kept (with its
- * error, when broken) until the registry is destroyed. NULL when out of
- * memory. */
-static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
+/* Parse `spec` into the override rule `rule` (text and pattern set): a
+ * broken spec leaves its message in rule->error. Returns USMP_ERR_NOMEM
+ * or USMP_OK. */
+static int override_parse(usmp_registry *r, usmp__rule *rule, const char *spec)
+{
+	char *msg = NULL;
+	int rc = rule_set_spec(r, rule, spec, strlen(spec), NULL, 0, &msg);
+
+	if (rc != USMP_OK && rc != USMP_ERR_NOMEM) {
+		usmp__set_msg(&rule->error, "algorithm spec \"%s\": %s", spec, msg);
+		rule->status = rc;
+		rc = rule->error ? USMP_OK : USMP_ERR_NOMEM;
+	}
+	usmp__free_msg(&msg);
+	return rc;
+}
+
+/* The rule an override spec stands for. usmp_registry_select's (scratch
+ * NULL) is parsed once and kept (with its error, when broken) until the
+ * registry is destroyed, as the strings it returns must live; a plan's
+ * (scratch given) is taken from those kept when there, else parsed into
+ * *scratch, which the caller frees: a host planning with ever new specs
+ * ("exact:capacity=N") keeps nothing. NULL when out of memory. */
+static const usmp__rule *override_rule(usmp_registry *r, const char *spec,
+                                       usmp__rule *scratch)
 {
 	usmp__kept *k = &r->kept;
 	usmp__rule *rule = NULL;
-	char *msg = NULL;
-	size_t n = strlen(spec);
-	int rc;
 
 	pthread_mutex_lock(&r->keep_lock);
 	for (size_t i = 0; i < k->override_count; i++) {
@@ -648,6 +721,15 @@ static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
 			rule = k->overrides[i];
 			goto out;
 		}
+	}
+	if (scratch) {
+		pthread_mutex_unlock(&r->keep_lock);
+		scratch->text = usmp__strdup(spec);
+		scratch->pattern = usmp__strdup("*");
+		if (!scratch->text || !scratch->pattern ||
+		    override_parse(r, scratch, spec) != USMP_OK)
+			return NULL;
+		return scratch;
 	}
 	if (usmp__grow((void **)&k->overrides, &k->override_cap,
 	               k->override_count + 1, sizeof *k->overrides) != USMP_OK)
@@ -657,17 +739,9 @@ static const usmp__rule *override_rule(usmp_registry *r, const char *spec)
 		goto out;
 	rule->text = usmp__strdup(spec);
 	rule->pattern = usmp__strdup("*");
-	if (!rule->text || !rule->pattern)
+	if (!rule->text || !rule->pattern ||
+	    override_parse(r, rule, spec) != USMP_OK)
 		goto nomem;
-	rc = rule_set_spec(r, rule, spec, n, NULL, 0, &msg);
-	if (rc == USMP_ERR_NOMEM)
-		goto nomem;
-	if (rc != USMP_OK) {
-		usmp__set_msg(&rule->error, "algorithm spec \"%s\": %s", spec, msg);
-		rule->status = rc;
-		if (!rule->error)
-			goto nomem;
-	}
 	k->overrides[k->override_count++] = rule;
 	goto out;
 nomem:
@@ -676,7 +750,6 @@ nomem:
 	rule = NULL;
 out:
 	pthread_mutex_unlock(&r->keep_lock);
-	usmp__free_msg(&msg);
 	return rule;
 }
 
@@ -717,9 +790,12 @@ static const usmp__rule *first_match(const usmp__rule_list *l,
 }
 
 /* The rule that decides the part `k`. Caller holds rules_lock for reading.
- * Returns USMP_OK, or an error with *msg (a broken rule's message). */
+ * An override spec not kept is parsed into `scratch` when given (see
+ * override_rule). Returns USMP_OK, or an error with *msg (a broken rule's
+ * message). */
 static int choose(usmp_registry *r, const part_key *k, const char *override,
-                  const usmp__rule **out, int *source, char **msg)
+                  usmp__rule *scratch, const usmp__rule **out, int *source,
+                  char **msg)
 {
 	const usmp__rule *rule;
 
@@ -728,7 +804,7 @@ static int choose(usmp_registry *r, const part_key *k, const char *override,
 	if ((rule = first_match(&r->api_rules, k)) != NULL) {
 		*source = USMP_SOURCE_API;
 	} else if (override) {
-		rule = override_rule(r, override);
+		rule = override_rule(r, override, scratch);
 		if (!rule) {
 			usmp__set_msg(msg, "out of memory");
 			return USMP_ERR_NOMEM;
@@ -795,7 +871,7 @@ int usmp_registry_select_part(usmp_registry *r, const char *const *targets,
 		return USMP_ERR_INVALID;
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, &key, override, &rule, &source, &msg);
+	rc = choose(r, &key, override, NULL, &rule, &source, &msg);
 	if (rc == USMP_OK) {
 		memset(&full, 0, sizeof full);
 		full.struct_size = size;
@@ -833,6 +909,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 	const char *const *params = NULL;
 	uint32_t param_count = 0;
 	const usmp__rule *rule = NULL;
+	usmp__rule scratch = {0}; /* an override spec not kept */
 	char *why = NULL;
 	int src = 0, rc;
 	part_key key = make_key(targets, target_count, pools, pool_count);
@@ -854,7 +931,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 		}
 	}
 	pthread_rwlock_rdlock(&r->rules_lock);
-	rc = choose(r, &key, override, &rule, &src, msg);
+	rc = choose(r, &key, override, &scratch, &rule, &src, msg);
 	if (rc != USMP_OK)
 		goto out;
 	rc = usmp__knobs_init(knobs, &rule->algo->sig);
@@ -896,6 +973,7 @@ int usmp__registry_resolve_part(usmp_registry *r, const char *const *targets,
 		*source = src;
 out:
 	pthread_rwlock_unlock(&r->rules_lock);
+	rule_free(&scratch);
 	usmp__free_msg(&why);
 	if (rc != USMP_OK) {
 		usmp__knobs_finish(knobs);

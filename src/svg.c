@@ -379,6 +379,13 @@ static int index_pools(svg_ctx *c, uint32_t groups)
 	return USMP_OK;
 }
 
+/* a + b, or UINT64_MAX with *past set once a sum passes 64 bits. */
+static uint64_t add_saturating(uint64_t a, uint64_t b, bool *past)
+{
+	*past = *past || a + b < a;
+	return *past ? UINT64_MAX : a + b;
+}
+
 int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	svg_ctx c = {.f = f, .plan = plan, .p = p};
@@ -416,13 +423,15 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	c.sx = PLOT_WIDTH / ((double)c.tmax - (double)c.tmin);
 	c.detail = plan->buffer_count <= SVG_DETAIL_LIMIT;
 	c.stroke = plan->buffer_count > 2000 ? 0.15 : 0.5;
+	/* Each pool and bound may be up to 2^64 - 1: the sums saturate. */
+	bool total_past = false, bound_past = false;
 	for (uint32_t j = 0; j < plan->pool_count; j++) {
-		if (c.count[j])
-			panels++;
-		total += plan->pool_size[j];
+		panels += c.count[j] != 0;
+		total = add_saturating(total, plan->pool_size[j], &total_past);
 	}
 	for (uint32_t g = 0; g < groups; g++)
-		bound_total += usmp_problem_prepare_group_bound(p, g);
+		bound_total = add_saturating(
+			bound_total, usmp_problem_prepare_group_bound(p, g), &bound_past);
 
 	double ph = panels <= 1 ? 420 : panels <= 3 ? 300 : 200;
 	double height = HEADER_HEIGHT + (panels ? panels : 1) *
@@ -470,10 +479,11 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	fmt_size(total, ts, sizeof ts);
 	fmt_size(bound_total, bs, sizeof bs);
 	fprintf(f, "</text>\n<text class=\"lb\" x=\"16\" y=\"44\">%u buffer%s, "
-	        "%u pool%s; total size %s, lower bound %s", plan->buffer_count,
+	        "%u pool%s; total size %s%s, lower bound %s%s", plan->buffer_count,
 	        plan->buffer_count == 1 ? "" : "s", plan->pool_count,
-	        plan->pool_count == 1 ? "" : "s", ts, bs);
-	if (bound_total)
+	        plan->pool_count == 1 ? "" : "s", total_past ? "more than " : "",
+	        ts, bound_past ? "more than " : "", bs);
+	if (bound_total && !total_past && !bound_past)
 		fprintf(f, ", ratio %.3f", (double)total / (double)bound_total);
 	if (unplaced)
 		fprintf(f, "; %u buffer%s without a placement not drawn",

@@ -103,6 +103,11 @@ int usmp__strmap_reserve(usmp__strmap *m, size_t count);
  * the forking thread dies, sits in its own process group, ignores terminal
  * stop signals and is named `name` (ps, /proc/PID/comm). */
 pid_t usmp__child_fork(const char *name);
+/* Taken around every dlopen(), dlsym() and dlclose() of usmp's and around
+ * usmp__child_fork's fork(), so no child starts inside another thread's
+ * dlopen(); a no-op in a forked child. */
+void usmp__loader_lock(void);
+void usmp__loader_unlock(void);
 /* True once the child has ended (not yet reaped), or cannot be waited for. */
 bool usmp__child_exited(pid_t pid);
 /* Wait until the child has ended (true) or usmp__now() reaches `until`

@@ -155,12 +155,20 @@ def _raise(status, message):
     raise cls(message or name, status)
 
 
-def _bytes(s):
-    if isinstance(s, bytes):
-        return s
-    if not isinstance(s, str):
+def _bytes(s, sized=False):
+    """s as UTF-8 bytes for a C string; `sized`: for a buffer passed with
+    its length (the library then names a NUL byte by its line)."""
+    if isinstance(s, str):
+        b = s.encode("utf-8")
+    elif isinstance(s, bytes):
+        b = s
+    else:
         raise TypeError("expected a string, got %r" % (s,))
-    return s.encode("utf-8")
+    # A C string ends at its first NUL: the library would see a prefix.
+    if not sized and b"\0" in b:
+        raise InvalidError("%r: a NUL byte cannot be passed to libusmp (C "
+                           "strings end at it)" % (s,), 1)
+    return b
 
 
 def _str(b):
@@ -172,6 +180,21 @@ def _u64(name, value):
         raise TypeError("%s must be an int, got %r" % (name, value))
     if not 0 <= value <= UNBOUNDED:
         raise InvalidError("%s: out of range: %d" % (name, value), 1)
+    return value
+
+
+def _i64(name, value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s must be an int, got %r" % (name, value))
+    if not -(1 << 63) <= value < (1 << 63):
+        raise InvalidError("%s: out of range (int64): %d" % (name, value), 1)
+    return value
+
+
+def _index(kind, value):
+    # ctypes passes an int to a uint32_t parameter modulo 2^32.
+    if not 0 <= value < _NONE:
+        raise InvalidError("%s index out of range: %d" % (kind, value), 1)
     return value
 
 
@@ -245,12 +268,12 @@ class Problem:
     # look-ups
     def _pool(self, pool):
         if isinstance(pool, int) and not isinstance(pool, bool):
-            return pool
+            return _index("pool", pool)
         return self.find_pool(pool)
 
     def _buffer(self, buf):
         if isinstance(buf, int) and not isinstance(buf, bool):
-            return buf
+            return _index("buffer", buf)
         return self.find_buffer(buf)
 
     def find_pool(self, name):
@@ -313,6 +336,9 @@ class Problem:
         """Add a buffer. live=(begin, end) half-open; pools = candidate pools
         in priority order (None: every pool); fixed=(pool, offset). Returns
         its index."""
+        if live is not None:  # checked before the buffer is added
+            _i64("begin", live[0])
+            _i64("end", live[1])
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
             self._handle(), _bytes(name), _u64("size", size),
@@ -328,7 +354,8 @@ class Problem:
 
     def set_live(self, buf, begin, end):
         self._check(self._lib.usmp_problem_set_live(
-            self._handle(), self._buffer(buf), begin, end))
+            self._handle(), self._buffer(buf), _i64("begin", begin),
+            _i64("end", end)))
 
     def add_candidate(self, buf, pool):
         self._check(self._lib.usmp_problem_add_candidate(
@@ -347,7 +374,8 @@ class Problem:
         """dst may share bytes with src when offset(dst) <= offset(src) +
         max_lead (a streaming op writing dst as it reads src)."""
         self._check(self._lib.usmp_problem_add_overlap(
-            self._handle(), self._buffer(src), self._buffer(dst), max_lead))
+            self._handle(), self._buffer(src), self._buffer(dst),
+            _i64("max_lead", max_lead)))
 
     # files
     @classmethod
@@ -363,7 +391,7 @@ class Problem:
     @classmethod
     def parse(cls, data, name="<string>", format="json", capacity=None):
         p = cls()
-        raw = _bytes(data)
+        raw = _bytes(data, sized=True)
         cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
                                            _FORMATS[format], cap))
@@ -379,8 +407,8 @@ class Problem:
         return self._lib.usmp_problem_prepare_group_count(self._handle())
 
     def group_bound(self, group):
-        return self._lib.usmp_problem_prepare_group_bound(self._handle(),
-                                                         group)
+        return self._lib.usmp_problem_prepare_group_bound(
+            self._handle(), _index("group", group))
 
     def pool_group(self, pool):
         return self._lib.usmp_problem_prepare_pool_group(self._handle(),

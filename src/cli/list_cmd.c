@@ -317,8 +317,9 @@ static int cmd_select(int argc, char **argv)
 		code = cli_exit_for(st);
 		goto out;
 	}
-	for (uint32_t i = 0; i < nt; i++)
-		printf("%s%s", i ? ", " : "", cli_shown(targets[i]));
+	for (uint32_t i = 0; i < nt; i++) /* "": the untargeted part */
+		printf("%s%s", i ? ", " : "",
+		       *targets[i] ? cli_shown(targets[i]) : "(no target)");
 	if (!nt)
 		printf("(no target)");
 	for (uint32_t i = 0; i < np; i++)

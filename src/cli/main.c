@@ -2,6 +2,7 @@
  * subcommand (the helpers they share are in common.c). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #if defined(__GLIBC__)
@@ -129,5 +130,14 @@ int main(int argc, char **argv)
 #endif
 	int code = run(argc, argv);
 	cli_shown_release();
+	/* What a command printed (bounds, a verdict, a listing) must have
+	 * reached stdout: a full disk is not "done". A command that failed
+	 * has said why already (plan names a failed write of its own). */
+	int unflushed = fflush(stdout) != 0;
+	if ((unflushed || ferror(stdout)) && code == EXIT_DONE) {
+		cli_error("<stdout>: write failed%s%s", unflushed ? ": " : "",
+		          unflushed ? strerror(errno) : "");
+		code = EXIT_USAGE;
+	}
 	return code;
 }

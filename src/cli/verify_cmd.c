@@ -91,12 +91,18 @@ static int cmd_verify(int argc, char **argv)
 		          usmp_plan_error(plan));
 		code = EXIT_OTHER;
 	} else {
+		/* Pools of up to 2^64 - 1 bytes each: the sum may pass 64 bits. */
 		uint64_t total = 0;
-		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++)
-			total += usmp_plan_pool_size(plan, j);
-		printf("%s: valid plan for %s (%u buffers, %llu bytes in all pools)\n",
+		bool past = false;
+		for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
+			uint64_t s = usmp_plan_pool_size(plan, j);
+			past = past || total + s < total;
+			total = past ? UINT64_MAX : total + s;
+		}
+		printf("%s: valid plan for %s (%u buffers, %s%llu bytes in all "
+		       "pools)\n",
 		       cli_shown(argv[first + 1]), cli_shown(argv[first]),
-		       usmp_problem_buffer_count(p),
+		       usmp_problem_buffer_count(p), past ? "more than " : "",
 		       (unsigned long long)total);
 		for (uint32_t i = 0; i < usmp_plan_part_count(plan); i++) {
 			usmp_part_info pi = {.struct_size = sizeof pi};
