@@ -538,15 +538,19 @@ static double part_budget(part_job *j, double deadline, double t_call,
 static int view_written(part_job *j)
 {
 	usmp_plugin_info info = {.struct_size = sizeof info};
+	const usmp__algo *a = j->hc.view_writer ? j->hc.view_writer : j->algo;
 	usmp__free_msg(&j->call.error);
-	if (j->algo->builtin || usmp_registry_plugin(j->r, j->algo->plugin, &info))
+	if (a->builtin || usmp_registry_plugin(j->r, a->plugin, &info))
 		usmp__set_msg(&j->call.error, "algorithm \"%s\" (or a plugin "
 		              "algorithm it ran) wrote into the read-only problem "
-		              "view; its plan is not taken", j->algo->name);
+		              "view; its plan is not taken", a->name);
 	else
 		usmp__set_msg(&j->call.error, "algorithm \"%s\" (plugin \"%s\", "
-		              "%s) wrote into the read-only problem view; its plan "
-		              "is not taken", j->algo->name, info.name, info.path);
+		              "%s)%s%s wrote into the read-only problem view; %s "
+		              "plan is not taken", a->name, info.name, info.path,
+		              a == j->algo ? "" : ", run by ",
+		              a == j->algo ? "" : j->algo->name,
+		              a == j->algo ? "its" : "the");
 	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN, "%s",
 	                       j->call.error ? j->call.error : "out of memory");
 }

@@ -3,6 +3,7 @@
 #include <usmp/plugin.h>
 
 #include <stdint.h>
+#include <string.h>
 
 /* Buffers end to end in their first candidate pool, fixed ones kept:
  * valid for problems without fixed buffers and with unbounded pools. */
@@ -93,6 +94,82 @@ static int rt_view_count(const usmp_view *v, const usmp_host *h,
 	return 0;
 }
 
+
+/* Placements the verifier must refuse, by the knob `how`:
+ * 0 unset, 1 pool out of range, 2 offset + size past 2^64, 3 a pool not
+ * among the candidates, 4 a fixed buffer moved, 5 a rule pair overlapping
+ * one byte more than its max_lead allows. */
+static int rt_bad_plan(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, uint32_t how)
+{
+	uint64_t size;
+	(void)h;
+	stack(v, out, &size);
+	for (uint32_t b = 0; b < v->buffer_count; b++)
+		if (v->buffers[b].flags & USMP_BUFFER_FIXED)
+			out[b] = (usmp_placement){v->buffers[b].fixed_pool, 0,
+			                          v->buffers[b].fixed_offset};
+	if (!v->buffer_count)
+		return 0;
+	uint32_t last = v->buffer_count - 1;
+	switch (how) {
+	case 0:
+		out[last] = (usmp_placement){USMP_NO_POOL, 0, 0};
+		break;
+	case 1:
+		out[last].pool = v->pool_count;
+		break;
+	case 2:
+		out[last].offset = UINT64_MAX - v->buffers[last].size + 2;
+		break;
+	case 3:
+		for (uint32_t q = 0; q < v->pool_count; q++) {
+			const usmp_buffer_rec *r = &v->buffers[last];
+			bool cand = false;
+			for (uint32_t k = 0; k < r->candidate_count; k++)
+				cand |= v->candidates[r->candidate_start + k] == q;
+			if (!cand)
+				out[last].pool = q;
+		}
+		break;
+	case 4:
+		for (uint32_t b = 0; b < v->buffer_count; b++)
+			if (v->buffers[b].flags & USMP_BUFFER_FIXED)
+				out[b].offset += v->buffers[b].alignment;
+		break;
+	case 5:
+		if (v->overlap_count) {
+			const usmp_overlap_rec *o = &v->overlaps[0];
+			out[o->dst].pool = out[o->src].pool;
+			out[o->dst].offset = out[o->src].offset +
+			                     (uint64_t)o->max_lead + 1;
+		}
+		break;
+	}
+	return 0;
+}
+
+
+/* A log line of 100,000 bytes, then a valid plan. */
+static int rt_long_log(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out)
+{
+	static char line[100001];
+	uint64_t size;
+	memset(line, 'x', sizeof line - 1);
+	h->log(h, USMP_LOG_ERROR, line);
+	stack(v, out, &size);
+	return 0;
+}
+
+/* A volunteer for auto that writes into its view: every buffer shrinks
+ * to one byte, and its plan lays them one byte apart. */
+static int rt_volunteer_view(const usmp_view *v, const usmp_host *h,
+                             usmp_placement *out)
+{
+	return rt_view_sizes(v, h, out);
+}
+
 #define FN(f) ((usmp_algorithm_fn)(f))
 static const usmp_algorithm a_self_optimal = {
 	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC, "rt_self_optimal",
@@ -117,7 +194,22 @@ static const usmp_algorithm a_view_sizes = {
 static const usmp_algorithm a_view_count = {
 	sizeof(usmp_algorithm), 0, "rt_view_count",
 	"sets the view's buffer count to 0", "", FN(rt_view_count), NULL, 0};
+static const usmp_algorithm a_bad_plan = {
+	sizeof(usmp_algorithm),
+	USMP_CAP_MULTI_POOL | USMP_CAP_FIXED_OFFSETS | USMP_CAP_OVERLAP_RULES |
+		USMP_CAP_EXPLICIT_CONFLICTS,
+	"rt_bad_plan", "an invalid plan of the kind the knob how names",
+	"how:u32=0", FN(rt_bad_plan), NULL, 0};
+static const usmp_algorithm a_long_log = {
+	sizeof(usmp_algorithm), 0, "rt_long_log", "logs 100,000 bytes", "",
+	FN(rt_long_log), NULL, 0};
+static const usmp_algorithm a_volunteer_view = {
+	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "rt_volunteer_view",
+	"a volunteer that writes into its view", "", FN(rt_volunteer_view),
+	NULL, 0};
 static const usmp_algorithm *const algos[] = {
+	&a_long_log, &a_volunteer_view,
+	&a_bad_plan,
 	&a_view_sizes, &a_view_count,
 	&a_self_optimal, &a_status_99, &a_status_neg, &a_odd_levels,
 	&a_volunteer_optimal};
