@@ -3,6 +3,7 @@
 #include <usmp/plugin.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Buffers end to end in their first candidate pool, fixed ones kept:
@@ -170,6 +171,37 @@ static int rt_volunteer_view(const usmp_view *v, const usmp_host *h,
 	return rt_view_sizes(v, h, out);
 }
 
+
+/* Ends the process with exit(0) instead of returning. */
+static int rt_exit(const usmp_view *v, const usmp_host *h,
+                   usmp_placement *out)
+{
+	(void)v, (void)h, (void)out;
+	exit(0);
+}
+
+/* Frees and reallocates through the host pointers host->alloc() did not
+ * return: one inside a block it did return, one into a static array (both
+ * readable around them, so that sanitizers see no stray read), then
+ * returns a valid plan. */
+static int rt_foreign_free(const usmp_view *v, const usmp_host *h,
+                           usmp_placement *out)
+{
+	static unsigned char arr[128];
+	uint64_t size;
+	unsigned char *blk = h->alloc(h, 128);
+	if (!blk)
+		return 5;
+	memset(blk, 0x5a, 128);
+	h->free(h, blk + 64);
+	h->free(h, arr + 64);
+	if (h->realloc(h, blk + 64, 256))
+		return 10;
+	h->free(h, blk);
+	stack(v, out, &size);
+	return 0;
+}
+
 #define FN(f) ((usmp_algorithm_fn)(f))
 static const usmp_algorithm a_self_optimal = {
 	sizeof(usmp_algorithm), USMP_CAP_DETERMINISTIC, "rt_self_optimal",
@@ -207,7 +239,15 @@ static const usmp_algorithm a_volunteer_view = {
 	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "rt_volunteer_view",
 	"a volunteer that writes into its view", "", FN(rt_volunteer_view),
 	NULL, 0};
+static const usmp_algorithm a_exit = {
+	sizeof(usmp_algorithm), 0, "rt_exit", "calls exit(0)", "", FN(rt_exit),
+	NULL, 0};
+static const usmp_algorithm a_foreign_free = {
+	sizeof(usmp_algorithm), 0, "rt_foreign_free",
+	"frees pointers the host did not allocate", "", FN(rt_foreign_free),
+	NULL, 0};
 static const usmp_algorithm *const algos[] = {
+	&a_exit, &a_foreign_free,
 	&a_long_log, &a_volunteer_view,
 	&a_bad_plan,
 	&a_view_sizes, &a_view_count,
