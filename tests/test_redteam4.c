@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The fixture: tests/plugins/redteam4/liars.c. */
 static char *liars(void)
@@ -242,4 +243,86 @@ Test(redteam4, invalid_placements_are_refused_whatever_the_caps_claim)
 			usmp_plan_destroy(plan);
 			free(spec);
 		}
+}
+
+/* ---- host services misused ------------------------------------------------- */
+
+static void keep_lines(void *ctx, int level, const char *algorithm,
+                       const char *message)
+{
+	char *buf = ctx;
+	size_t used = strlen(buf);
+	snprintf(buf + used, 4096 - used, "%d %s: %s\n", level, algorithm,
+	         message);
+}
+
+/* host->free() and host->realloc() of pointers host->alloc() did not
+ * return (inside a block, a static array) unlinked a header that was none:
+ * SIGSEGV, in process the host's own crash. Now each is logged and
+ * ignored, and the valid plan is taken. */
+Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
+{
+	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
+	char *path = liars();
+	for (int m = 0; m < 2; m++) {
+		char lines[4096] = "";
+		usmp_registry *r = test_registry(path);
+		usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_WARN);
+		usmp_problem *p = test_parse_json(three_json, "x.json");
+		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
+		                       .algorithm = "rt_foreign_free"};
+		usmp_plan *plan = NULL;
+		int st = usmp_plan_compute(r, p, &o, &plan);
+		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		cr_assert(strstr(lines, "0 rt_foreign_free: host->free() of a "
+		                        "pointer host->alloc() did not return, or "
+		                        "freed already; ignored\n"), "%s", lines);
+		cr_assert(strstr(lines, "0 rt_foreign_free: host->realloc() of a "
+		                        "pointer host->alloc() did not return"),
+		          "%s", lines);
+		cr_assert_null(strstr(lines, "leaked"), "%s", lines);
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+		usmp_registry_destroy(r);
+	}
+	free(path);
+}
+
+/* ---- exit() in process ------------------------------------------------------- */
+
+/* With --no-isolate, a plugin calling exit(0) ended `usmp plan` with exit
+ * 0, no plan file and no message. */
+Test(redteam4, a_plugin_exiting_in_process_is_exit_4_with_a_message)
+{
+	char *pp = test_write_tmp(".json", three_json), *path = liars();
+	char *plan = test_tmpfile(".json");
+	remove(plan);
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' plan '%s' -a rt_exit "
+	                     "--no-isolate -o '%s'", path, test_cli(), pp, plan);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 4, "exit %d: %s", st, out);
+	char *want = test_fmt("usmp: %s: a plugin algorithm called in this "
+	                      "process ended it (exit) instead of returning; no "
+	                      "plan (plan with --isolate to have it named)\n", pp);
+	cr_assert(strstr(out, want), "%s", out);
+	cr_assert_neq(access(plan, F_OK), 0, "a plan file was written");
+	free(want);
+	free(out);
+	free(cmd);
+	/* Isolated, the child's exit is named (and the guard stays silent in
+	 * the child). */
+	cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' plan '%s' -a rt_exit -o '%s'",
+	               path, test_cli(), pp, plan);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 4, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "algorithm \"rt_exit\" (plugin \"liars\", "), "%s",
+	          out);
+	cr_assert(strstr(out, "exited (status 0) instead of returning"), "%s", out);
+	cr_assert_null(strstr(out, "ended it (exit)"), "%s", out);
+	free(out);
+	free(cmd);
+	free(plan);
+	free(path);
+	free(pp);
 }
