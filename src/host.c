@@ -83,6 +83,12 @@ static void host_log(const usmp_host *h, int level, const char *message)
 	usmp__host_ctx *c = ctx_of(h);
 	if (!message)
 		return;
+	/* A level outside enum usmp_log_level is the nearest one: a host's
+	 * log function gets only levels it knows, isolated or not. */
+	if (level < USMP_LOG_ERROR)
+		level = USMP_LOG_ERROR;
+	if (level > USMP_LOG_DEBUG)
+		level = USMP_LOG_DEBUG;
 	host_private *hp = c->priv;
 	pthread_mutex_lock(&hp->lock);
 	message = without_own_name(c, message);

@@ -326,3 +326,33 @@ Test(redteam4, a_plugin_exiting_in_process_is_exit_4_with_a_message)
 	free(path);
 	free(pp);
 }
+
+/* ---- log levels outside the enum ------------------------------------------- */
+
+/* A plugin logging at level -7 reached a host's log function as -7 in
+ * process, and was dropped when isolated; level 1000 reached it as 1000.
+ * Now each is the nearest level (error, debug), the same either way. */
+Test(redteam4, log_levels_outside_the_enum_are_the_nearest_level)
+{
+	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
+	char *path = liars();
+	for (int m = 0; m < 2; m++) {
+		char lines[4096] = "";
+		usmp_registry *r = test_registry(path);
+		usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_DEBUG);
+		usmp_problem *p = test_parse_json(two_json, "x.json");
+		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
+		                       .algorithm = "rt_odd_levels"};
+		usmp_plan *plan = NULL;
+		int st = usmp_plan_compute(r, p, &o, &plan);
+		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		cr_assert(strstr(lines, "0 rt_odd_levels: level minus seven\n"),
+		          "mode %d: %s", m, lines);
+		cr_assert(strstr(lines, "3 rt_odd_levels: level one thousand\n"),
+		          "mode %d: %s", m, lines);
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+		usmp_registry_destroy(r);
+	}
+	free(path);
+}
