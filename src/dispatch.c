@@ -92,6 +92,21 @@ static int dispatch_call(usmp__call *c)
 	return usmp__isolated_call(c, grace);
 }
 
+/* A plugin's status outside enum usmp_status breaks the contract: it is
+ * USMP_ERR_PLUGIN naming the algorithm and its file, never passed on (a
+ * host would get a status no usmp_status_name knows). */
+static int unknown_status(usmp__call *c, int st)
+{
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (usmp_registry_plugin(c->r, c->algo->plugin, &info))
+		info.name = info.path = "?";
+	usmp__set_msg(&c->error, "algorithm \"%s\" (plugin \"%s\", %s) "
+	              "returned %d, which is no usmp_status (0 to %d)",
+	              c->algo->name, info.name, info.path, st,
+	              USMP_ERR_INTERNAL);
+	return USMP_ERR_PLUGIN;
+}
+
 int usmp__dispatch(usmp__call *c)
 {
 	if (!c->algo)
@@ -101,6 +116,9 @@ int usmp__dispatch(usmp__call *c)
 	if (c->member)
 		c->hc->member = c->algo->name;
 	int st = dispatch_call(c);
+	if (!c->algo->builtin && !c->error &&
+	    (st < USMP_OK || st > USMP_ERR_INTERNAL))
+		st = unknown_status(c, st);
 	c->hc->member = outer;
 	return st;
 }

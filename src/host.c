@@ -12,8 +12,19 @@
 typedef struct alloc_hdr {
 	struct alloc_hdr *prev, *next;
 	size_t size;
-	size_t pad;
+	size_t mark; /* MARK ^ the header's address while the block is live */
 } alloc_hdr;
+
+/* What a live block's mark is made of: free and realloc of a pointer
+ * whose header lacks it (memory from malloc, a static, a block freed
+ * already) are refused with a logged error instead of corrupting the
+ * list. Best effort: the header is read before it is known to be one. */
+#define MARK ((size_t)0x75736d70a110c8edull)
+
+static size_t mark_of(const alloc_hdr *a)
+{
+	return MARK ^ (size_t)(uintptr_t)a;
+}
 
 typedef struct host_private {
 	pthread_mutex_t lock;
@@ -72,6 +83,12 @@ static void host_log(const usmp_host *h, int level, const char *message)
 	usmp__host_ctx *c = ctx_of(h);
 	if (!message)
 		return;
+	/* A level outside enum usmp_log_level is the nearest one: a host's
+	 * log function gets only levels it knows, isolated or not. */
+	if (level < USMP_LOG_ERROR)
+		level = USMP_LOG_ERROR;
+	if (level > USMP_LOG_DEBUG)
+		level = USMP_LOG_DEBUG;
 	host_private *hp = c->priv;
 	pthread_mutex_lock(&hp->lock);
 	message = without_own_name(c, message);
@@ -141,10 +158,24 @@ static void *host_alloc(const usmp_host *h, size_t size)
 	if (!a)
 		return NULL;
 	a->size = size;
+	a->mark = mark_of(a);
 	pthread_mutex_lock(&hp->lock);
 	link_alloc(hp, a);
 	pthread_mutex_unlock(&hp->lock);
 	return a + 1;
+}
+
+/* Whether ptr came from host_alloc/host_realloc of this call and is live;
+ * when not, say so at USMP_LOG_ERROR, naming `what` (free, realloc). */
+static bool host_owns(const usmp_host *h, const alloc_hdr *a, const char *what)
+{
+	if (a->mark == mark_of(a))
+		return true;
+	char line[160];
+	snprintf(line, sizeof line, "host->%s() of a pointer host->alloc() did "
+	         "not return, or freed already; ignored", what);
+	h->log(h, USMP_LOG_ERROR, line);
+	return false;
 }
 
 static void host_free(const usmp_host *h, void *ptr)
@@ -154,9 +185,16 @@ static void host_free(const usmp_host *h, void *ptr)
 		return;
 	alloc_hdr *a = (alloc_hdr *)ptr - 1;
 	pthread_mutex_lock(&hp->lock);
-	unlink_alloc(a);
+	bool owned = a->mark == mark_of(a);
+	if (owned) {
+		unlink_alloc(a);
+		a->mark = 0;
+	}
 	pthread_mutex_unlock(&hp->lock);
-	free(a);
+	if (owned)
+		free(a);
+	else
+		host_owns(h, a, "free");
 }
 
 static void *host_realloc(const usmp_host *h, void *ptr, size_t size)
@@ -168,14 +206,22 @@ static void *host_realloc(const usmp_host *h, void *ptr, size_t size)
 		return NULL;
 	alloc_hdr *a = (alloc_hdr *)ptr - 1;
 	pthread_mutex_lock(&hp->lock);
+	if (a->mark != mark_of(a)) {
+		pthread_mutex_unlock(&hp->lock);
+		host_owns(h, a, "realloc");
+		return NULL;
+	}
 	unlink_alloc(a);
+	a->mark = 0;
 	alloc_hdr *b = realloc(a, sizeof *b + size);
 	if (!b) {
+		a->mark = mark_of(a);
 		link_alloc(hp, a); /* the old block stays valid */
 		pthread_mutex_unlock(&hp->lock);
 		return NULL;
 	}
 	b->size = size;
+	b->mark = mark_of(b);
 	link_alloc(hp, b);
 	pthread_mutex_unlock(&hp->lock);
 	return b + 1;

@@ -40,6 +40,9 @@ struct usmp__host_ctx {
 	char last_message[512]; /* latest error/warning the algorithm logged */
 	void *priv;             /* lock and allocation list (host.c) */
 	const char *algorithm;  /* for log messages */
+	/* The first volunteer that wrote into the view of a portfolio's call
+	 * (portfolio.c), or NULL: the call's failure names it. */
+	const usmp__algo *view_writer;
 	const char *member;     /* the member a portfolio runs now, or NULL:
 	                           its lines say "algorithm/member"
 	                           (usmp__dispatch sets it) */

@@ -532,6 +532,29 @@ static double part_budget(part_job *j, double deadline, double t_call,
 	return part_deadline(dl > 0 ? dl : 0, j->n, left, part_post(j));
 }
 
+/* The algorithm, called in this process, wrote into its read-only view:
+ * whatever it returned is not taken (the verifier would judge the plan by
+ * the changed view). Named by algorithm and plugin file. */
+static int view_written(part_job *j)
+{
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	const usmp__algo *a = j->hc.view_writer ? j->hc.view_writer : j->algo;
+	usmp__free_msg(&j->call.error);
+	if (a->builtin || usmp_registry_plugin(j->r, a->plugin, &info))
+		usmp__set_msg(&j->call.error, "algorithm \"%s\" (or a plugin "
+		              "algorithm it ran) wrote into the read-only problem "
+		              "view; its plan is not taken", a->name);
+	else
+		usmp__set_msg(&j->call.error, "algorithm \"%s\" (plugin \"%s\", "
+		              "%s)%s%s wrote into the read-only problem view; %s "
+		              "plan is not taken", a->name, info.name, info.path,
+		              a == j->algo ? "" : ", run by ",
+		              a == j->algo ? "" : j->algo->name,
+		              a == j->algo ? "its" : "the");
+	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN, "%s",
+	                       j->call.error ? j->call.error : "out of memory");
+}
+
 /* Run the part's algorithm to deadline dl (0 = none) into j->out, through
  * the one dispatch path; records its time and name ("auto/first_fit:...")
  * on the part. Returns the algorithm's status; an isolated call that never
@@ -563,8 +586,18 @@ static int part_call(part_job *j, double dl, bool default_budget)
 		.flags = j->o->flags & (USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE),
 		.default_budget = default_budget,
 	};
+	/* A plugin called in this process could write into the view the
+	 * verifier then judges its plan by: seal it (an isolated call writes
+	 * into a copy). */
+	usmp__view_seal seal = {.on = (!j->algo->builtin || j->algo->portfolio) &&
+	                              !usmp__dispatch_isolates(j->r, j->algo,
+	                                                       j->call.flags)};
+	if (seal.on)
+		usmp__view_seal_make(&seal, &j->vs.view);
 	st = usmp__dispatch(&j->call);
 	part->time_ms = (usmp__now() - j->t0) * 1e3;
+	if (seal.on && usmp__view_seal_broken(&seal, &j->vs.view))
+		return view_written(j);
 	if (st && j->call.error)
 		return usmp__plan_fail(j->plan, st, "%s", j->call.error);
 	part->stopped = j->hc.stopped;
@@ -681,7 +714,10 @@ static int part_accept(part_job *j)
 	bool saturated;
 	part->size = view_plan_size(v, j->out, &saturated);
 	part->proven_bound = v->lower_bound;
-	if (j->hc.reported && j->hc.proven_bound > part->proven_bound &&
+	/* Only an algorithm declaring USMP_CAP_EXACT may prove a bound: what
+	 * another reports (plugin.h, report_bound) is not taken. */
+	if (j->hc.reported && (j->algo->caps & USMP_CAP_EXACT) &&
+	    j->hc.proven_bound > part->proven_bound &&
 	    j->hc.proven_bound <= part->size && !capacity_narrows(j))
 		part->proven_bound = j->hc.proven_bound;
 	/* A size past 2^64 - 1 is no size: it and the bound may both have

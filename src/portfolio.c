@@ -316,10 +316,22 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		.out = s->trial, .member = true,
 		.flags = volunteer ? s->call->flags : USMP_PLAN_NO_ISOLATE,
 	};
+	/* A volunteer called in this process could write into the view its
+	 * plan is verified by (plan.c seals the part's view the same way). */
+	usmp__view_seal seal = {.on = volunteer &&
+	                              !usmp__dispatch_isolates(s->r, a, call.flags)};
+	if (seal.on)
+		usmp__view_seal_make(&seal, s->v);
 	int st = usmp__dispatch(&call);
 	msg = call.error;
 	call.error = NULL;
 	usmp__call_finish(&call);
+	if (seal.on && usmp__view_seal_broken(&seal, (usmp_view *)(uintptr_t)s->v)) {
+		if (!hc->view_writer)
+			hc->view_writer = a;
+		st = USMP_ERR_PLUGIN;
+		usmp__set_msg(&msg, "wrote into the read-only problem view");
+	}
 	if (volunteer) {
 		hc->reported = reported;
 		hc->optimal = optimal;

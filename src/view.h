@@ -130,4 +130,21 @@ int usmp__verify(const usmp_view *v, const usmp_placement *pl, char **msg);
 int usmp__verify_pair(const usmp_view *v, const usmp_placement *pl,
                       char **msg, uint32_t pair[2]);
 
+/* ---- view_sum.c: what an algorithm may not change ----------------------- */
+
+/* The view struct as an algorithm got it, the lengths of its arrays and a
+ * checksum of them (not of the names and target they point to). */
+typedef struct usmp__view_seal {
+	usmp_view view;
+	uint64_t candidates, adjacent, sum;
+	int on; /* made (the call runs in this process) */
+} usmp__view_seal;
+
+/* Seal view v before a call. O(view size). */
+void usmp__view_seal_make(usmp__view_seal *s, const usmp_view *v);
+/* True when the call wrote into the view sealed in s (then the view struct
+ * itself, at v, is put back; the arrays are left as they are). O(view
+ * size); reads only the arrays as long as sealed. */
+bool usmp__view_seal_broken(const usmp__view_seal *s, usmp_view *v);
+
 #endif /* USMP_VIEW_H */

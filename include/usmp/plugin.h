@@ -199,7 +199,8 @@ struct usmp_host {
 	 * `optimal` when the returned plan's size equals it. With one
 	 * candidate pool per buffer every plan spills alike. Without a call,
 	 * nothing is claimed. Several calls keep the largest bound; `optimal`
-	 * once given stays. Thread-safe: yes. Returns: nothing. */
+	 * once given stays. The host takes the bound only from an algorithm
+	 * declaring USMP_CAP_EXACT. Thread-safe: yes. Returns: nothing. */
 	void (*report_bound)(const usmp_host *host, uint64_t proven_bound,
 	                     bool optimal);
 };

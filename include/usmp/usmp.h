@@ -634,8 +634,8 @@ typedef struct usmp_plan_options {
  * USMP_ERR_UNSUPPORTED (the algorithm lacks a capability the problem
  * needs); USMP_ERR_NOT_FOUND (unknown algorithm); USMP_ERR_PLUGIN (a plugin
  * crashed, hung, broke its contract or returned a plan the verifier
- * refused); USMP_ERR_NOMEM; USMP_ERR_INTERNAL; or another status a plugin
- * algorithm returned. */
+ * refused, or a status outside enum usmp_status); USMP_ERR_NOMEM;
+ * USMP_ERR_INTERNAL; or another usmp_status a plugin algorithm returned. */
 USMP_API int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
                                const usmp_plan_options *opts, usmp_plan **out);
 

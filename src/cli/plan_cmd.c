@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 
 /* "exact" or "exact:..." (the -a spec names exact). */
@@ -375,6 +376,25 @@ static int plan_parse(int argc, char **argv, plan_args *a,
 	return 0;
 }
 
+/* The problem being planned, and by which process, while usmp_plan_compute
+ * runs: a plugin algorithm called in process (--no-isolate, or a shipped
+ * one) that calls exit() would otherwise end usmp with the plugin's status
+ * (often 0) and no plan, no message. An isolated call's child, a fork that
+ * inherits both, is no planner: its exit is the host's to report. */
+static const char *planning_path;
+static pid_t planning_pid;
+
+static void exit_while_planning(void)
+{
+	if (!planning_path || getpid() != planning_pid)
+		return;
+	fprintf(stderr, "usmp: %s: a plugin algorithm called in this process "
+	        "ended it (exit) instead of returning; no plan (plan with "
+	        "--isolate to have it named)\n", planning_path);
+	fflush(stderr);
+	_exit(EXIT_PLUGIN);
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	plan_args a = {.opts = {.struct_size = sizeof a.opts},
@@ -418,7 +438,13 @@ static int cmd_plan(int argc, char **argv)
 		                            at[0] - t_start, cpu[0]);
 		o->time_limit = left > 1e-3 ? left : 1e-3;
 	}
+	static int guarded;
+	if (!guarded)
+		guarded = !atexit(exit_while_planning);
+	planning_pid = getpid();
+	planning_path = path;
 	int st = usmp_plan_compute(r, p, o, &plan);
+	planning_path = NULL;
 	at[1] = cli_now();
 	cpu[1] = cli_cpu_seconds();
 	if (st) {
