@@ -282,6 +282,36 @@ static void reset_trial(const usmp_view *v, usmp_placement *pl)
 	}
 }
 
+/* After a member's call: a volunteer's report_bound is dropped (the host's
+ * bound state goes back to what it was before the call); a table member
+ * that raised the bound has it recorded with the spill it holds for. */
+static void member_bound(run_state *s, int st, bool volunteer, int reported,
+                         int optimal, uint64_t proven)
+{
+	usmp__host_ctx *hc = s->hc;
+	if (volunteer) {
+		hc->reported = reported;
+		hc->optimal = optimal;
+		hc->proven_bound = proven;
+	} else if (hc->reported &&
+	           (!reported || hc->proven_bound > proven ||
+	            hc->optimal != optimal)) {
+		/* The bound this member raised holds for plans spilling no
+		 * more than its own; without a plan of its own, for plans
+		 * without spill. */
+		uint64_t spill = st == USMP_OK ? plan_spill(s->v, s->trial) : 0;
+		if (!s->bound_raised) {
+			s->bound_raised = 1;
+			s->prev_reported = reported;
+			s->prev_optimal = optimal;
+			s->prev_proven = proven;
+			s->bound_spill = spill;
+		} else if (spill < s->bound_spill) {
+			s->bound_spill = spill;
+		}
+	}
+}
+
 /* Run one member through the one dispatch path (usmp__dispatch): algorithm
  * a with its defaults plus `knob` (one "key=value" or NULL), warm-started
  * when `warm`; keep its plan when valid and better. A table member runs in
@@ -332,27 +362,7 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		st = USMP_ERR_PLUGIN;
 		usmp__set_msg(&msg, "wrote into the read-only problem view");
 	}
-	if (volunteer) {
-		hc->reported = reported;
-		hc->optimal = optimal;
-		hc->proven_bound = proven;
-	} else if (hc->reported &&
-	           (!reported || hc->proven_bound > proven ||
-	            hc->optimal != optimal)) {
-		/* The bound this member raised holds for plans spilling no
-		 * more than its own; without a plan of its own, for plans
-		 * without spill. */
-		uint64_t spill = st == USMP_OK ? plan_spill(s->v, s->trial) : 0;
-		if (!s->bound_raised) {
-			s->bound_raised = 1;
-			s->prev_reported = reported;
-			s->prev_optimal = optimal;
-			s->prev_proven = proven;
-			s->bound_spill = spill;
-		} else if (spill < s->bound_spill) {
-			s->bound_spill = spill;
-		}
-	}
+	member_bound(s, st, volunteer, reported, optimal, proven);
 	{
 		char line[200];
 		snprintf(line, sizeof line, "%s%s%s returned %s after %.1f ms",
