@@ -1,0 +1,133 @@
+/* test_firsthour3.c — a TinyML deployment's first hour, checked: a CSV of
+ * tensor lifetimes against a 256 KiB arena, the miss, header typos, reruns. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+/* Twelve tensors, alignment 16; at step 2 "t2", "t1" and "skip" are live:
+ * 274432 bytes, 12288 more than 256 KiB. */
+static const char model[] =
+	"id,lower,upper,size,alignment\n"
+	"t0,0,2,49152,16\nt1,1,3,98304,16\nt2,2,4,110592,16\n"
+	"t3,3,5,49152,16\nt4,4,6,49152,16\nt5,5,7,24576,16\n"
+	"t6,6,8,24576,16\nt7,7,9,12288,16\nt8,8,10,12288,16\n"
+	"t9,9,11,4096,16\nt10,10,12,1000,16\nskip,1,6,65536,16\n";
+
+/* Every algorithm that refuses the model says by how many bytes it misses
+ * and which buffers are live at that step, largest first. */
+Test(firsthour3, a_model_over_the_arena_says_the_miss_and_the_live_buffers)
+{
+	char *path = test_write_tmp(".csv", model);
+	static const char *const algos[] = {"auto", "exact", "best_fit",
+	                                    "first_fit", "greedy_by_size"};
+	for (size_t i = 0; i < sizeof algos / sizeof *algos; i++) {
+		char *out = NULL;
+		int st = test_usmp(&out, "plan '%s' --capacity 256K -a %s -o /dev/null",
+		                   path, algos[i]);
+		cr_assert_eq(st, 3, "%s: exit %d: %s", algos[i], st, out);
+		cr_assert(strstr(out, "at step 2 the buffers live that may use only "
+		                 "pool \"default\" need 274432 bytes, more than its "
+		                 "limit (262144 bytes) by 12288 bytes; the largest of "
+		                 "the 3 is \"t2\" (110592 bytes), then \"t1\" (98304 "
+		                 "bytes), \"skip\" (65536 bytes); the lower bound of "
+		                 "the group is 274432 bytes"), "%s: %s", algos[i], out);
+		free(out);
+	}
+	/* 268 KiB holds it: the miss was exact. */
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' --capacity 268K -a exact -q -o /dev/null",
+	                   path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	free(out);
+	free(path);
+}
+
+/* More than eight buffers live at the step: eight named, the rest counted. */
+Test(firsthour3, a_crowded_step_names_eight_and_counts_the_rest)
+{
+	char *csv = test_fmt("%s", "id,lower,upper,size\n");
+	for (int k = 0; k < 11; k++) {
+		char *next = test_fmt("%sb%d,0,2,%d\n", csv, k, 100 + k);
+		free(csv);
+		csv = next;
+	}
+	char *path = test_write_tmp(".csv", csv);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' --capacity 1K -a first_fit -o /dev/null",
+	                   path);
+	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "need 1155 bytes, more than its limit (1024 bytes) "
+	                 "by 131 bytes; the largest of the 11 is \"b10\" (110 "
+	                 "bytes), then \"b9\" (109 bytes), \"b8\" (108 bytes), "
+	                 "\"b7\" (107 bytes), \"b6\" (106 bytes), \"b5\" (105 "
+	                 "bytes), \"b4\" (104 bytes), \"b3\" (103 bytes) and 3 "
+	                 "more;"), "%s", out);
+	free(out);
+	free(path);
+	free(csv);
+}
+
+/* A misspelt header column is named with the column it misspells (case
+ * ignored); a name near none gets the list alone. */
+Test(firsthour3, a_header_typo_names_the_column_meant)
+{
+	static const char *const header[] = {
+		"id,lower,uper,size", "id,lower,upper,sise",
+		"id,lower,upper,SIZ", "id,lowr,upper,size",
+		"id,lower,upper,size,alignmnt", "id,lower,upper,size,ofset",
+		"name,lower,upper,size"};
+	static const char *const meant[] = {
+		"\"uper\": did you mean \"upper\"?", "\"sise\": did you mean \"size\"?",
+		"\"SIZ\": did you mean \"size\"?", "\"lowr\": did you mean \"lower\"?",
+		"\"alignmnt\": did you mean \"alignment\"?",
+		"\"ofset\": did you mean \"offset\"?",
+		"\"name\" (known: id, lower, upper, size, alignment, offset)"};
+	for (size_t i = 0; i < sizeof header / sizeof *header; i++) {
+		char *text = test_fmt("%s\na,0,1,16%s\n", header[i],
+		                      strstr(header[i], "alignmnt") ||
+		                      strstr(header[i], "ofset") ? ",16" : "");
+		char *path = test_write_tmp(".csv", text);
+		char *out = NULL;
+		int st = test_usmp(&out, "plan '%s' --capacity 256K -o /dev/null", path);
+		cr_assert_eq(st, 2, "%s: exit %d: %s", header[i], st, out);
+		char *want = test_fmt(":1: unknown column %s", meant[i]);
+		cr_assert(strstr(out, want), "%s: want %s in: %s", header[i], want, out);
+		free(want);
+		free(out);
+		free(path);
+		free(text);
+	}
+}
+
+/* Two runs of a deterministic algorithm give the same plan: a CSV plan
+ * byte for byte; a JSON plan differs at most in time_ms. */
+Test(firsthour3, reruns_give_the_same_plan)
+{
+	char *path = test_write_tmp(".csv", model);
+	char *dir = test_fresh_dir("firsthour3-rerun");
+	char *out = NULL;
+	for (int k = 0; k < 2; k++) {
+		int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
+		                   "-o '%s/p%d.csv'", path, dir, k);
+		cr_assert_eq(st, 0, "exit %d: %s", st, out);
+		free(out);
+		st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
+		               "-o '%s/p%d.json'", path, dir, k);
+		cr_assert_eq(st, 0, "exit %d: %s", st, out);
+		free(out);
+	}
+	char *cmd = test_fmt("cd '%s' && cmp p0.csv p1.csv && "
+	                     "grep -q time_ms p0.json && "
+	                     "sed 's/\"time_ms\": [0-9.e+-]*//g' p0.json > a && "
+	                     "sed 's/\"time_ms\": [0-9.e+-]*//g' p1.json > b && "
+	                     "cmp a b", dir);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "plans differ: %s", out);
+	free(out);
+	free(cmd);
+	free(dir);
+	free(path);
+}
