@@ -765,11 +765,15 @@ class Plan:
                                                self._problem._handle()))
 
     def write(self, path, format="json"):
+        """Write the plan ("json", "csv" or "auto": by the suffix). A JSON
+        plan's time_ms differs from run to run; the CSV plan has no times
+        (docs/formats.md, "Plan, JSON")."""
         self._check(self._lib.usmp_plan_write(
             self._h, self._problem._handle(), _bytes(str(path)),
             _FORMATS[format]))
 
     def write_svg(self, path):
+        """Draw the plan as SVG: time across, address up, a panel per pool."""
         self._check(self._lib.usmp_plan_write_svg(
             self._h, self._problem._handle(), _bytes(str(path))))
 
