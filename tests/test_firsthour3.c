@@ -131,3 +131,22 @@ Test(firsthour3, reruns_give_the_same_plan)
 	free(dir);
 	free(path);
 }
+
+/* A plan that fits the --capacity says how much of it is left. */
+Test(firsthour3, the_summary_says_what_the_capacity_leaves)
+{
+	char *path = test_write_tmp(".csv", model);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -o /dev/null",
+	                   path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "    pool default            274432 bytes of the "
+	                 "capacity 307200 (32768 free)\n"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "plan '%s' -a best_fit -o /dev/null", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "    pool default            274432 bytes\n"),
+	          "no capacity, no free bytes: %s", out);
+	free(out);
+	free(path);
+}
