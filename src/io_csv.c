@@ -549,7 +549,10 @@ static int read_problem_row(cctx *c, void *unused)
 	if (upper <= lower)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "upper (%" PRId64 ") is not after lower (%" PRId64
-		             ")", upper, lower);
+		             ")%s", upper, lower, upper == lower ?
+		             ": the live range [lower, upper) excludes upper, so "
+		             "a buffer alive only at step lower has upper = lower "
+		             "+ 1 (an inclusive last step + 1)" : "");
 	/* One name lookup per row: a duplicate is what makes adding fail
 	 * with a name the problem already has. */
 	rc = usmp_problem_add_buffer(c->p, id, (uint64_t)size, align, &b);

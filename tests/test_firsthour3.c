@@ -150,3 +150,26 @@ Test(firsthour3, the_summary_says_what_the_capacity_leaves)
 	free(out);
 	free(path);
 }
+
+/* A range written inclusive (first step = last step) is refused saying
+ * that upper is exclusive and what to write; upper < lower stays short. */
+Test(firsthour3, an_inclusive_range_says_upper_is_exclusive)
+{
+	char *path = test_write_tmp(".csv", "id,lower,upper,size\n"
+	                                    "a,0,1,16\nb,3,3,16\n");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, ":3: upper (3) is not after lower (3): the live "
+	                 "range [lower, upper) excludes upper, so a buffer alive "
+	                 "only at step lower has upper = lower + 1 (an inclusive "
+	                 "last step + 1)\n"), "%s", out);
+	free(out);
+	free(path);
+	path = test_write_tmp(".csv", "id,lower,upper,size\nb,5,3,16\n");
+	st = test_usmp(&out, "plan '%s' -o /dev/null", path);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, ":2: upper (3) is not after lower (5)\n"), "%s", out);
+	free(out);
+	free(path);
+}
