@@ -173,3 +173,31 @@ Test(firsthour3, an_inclusive_range_says_upper_is_exclusive)
 	free(out);
 	free(path);
 }
+
+/* `usmp bound --capacity` answers "does it fit at all?" before planning. */
+Test(firsthour3, bound_compares_the_bound_with_the_capacity)
+{
+	char *path = test_write_tmp(".csv", model);
+	char *out = NULL;
+	int st = test_usmp(&out, "bound '%s' --capacity 256K", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default; "
+	                 "over the capacity (262144 bytes) by 12288 bytes: no "
+	                 "plan fits\n");
+	free(out);
+	st = test_usmp(&out, "bound '%s' --capacity 300K", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default; "
+	                 "within the capacity (307200 bytes), 32768 bytes to "
+	                 "spare: a plan may fit (usmp plan says)\n");
+	free(out);
+	st = test_usmp(&out, "bound '%s' --capacity 268K", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "within the capacity (274432 bytes), 0 bytes to "
+	                 "spare"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "bound '%s'", path);
+	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default\n");
+	free(out);
+	free(path);
+}
