@@ -201,3 +201,34 @@ Test(firsthour3, bound_compares_the_bound_with_the_capacity)
 	free(out);
 	free(path);
 }
+
+/* A model that stops fitting leaves the last plan and picture as they were
+ * (docs/cli.md): the exit status, 3, is what says so. */
+Test(firsthour3, a_failed_plan_leaves_the_earlier_files_and_exits_3)
+{
+	char *path = test_write_tmp(".csv", model);
+	char *dir = test_fresh_dir("firsthour3-stale");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
+	                   "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	free(out);
+	char *json = test_join(dir, "p.json"), *svg = test_join(dir, "p.svg");
+	char *before = test_read_file(json), *pic = test_read_file(svg);
+	cr_assert(before && pic);
+	st = test_usmp(&out, "plan '%s' --capacity 256K -a best_fit -q "
+	               "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
+	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	free(out);
+	char *after = test_read_file(json), *pic2 = test_read_file(svg);
+	cr_assert_str_eq(after, before);
+	cr_assert_str_eq(pic2, pic);
+	free(after);
+	free(pic2);
+	free(before);
+	free(pic);
+	free(json);
+	free(svg);
+	free(dir);
+	free(path);
+}
