@@ -2,6 +2,9 @@
 lifetimes against a 256 KiB arena, the miss, byte counts, plans read back."""
 import json
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -125,6 +128,28 @@ class FirstHour3(unittest.TestCase):
         self.assertTrue(text.startswith("<?xml") or text.startswith("<svg"))
         for name in offsets:
             self.assertIn(name, text)
+
+
+class LibraryNotFound(unittest.TestCase):
+    def test_a_package_without_its_library_says_where_it_looked(self):
+        src = os.path.dirname(os.path.abspath(usmp.__file__))
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copytree(src, os.path.join(d, "pkg", "usmp"),
+                            ignore=shutil.ignore_patterns("_paths.py",
+                                                          "__pycache__"))
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("USMP_LIBRARY", "LD_LIBRARY_PATH")}
+            env["PYTHONPATH"] = os.path.join(d, "pkg")
+            r = subprocess.run([sys.executable, "-c",
+                                "import usmp; usmp.Problem()"],
+                               env=env, capture_output=True, text=True,
+                               cwd=d)
+            if r.returncode == 0:
+                self.skipTest("libusmp.so.1 is on the loader's path")
+            self.assertIn("cannot load libusmp: set USMP_LIBRARY to its path "
+                          "(a build directory's src/libusmp.so.1", r.stderr)
+            self.assertIn(os.path.join(d, "build", "src", "libusmp.so.1")
+                          + ": no such file", r.stderr)
 
 
 if __name__ == "__main__":
