@@ -91,7 +91,9 @@ kind "step", "buffer", "fixed", "bound" (a proof computed by the library),
 "search" (exact's search proved it) or "unproven" (the algorithm found no
 plan, the lower bound fits: a plan may exist); pool (name, or None for
 several), limit (bytes, UNBOUNDED for none), bound (the group's lower
-bound), group, step and total (kind "step"), buffers (names, by kind),
+bound), group, step and total (kind "step": the bytes live at `step`;
+`total - limit` is by how many the model misses), buffers (names, by kind;
+for "step" those live at `step`, largest first),
 pools (the names whose limits make `limit`), moves (spill advice: a list of
 (buffer, pool) names whose moves bring every step under the limit)."""
 
