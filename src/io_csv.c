@@ -371,6 +371,13 @@ static int get_int(cctx *c, int k, int64_t lo, const char *what, int64_t *out)
 	if (parse_i64(c->fields[k], lo < 0, out) == 0 && *out >= lo)
 		return USMP_OK;
 	show(c->fields[k], got, sizeof got);
+	uint64_t bytes;
+	if (lo == 1 && usmp__unit_bytes(c->fields[k].s, c->fields[k].n, &bytes))
+		return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got "
+		             "%s: write the bytes as a number%s%.0llu%s: files take "
+		             "no units", col_names[k], what, got,
+		             bytes ? " (" : "", (unsigned long long)bytes,
+		             bytes ? ")" : "");
 	return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got %s",
 	             col_names[k], what, got);
 }

@@ -232,3 +232,35 @@ Test(firsthour3, a_failed_plan_leaves_the_earlier_files_and_exits_3)
 	free(dir);
 	free(path);
 }
+
+/* Sizes in files are plain byte counts; one written with a unit (as
+ * --capacity takes) is refused with the number to write. */
+Test(firsthour3, a_size_with_a_unit_in_a_file_says_the_bytes)
+{
+	static const char *const files[][2] = {
+		{".csv", "id,lower,upper,size\na,0,2,64K\n"},
+		{".csv", "id,lower,upper,size\na,0,2,64KiB\n"},
+		{".json", "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", "
+		          "\"size_limit\": \"256k\"}], \"buffers\": []}"},
+		{".csv", "id,lower,upper,size\na,0,2,99999999999999G\n"},
+		{".csv", "id,lower,upper,size\na,0,2,64X\n"}};
+	static const char *const want[] = {
+		":2: size: expected a positive integer, got \"64K\": write the "
+		"bytes as a number (65536): files take no units\n",
+		"got \"64KiB\": write the bytes as a number (65536): files take no "
+		"units\n",
+		": pools[0].size_limit: expected a positive integer, got \"256k\": "
+		"write the bytes as a number (262144): files take no units\n",
+		"got \"99999999999999G\": write the bytes as a number: files take "
+		"no units\n",
+		":2: size: expected a positive integer, got \"64X\"\n"};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		char *path = test_write_tmp(files[i][0], files[i][1]);
+		char *out = NULL;
+		int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
+		cr_assert_eq(st, 2, "%zu: exit %d: %s", i, st, out);
+		cr_assert(strstr(out, want[i]), "%zu: want %s in: %s", i, want[i], out);
+		free(out);
+		free(path);
+	}
+}
