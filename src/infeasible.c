@@ -957,8 +957,21 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 			sb_add(m, ") hold together (");
 		}
 		sb_limit(m, limit);
-		sb_add(m, "); the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
+		sb_add(m, ")");
+		if (!c->saturated && limit != USMP_UNBOUNDED && c->total > limit)
+			sb_add(m, " by %llu bytes",
+			       (unsigned long long)(c->total - limit));
+		sb_add(m, "; the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
 		       big->name, (unsigned long long)big->size);
+		/* The others live there, largest first, so that a model that
+		 * misses can be cut where it peaks. */
+		uint32_t shown = c->nbuf < 8 ? c->nbuf : 8;
+		for (uint32_t k = 1; k < shown; k++)
+			sb_add(m, "%s\"%s\" (%llu bytes)", k == 1 ? ", then " : ", ",
+			       v->buffers[c->buffers[k]].name,
+			       (unsigned long long)v->buffers[c->buffers[k]].size);
+		if (c->nbuf > shown)
+			sb_add(m, " and %u more", c->nbuf - shown);
 		break;
 	}
 	case USMP_INFEASIBLE_BUFFER: {

@@ -50,6 +50,36 @@ int usmp__out_close(usmp__out *o, int ok, char **msg);
 /* io_file.c holds the public usmp_problem_read/parse/write and
  * usmp_plan_read/write/write_svg, dispatching on format to these. */
 
+/* When s[0..n) is a byte count with a unit ("64K", "1MiB": digits, then K,
+ * M or G in either case, then nothing, "B" or "iB"), its bytes in *bytes
+ * (0 when they pass 2^63 - 1) and 1; else 0. Files take plain integers
+ * only: the readers say so when a size is written like this. */
+static inline int usmp__unit_bytes(const char *s, size_t n, uint64_t *bytes)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	int over = 0;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+		if (v > (UINT64_MAX >> 31) / 10)
+			over = 1;
+		else
+			v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (i == 0 || i == n)
+		return 0;
+	unsigned shift = s[i] == 'k' || s[i] == 'K' ? 10
+	               : s[i] == 'm' || s[i] == 'M' ? 20
+	               : s[i] == 'g' || s[i] == 'G' ? 30 : 0;
+	if (!shift)
+		return 0;
+	i++;
+	if (!(i == n || (i + 1 == n && s[i] == 'B') ||
+	      (i + 2 == n && s[i] == 'i' && s[i + 1] == 'B')))
+		return 0;
+	*bytes = over || v > (UINT64_MAX >> 1) >> shift ? 0 : v << shift;
+	return 1;
+}
+
 /* Read a JSON problem from data[0..len) into the empty p; `name` for messages. */
 int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
                             const char *name);

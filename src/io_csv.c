@@ -219,6 +219,40 @@ static int parse_i64(field f, int allow_neg, int64_t *out)
 	return 0;
 }
 
+/* The known column a header cell misspells (edit distance 1, or 2 for a
+ * name of 5 letters or more, case ignored), or -1. */
+static int close_column(field f)
+{
+	for (int k = 0; k < COL_COUNT; k++) {
+		const char *b = col_names[k];
+		size_t m = strlen(b), row[16];
+		if (f.n > 12 || m > 12)
+			continue;
+		for (size_t j = 0; j <= m; j++)
+			row[j] = j;
+		for (size_t i = 1; i <= f.n; i++) {
+			size_t diag = row[0];
+			row[0] = i;
+			for (size_t j = 1; j <= m; j++) {
+				size_t up = row[j];
+				char a = f.s[i - 1];
+				if (a >= 'A' && a <= 'Z')
+					a = (char)(a - 'A' + 'a');
+				size_t best = diag + (a != b[j - 1]);
+				if (up + 1 < best)
+					best = up + 1;
+				if (row[j - 1] + 1 < best)
+					best = row[j - 1] + 1;
+				row[j] = best;
+				diag = up;
+			}
+		}
+		if (row[m] <= (m >= 5 ? 2u : 1u))
+			return k;
+	}
+	return -1;
+}
+
 /* Read the header row: which column is where. `plan` mode requires id and
  * offset only; problem mode requires id, lower, upper, size. */
 static int read_header(cctx *c, int plan)
@@ -257,9 +291,13 @@ static int read_header(cctx *c, int plan)
 				             "expected a header row (%s), got data",
 				             plan ? "id,...,offset"
 				                  : "id,lower,upper,size");
+			int near = close_column(f[i]);
 			return cfail(c, USMP_ERR_INVALID, c->line,
-			             "unknown column %s (known: id, lower, upper, "
-			             "size, alignment, offset)", got);
+			             "unknown column %s%s%s%s (known: id, lower, "
+			             "upper, size, alignment, offset)", got,
+			             near >= 0 ? ": did you mean \"" : "",
+			             near >= 0 ? col_names[near] : "",
+			             near >= 0 ? "\"?" : "");
 		}
 		if (c->col_of[k] >= 0)
 			return cfail(c, USMP_ERR_INVALID, c->line,
@@ -333,6 +371,13 @@ static int get_int(cctx *c, int k, int64_t lo, const char *what, int64_t *out)
 	if (parse_i64(c->fields[k], lo < 0, out) == 0 && *out >= lo)
 		return USMP_OK;
 	show(c->fields[k], got, sizeof got);
+	uint64_t bytes;
+	if (lo == 1 && usmp__unit_bytes(c->fields[k].s, c->fields[k].n, &bytes))
+		return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got "
+		             "%s: write the bytes as a number%s%.0llu%s: files take "
+		             "no units", col_names[k], what, got,
+		             bytes ? " (" : "", (unsigned long long)bytes,
+		             bytes ? ")" : "");
 	return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got %s",
 	             col_names[k], what, got);
 }
@@ -511,7 +556,10 @@ static int read_problem_row(cctx *c, void *unused)
 	if (upper <= lower)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "upper (%" PRId64 ") is not after lower (%" PRId64
-		             ")", upper, lower);
+		             ")%s", upper, lower, upper == lower ?
+		             ": the live range [lower, upper) excludes upper, so "
+		             "a buffer alive only at step lower has upper = lower "
+		             "+ 1 (an inclusive last step + 1)" : "");
 	/* One name lookup per row: a duplicate is what makes adding fail
 	 * with a name the problem already has. */
 	rc = usmp_problem_add_buffer(c->p, id, (uint64_t)size, align, &b);

@@ -252,6 +252,13 @@ static int get_int(jctx *c, json_t *v, const char *place, int64_t lo,
 	}
 	char got[SHOW_MAX + 8];
 	show(v, got, sizeof got);
+	uint64_t bytes;
+	if (lo == 1 && json_is_string(v) &&
+	    usmp__unit_bytes(json_string_value(v), json_string_length(v), &bytes))
+		return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s: "
+		             "write the bytes as a number%s%.0llu%s: files take "
+		             "no units", what, got, bytes ? " (" : "",
+		             (unsigned long long)bytes, bytes ? ")" : "");
 	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s", what,
 	             got);
 }

@@ -395,10 +395,11 @@ Test(errors, json_size_as_string_names_field)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": \"12k\"}]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got \"12k\"");
+	                     "model.json: buffers[0].size: expected a positive integer, got \"12k\": "
+	                     "write the bytes as a number (12288): files take no units");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
 	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got \"12k\"");
+		" got \"12k\": write the bytes as a number (12288): files take no units");
 }
 
 /* Wrong types */
@@ -523,9 +524,11 @@ Test(errors, csv_size_with_suffix_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,12k\n";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"12k\"");
+	                     "model.csv:2: size: expected a positive integer, got \"12k\": "
+	                     "write the bytes as a number (12288): files take no units");
 	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"12k\"");
+	                 "usmp: model.csv:2: size: expected a positive integer, got \"12k\": "
+	                 "write the bytes as a number (12288): files take no units");
 }
 
 /* Alignments that are not powers of two */

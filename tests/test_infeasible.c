@@ -240,8 +240,9 @@ Test(infeasible, step_certificate_is_the_same_for_every_algorithm)
 		cr_assert(strstr(e, "no plan fits the pools: ") &&
 		          strstr(e, "at step 3 the buffers live that may use only "
 		                    "pool \"sram\" need 1216 bytes, more than its "
-		                    "limit (1024 bytes); the largest of the 3 is "
-		                    "\"w1\" (512 bytes); the lower bound of the "
+		                    "limit (1024 bytes) by 192 bytes; the largest of "
+		                    "the 3 is \"w1\" (512 bytes), then \"act\" (384 "
+		                    "bytes), \"w2\" (320 bytes); the lower bound of the "
 		                    "group is 1216 bytes"), "%s: %s", all_algos[k], e);
 		usmp_plan_destroy(plan);
 	}

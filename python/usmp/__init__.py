@@ -20,6 +20,7 @@ library's message (``e.message``) and status (``e.status``).
 
 import collections
 import ctypes
+import re
 import threading
 
 from . import _lib
@@ -90,7 +91,9 @@ kind "step", "buffer", "fixed", "bound" (a proof computed by the library),
 "search" (exact's search proved it) or "unproven" (the algorithm found no
 plan, the lower bound fits: a plan may exist); pool (name, or None for
 several), limit (bytes, UNBOUNDED for none), bound (the group's lower
-bound), group, step and total (kind "step"), buffers (names, by kind),
+bound), group, step and total (kind "step": the bytes live at `step`;
+`total - limit` is by how many the model misses), buffers (names, by kind;
+for "step" those live at `step`, largest first),
 pools (the names whose limits make `limit`), moves (spill advice: a list of
 (buffer, pool) names whose moves bring every step under the limit)."""
 
@@ -181,6 +184,21 @@ def _u64(name, value):
     if not 0 <= value <= UNBOUNDED:
         raise InvalidError("%s: out of range: %d" % (name, value), 1)
     return value
+
+
+def _size(name, value):
+    """A byte count: an int, or a string as `usmp --capacity` takes it (a
+    positive number, optionally K, M or G in either case, each a power of
+    1024, optionally followed by B or iB: "256K", "256KiB", "1M")."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"([0-9]+)(?:([kKmMgG])(B|iB)?)?", value)
+        if not m:
+            raise InvalidError("%s: %r is not a byte count (a number, "
+                               "optionally followed by K, M or G: "
+                               "\"256K\", \"1MiB\")" % (name, value), 1)
+        shift = {"": 0, "k": 10, "m": 20, "g": 30}[(m.group(2) or "").lower()]
+        value = int(m.group(1)) << shift
+    return _u64(name, value)
 
 
 def _i64(name, value):
@@ -317,7 +335,7 @@ class Problem:
     # building
     def add_pool(self, name, size_limit=None, alignment=1, targets=()):
         """Add a pool; size_limit None means unbounded. Returns its index."""
-        limit = UNBOUNDED if size_limit is None else _u64("size_limit",
+        limit = UNBOUNDED if size_limit is None else _size("size_limit",
                                                            size_limit)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_pool(
@@ -381,9 +399,17 @@ class Problem:
     @classmethod
     def read(cls, path, format="auto", capacity=None):
         """A problem from a JSON file or a MiniMalloc CSV (capacity: the size
-        limit of the CSV's single pool)."""
+        limit of the CSV's single pool, in bytes: an int or a string such as
+        "256K", as `usmp plan --capacity` takes it; refused for JSON, whose
+        pools carry their own size_limit)."""
+        cap = UNBOUNDED if capacity is None else _size("capacity", capacity)
+        csv = format == "csv" or (format == "auto" and
+                                  str(path).lower().endswith(".csv"))
+        if cap != UNBOUNDED and not csv:
+            raise InvalidError("%s: capacity applies to CSV problems only (a "
+                               "JSON problem gives each pool its "
+                               "\"size_limit\")" % (path,), 1)
         p = cls()
-        cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
         p._check(p._lib.usmp_problem_read(p._h, _bytes(str(path)),
                                           _FORMATS[format], cap))
         return p
@@ -392,7 +418,13 @@ class Problem:
     def parse(cls, data, name="<string>", format="json", capacity=None):
         p = cls()
         raw = _bytes(data, sized=True)
-        cap = UNBOUNDED if capacity is None else _u64("capacity", capacity)
+        cap = UNBOUNDED if capacity is None else _size("capacity", capacity)
+        csv = format == "csv" or (format == "auto" and
+                                  str(name).lower().endswith(".csv"))
+        if cap != UNBOUNDED and not csv:
+            raise InvalidError("%s: capacity applies to CSV problems only (a "
+                               "JSON problem gives each pool its "
+                               "\"size_limit\")" % (name,), 1)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
                                            _FORMATS[format], cap))
         return p
@@ -735,11 +767,15 @@ class Plan:
                                                self._problem._handle()))
 
     def write(self, path, format="json"):
+        """Write the plan ("json", "csv" or "auto": by the suffix). A JSON
+        plan's time_ms differs from run to run; the CSV plan has no times
+        (docs/formats.md, "Plan, JSON")."""
         self._check(self._lib.usmp_plan_write(
             self._h, self._problem._handle(), _bytes(str(path)),
             _FORMATS[format]))
 
     def write_svg(self, path):
+        """Draw the plan as SVG: time across, address up, a panel per pool."""
         self._check(self._lib.usmp_plan_write_svg(
             self._h, self._problem._handle(), _bytes(str(path))))
 

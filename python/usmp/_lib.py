@@ -170,16 +170,21 @@ _lock = threading.Lock()
 _lib = None
 
 
-def _beside():
-    """The installed library (from _paths.py) or, in a source checkout, the
-    one in its build/src; None when neither exists."""
+def _beside_path():
+    """Where the installed library (from _paths.py) or, in a source
+    checkout, the one in its build/src would be."""
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         from . import _paths
         path = os.path.join(here, _paths.LIBDIR_FROM_PACKAGE, _paths.SONAME)
     except ImportError:  # not installed: python/usmp in a source checkout
         path = os.path.join(here, "..", "..", "build", "src", "libusmp.so.1")
-    path = os.path.normpath(path)
+    return os.path.normpath(path)
+
+
+def _beside():
+    """_beside_path() when it exists, else None."""
+    path = _beside_path()
     return path if os.path.exists(path) else None
 
 
@@ -200,8 +205,11 @@ def _open():
             return ctypes.CDLL(name), name
         except OSError as e:
             errors.append("%s: %s" % (name, e))
-    raise OSError("usmp: cannot load libusmp (set USMP_LIBRARY to its path): "
-                  + "; ".join(errors))
+    if not os.environ.get("USMP_LIBRARY") and not _beside():
+        errors.insert(0, "%s: no such file" % _beside_path())
+    raise OSError("usmp: cannot load libusmp: set USMP_LIBRARY to its path "
+                  "(a build directory's src/libusmp.so.1, or the install "
+                  "prefix's lib/.../libusmp.so.1); tried " + "; ".join(errors))
 
 
 def lib():

@@ -70,6 +70,21 @@ fail:
 	free(st);
 }
 
+/* A pool's line of the summary; a CSV problem's pool (its limit the
+ * --capacity) also says how much of the capacity the plan leaves free. */
+static void pool_line(const usmp_problem *p, const usmp_plan *plan,
+                      uint32_t pool, uint64_t capacity)
+{
+	unsigned long long size = usmp_plan_pool_size(plan, pool);
+	fprintf(stderr, "    pool %-12s %12llu bytes",
+	        cli_shown(usmp_problem_pool_name(p, pool)), size);
+	if (capacity != USMP_UNBOUNDED && size <= capacity)
+		fprintf(stderr, " of the capacity %llu (%llu free)",
+		        (unsigned long long)capacity,
+		        (unsigned long long)capacity - size);
+	fputc('\n', stderr);
+}
+
 /* Overlap rules the part's algorithm planned as plain conflicts: say so,
  * and which installed algorithms use them. */
 static void print_rules_as_conflicts(const usmp_registry *r,
@@ -143,18 +158,13 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		if (order && pi.group < groups) {
 			group_pools = start[pi.group + 1] - start[pi.group];
 			for (uint32_t k = start[pi.group]; k < start[pi.group + 1]; k++)
-				fprintf(stderr, "    pool %-12s %12llu bytes\n",
-				        cli_shown(usmp_problem_pool_name(p, order[k])),
-				        (unsigned long long)usmp_plan_pool_size(plan,
-				                                                order[k]));
+				pool_line(p, plan, order[k], capacity);
 		} else {
 			for (uint32_t j = 0; j < usmp_problem_pool_count(p); j++) {
 				if (usmp_problem_prepare_pool_group(p, j) != pi.group)
 					continue;
 				group_pools++;
-				fprintf(stderr, "    pool %-12s %12llu bytes\n",
-				        cli_shown(usmp_problem_pool_name(p, j)),
-				        (unsigned long long)usmp_plan_pool_size(plan, j));
+				pool_line(p, plan, j, capacity);
 			}
 		}
 		double ratio = pi.lower_bound ? (double)pi.size / (double)pi.lower_bound

@@ -181,11 +181,21 @@ static int cmd_bound(int argc, char **argv)
 			pools[start[g]++] = j;
 	}
 	for (uint32_t g = 0, at = 0; g < groups; g++) {
-		printf("group %u: lower bound %llu bytes; pools:", g,
-		       (unsigned long long)usmp_problem_prepare_group_bound(p, g));
+		unsigned long long bound = usmp_problem_prepare_group_bound(p, g);
+		printf("group %u: lower bound %llu bytes; pools:", g, bound);
 		for (; at < start[g]; at++)
 			printf(" %s",
 			       cli_shown(usmp_problem_pool_name(p, pools[at])));
+		/* A CSV problem's one pool: the bound against --capacity. */
+		if (capacity != USMP_UNBOUNDED && bound > capacity)
+			printf("; over the capacity (%llu bytes) by %llu bytes: no "
+			       "plan fits", (unsigned long long)capacity,
+			       bound - (unsigned long long)capacity);
+		else if (capacity != USMP_UNBOUNDED)
+			printf("; within the capacity (%llu bytes), %llu bytes to "
+			       "spare: a plan may fit (usmp plan says)",
+			       (unsigned long long)capacity,
+			       (unsigned long long)capacity - bound);
 		putchar('\n');
 	}
 	code = EXIT_DONE;
