@@ -291,3 +291,20 @@ char *test_fmt(const char *f, ...)
 	va_end(ap);
 	return s;
 }
+
+/* The text between `start` (included) and the next "```" line of README.md
+ * (caller frees). */
+char *test_readme_block(const char *start)
+{
+	char *path = test_join(test_source_root(), "README.md");
+	char *readme = test_read_file(path);
+	cr_assert_not_null(readme, "cannot read %s", path);
+	char *from = strstr(readme, start);
+	cr_assert_not_null(from, "README.md has no \"%s\"", start);
+	char *to = strstr(from, "\n```");
+	cr_assert_not_null(to, "README.md: the block at \"%s\" is not closed", start);
+	char *block = test_fmt("%.*s\n", (int)(to - from), from);
+	free(readme);
+	free(path);
+	return block;
+}

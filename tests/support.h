@@ -17,6 +17,9 @@ char *test_tmpfile(const char *suffix);
 char *test_write_tmp(const char *suffix, const char *text);
 /* Read a whole file (caller frees); NULL when unreadable. */
 char *test_read_file(const char *path);
+/* The text of README.md from `start` (included) to the next "```" line;
+ * fails the test when there is none (caller frees). */
+char *test_readme_block(const char *start);
 /* A fresh directory /tmp/usmp-TAG-XXXXXX (caller frees; left for the OS to
  * clean or removed by the test). */
 char *test_fresh_dir(const char *tag);

@@ -9,30 +9,13 @@
 
 #include "support.h"
 
-/* The text between `start` (included) and the next "```" line of README.md
- * (caller frees). */
-static char *readme_block(const char *start)
-{
-	char *path = test_join(test_source_root(), "README.md");
-	char *readme = test_read_file(path);
-	cr_assert_not_null(readme, "cannot read %s", path);
-	char *from = strstr(readme, start);
-	cr_assert_not_null(from, "README.md has no \"%s\"", start);
-	char *to = strstr(from, "\n```");
-	cr_assert_not_null(to, "README.md: the block at \"%s\" is not closed", start);
-	char *block = test_fmt("%.*s\n", (int)(to - from), from);
-	free(readme);
-	free(path);
-	return block;
-}
-
 /* README.md, "Using the library from a compiler": the program compiles as
  * written (warnings are errors) with the flags pkg-config gives, runs, and
  * prints the line the README's `./codegen    # ...` comment shows. */
 Test(firsthour, readme_library_example_compiles_and_prints_its_comment)
 {
-	char *code = readme_block("/* codegen.c */");
-	char *shown = readme_block("./codegen    # ");
+	char *code = test_readme_block("/* codegen.c */");
+	char *shown = test_readme_block("./codegen    # ");
 	char *nl = strchr(shown, '\n');
 	*nl = '\0';
 	const char *expect = shown + strlen("./codegen    # ");
@@ -233,7 +216,7 @@ Test(firsthour, a_wrong_length_array_says_its_length)
  * found on the plugin path by the command and by the library. */
 Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 {
-	char *code = readme_block("/* stack.c */");
+	char *code = test_readme_block("/* stack.c */");
 	char *dir = test_fresh_dir("firsthour-plugin");
 	test_write_in(dir, "stack.c", code, strlen(code));
 	test_write_in(dir, "t.csv", "id,lower,upper,size\na,0,2,8\nb,1,3,8\n", 36);
@@ -251,7 +234,7 @@ Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 	free(cmd);
 
 	/* The line the README's comment shows, up to its "; ...". */
-	char *shown = readme_block("stack.so    # ");
+	char *shown = test_readme_block("stack.so    # ");
 	char *said = strstr(shown, "# ") + 2;
 	char *cut = strstr(said, "; ...");
 	cr_assert_not_null(cut, "%s", said);

@@ -10,23 +10,6 @@
 
 #include "support.h"
 
-/* The text between `start` (included) and the next "```" line of README.md
- * (caller frees). */
-static char *readme_block(const char *start)
-{
-	char *path = test_join(test_source_root(), "README.md");
-	char *readme = test_read_file(path);
-	cr_assert_not_null(readme, "cannot read %s", path);
-	char *from = strstr(readme, start);
-	cr_assert_not_null(from, "README.md has no \"%s\"", start);
-	char *to = strstr(from, "\n```");
-	cr_assert_not_null(to, "README.md: the block at \"%s\" is not closed", start);
-	char *block = test_fmt("%.*s\n", (int)(to - from), from);
-	free(readme);
-	free(path);
-	return block;
-}
-
 /* README.md, "Writing a plugin": the same stack.c, saved as stack.cpp,
  * compiles as C++11 and C++20 (and with clang++ as C++17) with -pedantic,
  * -Wold-style-cast and -Wzero-as-null-pointer-constant as errors (the
@@ -40,7 +23,7 @@ Test(firsthour2, readme_plugin_compiles_as_cxx_and_passes_check_plugin)
 		cr_skip_test("no C++ compiler (c++) on PATH");
 	}
 	free(out);
-	char *code = readme_block("/* stack.c */");
+	char *code = test_readme_block("/* stack.c */");
 	cr_assert_null(strstr(code, ".name ="), "README's descriptor is designated "
 	               "again: not C++:\n%s", code);
 	char *dir = test_fresh_dir("firsthour2-cxx");
