@@ -201,6 +201,20 @@ def _size(name, value):
     return _u64(name, value)
 
 
+def _csv_capacity(name, format, capacity):
+    """The size limit for a problem read as `format` from `name`: UNBOUNDED
+    when capacity is None; refused for a JSON problem, whose pools carry
+    their own size_limit (as `usmp plan --capacity`)."""
+    cap = UNBOUNDED if capacity is None else _size("capacity", capacity)
+    csv = format == "csv" or (format == "auto" and
+                              str(name).lower().endswith(".csv"))
+    if cap != UNBOUNDED and not csv:
+        raise InvalidError("%s: capacity applies to CSV problems only (a "
+                           "JSON problem gives each pool its "
+                           "\"size_limit\")" % (name,), 1)
+    return cap
+
+
 def _i64(name, value):
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("%s must be an int, got %r" % (name, value))
@@ -402,13 +416,7 @@ class Problem:
         limit of the CSV's single pool, in bytes: an int or a string such as
         "256K", as `usmp plan --capacity` takes it; refused for JSON, whose
         pools carry their own size_limit)."""
-        cap = UNBOUNDED if capacity is None else _size("capacity", capacity)
-        csv = format == "csv" or (format == "auto" and
-                                  str(path).lower().endswith(".csv"))
-        if cap != UNBOUNDED and not csv:
-            raise InvalidError("%s: capacity applies to CSV problems only (a "
-                               "JSON problem gives each pool its "
-                               "\"size_limit\")" % (path,), 1)
+        cap = _csv_capacity(path, format, capacity)
         p = cls()
         p._check(p._lib.usmp_problem_read(p._h, _bytes(str(path)),
                                           _FORMATS[format], cap))
@@ -418,13 +426,7 @@ class Problem:
     def parse(cls, data, name="<string>", format="json", capacity=None):
         p = cls()
         raw = _bytes(data, sized=True)
-        cap = UNBOUNDED if capacity is None else _size("capacity", capacity)
-        csv = format == "csv" or (format == "auto" and
-                                  str(name).lower().endswith(".csv"))
-        if cap != UNBOUNDED and not csv:
-            raise InvalidError("%s: capacity applies to CSV problems only (a "
-                               "JSON problem gives each pool its "
-                               "\"size_limit\")" % (name,), 1)
+        cap = _csv_capacity(name, format, capacity)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
                                            _FORMATS[format], cap))
         return p
