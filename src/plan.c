@@ -646,9 +646,18 @@ static int part_failed(part_job *j, int st)
 	if (st == USMP_ERR_INFEASIBLE)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
-	if (st == USMP_ERR_STOPPED)
-		return usmp__plan_fail(plan, st, "%s: stopped at the time limit "
-		                       "before finding a plan", a->name);
+	if (st == USMP_ERR_STOPPED) {
+		/* The default budget is the library's: say how long it was. */
+		char dflt[64] = "";
+		if (j->call.default_budget)
+			snprintf(dflt, sizeof dflt, " (the default, %g s)",
+			         j->part->limit);
+		return usmp__plan_fail(plan, st, "%s: stopped at the time limit"
+		                       "%s before finding a plan: give it a "
+		                       "longer time limit or none%s", a->name,
+		                       dflt, a->portfolio ? "" : ", or plan with "
+		                       "auto (it always finishes a first plan)");
+	}
 	if (st == USMP_ERR_PLUGIN || st == USMP_ERR_INVALID_PLAN)
 		return usmp__plan_fail(plan, USMP_ERR_PLUGIN, "%s: %s", a->name,
 		                       why);

@@ -122,6 +122,26 @@ Test(budget, a_search_polling_should_stop_is_stopped_by_the_default_budget)
 	usmp_problem_destroy(p);
 }
 
+/* An algorithm stopped before it has a plan: exit 1, and the message says
+ * the ways out (a default budget would also say how long it was). */
+Test(budget, a_stop_before_any_plan_says_the_ways_out)
+{
+	char *d = minimalloc_d(), *out;
+	char *dir = test_fmt("%s/budget/poll.so", test_fixture_plugindir());
+	char *args = test_fmt("plan '%s' -a fx_poll_noplan --time-limit 0.2 "
+	                      "-o /dev/null", d);
+	int st = usmp(dir, args, &out);
+	cr_assert_eq(st, 1, "%s", out);
+	cr_assert(strstr(out, ": fx_poll_noplan: stopped at the time limit "
+	                      "before finding a plan: give it a longer time "
+	                      "limit or none, or plan with auto (it always "
+	                      "finishes a first plan) (part 1:"), "%s", out);
+	free(args);
+	free(out);
+	free(dir);
+	free(d);
+}
+
 Test(budget, infinity_asks_for_no_limit_and_negative_is_refused)
 {
 	usmp_problem *p;

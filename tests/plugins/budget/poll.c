@@ -1,5 +1,6 @@
-/* poll.c — a fixture plugin standing in for an anytime search: it has a plan
- * at once and "improves" it until should_stop() says stop, however long. */
+/* poll.c — fixture plugins standing in for an anytime search: fx_poll has a
+ * plan at once and "improves" it until should_stop() says stop, however
+ * long; fx_poll_noplan searches until then and stops without one. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <usmp/plugin.h>
 
@@ -7,6 +8,7 @@
 #include <time.h>
 
 USMP_ALGORITHM_DECLARE(fx_poll, USMP_NO_KNOBS);
+USMP_ALGORITHM_DECLARE(fx_poll_noplan, USMP_NO_KNOBS);
 
 /* Every buffer above the previous one in its first candidate pool: valid
  * whenever the pools are large enough (the tests' are unbounded). */
@@ -42,10 +44,28 @@ static int fx_poll(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 	return USMP_OK;
 }
 
+/* Never has a plan: waits for should_stop() (at once without a limit) and
+ * says it stopped. */
+static int fx_poll_noplan(const usmp_view *v, const usmp_host *h,
+                          usmp_placement *out)
+{
+	(void)out;
+	while (v->time_limit > 0 && isfinite(v->time_limit) &&
+	       !h->should_stop(h)) {
+		struct timespec ts = {0, 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return USMP_ERR_STOPPED;
+}
+
 static const usmp_algorithm fx_poll_algo = USMP_ALGORITHM_INIT(
 	fx_poll, "fx_poll", USMP_CAP_ANYTIME | USMP_CAP_DETERMINISTIC,
 	"a stacked plan, then polls should_stop() until it says stop");
-static const usmp_algorithm *const algos[] = {&fx_poll_algo};
+static const usmp_algorithm fx_poll_noplan_algo = USMP_ALGORITHM_INIT(
+	fx_poll_noplan, "fx_poll_noplan", USMP_CAP_DETERMINISTIC,
+	"polls should_stop() until it says stop, then stops without a plan");
+static const usmp_algorithm *const algos[] = {&fx_poll_algo,
+                                              &fx_poll_noplan_algo};
 
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
 	USMP_PLUGIN_HEADER, "poll", "0.0.1-fixture", "Apache-2.0",
