@@ -1,4 +1,5 @@
-/* exact_host.c — the host a search inside exact sees: the caller's host with
+/* exact_host.c — the hosts exact's stages see: the caller's host with its
+ * errors held until the call's outcome is known, or (a search inside exact)
  * messages kept quiet, progress dropped, the bound kept and a node budget. */
 #include "exact_internal.h"
 
@@ -57,4 +58,39 @@ void xact_sub_reset(xact_sub_host *s, const xact_clock *clk, uint64_t nodes)
 	s->msg[0] = 0;
 	s->clk = clk;
 	s->node_limit = nodes;
+}
+
+static void defer_log(const usmp_host *h, int level, const char *m)
+{
+	xact_defer_host *d = (xact_defer_host *)(void *)h;
+	if (!m)
+		return;
+	if (level > USMP_LOG_WARN) {
+		d->up->log(d->up, level, m);
+		return;
+	}
+	if (d->held)
+		d->up->log(d->up, USMP_LOG_INFO, d->msg);
+	snprintf(d->msg, sizeof d->msg, "%s", m);
+	d->level = level;
+	d->held = true;
+}
+
+void xact_defer_init(xact_defer_host *d, const usmp_host *up)
+{
+	memset(d, 0, sizeof *d);
+	size_t k = up->struct_size < sizeof d->h ? up->struct_size : sizeof d->h;
+	memcpy(&d->h, up, k);
+	d->h.struct_size = sizeof d->h;
+	d->h.log = defer_log;
+	d->up = up;
+}
+
+int xact_defer_finish(xact_defer_host *d, int rc)
+{
+	if (d->held)
+		d->up->log(d->up, rc == USMP_OK ? USMP_LOG_INFO : d->level,
+		           d->msg);
+	d->held = false;
+	return rc;
 }
