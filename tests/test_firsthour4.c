@@ -96,3 +96,143 @@ Test(firsthour4, exact_logs_no_error_for_a_plan_it_makes)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* ---- two copies of libusmp in one process ------------------------------- */
+
+typedef struct lib_api {
+	void *handle;
+	__typeof__(&usmp_problem_create) problem_create;
+	__typeof__(&usmp_problem_destroy) problem_destroy;
+	__typeof__(&usmp_problem_parse) problem_parse;
+	__typeof__(&usmp_problem_error) problem_error;
+	__typeof__(&usmp_registry_create) registry_create;
+	__typeof__(&usmp_registry_destroy) registry_destroy;
+	__typeof__(&usmp_registry_diagnostic_count) diagnostic_count;
+	__typeof__(&usmp_registry_diagnostic) diagnostic;
+	__typeof__(&usmp_registry_bind) bind;
+	__typeof__(&usmp_registry_error) registry_error;
+	__typeof__(&usmp_registry_algorithm_count) algorithm_count;
+	__typeof__(&usmp_plan_compute) plan_compute;
+	__typeof__(&usmp_plan_error) plan_error;
+	__typeof__(&usmp_plan_destroy) plan_destroy;
+} lib_api;
+
+static void *sym(void *h, const char *name)
+{
+	void *s = dlsym(h, name);
+	cr_assert_not_null(s, "no %s: %s", name, dlerror());
+	return s;
+}
+
+/* dlopen `path` as a host that links nothing of usmp does. */
+static void lib_open(lib_api *a, const char *path)
+{
+	a->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(a->handle, "%s: %s", path, dlerror());
+#define RESOLVE(field, fn) *(void **)&a->field = sym(a->handle, #fn)
+	RESOLVE(problem_create, usmp_problem_create);
+	RESOLVE(problem_destroy, usmp_problem_destroy);
+	RESOLVE(problem_parse, usmp_problem_parse);
+	RESOLVE(problem_error, usmp_problem_error);
+	RESOLVE(registry_create, usmp_registry_create);
+	RESOLVE(registry_destroy, usmp_registry_destroy);
+	RESOLVE(diagnostic_count, usmp_registry_diagnostic_count);
+	RESOLVE(diagnostic, usmp_registry_diagnostic);
+	RESOLVE(bind, usmp_registry_bind);
+	RESOLVE(registry_error, usmp_registry_error);
+	RESOLVE(algorithm_count, usmp_registry_algorithm_count);
+	RESOLVE(plan_compute, usmp_plan_compute);
+	RESOLVE(plan_error, usmp_plan_error);
+	RESOLVE(plan_destroy, usmp_plan_destroy);
+#undef RESOLVE
+}
+
+/* Another library in the global scope defines usmp_problem_error (another
+ * copy of libusmp linked into the program, or loaded RTLD_GLOBAL): the
+ * libusmp a host dlopen()s still calls its own, so its messages are its
+ * own and no call crosses into the other copy's data. */
+Test(firsthour4, libusmp_calls_its_own_functions_beside_another_copy)
+{
+	char *shim = test_join(test_build_root(), "tests/shim/interpose.so");
+	char *path = test_join(test_build_root(), "src/libusmp.so.1");
+	void *other = dlopen(shim, RTLD_NOW | RTLD_GLOBAL);
+	cr_assert_not_null(other, "%s: %s", shim, dlerror());
+	lib_api a;
+	lib_open(&a, path);
+	usmp_problem *p = a.problem_create();
+	static const char json[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], "
+	                           "\"buffers\": [{\"name\": \"t\", \"size\": 16, "
+	                           "\"pools\": [\"sram\", \"sram\"]}]}";
+	int rc = a.problem_parse(p, json, strlen(json), "bug.json",
+	                         USMP_FORMAT_JSON, USMP_UNBOUNDED);
+	cr_assert_eq(rc, USMP_ERR_INVALID);
+	const char *msg = a.problem_error(p);
+	cr_assert(strstr(msg, "pool \"sram\" is already a candidate") &&
+	          !strstr(msg, "INTERPOSED"), "%s", msg);
+	a.problem_destroy(p);
+	dlclose(a.handle);
+	dlclose(other);
+	free(path);
+	free(shim);
+}
+
+/* ---- a libusmp away from its plugins ------------------------------------- */
+
+/* A libusmp copied (or dlopen()ed) without the usmp-1 directory beside it
+ * finds none of its own algorithms: the registry says which directory it
+ * looked for, and so do the messages of a bind and of auto. */
+Test(firsthour4, a_libusmp_without_its_plugin_directory_says_where_it_looked)
+{
+	char *dir = test_fresh_dir("fh4-lone");
+	char *cmd = test_fmt("cp '%s/src/libusmp.so.1' '%s/libusmp.so.1'",
+	                     test_build_root(), dir);
+	cr_assert_eq(test_run(cmd, NULL), 0, "%s", cmd);
+	char *path = test_join(dir, "libusmp.so.1");
+	char *want = test_fmt("%s/usmp-1: the shipped plugin directory (usmp-1 "
+	                      "beside libusmp) does not exist", dir);
+	lib_api a;
+	lib_open(&a, path);
+	usmp_registry_options ro = {.struct_size = sizeof ro,
+	                            .flags = USMP_REGISTRY_NO_ENV};
+	usmp_registry *r = NULL;
+	cr_assert_eq(a.registry_create(&ro, &r), USMP_OK);
+	cr_assert_eq(a.algorithm_count(r), 1); /* auto alone */
+	cr_assert_eq(a.diagnostic_count(r), 1);
+	cr_assert(strstr(a.diagnostic(r, 0), want), "%s", a.diagnostic(r, 0));
+	cr_assert_eq(a.bind(r, "npu", "exact", NULL, 0), USMP_ERR_NOT_FOUND);
+	const char *msg = a.registry_error(r);
+	cr_assert(strstr(msg, "no algorithm \"exact\" (algorithms: auto); ") &&
+	          strstr(msg, want) && !strstr(msg, "a plugin of your own"),
+	          "%s", msg);
+	usmp_problem *p = a.problem_create();
+	static const char json[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 64}, "
+		"{\"name\": \"dram\"}], \"buffers\": ["
+		"{\"name\": \"t\", \"size\": 16, \"pools\": [\"sram\", \"dram\"]}]}";
+	cr_assert_eq(a.problem_parse(p, json, strlen(json), "t.json",
+	                             USMP_FORMAT_JSON, USMP_UNBOUNDED), USMP_OK);
+	usmp_plan *plan = NULL;
+	int rc = a.plan_compute(r, p, NULL, &plan);
+	cr_assert_eq(rc, USMP_ERR_UNSUPPORTED, "%d: %s", rc, a.plan_error(plan));
+	msg = a.plan_error(plan);
+	cr_assert(strstr(msg, "no installed algorithm can plan this part (no "
+	                 "plugins: ") && strstr(msg, want), "%s", msg);
+	a.plan_destroy(plan);
+	a.problem_destroy(p);
+	a.registry_destroy(r);
+
+	/* Told where the plugins are, it loads them and says nothing. */
+	char *plugins = test_join(test_build_root(), "plugins");
+	ro.plugin_path = plugins;
+	ro.flags |= USMP_REGISTRY_NO_DEFAULT_DIRS;
+	cr_assert_eq(a.registry_create(&ro, &r), USMP_OK);
+	cr_assert_eq(a.diagnostic_count(r), 0, "%s", a.diagnostic(r, 0));
+	cr_assert_eq(a.bind(r, "npu", "exact", NULL, 0), USMP_OK);
+	a.registry_destroy(r);
+	dlclose(a.handle);
+	free(plugins);
+	free(want);
+	free(path);
+	free(cmd);
+	free(dir);
+}
