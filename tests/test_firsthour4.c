@@ -236,3 +236,101 @@ Test(firsthour4, a_libusmp_without_its_plugin_directory_says_where_it_looked)
 	free(cmd);
 	free(dir);
 }
+
+/* ---- one registry, a thread per target, each with its own log ----------- */
+
+typedef struct unit_log {
+	const char *tag;      /* the target; its buffers' names begin with it */
+	usmp_registry *r;
+	uint32_t flags;       /* usmp_plan_options.flags */
+	int lines, foreign;   /* lines got; lines naming another unit's buffer */
+	int rc;
+} unit_log;
+
+static void unit_sink(void *ctx, int level, const char *algorithm,
+                      const char *message)
+{
+	(void)level;
+	(void)algorithm;
+	unit_log *u = ctx;
+	u->lines++; /* one call's lines arrive one at a time */
+	if (strstr(message, "\"t") && !strstr(message, u->tag))
+		u->foreign++;
+}
+
+/* Plans, in its own thread, a target whose 64-byte buffers "TAG.i" (three
+ * live at once) cannot fit its 128-byte SRAM: its algorithm logs why,
+ * naming a buffer. */
+static void *plan_unit(void *arg)
+{
+	unit_log *u = arg;
+	usmp_problem *p = usmp_problem_create();
+	uint32_t sram, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 128, 16, &sram), 0);
+	cr_assert_eq(usmp_problem_add_pool_target(p, sram, u->tag), 0);
+	for (int i = 0; i < 6; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%s.%d", u->tag, i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, &b), 0);
+		cr_assert_eq(usmp_problem_set_live(p, b, i, i + 3), 0);
+	}
+	usmp_plan_options o = {.struct_size = sizeof o, .flags = u->flags,
+	                       .log_ctx = u};
+	usmp_plan *plan = NULL;
+	u->rc = usmp_plan_compute(u->r, p, &o, &plan);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	return NULL;
+}
+
+/* usmp_plan_options.log_ctx: the registry's log function gets each call's
+ * own context, so a compiler planning targets from a thread pool files
+ * every line under the target that logged it (isolated calls too). */
+Test(firsthour4, each_call_logs_to_its_own_context)
+{
+	usmp_registry *r = test_registry(NULL);
+	unit_log shared = {.tag = "registry"};
+	cr_assert_eq(usmp_registry_set_log(r, unit_sink, &shared,
+	                                   USMP_LOG_DEBUG), 0);
+	cr_assert_eq(usmp_registry_bind_rules(r, "ta=first_fit;tb=best_fit;"
+	                                         "tc=exact;td=first_fit"), 0);
+	unit_log u[] = {{.tag = "ta", .r = r}, {.tag = "tb", .r = r},
+	                {.tag = "tc", .r = r},
+	                {.tag = "td", .r = r, .flags = USMP_PLAN_ISOLATE}};
+	enum { N = sizeof u / sizeof *u };
+	pthread_t t[N];
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, plan_unit, &u[i]), 0);
+	for (int i = 0; i < N; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < N; i++) {
+		cr_assert_eq(u[i].rc, USMP_ERR_INFEASIBLE, "%s: %d", u[i].tag,
+		             u[i].rc);
+		cr_assert_gt(u[i].lines, 0, "%s got no line", u[i].tag);
+		cr_assert_eq(u[i].foreign, 0, "%s got another's lines", u[i].tag);
+	}
+	cr_assert_eq(shared.lines, 0, "the registry's context got %d lines",
+	             shared.lines);
+
+	/* Without one, the registry's context gets them, as before. */
+	unit_log plain = {.tag = "te", .r = r};
+	cr_assert_eq(usmp_registry_set_log(r, unit_sink, &plain,
+	                                   USMP_LOG_DEBUG), 0);
+	usmp_problem *p = usmp_problem_create();
+	uint32_t b;
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "te.%d", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, &b), 0);
+		cr_assert_eq(usmp_problem_set_live(p, b, 0, 2), 0);
+	}
+	usmp_plan_options o = {.struct_size = sizeof o,
+	                       .algorithm = "first_fit"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+	cr_assert_gt(plain.lines, 0);
+	cr_assert_eq(plain.foreign, 0);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}

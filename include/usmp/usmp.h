@@ -616,6 +616,13 @@ typedef struct usmp_plan_options {
 	/* When non-NULL and set to non-zero by another thread, the call stops
 	 * as soon as the algorithm checks should_stop(). */
 	const volatile int *cancel;
+	/* Appended (set struct_size to sizeof(usmp_plan_options) to use it):
+	 * when non-NULL, the log function set on the registry
+	 * (usmp_registry_set_log) gets this as its `ctx` for the messages of
+	 * this call, in place of the registry's: threads sharing one registry
+	 * each pass their own (the target or compilation unit they plan), so
+	 * every line reaches the right log. Ignored without a log function. */
+	void *log_ctx;
 } usmp_plan_options;
 
 /* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
