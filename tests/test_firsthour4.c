@@ -334,3 +334,61 @@ Test(firsthour4, each_call_logs_to_its_own_context)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* ---- the list of entry points ------------------------------------------- */
+
+/* A table typed from the header, as docs/hosts.md builds it. */
+typedef struct full_api {
+#define FULL_FIELD(fn) __typeof__(&fn) fn;
+	USMP_FUNCTIONS_1_2(FULL_FIELD)
+#undef FULL_FIELD
+} full_api;
+
+static const char *const listed[] = {
+#define FULL_NAME(fn) #fn,
+	USMP_FUNCTIONS_1_2(FULL_NAME)
+#undef FULL_NAME
+};
+
+/* USMP_FUNCTIONS_1_2 names every exported function (abi/symbols.txt) but
+ * the three deprecated ones, each once, and every name resolves in the
+ * built library into a table typed from the header. */
+Test(firsthour4, the_entry_point_list_is_what_the_library_exports)
+{
+	enum { N = sizeof listed / sizeof *listed };
+	char *path = test_join(test_source_root(), "abi/symbols.txt");
+	char *text = test_read_file(path);
+	cr_assert_not_null(text, "%s", path);
+	int exported = 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *at = strchr(line, '@');
+		if (at)
+			*at = '\0';
+		if (!strcmp(line, "usmp_problem_group_count") ||
+		    !strcmp(line, "usmp_problem_group_bound") ||
+		    !strcmp(line, "usmp_problem_pool_group"))
+			continue;
+		exported++;
+		int seen = 0;
+		for (int i = 0; i < N; i++)
+			seen += !strcmp(listed[i], line);
+		cr_assert_eq(seen, 1, "%s is listed %d times", line, seen);
+	}
+	cr_assert_eq(exported, N, "%d exported, %d listed", exported, (int)N);
+
+	char *lib = test_join(test_build_root(), "src/libusmp.so.1");
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(h, "%s: %s", lib, dlerror());
+	full_api api;
+#define FULL_RESOLVE(fn) *(void **)&api.fn = sym(h, #fn);
+	USMP_FUNCTIONS_1_2(FULL_RESOLVE)
+#undef FULL_RESOLVE
+	uint32_t major = 0, minor = 0;
+	api.usmp_abi_version(&major, &minor);
+	cr_assert(major == USMP_ABI_MAJOR && minor >= 2, "%u.%u", major, minor);
+	cr_assert_str_eq(api.usmp_status_name(USMP_ERR_INFEASIBLE), "infeasible");
+	dlclose(h);
+	free(lib);
+	free(text);
+	free(path);
+}
