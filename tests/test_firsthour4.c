@@ -392,3 +392,38 @@ Test(firsthour4, the_entry_point_list_is_what_the_library_exports)
 	free(text);
 	free(path);
 }
+
+/* ---- a compiler's own bugs, caught while building the problem ----------- */
+
+/* Each builder call refuses the compiler's slip with a message naming the
+ * buffer (or, for an index past the end, the index and the count). */
+Test(firsthour4, builder_slips_name_the_buffer)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t sram, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 1024, 16, &sram), 0);
+	static const struct {
+		int call;
+		const char *msg;
+	} want[] = {
+		{0, "buffer \"conv1.out\": size must be positive"},
+		{1, "buffer \"conv2.out\": candidate pool 7 does not exist (1 pool)"},
+		{2, "buffer \"conv2.out\": live range [5, 3): end must be after begin"},
+		{3, "buffer \"conv2.out\": fixed pool 1 does not exist (1 pool)"},
+		{4, "live range: buffer index 9 out of range (1 buffer)"},
+		{5, "buffer \"conv3.out\": alignment 24 is not a power of two"},
+	};
+	cr_assert_eq(usmp_problem_add_buffer(p, "conv2.out", 64, 16, &b), 0);
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		int rc = want[i].call == 0 ? usmp_problem_add_buffer(p, "conv1.out", 0, 16, NULL)
+		       : want[i].call == 1 ? usmp_problem_add_candidate(p, b, 7)
+		       : want[i].call == 2 ? usmp_problem_set_live(p, b, 5, 3)
+		       : want[i].call == 3 ? usmp_problem_set_fixed(p, b, 1, 0)
+		       : want[i].call == 4 ? usmp_problem_set_live(p, 9, 0, 1)
+		       : usmp_problem_add_buffer(p, "conv3.out", 64, 24, NULL);
+		cr_assert_eq(rc, USMP_ERR_INVALID, "%zu", i);
+		cr_assert_str_eq(usmp_problem_error(p), want[i].msg);
+	}
+	cr_assert_eq(usmp_problem_buffer_count(p), 1); /* nothing half-added */
+	usmp_problem_destroy(p);
+}
