@@ -427,3 +427,57 @@ Test(firsthour4, builder_slips_name_the_buffer)
 	cr_assert_eq(usmp_problem_buffer_count(p), 1); /* nothing half-added */
 	usmp_problem_destroy(p);
 }
+
+/* ---- docs/hosts.md's loader, as written --------------------------------- */
+
+/* The code block of docs/hosts.md, "Loading libusmp at run time" (from its
+ * #include <dlfcn.h> to the closing fence, two spaces of indent removed):
+ * with a main() added it compiles without warnings, links nothing of usmp,
+ * loads the built library by its path, and refuses a library that is not
+ * libusmp (a plugin). */
+Test(firsthour4, the_hosts_md_loader_compiles_and_loads_the_library)
+{
+	char *path = test_join(test_source_root(), "docs/hosts.md");
+	char *doc = test_read_file(path);
+	cr_assert_not_null(doc, "%s", path);
+	char *from = strstr(doc, "\n  #include <dlfcn.h>\n");
+	cr_assert_not_null(from, "no loader in %s", path);
+	char *to = strstr(from, "\n  ```\n");
+	cr_assert_not_null(to);
+	*to = '\0';
+	char *code = test_fmt("%s", "#include <stdio.h>\n");
+	for (char *line = strtok(from + 1, "\n"); line; line = strtok(NULL, "\n")) {
+		char *next = test_fmt("%s%s\n", code,
+		                      !strncmp(line, "  ", 2) ? line + 2 : line);
+		free(code);
+		code = next;
+	}
+	char *all = test_fmt("%s\nint main(int argc, char **argv)\n{\n"
+	                     "\tif (argc != 2 || usmp_load(argv[1]))\n"
+	                     "\t\treturn 1;\n"
+	                     "\tprintf(\"usmp %%s\\n\", U.usmp_version());\n"
+	                     "\treturn 0;\n}\n", code);
+	char *dir = test_fresh_dir("fh4-loader");
+	test_write_in(dir, "loader.c", all, strlen(all));
+	const char *san = getenv("USMP_TEST_SANITIZE");
+	char *sanflag = san && *san && strcmp(san, "none")
+	                        ? test_fmt("-fsanitize=%s", san) : test_fmt("%s", "");
+	char *cmd = test_fmt(
+		"cd '%s' && cc -std=gnu11 -Wall -Wextra -Werror %s -I'%s/include' "
+		"-o loader loader.c -ldl && ! readelf -d loader | grep -q libusmp && "
+		"./loader '%s/src/libusmp.so.1' && ! ./loader '%s/plugins/fit.so'",
+		dir, sanflag, test_source_root(), test_build_root(),
+		test_build_root());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s\n%s\n%s", st, cmd, all, out);
+	cr_assert(!strncmp(out, "usmp ", 5), "%s", out);
+	free(out);
+	free(cmd);
+	free(sanflag);
+	free(dir);
+	free(all);
+	free(code);
+	free(doc);
+	free(path);
+}
