@@ -1,5 +1,5 @@
-/* test_firsthour4.c — a compiler that dlopen()s libusmp, checked: its log
- * lines on success, two copies of the library, a library without plugins. */
+/* test_firsthour4.c — a compiler that dlopen()s libusmp, checked: entry points,
+ * two copies, a copy without plugins, per-call logs, builder slips. */
 #include <criterion/criterion.h>
 #include <dlfcn.h>
 #include <pthread.h>
