@@ -579,6 +579,8 @@ static int part_call(part_job *j, double dl, bool default_budget)
 	                         j->algo->name);
 	if (st)
 		return usmp__plan_fail(j->plan, st, "out of memory");
+	if (j->hc.log_fn && j->o->log_ctx) /* the call's own (zero if unset) */
+		j->hc.log_ctx = j->o->log_ctx;
 	j->host_ready = 1;
 	j->call = (usmp__call){
 		.r = j->r, .algo = j->algo, .knobs = &j->knobs,

@@ -844,8 +844,12 @@ static int auto_no_plan(run_state *s)
 {
 	const usmp_host *h = s->h;
 	if (!s->ran && !s->first_error) {
-		h->log(h, USMP_LOG_ERROR, "no installed algorithm can plan "
-		       "this part (are the plugins installed?)");
+		const char *missing = usmp__registry_missing_plugindir(s->r);
+		char line[1024];
+		snprintf(line, sizeof line, "no installed algorithm can plan "
+		         "this part (%s%s)", missing ? "no plugins: " : "are the "
+		         "plugins installed?", missing ? missing : "");
+		h->log(h, USMP_LOG_ERROR, line);
 		return USMP_ERR_UNSUPPORTED;
 	}
 	if (!s->proved_infeasible && h->should_stop(h)) {

@@ -282,8 +282,9 @@ static int check_buffer(usmp_problem *p, uint32_t b, const char *what)
 {
 	if (b >= p->buffer_count)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: buffer index %u out of range (%zu buffers)",
-		                          what, b, p->buffer_count);
+		                          "%s: buffer index %u out of range (%zu buffer%s)",
+		                          what, b, p->buffer_count,
+		                          p->buffer_count == 1 ? "" : "s");
 	return USMP_OK;
 }
 
@@ -291,8 +292,9 @@ static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
 {
 	if (pool >= p->pool_count)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: pool index %u out of range (%zu pools)",
-		                          what, pool, p->pool_count);
+		                          "%s: pool index %u out of range (%zu pool%s)",
+		                          what, pool, p->pool_count,
+		                          p->pool_count == 1 ? "" : "s");
 	return USMP_OK;
 }
 
@@ -483,8 +485,9 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 	if (pool >= p->pool_count)
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
-			"buffer \"%s\": candidate pool %u does not exist (%zu pools)",
-			buf->name, pool, p->pool_count);
+			"buffer \"%s\": candidate pool %u does not exist (%zu "
+			"pool%s)", buf->name, pool, p->pool_count,
+			p->pool_count == 1 ? "" : "s");
 	for (i = 0; i < buf->candidate_count; i++)
 		if (buf->candidates[i] == pool)
 			return usmp__problem_fail(
@@ -529,8 +532,9 @@ int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
 	if (pool >= p->pool_count)
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
-			"buffer \"%s\": fixed pool %u does not exist (%zu pools)",
-			buf->name, pool, p->pool_count);
+			"buffer \"%s\": fixed pool %u does not exist (%zu pool%s)",
+			buf->name, pool, p->pool_count,
+			p->pool_count == 1 ? "" : "s");
 	pl = &p->pools[pool];
 	align = buf->alignment > pl->alignment ? buf->alignment : pl->alignment;
 	if (offset % align != 0)

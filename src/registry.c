@@ -861,6 +861,34 @@ out:
 
 /* ---- create / destroy --------------------------------------------------- */
 
+/* Say so when the shipped plugin directory, searched for, is missing: a
+ * libusmp copied, or dlopen()ed, without the usmp-1 beside it loads only
+ * the built-in auto, which has no members then. */
+static void note_missing_plugindir(usmp_registry *r)
+{
+	const char *dir = usmp__plugindir();
+	struct stat st;
+
+	if (dir && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return;
+	r->missing_plugindir = (long)r->diag_count;
+	if (!dir)
+		usmp__registry_diag(r, "libusmp: cannot tell which file it was "
+		                    "loaded from, so where its shipped plugins "
+		                    "are: name their directory in plugin_path or "
+		                    "USMP_PLUGIN_PATH");
+	else
+		usmp__registry_diag(r, "%s: the shipped plugin directory (%s "
+		                    "beside libusmp) does not exist, so none of "
+		                    "usmp's own algorithms is loaded: keep "
+		                    "libusmp and its %s directory together (as "
+		                    "meson install puts them), or name the plugin "
+		                    "directory in plugin_path or USMP_PLUGIN_PATH",
+		                    dir, USMP_PLUGIN_SUBDIR, USMP_PLUGIN_SUBDIR);
+	if ((size_t)r->missing_plugindir >= r->diag_count)
+		r->missing_plugindir = -1; /* out of memory: not recorded */
+}
+
 int usmp_registry_create(const usmp_registry_options *opts,
                          usmp_registry **out)
 {
@@ -889,6 +917,7 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	if (!r)
 		return USMP_ERR_NOMEM;
 	r->log_level = USMP_LOG_LEVEL_ENV;
+	r->missing_plugindir = -1;
 	if (pthread_rwlock_init(&r->rules_lock, NULL) != 0)
 		goto fail;
 	rules_lock = true;
@@ -918,6 +947,8 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	}
 	if (load_found(r, &s) != USMP_OK)
 		goto fail;
+	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS))
+		note_missing_plugindir(r);
 	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");
 	rc = usmp__select_init(r, env);
 	if (rc != USMP_OK)

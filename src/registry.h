@@ -32,6 +32,10 @@ typedef struct usmp__algo {
 
 /* Look up an algorithm by name (NULL when unknown). [thread-safe] */
 const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
+/* The diagnostic saying the shipped plugin directory is missing, or NULL
+ * when it was found (or not searched: USMP_REGISTRY_NO_DEFAULT_DIRS).
+ * [thread-safe] */
+const char *usmp__registry_missing_plugindir(const usmp_registry *r);
 /* How many algorithms the registry has, built-ins first. [thread-safe] */
 uint32_t usmp__registry_algo_count(const usmp_registry *r);
 /* Algorithm i (< usmp__registry_algo_count). [thread-safe] */

@@ -96,6 +96,12 @@ struct usmp_registry {
 	usmp_log_fn log_fn;
 	void *log_ctx;
 	int log_level;
+
+	/* The diagnostic saying the shipped plugin directory was searched for
+	 * and is missing (a libusmp copied or dlopen()ed away from its
+	 * usmp-1), or -1: "no algorithm" and auto's "no installed algorithm"
+	 * messages repeat it. */
+	long missing_plugindir;
 };
 
 /* ---- select.c: the selection rules ------------------------------------- */

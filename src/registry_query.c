@@ -39,6 +39,14 @@ void usmp__registry_note(usmp_registry *r, int kind, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *usmp__registry_missing_plugindir(const usmp_registry *r)
+{
+	if (!r || r->missing_plugindir < 0 ||
+	    (size_t)r->missing_plugindir >= r->diag_count)
+		return NULL;
+	return r->diags[r->missing_plugindir];
+}
+
 const char *usmp__registry_refusal(const usmp_registry *r, const char *name)
 {
 	for (size_t i = 0; r && name && i < r->refused_count; i++)

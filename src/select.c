@@ -203,18 +203,21 @@ static int explain_missing(usmp_registry *r, const char *name, char **msg)
 	}
 	/* Nothing close and nothing skipped: most often a plugin of the
 	 * user's own that was never searched for, so say where to put it. */
-	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s",
+	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s%s",
 	              name, list ? list : "?", close ? "; did you mean " : "",
 	              close ? close : "", close ? "?" : "",
 	              skipped ? (close ? " Skipped while loading plugins: "
 	                               : "; skipped while loading plugins: ")
 	                      : "",
 	              skipped ? skipped : "",
-	              close || skipped
+	              close || skipped ? ""
+	              : usmp__registry_missing_plugindir(r) ? "; "
+	              : "; an algorithm from a plugin of your own loads "
+	                "when its .so file, or its directory, is on the "
+	                "plugin path (USMP_PLUGIN_PATH)",
+	              close || skipped || !usmp__registry_missing_plugindir(r)
 	                      ? ""
-	                      : "; an algorithm from a plugin of your own loads "
-	                        "when its .so file, or its directory, is on the "
-	                        "plugin path (USMP_PLUGIN_PATH)");
+	                      : usmp__registry_missing_plugindir(r));
 	free(list);
 	free(close);
 	free(skipped);

@@ -183,7 +183,7 @@ Test(layout, usmp_selection_is_pinned)
 
 Test(layout, usmp_plan_options_is_pinned)
 {
-	cr_assert_eq(sizeof(usmp_plan_options), 56);
+	cr_assert_eq(sizeof(usmp_plan_options), 64);
 	cr_assert_eq(offsetof(usmp_plan_options, struct_size), 0);
 	cr_assert_eq(offsetof(usmp_plan_options, flags), 4);
 	cr_assert_eq(offsetof(usmp_plan_options, algorithm), 8);
@@ -193,6 +193,7 @@ Test(layout, usmp_plan_options_is_pinned)
 	cr_assert_eq(offsetof(usmp_plan_options, target), 32);
 	cr_assert_eq(offsetof(usmp_plan_options, time_limit), 40);
 	cr_assert_eq(offsetof(usmp_plan_options, cancel), 48);
+	cr_assert_eq(offsetof(usmp_plan_options, log_ctx), 56);
 }
 
 Test(layout, usmp_part_info_is_pinned)

@@ -616,6 +616,13 @@ typedef struct usmp_plan_options {
 	/* When non-NULL and set to non-zero by another thread, the call stops
 	 * as soon as the algorithm checks should_stop(). */
 	const volatile int *cancel;
+	/* Appended (set struct_size to sizeof(usmp_plan_options) to use it):
+	 * when non-NULL, the log function set on the registry
+	 * (usmp_registry_set_log) gets this as its `ctx` for the messages of
+	 * this call, in place of the registry's: threads sharing one registry
+	 * each pass their own (the target or compilation unit they plan), so
+	 * every line reaches the right log. Ignored without a log function. */
+	void *log_ctx;
 } usmp_plan_options;
 
 /* Plan problem `p`. Always sets *out (unless out of memory) to a plan whose
@@ -836,6 +843,87 @@ USMP_API int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
  * Returns: USMP_OK; USMP_ERR_INVALID; USMP_ERR_IO; USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
                                  const char *path);
+
+/* ------------------------------------------------------------------------ */
+/* Every entry point, for a host that dlopen()s libusmp                      */
+/* ------------------------------------------------------------------------ */
+
+/* X(name) once for each function of this header, in its order, but the
+ * three deprecated usmp_problem_group_count, _group_bound and _pool_group.
+ * A library whose usmp_abi_version is 1.2 exports every one; a function a
+ * later minor adds goes into a list of its own (USMP_FUNCTIONS_1_3), so
+ * resolving this list never fails against a 1.2 library or a newer 1.x.
+ * docs/hosts.md, "Loading libusmp at run time", builds a table of typed
+ * function pointers from it:
+ *
+ *     struct usmp_api {
+ *     #define FIELD(fn) __typeof__(&fn) fn;    (C++: decltype(&fn) fn;)
+ *         USMP_FUNCTIONS_1_2(FIELD)
+ *     #undef FIELD
+ *     };
+ */
+#define USMP_FUNCTIONS_1_2(X) \
+	X(usmp_version)                                      \
+	X(usmp_abi_version)                                  \
+	X(usmp_status_name)                                  \
+	X(usmp_problem_create)                               \
+	X(usmp_problem_destroy)                              \
+	X(usmp_problem_error)                                \
+	X(usmp_problem_add_pool)                             \
+	X(usmp_problem_add_pool_target)                      \
+	X(usmp_problem_add_buffer)                           \
+	X(usmp_problem_set_live)                             \
+	X(usmp_problem_add_candidate)                        \
+	X(usmp_problem_set_fixed)                            \
+	X(usmp_problem_add_conflict)                         \
+	X(usmp_problem_add_overlap)                          \
+	X(usmp_problem_pool_count)                           \
+	X(usmp_problem_buffer_count)                         \
+	X(usmp_problem_pool_name)                            \
+	X(usmp_problem_buffer_name)                          \
+	X(usmp_problem_find_pool)                            \
+	X(usmp_problem_find_buffer)                          \
+	X(usmp_problem_read)                                 \
+	X(usmp_problem_parse)                                \
+	X(usmp_problem_write)                                \
+	X(usmp_problem_prepare_group_count)                  \
+	X(usmp_problem_prepare_group_bound)                  \
+	X(usmp_problem_prepare_pool_group)                   \
+	X(usmp_registry_create)                              \
+	X(usmp_registry_destroy)                             \
+	X(usmp_registry_error)                               \
+	X(usmp_registry_set_log)                             \
+	X(usmp_registry_diagnostic_count)                    \
+	X(usmp_registry_diagnostic)                          \
+	X(usmp_registry_diagnostic_kind)                     \
+	X(usmp_registry_plugin_count)                        \
+	X(usmp_registry_plugin)                              \
+	X(usmp_registry_algorithm_count)                     \
+	X(usmp_registry_algorithm)                           \
+	X(usmp_registry_find_algorithm)                      \
+	X(usmp_registry_param)                               \
+	X(usmp_registry_member_count)                        \
+	X(usmp_registry_member)                              \
+	X(usmp_registry_bind)                                \
+	X(usmp_registry_bind_rules)                          \
+	X(usmp_registry_clear_bindings)                      \
+	X(usmp_registry_select)                              \
+	X(usmp_registry_select_part)                         \
+	X(usmp_plan_compute)                                 \
+	X(usmp_plan_read)                                    \
+	X(usmp_plan_destroy)                                 \
+	X(usmp_plan_status)                                  \
+	X(usmp_plan_error)                                   \
+	X(usmp_plan_verify)                                  \
+	X(usmp_plan_simulate)                                \
+	X(usmp_plan_placement)                               \
+	X(usmp_plan_pool_size)                               \
+	X(usmp_plan_part_count)                              \
+	X(usmp_plan_part)                                    \
+	X(usmp_plan_part_limit)                              \
+	X(usmp_plan_infeasibility)                           \
+	X(usmp_plan_write)                                   \
+	X(usmp_plan_write_svg)
 
 #ifdef __cplusplus
 }

@@ -535,9 +535,10 @@ void xact_report(const usmp_view *v, const usmp_host *h,
  * and when that one finds no plan because it took overlap rules as
  * conflicts, or its plan is unproven while rules let pairs share, a small
  * part goes to exact_multi.c too, which decides with the rules. */
-static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
-                 uint64_t capacity, double time_limit, bool minimize,
-                 uint32_t split, uint32_t part)
+static int exact_stages(const usmp_view *v, const usmp_host *h,
+                        usmp_placement *out, uint64_t capacity,
+                        double time_limit, bool minimize, uint32_t split,
+                        uint32_t part)
 {
 	if (time_limit < 0 || time_limit != time_limit) {
 		h->log(h, USMP_LOG_ERROR, "exact: time_limit must be >= 0");
@@ -589,6 +590,20 @@ static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	    v->buffer_count <= 1000 && !xact_should_stop(&clk))
 		rc = xact_multi(v, h, out, capacity, &clk, minimize, NULL);
 	return rc;
+}
+
+/* The algorithm: its stages, with their errors held until the outcome is
+ * known (xact_defer_host), so a stage that fails before another plans
+ * logs no error. */
+static int exact(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                 uint64_t capacity, double time_limit, bool minimize,
+                 uint32_t split, uint32_t part)
+{
+	xact_defer_host d;
+	xact_defer_init(&d, h);
+	int rc = exact_stages(v, &d.h, out, capacity, time_limit, minimize,
+	                      split, part);
+	return xact_defer_finish(&d, rc);
 }
 
 static const usmp_algorithm exact_algorithm = {

@@ -292,6 +292,27 @@ typedef struct xact_sub_host {
 	char msg[256];         /* its last error or warning */
 } xact_sub_host;
 
+/* The host exact's entry point hands its stages (exact_host.c): errors and
+ * warnings are held back, the latest one at a time, because a stage that
+ * fails (the joint search beyond its size, stopped before a plan) is
+ * often followed by one that plans; the one held is released when the
+ * call ends, at its own level when the call fails, else at info, so a
+ * plan that succeeds logs no error (docs/hosts.md, "Log messages"). An
+ * error or warning superseded by a later one goes out at info at once.
+ * Every other message, and every other hook, passes straight through. */
+typedef struct xact_defer_host {
+	usmp_host h; /* first member: the stages get &h */
+	const usmp_host *up;
+	bool held;
+	int level;     /* of the message held */
+	char msg[1024];
+} xact_defer_host;
+
+void xact_defer_init(xact_defer_host *d, const usmp_host *up);
+/* Release the message held: at its level when rc is not USMP_OK, else at
+ * USMP_LOG_INFO. Returns rc. */
+int xact_defer_finish(xact_defer_host *d, int rc);
+
 /* Wrap `up`: everything it offers, with the hooks above. */
 void xact_sub_init(xact_sub_host *s, const usmp_host *up);
 /* Start a search: no bound yet, no message, the clock and node budget

@@ -22,6 +22,14 @@ if "$usmp" --version >"$tmp/out" 2>&1 &&
 then pass "usmp --version prints usmp $version (plugin ABI $abi)"
 else fail "usmp --version prints usmp $version (plugin ABI $abi)"; diag "$tmp/out"
 fi
+# The library's file carries the ABI, the soname its major (what a host
+# dlopen()s): libusmp.so.1 -> libusmp.so.1.2.0.
+major=${abi%%.*}
+if [ "$(readlink "$LIBDIR/libusmp.so.$major")" = "libusmp.so.$abi.0" ] &&
+   readelf -d "$LIBDIR/libusmp.so.$abi.0" | grep -q "SONAME.*\[libusmp\.so\.$major\]"
+then pass "libusmp.so.$major (the soname) links to libusmp.so.$abi.0"
+else fail "libusmp.so.$major (the soname) links to libusmp.so.$abi.0"; ls -l "$LIBDIR" | sed 's/^/# /'
+fi
 runpath=$(readelf -d "$usmp" | sed -n 's/.*R\(UN\)\{0,1\}PATH.*\[\(.*\)\]/\2/p')
 case $runpath in
 '$ORIGIN/'*) pass "bin/usmp finds libusmp through \$ORIGIN ($runpath)" ;;
