@@ -825,6 +825,28 @@ static int group_buffers(const usmp_problem *p, uint32_t **order,
 	return USMP_OK;
 }
 
+/* The caller's options into o (the defaults), field by field: a field is
+ * taken only when the caller's struct_size covers it whole, so a size that
+ * cuts through a pointer leaves it NULL instead of half the caller's. */
+static void take_options(usmp_plan_options *o, const usmp_plan_options *opts)
+{
+#define TAKE(field)                                                           \
+	do {                                                                  \
+		if (USMP_HAS_FIELD(opts, usmp_plan_options, field))           \
+			o->field = opts->field;                               \
+	} while (0)
+	TAKE(flags);
+	TAKE(algorithm);
+	TAKE(params);
+	TAKE(param_count);
+	TAKE(target);
+	TAKE(time_limit);
+	TAKE(cancel);
+#undef TAKE
+	if (!USMP_HAS_FIELD(opts, usmp_plan_options, param_count))
+		o->params = NULL;
+}
+
 int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
                       const usmp_plan_options *opts, usmp_plan **out)
 {
@@ -836,11 +858,8 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 	*out = NULL;
 	if (!r || !p)
 		return USMP_ERR_INVALID;
-	/* Copy the caller's options by the size it says they have. */
-	if (opts) {
-		size_t n = opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
-		memcpy(&o, opts, n);
-	}
+	if (opts)
+		take_options(&o, opts);
 	int st = usmp__problem_prepare(p);
 	usmp_plan *plan = usmp__plan_alloc(p);
 	if (!plan)
