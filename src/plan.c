@@ -29,14 +29,60 @@ usmp_plan *usmp__plan_alloc(usmp_problem *p)
 	return plan;
 }
 
+/* Forget what an earlier failed write kept aside: a new failure or
+ * judgement of the plan replaces it (a write keeps nothing aside while
+ * it runs). */
+static void forget_write(usmp_plan *plan)
+{
+	usmp__free_msg(&plan->own_error);
+	plan->write_failed = 0;
+}
+
 int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 {
 	va_list ap;
+	forget_write(plan);
 	va_start(ap, fmt);
 	usmp__vset_msg(&plan->error, fmt, ap);
 	va_end(ap);
 	plan->status = status;
 	return status;
+}
+
+void usmp__plan_ok(usmp_plan *plan)
+{
+	forget_write(plan);
+	usmp__free_msg(&plan->error);
+	plan->status = USMP_OK;
+}
+
+char *usmp__plan_write_begin(usmp_plan *plan)
+{
+	if (plan->write_failed) {
+		usmp__free_msg(&plan->error);
+		plan->error = plan->own_error;
+		plan->own_error = NULL;
+		plan->status = plan->own_status;
+		plan->write_failed = 0;
+	}
+	char *own = plan->error;
+	plan->error = NULL;
+	return own;
+}
+
+int usmp__plan_write_end(usmp_plan *plan, int rc, int own_status,
+                         char *own_error)
+{
+	if (rc != USMP_OK) {
+		plan->write_failed = 1;
+		plan->own_status = own_status;
+		plan->own_error = own_error;
+		return rc;
+	}
+	usmp__free_msg(&plan->error);
+	plan->error = own_error;
+	plan->status = own_status;
+	return rc;
 }
 
 /* Add a buffer of `size` bytes to a part's spill (saturating); `forced`
@@ -137,6 +183,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 	free(plan->pool_size);
 	usmp__infeasible_free(plan->infeasible);
 	usmp__free_msg(&plan->error);
+	usmp__free_msg(&plan->own_error);
 	free(plan);
 }
 
@@ -251,7 +298,7 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 	if (st)
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "invalid plan");
 	else
-		plan->status = USMP_OK;
+		usmp__plan_ok(plan);
 	usmp__free_msg(&msg);
 	usmp__view_finish(&vs);
 	return st;

@@ -313,3 +313,89 @@ Test(redteam5, claims_hold_against_the_oracle_on_alignment_gaps, .timeout = 120)
 	cr_assert_gt(optimal, cases);
 	usmp_registry_destroy(r);
 }
+
+/* ---- the plan's status and message after later calls ----------------------- */
+
+/* Two buffers alive apart; with `edge`, also declared conflicting. */
+static usmp_problem *apart_problem(int edge)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t a, b;
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", 8, 0, &a), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, a, 0, 2), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", 8, 0, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, b, 3, 4), USMP_OK);
+	if (edge)
+		cr_assert_eq(usmp_problem_add_conflict(p, a, b), USMP_OK);
+	return p;
+}
+
+/* A verify that passed kept the message of an earlier one that failed
+ * ("buffers "a" and "b" overlap ..." beside status USMP_OK), and a write
+ * that succeeded kept the status of an earlier failed write (USMP_ERR_IO
+ * for a plan written whole): a host reading usmp_plan_status or
+ * usmp_plan_error after the call got the verdict of another. */
+Test(redteam5, a_plans_status_and_message_follow_the_latest_verdict)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = apart_problem(0), *q = apart_problem(1);
+	usmp_plan *plan = NULL;
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+	/* both at offset 0: valid for p, not for q (the edge) */
+	cr_assert_eq(usmp_plan_verify(plan, q), USMP_ERR_INVALID_PLAN);
+	cr_assert(strstr(usmp_plan_error(plan), "declared conflicting"));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
+	cr_assert_eq(usmp_plan_status(plan), USMP_OK);
+	cr_assert_str_eq(usmp_plan_error(plan), "");
+	cr_assert_eq(usmp_plan_verify(plan, q), USMP_ERR_INVALID_PLAN);
+	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
+	cr_assert_str_eq(usmp_plan_error(plan), "");
+
+	/* a failed write holds its reason until the next call; a write that
+	 * succeeds leaves the plan's own status and message */
+	char *dir = test_fresh_dir("rt5-status");
+	char *bad = test_join(dir, "missing/plan.json");
+	char *good = test_join(dir, "plan.json");
+	cr_assert_eq(usmp_plan_write(plan, p, bad, USMP_FORMAT_JSON), USMP_ERR_IO);
+	cr_assert_eq(usmp_plan_status(plan), USMP_ERR_IO);
+	cr_assert(strstr(usmp_plan_error(plan), "cannot open for writing"), "%s",
+	          usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_write(plan, p, good, USMP_FORMAT_JSON), USMP_OK);
+	cr_assert_eq(usmp_plan_status(plan), USMP_OK);
+	cr_assert_str_eq(usmp_plan_error(plan), "");
+	cr_assert_eq(usmp_plan_write(plan, p, good, 77), USMP_ERR_INVALID);
+	cr_assert_eq(usmp_plan_write_svg(plan, p, bad), USMP_ERR_IO);
+	cr_assert_eq(usmp_plan_write(plan, p, good, USMP_FORMAT_CSV), USMP_OK);
+	cr_assert_eq(usmp_plan_status(plan), USMP_OK);
+	cr_assert_str_eq(usmp_plan_error(plan), "");
+	usmp_plan_destroy(plan);
+
+	/* an infeasible plan keeps its status and certificate across writes */
+	usmp_problem *tight = usmp_problem_create();
+	uint32_t pool, b;
+	cr_assert_eq(usmp_problem_add_pool(tight, "sram", 4, 0, &pool), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(tight, "big", 8, 0, &b), USMP_OK);
+	plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, tight, &o, &plan), USMP_ERR_INFEASIBLE);
+	char *why = strdup(usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_write(plan, tight, good, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID); /* incomplete */
+	char *svg = test_join(dir, "plan.svg");
+	cr_assert_eq(usmp_plan_write_svg(plan, tight, svg), USMP_OK);
+	cr_assert_eq(usmp_plan_status(plan), USMP_ERR_INFEASIBLE);
+	cr_assert_str_eq(usmp_plan_error(plan), why);
+	usmp_infeasibility inf = {.struct_size = sizeof inf};
+	cr_assert_eq(usmp_plan_infeasibility(plan, &inf), USMP_OK);
+	cr_assert_eq(inf.kind, USMP_INFEASIBLE_BUFFER);
+	free(why);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(tight);
+	free(svg);
+	free(bad);
+	free(good);
+	free(dir);
+	usmp_problem_destroy(p);
+	usmp_problem_destroy(q);
+	usmp_registry_destroy(r);
+}
