@@ -399,3 +399,73 @@ Test(redteam5, a_plans_status_and_message_follow_the_latest_verdict)
 	usmp_problem_destroy(q);
 	usmp_registry_destroy(r);
 }
+
+/* ---- SVG of times far from 0 ------------------------------------------------ */
+
+/* Every number of the form attr="N" in the SVG text is finite and, for x
+ * and width, within the picture; returns the <rect> elements seen. */
+static int check_svg_numbers(const char *svg)
+{
+	int rects = 0;
+	cr_assert_null(strstr(svg, "nan"), "%s", svg);
+	cr_assert_null(strstr(svg, "inf"), "%s", svg);
+	for (const char *at = strstr(svg, "<rect x=\""); at;
+	     at = strstr(at + 1, "<rect x=\"")) {
+		static const char background[] = "<rect x=\"0\" y=\"0\" "
+		                                 "width=\"100%\"";
+		double x, y, w;
+		if (!strncmp(at, background, sizeof background - 1))
+			continue;
+		cr_assert_eq(sscanf(at, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\"",
+		                    &x, &y, &w), 3, "%.80s", at);
+		cr_assert(x >= 96 && w >= 0 && x + w <= 1240.01, "x %g width %g",
+		          x, w);
+		rects++;
+	}
+	return rects;
+}
+
+/* Live ranges far from 0 (2^62 and 2^62 + 1, or the ends of int64): the
+ * time axis was computed in doubles, where 2^62 + 1 - 2^62 is 0, so the
+ * scale was infinite and every rectangle and tick `x="-nan"`, the picture
+ * empty (exit 0). Times are now taken from the axis' start exactly. */
+Test(redteam5, svg_of_times_far_from_zero_draws_every_buffer)
+{
+	static const char *const problems[] = {
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 8, \"live\": [4611686018427387904, "
+		"4611686018427387905]}, {\"name\": \"b\", \"size\": 8, \"live\": "
+		"[4611686018427387904, 4611686018427387906]}]}",
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 8, \"live\": [-9223372036854775808, "
+		"9223372036854775807]}, {\"name\": \"b\", \"size\": 8, \"live\": "
+		"[-9223372036854775808, -9223372036854775807]}, {\"name\": \"c\", "
+		"\"size\": 8, \"live\": [9223372036854775806, "
+		"9223372036854775807]}]}",
+	};
+	static const char *const ticks[] = {
+		">4611686018427387905</text>",
+		">-8000000000000000000</text>",
+	};
+	usmp_registry *r = test_registry(NULL);
+	char *svg = test_tmpfile(".svg");
+	for (size_t k = 0; k < 2; k++) {
+		usmp_problem *p = test_parse_json(problems[k], "far.json");
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+		             usmp_plan_error(plan));
+		cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",
+		             usmp_plan_error(plan));
+		char *text = test_read_file(svg);
+		cr_assert_not_null(text);
+		cr_assert_eq(check_svg_numbers(text),
+		             (int)usmp_problem_buffer_count(p), "%s", text);
+		cr_assert(strstr(text, ticks[k]), "no tick %s:\n%s", ticks[k], text);
+		free(text);
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+	}
+	remove(svg);
+	free(svg);
+	usmp_registry_destroy(r);
+}
