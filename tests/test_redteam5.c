@@ -469,3 +469,41 @@ Test(redteam5, svg_of_times_far_from_zero_draws_every_buffer)
 	free(svg);
 	usmp_registry_destroy(r);
 }
+
+/* ---- algorithms' log lines on the terminal ---------------------------------- */
+
+/* Under USMP_LOG, the library wrote the algorithms' lines to stderr as they
+ * were, so the names they quote from the problem (an ESC sequence that
+ * clears the screen, an OSC that sets the terminal's title) reached the
+ * terminal raw, where every other line of the command shows them escaped.
+ * The command now logs through a function of its own that escapes them. */
+Test(redteam5, log_lines_show_names_escaped)
+{
+	char *pp = test_write_tmp(".json",
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"p\\u001b[31mX\", "
+		"\"size_limit\": 12}], \"buffers\": ["
+		"{\"name\": \"a\\u001b]0;pwn\\u0007\", \"size\": 8, \"live\": [0, 2]}, "
+		"{\"name\": \"b\\u001b[2J\", \"size\": 8, \"live\": [1, 3]}]}");
+	static const char *const algos[] = {"auto", "first_fit", "exact"};
+	for (size_t k = 0; k < 3; k++) {
+		for (int iso = 0; iso < 2; iso++) {
+			char *out = NULL;
+			char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM= "
+			                     "USMP_LOG=debug '%s' plan '%s' -a %s %s "
+			                     "-o /dev/null", test_cli(), pp, algos[k],
+			                     iso ? "--isolate" : "--no-isolate");
+			int st = test_run(cmd, &out);
+			cr_assert_eq(st, 3, "%s: exit %d: %s", cmd, st, out);
+			cr_assert_null(strchr(out, '\x1b'), "%s: a raw ESC:\n%s", cmd,
+			               out);
+			cr_assert_null(strchr(out, '\a'), "%s: a raw BEL", cmd);
+			/* the log line itself is there, escaped */
+			cr_assert(strstr(out, "b\\x1b[2J") || strstr(out, "a\\x1b]0;pwn"
+			                                              "\\x07"),
+			          "%s: %s", cmd, out);
+			free(out);
+			free(cmd);
+		}
+	}
+	free(pp);
+}
