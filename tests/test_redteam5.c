@@ -507,3 +507,62 @@ Test(redteam5, log_lines_show_names_escaped)
 	}
 	free(pp);
 }
+
+/* ---- names that are not UTF-8, from a host ---------------------------------- */
+
+/* A host's names in Latin-1 (byte 0xe9): JSON cannot hold them, and the
+ * writers said only "a buffer name is not valid UTF-8", leaving a host with
+ * thousands of buffers to guess which. The message names the record (the
+ * API's index); no file is written; the SVG shows the byte as '?'. */
+Test(redteam5, a_name_that_is_not_utf8_is_named_by_its_record)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	uint32_t q, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 64, 0, &q), USMP_OK);
+	static const char *const names[] = {"ok", "ok2", "caf\xe9"};
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(usmp_problem_add_buffer(p, names[i], 8, 0, &b), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, b, i, i + 2), USMP_OK);
+	}
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK);
+	char *dir = test_fresh_dir("rt5-utf8");
+	char *json = test_join(dir, "plan.json"), *svg = test_join(dir, "p.svg");
+	cr_assert_eq(usmp_plan_write(plan, p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_plan_error(plan),
+	                 "buffers[2].name is not valid UTF-8");
+	cr_assert_null(test_read_file(json), "a file was written");
+	cr_assert_eq(usmp_problem_write(p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p),
+	                 "buffers[2].name is not valid UTF-8"),
+	          "%s", usmp_problem_error(p));
+	cr_assert_null(test_read_file(json), "a file was written");
+	cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK);
+	char *text = test_read_file(svg);
+	cr_assert(text && strstr(text, "caf?") && !strchr(text, '\xe9'));
+	free(text);
+	usmp_plan_destroy(plan);
+
+	/* a target, and a pool */
+	cr_assert_eq(usmp_problem_add_pool_target(p, q, "np\xfc"), USMP_OK);
+	cr_assert_eq(usmp_problem_write(p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p),
+	                 "pools[0].targets[0] is not valid UTF-8"),
+	          "%s", usmp_problem_error(p));
+	uint32_t q2;
+	cr_assert_eq(usmp_problem_add_pool(p, "d\xf6", 64, 0, &q2), USMP_OK);
+	cr_assert_eq(usmp_problem_write(p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p),
+	                 "pools[0].targets[0] is not valid UTF-8"),
+	          "the first record that fails: %s", usmp_problem_error(p));
+	usmp_problem_destroy(p);
+	free(json);
+	free(svg);
+	free(dir);
+	usmp_registry_destroy(r);
+}
