@@ -109,6 +109,11 @@ static void log_shown(void *ctx, int level, const char *algorithm,
 	fprintf(stderr, "%s\n", cli_shown(message));
 }
 
+void cli_log_shown(usmp_registry *r)
+{
+	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
+}
+
 usmp_registry *cli_registry(int verbose, uint32_t flags)
 {
 	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
@@ -124,7 +129,7 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
 			                ? "warning" : "note",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
-	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
+	cli_log_shown(r);
 	return r;
 }
 
