@@ -872,26 +872,21 @@ static int group_buffers(const usmp_problem *p, uint32_t **order,
 	return USMP_OK;
 }
 
-/* The caller's options into o (the defaults), field by field: a field is
- * taken only when the caller's struct_size covers it whole, so a size that
- * cuts through a pointer leaves it NULL instead of half the caller's. */
+/* The caller's options into o (the defaults), by the size it says they
+ * have. A size that ends inside a field would leave part of the caller's
+ * value in it (half a pointer): such a field is taken as not given. Every
+ * field is aligned to its size; the 8-byte ones (pointers, the time limit,
+ * and those a later minor appends) fill 8-byte slots, the 4-byte ones come
+ * in pairs (struct_size and flags, param_count and reserved). */
 static void take_options(usmp_plan_options *o, const usmp_plan_options *opts)
 {
-#define TAKE(field)                                                           \
-	do {                                                                  \
-		if (USMP_HAS_FIELD(opts, usmp_plan_options, field))           \
-			o->field = opts->field;                               \
-	} while (0)
-	TAKE(flags);
-	TAKE(algorithm);
-	TAKE(params);
-	TAKE(param_count);
-	TAKE(target);
-	TAKE(time_limit);
-	TAKE(cancel);
-#undef TAKE
-	if (!USMP_HAS_FIELD(opts, usmp_plan_options, param_count))
-		o->params = NULL;
+	size_t n = opts->struct_size < sizeof *o ? opts->struct_size : sizeof *o;
+	memcpy(o, opts, n);
+	size_t slot = n & ~(size_t)7;
+	int pair = slot == offsetof(usmp_plan_options, struct_size) ||
+	           slot == offsetof(usmp_plan_options, param_count);
+	size_t from = pair ? n & ~(size_t)3 : slot;
+	memset((char *)o + from, 0, n - from);
 }
 
 int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
