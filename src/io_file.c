@@ -270,18 +270,47 @@ done:
 	return rc;
 }
 
+static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
+                              const char *path,
+                              int (*check)(usmp_plan *, usmp_problem *),
+                              int (*fn)(usmp_plan *, usmp_problem *, FILE *));
+/* The `check` of a format usmp_plan_write does not know (never called). */
+static int refuse_format(usmp_plan *plan, usmp_problem *p)
+{
+	USMP__UNUSED(p);
+	return usmp__plan_fail(plan, USMP_ERR_INVALID, "unknown format");
+}
+
 /* Shared by the plan writers: check, open, write with `fn`, close, report.
  * `check` (may be NULL) refuses what `fn` cannot write, before opening. */
 static int write_plan_with(usmp_plan *plan, usmp_problem *p, const char *path,
+                           int format,
                            int (*check)(usmp_plan *, usmp_problem *),
                            int (*fn)(usmp_plan *, usmp_problem *, FILE *))
+{
+	if (!plan)
+		return USMP_ERR_INVALID;
+	/* A write leaves the plan's own status and message as they were
+	 * (after an earlier write failed too), or records why it failed. */
+	int own_status = plan->write_failed ? plan->own_status : plan->status;
+	char *own_error = usmp__plan_write_begin(plan);
+	int rc = check == refuse_format
+	                 ? usmp__plan_fail(plan, USMP_ERR_INVALID,
+	                                   "unknown format %d", format)
+	                 : write_plan_checked(plan, p, path, check, fn);
+	return usmp__plan_write_end(plan, rc, own_status, own_error);
+}
+
+/* write_plan_with's work, recording a failure on the plan. */
+static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
+                              const char *path,
+                              int (*check)(usmp_plan *, usmp_problem *),
+                              int (*fn)(usmp_plan *, usmp_problem *, FILE *))
 {
 	char *msg = NULL;
 	usmp__out o;
 	int rc;
 
-	if (!plan)
-		return USMP_ERR_INVALID;
 	if (!p)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID, "no problem given");
 	if (!path || !*path)
@@ -335,19 +364,18 @@ static int check_complete(usmp_plan *plan, usmp_problem *p)
 int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
                     int format)
 {
-	if (!plan)
-		return USMP_ERR_INVALID;
 	if (!format_known(format))
-		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "unknown format %d", format);
+		return write_plan_with(plan, p, path, format, refuse_format,
+		                       usmp__json_write_plan);
 	if (path && resolve_format(format, path) == USMP_FORMAT_CSV)
-		return write_plan_with(plan, p, path, usmp__csv_check_plan,
-		                       usmp__csv_write_plan);
-	return write_plan_with(plan, p, path, check_complete,
+		return write_plan_with(plan, p, path, format,
+		                       usmp__csv_check_plan, usmp__csv_write_plan);
+	return write_plan_with(plan, p, path, format, check_complete,
 	                       usmp__json_write_plan);
 }
 
 int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p, const char *path)
 {
-	return write_plan_with(plan, p, path, NULL, usmp__svg_write_plan);
+	return write_plan_with(plan, p, path, USMP_FORMAT_AUTO, NULL,
+	                       usmp__svg_write_plan);
 }

@@ -722,6 +722,8 @@ static json_t *jint(jwriter *w, uint64_t x, const char *what)
 	return json_integer((json_int_t)x);
 }
 
+/* A JSON string of s; `what` names its place ("buffers[3].name"), so that
+ * a host told a name is not UTF-8 knows which (the file is not written). */
 static json_t *jstr(jwriter *w, const char *s, const char *what)
 {
 	json_t *v = json_string(s ? s : "");
@@ -845,7 +847,7 @@ static const char *jtext(const char *s, size_t *len, char **own, int *status)
 
 /* One {"name": ..., "pool": ..., "offset": ...} record after `lead`. */
 static void plan_buffer_record(jwriter *w, jout *o, const char *lead,
-                               const char *name, const char *pool,
+                               uint32_t i, const char *name, const char *pool,
                                uint64_t offset)
 {
 	size_t nl = 0, pl = 0;
@@ -854,7 +856,7 @@ static void plan_buffer_record(jwriter *w, jout *o, const char *lead,
 	const char *nt = jtext(name ? name : "", &nl, &nown, &st);
 	if (!nt) {
 		if (st == USMP_ERR_INVALID)
-			wfail(w, st, "a buffer name is not valid UTF-8");
+			wfail(w, st, "buffers[%u].name is not valid UTF-8", i);
 		else
 			wfail(w, st, "out of memory writing JSON");
 		goto done;
@@ -862,7 +864,7 @@ static void plan_buffer_record(jwriter *w, jout *o, const char *lead,
 	const char *pt = jtext(pool ? pool : "", &pl, &pown, &st);
 	if (!pt) {
 		if (st == USMP_ERR_INVALID)
-			wfail(w, st, "a pool name is not valid UTF-8");
+			wfail(w, st, "buffers[%u].pool is not valid UTF-8", i);
 		else
 			wfail(w, st, "out of memory writing JSON");
 		goto done;
@@ -902,16 +904,20 @@ static json_t *pool_record(jwriter *w, usmp_problem *p, size_t j)
 	json_t *rec = json_object();
 	char what[64];
 
+	snprintf(what, sizeof what, "pools[%zu].name", j);
+	jset(w, rec, "name", jstr(w, pool->name, what));
 	snprintf(what, sizeof what, "pools[%zu]", j);
-	jset(w, rec, "name", jstr(w, pool->name, "a pool name"));
 	if (pool->size_limit != USMP_UNBOUNDED)
 		jset(w, rec, "size_limit", jint(w, pool->size_limit, what));
 	if (pool->alignment > 1)
 		jset(w, rec, "alignment", jint(w, pool->alignment, what));
 	if (pool->target_count) {
 		json_t *t = json_array();
-		for (uint32_t k = 0; k < pool->target_count; k++)
-			jappend(w, t, jstr(w, pool->targets[k], "a target name"));
+		for (uint32_t k = 0; k < pool->target_count; k++) {
+			char tw[80];
+			snprintf(tw, sizeof tw, "pools[%zu].targets[%u]", j, k);
+			jappend(w, t, jstr(w, pool->targets[k], tw));
+		}
 		jset(w, rec, "targets", t);
 	}
 	return rec;
@@ -923,8 +929,9 @@ static json_t *buffer_record(jwriter *w, usmp_problem *p, size_t i)
 	json_t *rec = json_object();
 	char what[64];
 
+	snprintf(what, sizeof what, "buffers[%zu].name", i);
+	jset(w, rec, "name", jstr(w, b->name, what));
 	snprintf(what, sizeof what, "buffers[%zu]", i);
-	jset(w, rec, "name", jstr(w, b->name, "a buffer name"));
 	jset(w, rec, "size", jint(w, b->size, what));
 	if (b->alignment > 1)
 		jset(w, rec, "alignment", jint(w, b->alignment, what));
@@ -1081,12 +1088,13 @@ static char *joined_algorithms(const usmp_plan *plan)
 
 static json_t *part_record(jwriter *w, const usmp__part *pt, uint32_t i)
 {
-	char what[3][48];
+	char what[4][48];
+	snprintf(what[3], sizeof what[3], "parts[%u].target", i);
 	snprintf(what[0], sizeof what[0], "parts[%u].size", i);
 	snprintf(what[1], sizeof what[1], "parts[%u].lower_bound", i);
 	snprintf(what[2], sizeof what[2], "parts[%u].proven_bound", i);
 	json_t *rec = json_object();
-	jset(w, rec, "target", jstr(w, pt->target, "a target name"));
+	jset(w, rec, "target", jstr(w, pt->target, what[3]));
 	jset(w, rec, "algorithm", jstr(w, pt->algorithm, "an algorithm name"));
 	jset(w, rec, "params", params_object(w, pt->params));
 	jset(w, rec, "size", jint(w, pt->size, what[0]));
@@ -1144,8 +1152,10 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	for (i = 0; i < plan->pool_count && !w.status; i++) {
 		json_t *rec = json_object();
 		uint32_t g = usmp_problem_prepare_pool_group(p, i);
+		char where[48];
+		snprintf(where, sizeof where, "pools[%u].name", i);
 		jset(&w, rec, "name",
-		     jstr(&w, usmp__problem_pool(p, i)->name, "a pool name"));
+		     jstr(&w, usmp__problem_pool(p, i)->name, where));
 		if (plan->pool_size[i] > (uint64_t)INT64_MAX) {
 			/* Name the pool: the plan is valid, only JSON cannot say it. */
 			wfail(&w, USMP_ERR_INVALID, "pool size: %" PRIu64 " is too large "
@@ -1172,7 +1182,7 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	out->n = 0;
 	for (i = 0; i < plan->buffer_count && !w.status; i++) {
 		const usmp_placement *pl = &plan->placements[i];
-		plan_buffer_record(&w, out, i ? ",\n  " : "\n  ",
+		plan_buffer_record(&w, out, i ? ",\n  " : "\n  ", i,
 		                   usmp__problem_buffer(p, i)->name,
 		                   usmp__problem_pool(p, pl->pool)->name, pl->offset);
 	}

@@ -29,14 +29,60 @@ usmp_plan *usmp__plan_alloc(usmp_problem *p)
 	return plan;
 }
 
+/* Forget what an earlier failed write kept aside: a new failure or
+ * judgement of the plan replaces it (a write keeps nothing aside while
+ * it runs). */
+static void forget_write(usmp_plan *plan)
+{
+	usmp__free_msg(&plan->own_error);
+	plan->write_failed = 0;
+}
+
 int usmp__plan_fail(usmp_plan *plan, int status, const char *fmt, ...)
 {
 	va_list ap;
+	forget_write(plan);
 	va_start(ap, fmt);
 	usmp__vset_msg(&plan->error, fmt, ap);
 	va_end(ap);
 	plan->status = status;
 	return status;
+}
+
+void usmp__plan_ok(usmp_plan *plan)
+{
+	forget_write(plan);
+	usmp__free_msg(&plan->error);
+	plan->status = USMP_OK;
+}
+
+char *usmp__plan_write_begin(usmp_plan *plan)
+{
+	if (plan->write_failed) {
+		usmp__free_msg(&plan->error);
+		plan->error = plan->own_error;
+		plan->own_error = NULL;
+		plan->status = plan->own_status;
+		plan->write_failed = 0;
+	}
+	char *own = plan->error;
+	plan->error = NULL;
+	return own;
+}
+
+int usmp__plan_write_end(usmp_plan *plan, int rc, int own_status,
+                         char *own_error)
+{
+	if (rc != USMP_OK) {
+		plan->write_failed = 1;
+		plan->own_status = own_status;
+		plan->own_error = own_error;
+		return rc;
+	}
+	usmp__free_msg(&plan->error);
+	plan->error = own_error;
+	plan->status = own_status;
+	return rc;
 }
 
 /* Add a buffer of `size` bytes to a part's spill (saturating); `forced`
@@ -137,6 +183,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 	free(plan->pool_size);
 	usmp__infeasible_free(plan->infeasible);
 	usmp__free_msg(&plan->error);
+	usmp__free_msg(&plan->own_error);
 	free(plan);
 }
 
@@ -251,7 +298,7 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 	if (st)
 		usmp__plan_fail(plan, st, "%s", msg ? msg : "invalid plan");
 	else
-		plan->status = USMP_OK;
+		usmp__plan_ok(plan);
 	usmp__free_msg(&msg);
 	usmp__view_finish(&vs);
 	return st;
@@ -836,6 +883,23 @@ static int group_buffers(const usmp_problem *p, uint32_t **order,
 	return USMP_OK;
 }
 
+/* The caller's options into o (the defaults), by the size it says they
+ * have. A size that ends inside a field would leave part of the caller's
+ * value in it (half a pointer): such a field is taken as not given. Every
+ * field is aligned to its size; the 8-byte ones (pointers, the time limit,
+ * and those a later minor appends) fill 8-byte slots, the 4-byte ones come
+ * in pairs (struct_size and flags, param_count and reserved). */
+static void take_options(usmp_plan_options *o, const usmp_plan_options *opts)
+{
+	size_t n = opts->struct_size < sizeof *o ? opts->struct_size : sizeof *o;
+	memcpy(o, opts, n);
+	size_t slot = n & ~(size_t)7;
+	int pair = slot == offsetof(usmp_plan_options, struct_size) ||
+	           slot == offsetof(usmp_plan_options, param_count);
+	size_t from = pair ? n & ~(size_t)3 : slot;
+	memset((char *)o + from, 0, n - from);
+}
+
 int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
                       const usmp_plan_options *opts, usmp_plan **out)
 {
@@ -847,11 +911,8 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 	*out = NULL;
 	if (!r || !p)
 		return USMP_ERR_INVALID;
-	/* Copy the caller's options by the size it says they have. */
-	if (opts) {
-		size_t n = opts->struct_size < sizeof o ? opts->struct_size : sizeof o;
-		memcpy(&o, opts, n);
-	}
+	if (opts)
+		take_options(&o, opts);
 	int st = usmp__problem_prepare(p);
 	usmp_plan *plan = usmp__plan_alloc(p);
 	if (!plan)

@@ -74,6 +74,12 @@ struct usmp_plan {
 	uint32_t part_count;
 	double time_ms;
 	usmp__infeasible *infeasible; /* with status USMP_ERR_INFEASIBLE */
+	/* After a write that failed (its status and message are the plan's
+	 * until the next call), the status and message the plan had before
+	 * it, which the next write that succeeds puts back. */
+	int write_failed;
+	int own_status;
+	char *own_error;
 };
 
 /* An empty plan shaped for p (every buffer at USMP_NO_POOL). */
@@ -88,9 +94,21 @@ static inline int usmp__plan_set_error(usmp_plan *plan, int status,
                                        const char *msg)
 {
 	usmp__set_msg(&plan->error, "%s", msg);
+	usmp__free_msg(&plan->own_error); /* as usmp__plan_fail */
+	plan->write_failed = 0;
 	plan->status = status;
 	return status;
 }
+/* A call that judged the plan (verify, simulate) found nothing wrong: status
+ * USMP_OK, no message (not a failure's from an earlier call). */
+void usmp__plan_ok(usmp_plan *plan);
+/* Around a write of the plan: _begin puts back the plan's own status and
+ * message after an earlier write failed, and takes the message out;
+ * _end(rc) keeps them aside when this write failed (status rc and its
+ * message stay until the next call), else puts them back. Returns rc. */
+char *usmp__plan_write_begin(usmp_plan *plan);
+int usmp__plan_write_end(usmp_plan *plan, int rc, int own_status,
+                         char *own_error);
 /* Prepare p and check the plan is shaped for it (buffer and pool counts);
  * USMP_OK, or the failure recorded on the plan. */
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);

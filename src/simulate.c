@@ -446,7 +446,7 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 			goto out;
 	}
 	st = USMP_OK;
-	plan->status = USMP_OK;
+	usmp__plan_ok(plan);
 	goto out;
 nomem:
 	st = usmp__plan_fail(plan, USMP_ERR_NOMEM, "out of memory");

@@ -171,26 +171,38 @@ typedef struct svg_ctx {
 	uint32_t *pools_in_group; /* pools per group */
 } svg_ctx;
 
+/* Time t's distance from the axis' start, exact as an integer (the two
+ * are int64: their difference fits in uint64), then as a double: far from
+ * 0, two times a step apart are one double, and their difference 0. */
+static double since_tmin(const svg_ctx *c, int64_t t)
+{
+	return (double)((uint64_t)t - (uint64_t)c->tmin);
+}
+
 static void draw_time_axis(svg_ctx *c, double y)
 {
 	FILE *f = c->f;
-	double span = (double)c->tmax - (double)c->tmin;
-	double step = time_step(span);
-	double first = ceil((double)c->tmin / step) * step;
+	uint64_t span = (uint64_t)c->tmax - (uint64_t)c->tmin;
+	/* a 1, 2, 5 x 10^k step: at most 2e18 for a span below 2^64 */
+	uint64_t step = (uint64_t)time_step((double)span);
+	int64_t rem = c->tmin % (int64_t)step;
+	if (rem < 0)
+		rem += (int64_t)step;
+	/* the first tick, a multiple of step, as a distance from tmin */
+	uint64_t off = rem ? step - (uint64_t)rem : 0;
 
 	fprintf(f, "<line class=\"ax\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 	        "y2=\"%.1f\"/>\n", MARGIN_LEFT, y, MARGIN_LEFT + PLOT_WIDTH, y);
-	/* Ticks by index, not by accumulation: at huge time values adding a
-	 * small step to a double may not change it. */
-	for (int k = 0; k <= 12; k++) {
-		double t = first + k * step;
-		if (t > (double)c->tmax)
-			break;
-		double x = MARGIN_LEFT + (t - (double)c->tmin) * c->sx;
+	for (int k = 0; k <= 12 && off <= span; k++) {
+		int64_t t = (int64_t)((uint64_t)c->tmin + off);
+		double x = MARGIN_LEFT + (double)off * c->sx;
 		fprintf(f, "<line class=\"ax\" x1=\"%.1f\" y1=\"%.1f\" "
 		        "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"tk\" x=\"%.1f\" "
-		        "y=\"%.1f\" text-anchor=\"middle\">%.0f</text>\n",
+		        "y=\"%.1f\" text-anchor=\"middle\">%" PRId64 "</text>\n",
 		        x, y, x, y + 5, x, y + 17, t);
+		if (off > span - step)
+			break;
+		off += step;
 	}
 	fprintf(f, "<text class=\"lb\" x=\"%d\" y=\"%.1f\" "
 	        "text-anchor=\"end\">time step</text>\n",
@@ -234,8 +246,8 @@ static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
 		int live = (b->flags & USMP_BUFFER_LIVE) != 0;
 		double x = MARGIN_LEFT, w = PLOT_WIDTH;
 		if (live) {
-			x = MARGIN_LEFT + ((double)b->begin - (double)c->tmin) * c->sx;
-			w = ((double)b->end - (double)b->begin) * c->sx;
+			x = MARGIN_LEFT + since_tmin(c, b->begin) * c->sx;
+			w = (double)((uint64_t)b->end - (uint64_t)b->begin) * c->sx;
 		}
 		double h = (double)b->size * sy;
 		double y = bottom - ((double)pm->offset + (double)b->size) * sy;
@@ -420,7 +432,7 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 		c.tmin = 0;
 		c.tmax = 1;
 	}
-	c.sx = PLOT_WIDTH / ((double)c.tmax - (double)c.tmin);
+	c.sx = PLOT_WIDTH / since_tmin(&c, c.tmax);
 	c.detail = plan->buffer_count <= SVG_DETAIL_LIMIT;
 	c.stroke = plan->buffer_count > 2000 ? 0.15 : 0.5;
 	/* Each pool and bound may be up to 2^64 - 1: the sums saturate. */

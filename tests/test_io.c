@@ -808,7 +808,7 @@ Test(io, json_plan_writer_refuses_names_that_are_not_utf8)
 	char *path = test_tmpfile(".json");
 	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON),
 	             USMP_ERR_INVALID);
-	cr_assert(strstr(usmp_plan_error(plan), "a buffer name is not valid "
+	cr_assert(strstr(usmp_plan_error(plan), "buffers[1].name is not valid "
 	                 "UTF-8"), "%s", usmp_plan_error(plan));
 	free(path);
 	usmp_plan_destroy(plan);

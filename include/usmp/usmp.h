@@ -660,7 +660,12 @@ USMP_API int usmp_plan_read(usmp_problem *p, const char *path, int format,
  * Returns: nothing. */
 USMP_API void usmp_plan_destroy(usmp_plan *plan);
 
-/* Status and message of the plan's most recent operation.
+/* Status and message of the plan: of the call that made it
+ * (usmp_plan_compute, usmp_plan_read) or of the latest usmp_plan_verify or
+ * usmp_plan_simulate of it ("" when that succeeded). A write
+ * (usmp_plan_write, usmp_plan_write_svg) that fails holds its own status
+ * and message until the next call on the plan; one that succeeds changes
+ * neither.
  * Thread-safe: no: one thread at a time per plan.
  * Returns: the status (USMP_ERR_INVALID for a NULL plan); the message,
  * never NULL ("" when none), valid until the next call on `plan`. */

@@ -511,6 +511,7 @@ static usmp_registry *load_alone(const char *path, int *code)
 		*code = EXIT_OTHER;
 		return NULL;
 	}
+	cli_log_shown(r);
 	if (usmp_registry_plugin_count(r) > 0)
 		return r;
 	uint32_t nd = usmp_registry_diagnostic_count(r);

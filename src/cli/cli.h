@@ -99,8 +99,11 @@ int cli_parse_format(const char *text);
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
 /* Create the registry with usmp_registry_flag `flags`; prints load
  * diagnostics (skipped plugins as notes, shadowed algorithms as warnings)
- * when `verbose`. */
+ * when `verbose`. Its algorithms log as cli_log_shown says. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
+/* Algorithms' log lines on `r` (at the level USMP_LOG names) go to stderr
+ * escaped like cli_shown. */
+void cli_log_shown(usmp_registry *r);
 
 /* Refuse (out_guard.c; message printed, -1) outputs that cannot be opened
  * (a directory, a missing directory), and outputs that would overwrite the problem

@@ -97,6 +97,23 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
 	return p;
 }
 
+/* Algorithms' log lines (USMP_LOG) name buffers and pools from the problem:
+ * shown escaped, as every other line of the command, where the library's
+ * own lines on stderr carried their bytes raw to the terminal. */
+static void log_shown(void *ctx, int level, const char *algorithm,
+                      const char *message)
+{
+	(void)ctx;
+	(void)level;
+	fprintf(stderr, "usmp: %s: ", cli_shown(algorithm));
+	fprintf(stderr, "%s\n", cli_shown(message));
+}
+
+void cli_log_shown(usmp_registry *r)
+{
+	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
+}
+
 usmp_registry *cli_registry(int verbose, uint32_t flags)
 {
 	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
@@ -112,6 +129,7 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
 			                ? "warning" : "note",
 			        cli_shown(usmp_registry_diagnostic(r, i)));
+	cli_log_shown(r);
 	return r;
 }
 

@@ -61,6 +61,20 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
+/* Whether `path` names the file open on descriptor fd (the problem read
+ * from "-", or the plan or picture written to "-"): the same inode. A
+ * character device (/dev/null, a terminal) may be named twice, as by
+ * same_file. */
+static int names_fd(const char *path, int fd)
+{
+	struct stat sp, sf;
+
+	if (stat(path, &sp) != 0 || fstat(fd, &sf) != 0)
+		return 0;
+	return sp.st_dev == sf.st_dev && sp.st_ino == sf.st_ino &&
+	       !S_ISCHR(sp.st_mode);
+}
+
 /* An output that is a directory, or whose directory is missing, fails now
  * with the message the write would give, rather than after planning. */
 static int openable(const char *path)
@@ -99,21 +113,36 @@ int cli_check_outputs(const char *problem, const char *output, const char *svg)
 	if (openable(output) || (svg && openable(svg)))
 		return -1;
 
-	if (!from_stdin && !is_stdout(output) && same_file(problem, output)) {
+	if (!is_stdout(output) && (from_stdin ? names_fd(output, STDIN_FILENO)
+	                                      : same_file(problem, output))) {
 		cli_error("-o %s names the problem file %s; refusing to overwrite "
-		          "the input", output, problem);
+		          "the input", output,
+		          from_stdin ? "- (standard input)" : problem);
 		return -1;
 	}
 	if (!svg)
 		return 0;
-	if (!from_stdin && !is_stdout(svg) && same_file(problem, svg)) {
+	if (!is_stdout(svg) && (from_stdin ? names_fd(svg, STDIN_FILENO)
+	                                   : same_file(problem, svg))) {
 		cli_error("--svg %s names the problem file %s; refusing to "
-		          "overwrite the input", svg, problem);
+		          "overwrite the input", svg,
+		          from_stdin ? "- (standard input)" : problem);
 		return -1;
 	}
 	if (is_stdout(output) && is_stdout(svg)) {
 		cli_error("the plan and --svg %s would both go to stdout; give "
 		          "one of them a file with -o or --svg", svg);
+		return -1;
+	}
+	/* A path to the file standard output is open on (/dev/stdout,
+	 * /dev/fd/1, its name) beside "-": written twice, one document would
+	 * overwrite or run into the other. */
+	if ((is_stdout(output) && names_fd(svg, STDOUT_FILENO)) ||
+	    (is_stdout(svg) && names_fd(output, STDOUT_FILENO))) {
+		cli_error("%s%s and --svg %s would both go to stdout (%s is "
+		          "standard output's file); give one of them another file",
+		          output ? "-o " : "the plan", output ? output : "", svg,
+		          is_stdout(svg) ? output : svg);
 		return -1;
 	}
 	if (!is_stdout(output) && !is_stdout(svg) && same_file(output, svg)) {
