@@ -3,11 +3,12 @@
  *
  * exact_multi.c runs the searches and reports what they prove;
  * exact_multi_search.c is one search (branch and bound over moves),
- * exact_multi_bound.c a node's bounds and moves, exact_multi_place.c the
- * lowest offsets and placements, exact_multi_incumbent.c the first plans,
- * exact_multi_rules.c the overlap rules, exact_multi_setup.c the state's
- * allocation and the scope check. Names across files start with xact_mp_
- * (types xact_mp, xact_move; modes XACT_MODE_). */
+ * exact_multi_bound.c a node's lowest offsets, moves and bounds,
+ * exact_multi_place.c placing and the best plan, exact_multi_incumbent.c
+ * the first plans, exact_multi_rules.c the overlap rules,
+ * exact_multi_setup.c the state's allocation and the scope check. Names
+ * across files start with xact_mp_ (types xact_mp, xact_move; modes
+ * XACT_MODE_). */
 #ifndef XACT_MULTI_H
 #define XACT_MULTI_H
 
@@ -130,21 +131,22 @@ int xact_mp_init(xact_mp *s, const usmp_view *v, const usmp_host *h,
 void xact_mp_free(xact_mp *s);
 void xact_mp_find_twins(xact_mp *s);
 
-/* exact_multi_place.c: the lowest offset >= from, aligned, where b meets
- * no placed buffer of pool p it conflicts with (or, s->native, meets
- * rule partners only as their rules allow); place b at x in pool p and
- * take it out again; whether (spill, total) beats the best plan; keep the
- * current plan when it does; place the fixed buffers (false on a clash). */
-uint64_t xact_mp_lowest(const xact_mp *s, uint32_t b, uint32_t p,
-                        uint64_t from);
+/* exact_multi_place.c: place b at x in pool p and take it out again;
+ * whether (spill, total) beats the best plan; keep the current plan when
+ * it does; place the fixed buffers (false on a clash). */
 void xact_mp_place(xact_mp *s, uint32_t b, uint32_t p, uint64_t x);
 void xact_mp_unplace(xact_mp *s, uint32_t b);
 bool xact_mp_better(const xact_mp *s, uint64_t spill, uint64_t total);
 void xact_mp_record(xact_mp *s);
 bool xact_mp_place_fixed(xact_mp *s);
 
-/* exact_multi_bound.c: lower bounds of the node (spill, total) and its
- * moves; false when some unplaced buffer fits no pool any more. */
+/* exact_multi_bound.c: the lowest offset >= from, aligned, where b meets
+ * no placed buffer of pool p it conflicts with (or, s->native, meets rule
+ * partners only as their rules allow); lower bounds of the node (spill,
+ * total) and its moves, false when some unplaced buffer fits no pool any
+ * more. */
+uint64_t xact_mp_lowest(const xact_mp *s, uint32_t b, uint32_t p,
+                        uint64_t from);
 bool xact_mp_bound(xact_mp *s, uint64_t *spill_lb, uint64_t *total_lb,
                    xact_move *mv, uint32_t *nmv);
 

@@ -1,8 +1,75 @@
-/* exact_multi_bound.c — a node of the search of several pools: where each
- * unplaced buffer may still go, its moves, lower bounds of spill and size. */
+/* exact_multi_bound.c — a node of the search of several pools: the lowest
+ * offset of each unplaced buffer in each pool, the moves, lower bounds. */
 #include "exact_multi.h"
 
 #include <string.h>
+
+/* The lowest offset >= from, aligned, where b meets no placed buffer of
+ * pool p it conflicts with; plist[p] is sorted by offset. */
+static uint64_t lowest_native(const xact_mp *s, uint32_t b, uint32_t p,
+                              uint64_t from);
+
+static inline uint64_t lowest(const xact_mp *s, uint32_t b, uint32_t p,
+                              uint64_t from)
+{
+	if (s->native)
+		return lowest_native(s, b, p, from);
+	bool ok = true;
+	uint64_t a = usmp_buffer_alignment(s->v, b, p);
+	uint64_t x = usmp_align_up(from, a, &ok), sz = s->v->buffers[b].size;
+	const uint32_t *l = s->plist + (size_t)p * s->n;
+	for (uint32_t i = 0; i < s->pcount[p]; i++) {
+		uint32_t c = l[i];
+		if (!conflicts(s, b, c))
+			continue;
+		if (s->off[c] >= x + sz)
+			break;
+		uint64_t e = s->off[c] + s->v->buffers[c].size;
+		if (e > x)
+			x = usmp_align_up(e, a, &ok);
+	}
+	return x;
+}
+
+/* lowest() when rule pairs may share as their rules allow: a placed
+ * partner forbids only the offsets where the pair overlaps and the rule
+ * does not hold, so passes repeat until no placed buffer objects. */
+static uint64_t lowest_native(const xact_mp *s, uint32_t b, uint32_t p,
+                              uint64_t from)
+{
+	bool ok = true;
+	uint64_t a = usmp_buffer_alignment(s->v, b, p);
+	uint64_t x = usmp_align_up(from, a, &ok), sz = s->v->buffers[b].size;
+	const uint32_t *l = s->plist + (size_t)p * s->n;
+	for (bool moved = true; moved;) {
+		moved = false;
+		for (uint32_t i = 0; i < s->pcount[p]; i++) {
+			uint32_t c = l[i];
+			if (!conflicts(s, b, c))
+				continue;
+			uint64_t oc = s->off[c], ec = oc + s->v->buffers[c].size;
+			if (oc >= x + sz)
+				break;
+			if (ec <= x)
+				continue;
+			uint64_t to = ec;
+			int64_t cb = s->leadm[(size_t)c * s->n + b];
+			int64_t bc = s->leadm[(size_t)b * s->n + c];
+			if (cb != INT64_MIN && (int64_t)x <= (int64_t)oc + cb)
+				continue; /* b is dst, at or below oc + lead */
+			if (bc != INT64_MIN) {
+				/* b is src: fine from oc - lead on */
+				if ((int64_t)x >= (int64_t)oc - bc)
+					continue;
+				if ((int64_t)oc - bc < (int64_t)ec)
+					to = (uint64_t)((int64_t)oc - bc);
+			}
+			x = usmp_align_up(to, a, &ok);
+			moved = true;
+		}
+	}
+	return x;
+}
 
 /* Whole buffers spill: of the unplaced buffers alive in section t that
  * prefer pool p, the ones leaving must free ex bytes of their charges (a
@@ -54,7 +121,7 @@ static bool reachable_pools(xact_mp *s, uint64_t *hard_out)
 		uint64_t sz = v->buffers[b].size, m = 0;
 		for (uint32_t j = 0; j < cc; j++) {
 			uint32_t p = c[j];
-			uint64_t y = xact_mp_lowest(s, b, p, s->last_o);
+			uint64_t y = lowest(s, b, p, s->last_o);
 			s->ybuf[(size_t)b * s->P + p] = y;
 			if (y + sz <= s->limit[p])
 				m |= UINT64_C(1) << p;
@@ -113,7 +180,7 @@ static uint32_t node_moves(xact_mp *s, uint64_t *base, xact_move *mv)
 			if (!(m >> p & 1))
 				continue;
 			uint64_t y = s->ybuf[(size_t)b * s->P + p];
-			if (s->last_o > 0 && xact_mp_lowest(s, b, p, 0) != y)
+			if (s->last_o > 0 && lowest(s, b, p, 0) != y)
 				continue;
 			mv[k++] = (xact_move){y, b, p, p == first_cand(s, b) ? 0 : 1};
 		}
@@ -242,4 +309,12 @@ bool xact_mp_bound(xact_mp *s, uint64_t *spill_lb, uint64_t *total_lb,
 	*spill_lb = spill > s->spill_floor ? spill : s->spill_floor;
 	*total_lb = total;
 	return true;
+}
+
+/* lowest() for the first plans (exact_multi_incumbent.c); lowest() itself
+ * stays static so that the bounds above get it inlined. */
+uint64_t xact_mp_lowest(const xact_mp *s, uint32_t b, uint32_t p,
+                        uint64_t from)
+{
+	return lowest(s, b, p, from);
 }

@@ -1,9 +1,10 @@
-/* fit.c — the "fit" plugin: first-fit and best-fit placement of buffers into
- * the gaps between already placed conflicting buffers, in one or all orders.
+/* fit.c — the "fit" plugin's entry points, first_fit and best_fit: the call
+ * checked, the context set up and released, the algorithm table.
  *
- * Each buffer, in the chosen order, goes to the lowest (first_fit) or the
- * tightest (best_fit) aligned offset that is valid against every placed
- * buffer it conflicts with, in the first candidate pool where it fits.
+ * Each buffer, in the chosen order (fit_order.c), goes to the lowest
+ * (first_fit) or the tightest (best_fit) aligned offset that is valid
+ * against every placed buffer it conflicts with, in the first candidate
+ * pool where it fits (fit_place.c; fixed buffers first, fit_fixed.c).
  * Placed buffers with live ranges sit in a time index (fit_time_index.c),
  * so a placement reads only the k placed buffers it conflicts with, never
  * a scan of every placed buffer. Their forbidden ranges are put in order
@@ -13,8 +14,7 @@
  * without rules, edges, fixed or empty buffers use the gap index of
  * fit_index.c instead when many buffers are alive at once; built with
  * -DUSMP_FIT_REFERENCE (tests only) they use the lists for every problem.
- * This file holds the entry points: checking the call, setting up, the
- * algorithm table. */
+ * fit_ctx.h holds the context the files share. */
 #include "fit_ctx.h"
 
 #include <stdio.h>
