@@ -131,6 +131,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 		free(plan->parts[i].params);
 		free(plan->parts[i].pools);
 		free(plan->parts[i].rule);
+		free(plan->parts[i].overrun_by);
 	}
 	free(plan->parts);
 	free(plan->placements);
@@ -198,6 +199,7 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.spill_largest = pt->spill_count ? pt->spill_largest : UINT32_MAX,
 		.spill_forced = pt->spill_forced,
 		.rules_as_conflicts = pt->rules_as_conflicts,
+		.overrun_by = pt->overrun_by ? pt->overrun_by : "",
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -601,6 +603,9 @@ static int part_call(part_job *j, double dl, bool default_budget)
 	if (st && j->call.error)
 		return usmp__plan_fail(j->plan, st, "%s", j->call.error);
 	part->stopped = j->hc.stopped;
+	free(part->overrun_by);
+	part->overrun_by = j->hc.overrun_by[0] ? usmp__strdup(j->hc.overrun_by)
+	                                       : NULL;
 	const char *name = j->algo->name, *who = j->call.who;
 	size_t len = strlen(name) + (who ? strlen(who) + 1 : 0) + 1;
 	part->algorithm = malloc(len);
@@ -859,6 +864,9 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
 		                       "time limit must be >= 0 seconds (INFINITY: "
 		                       "none)");
+	/* A rule naming a pool or target the problem lacks (a typo) would
+	 * silently leave its parts to a later rule or the default. */
+	usmp__rules_check_names(r, p, o.target);
 	/* 0: the default; INFINITY: none (-1 below); else the caller's. */
 	double deadline = o.time_limit == 0 ? 0
 	                  : isinf(o.time_limit) ? -1

@@ -727,6 +727,13 @@ typedef struct usmp_part_info {
 	 * (it lacks USMP_CAP_OVERLAP_RULES; auto's members are not counted);
 	 * 0 when it honours them, or for a plan read from a file. */
 	uint64_t rules_as_conflicts;
+	/* The algorithm that made the part run over its time limit and was
+	 * stopped for it: a volunteer auto ran (USMP_CAP_PORTFOLIO) that did
+	 * not return by the deadline plus the member grace, killed by the
+	 * watcher of its isolated call (docs/abi.md, "Isolation"). "" when
+	 * none: a part over its limit then overran for its first plan, which
+	 * is always finished. */
+	const char *overrun_by;
 } usmp_part_info;
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with
