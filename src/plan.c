@@ -615,6 +615,35 @@ static int part_call(part_job *j, double dl, bool default_budget)
 	return st;
 }
 
+/* Whether the part's algorithm, a plugin's declaring USMP_CAP_EXACT,
+ * could not have proven the part infeasible: every pool is unbounded (and
+ * no capacity knob asks for less), so a plan exists by construction. */
+static bool exact_claim_false(const part_job *j)
+{
+	const usmp__algo *a = j->algo;
+	if (a->builtin || a->portfolio || !(a->caps & USMP_CAP_EXACT))
+		return false;
+	const usmp__value *cap = library_knob(&j->knobs, "capacity",
+	                                      USMP_PARAM_U64);
+	return !(cap && cap->u64 != 0) && usmp__infeasible_never(&j->vs.view);
+}
+
+/* Its USMP_ERR_INFEASIBLE is then a plugin failure naming it, as any other
+ * broken promise is (an invalid plan, a status outside the enum). */
+static int exact_lied(part_job *j)
+{
+	const usmp__algo *a = j->algo;
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (usmp_registry_plugin(j->r, a->plugin, &info))
+		info.name = info.path = "?";
+	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN, "algorithm \"%s\" "
+	                       "(plugin \"%s\", %s) declares the exact capability "
+	                       "and returned USMP_ERR_INFEASIBLE, but every pool "
+	                       "of the part is unbounded, so a plan exists; its "
+	                       "verdict is not taken", a->name, info.name,
+	                       info.path);
+}
+
 /* The algorithm failed with st: record why on the plan and return the
  * status recorded. An infeasible or stopped part gets the library's
  * certificate (infeasible.c) when there is one, the same whoever failed. */
@@ -625,6 +654,8 @@ static int part_failed(part_job *j, int st)
 	/* A portfolio passes on its members' failures: neither a proof nor
 	 * a message of its own. */
 	const char *own = a->portfolio ? NULL : j->hc.last_message;
+	if (st == USMP_ERR_INFEASIBLE && exact_claim_false(j))
+		return exact_lied(j);
 	if (st == USMP_ERR_INFEASIBLE || st == USMP_ERR_STOPPED) {
 		/* An exact algorithm's failure is a proof, unless it planned
 		 * overlap rules as plain conflicts (a stricter problem); a stop
