@@ -95,7 +95,9 @@ static void say_unmatched(const usmp__rule *rule, const name_set *s,
                           const char *who, usmp_log_fn fn, void *ctx,
                           int level)
 {
-	const char *near = nearest(s, rule->pattern);
+	/* A glob is a family of names, maybe another problem's: no guess. */
+	bool glob = strpbrk(rule->pattern, "*?[") != NULL;
+	const char *near = glob ? NULL : nearest(s, rule->pattern);
 	int at = near ? USMP_LOG_WARN : USMP_LOG_INFO;
 	const char *kind = rule->pool ? "pool" : "target";
 	char names[512], line[1024];
