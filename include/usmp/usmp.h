@@ -349,7 +349,9 @@ USMP_API const char *usmp_registry_error(const usmp_registry *r);
  * "exact", a plugin's; "auto/first_fit" for a member auto runs), `message`
  * the text without a newline and without that name again (an algorithm's
  * own leading "NAME: " is dropped); both strings are valid only during the
- * call. A member failing inside auto logs at USMP_LOG_INFO at most: the
+ * call. The library's line about a selection rule that matches no pool or
+ * target of the problem (docs/registry.md) names the rule's list instead:
+ * "USMP_ALGORITHM" or "usmp_registry_bind". A member failing inside auto logs at USMP_LOG_INFO at most: the
  * call's one error is auto's. */
 typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
                             const char *message);
