@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The smallest table of the set, in slots. */
+#define MIN_SLOTS 64
+
 /* The blocks host->alloc() handed out in this call and not yet freed: an
  * open-addressing set of their addresses (linear probing, deletion by
  * backward shift), so that free and realloc of any other pointer (memory
@@ -59,18 +62,14 @@ static void put_block(host_private *hp, void *ptr, size_t size)
 	hp->count++;
 }
 
-/* Room for one block more at a load of at most a half; false when out of
- * memory (the set is unchanged). */
-static bool reserve_block(host_private *hp)
+/* Move the set into cap slots (a power of two above twice the count);
+ * false when out of memory (the set is unchanged). */
+static bool resize_set(host_private *hp, size_t cap)
 {
-	if ((hp->count + 1) * 2 <= hp->cap)
-		return true;
-	size_t old_cap = hp->cap, cap = old_cap ? old_cap * 2 : 64;
+	size_t old_cap = hp->cap;
 	live_block *old = hp->slots, *slots = calloc(cap, sizeof *slots);
-	if (!slots || cap < old_cap) {
-		free(slots);
+	if (!slots)
 		return false;
-	}
 	hp->slots = slots;
 	hp->cap = cap;
 	hp->count = 0;
@@ -79,6 +78,17 @@ static bool reserve_block(host_private *hp)
 			put_block(hp, old[i].ptr, old[i].size);
 	free(old);
 	return true;
+}
+
+/* Room for one block more at a load of at most a half; false when out of
+ * memory (the set is unchanged). */
+static bool reserve_block(host_private *hp)
+{
+	if ((hp->count + 1) * 2 <= hp->cap)
+		return true;
+	if (hp->cap > SIZE_MAX / 2 / sizeof *hp->slots)
+		return false;
+	return resize_set(hp, hp->cap ? hp->cap * 2 : MIN_SLOTS);
 }
 
 /* Remove slot i: each later entry of its run whose probe starts outside
@@ -96,6 +106,11 @@ static void drop_block(host_private *hp, size_t i)
 	}
 	hp->slots[i].ptr = NULL;
 	hp->count--;
+	/* Shrink at an eighth full (grown at a half: amortised O(1)), so a
+	 * call that freed most of its blocks probes a table that fits the
+	 * cache again; out of memory, the larger table stays. */
+	if (hp->cap > MIN_SLOTS && hp->count * 8 < hp->cap)
+		resize_set(hp, hp->cap / 2);
 }
 
 /* The context behind a table this file built: the one way back from what
