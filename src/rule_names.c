@@ -47,7 +47,7 @@ static int problem_names(const usmp_problem *p, const char *target,
 		return USMP_ERR_NOMEM;
 	for (size_t i = 0; i < p->pool_count; i++) {
 		const usmp__pool *pl = &p->pools[i];
-		add_name(pools, pl->name);
+		pools->names[pools->count++] = pl->name; /* unique already */
 		for (uint32_t j = 0; j < pl->target_count; j++)
 			add_name(targets, pl->targets[j]);
 		if (!pl->target_count)
@@ -137,15 +137,19 @@ void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
 	int level;
 	name_set pools = {0}, targets = {0};
 	usmp__log_config(r, &fn, &ctx, &level);
-	if (level < USMP_LOG_WARN || problem_names(p, target, &pools, &targets))
-		goto out;
+	if (level < USMP_LOG_WARN)
+		return;
 	pthread_rwlock_rdlock(&r->rules_lock);
+	/* No rules (the common case): nothing to match, nothing to build. */
+	if ((!r->api_rules.count && !r->env_rules.count) ||
+	    problem_names(p, target, &pools, &targets))
+		goto unlock;
 	check_list(&r->api_rules, &pools, &targets, "usmp_registry_bind", fn,
 	           ctx, level);
 	check_list(&r->env_rules, &pools, &targets, "USMP_ALGORITHM", fn, ctx,
 	           level);
+unlock:
 	pthread_rwlock_unlock(&r->rules_lock);
-out:
 	free(pools.names);
 	free(targets.names);
 }
