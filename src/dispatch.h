@@ -35,6 +35,7 @@ struct usmp__call {
 	char *who;   /* a portfolio's winner ("first_fit:order=size"), or NULL */
 	char *error; /* why an isolated call ended without returning (a crash,
 	                a hang, an exit), or NULL: then the status is its own */
+	bool overran; /* killed by the watcher past its deadline plus grace */
 };
 
 /* Run the call: isolated when usmp__dispatch_isolates says so, else in this

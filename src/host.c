@@ -6,30 +6,112 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every allocation handed to a plugin carries this header, so what the
- * plugin forgets to free can be released when the call returns. The header
- * is 32 bytes so the user pointer keeps malloc's 16-byte alignment. */
-typedef struct alloc_hdr {
-	struct alloc_hdr *prev, *next;
+/* The smallest table of the set, in slots. */
+#define MIN_SLOTS 64
+
+/* The blocks host->alloc() handed out in this call and not yet freed: an
+ * open-addressing set of their addresses (linear probing, deletion by
+ * backward shift), so that free and realloc of any other pointer (memory
+ * from malloc, a static, the inside of a block, a block freed already) are
+ * refused with a logged error without reading the memory it points to, and
+ * what the plugin forgets is freed when the call returns. Blocks are plain
+ * malloc blocks (its alignment). Guarded by the call's lock. */
+typedef struct live_block {
+	void *ptr; /* NULL: an empty slot */
 	size_t size;
-	size_t mark; /* MARK ^ the header's address while the block is live */
-} alloc_hdr;
-
-/* What a live block's mark is made of: free and realloc of a pointer
- * whose header lacks it (memory from malloc, a static, a block freed
- * already) are refused with a logged error instead of corrupting the
- * list. Best effort: the header is read before it is known to be one. */
-#define MARK ((size_t)0x75736d70a110c8edull)
-
-static size_t mark_of(const alloc_hdr *a)
-{
-	return MARK ^ (size_t)(uintptr_t)a;
-}
+} live_block;
 
 typedef struct host_private {
 	pthread_mutex_t lock;
-	alloc_hdr head; /* circular list sentinel */
+	live_block *slots;
+	size_t cap;   /* a power of two, or 0 before the first block */
+	size_t count; /* at most half of cap */
 } host_private;
+
+/* Where ptr's probe starts: its address mixed (malloc's addresses share
+ * their low bits). */
+static size_t home_of(const host_private *hp, const void *ptr)
+{
+	uint64_t x = (uint64_t)(uintptr_t)ptr;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x & (hp->cap - 1);
+}
+
+/* The slot holding ptr, or SIZE_MAX when it is no live block. */
+static size_t find_block(const host_private *hp, const void *ptr)
+{
+	if (!hp->cap)
+		return SIZE_MAX;
+	for (size_t i = home_of(hp, ptr);; i = (i + 1) & (hp->cap - 1)) {
+		if (hp->slots[i].ptr == ptr)
+			return i;
+		if (!hp->slots[i].ptr)
+			return SIZE_MAX;
+	}
+}
+
+/* Add a block; the set has room (reserve_block). */
+static void put_block(host_private *hp, void *ptr, size_t size)
+{
+	size_t i = home_of(hp, ptr);
+	while (hp->slots[i].ptr)
+		i = (i + 1) & (hp->cap - 1);
+	hp->slots[i] = (live_block){ptr, size};
+	hp->count++;
+}
+
+/* Move the set into cap slots (a power of two above twice the count);
+ * false when out of memory (the set is unchanged). */
+static bool resize_set(host_private *hp, size_t cap)
+{
+	size_t old_cap = hp->cap;
+	live_block *old = hp->slots, *slots = calloc(cap, sizeof *slots);
+	if (!slots)
+		return false;
+	hp->slots = slots;
+	hp->cap = cap;
+	hp->count = 0;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].ptr)
+			put_block(hp, old[i].ptr, old[i].size);
+	free(old);
+	return true;
+}
+
+/* Room for one block more at a load of at most a half; false when out of
+ * memory (the set is unchanged). */
+static bool reserve_block(host_private *hp)
+{
+	if ((hp->count + 1) * 2 <= hp->cap)
+		return true;
+	if (hp->cap > SIZE_MAX / 2 / sizeof *hp->slots)
+		return false;
+	return resize_set(hp, hp->cap ? hp->cap * 2 : MIN_SLOTS);
+}
+
+/* Remove slot i: each later entry of its run whose probe starts outside
+ * (i, j] moves back into the hole, so lookups never need tombstones. */
+static void drop_block(host_private *hp, size_t i)
+{
+	size_t mask = hp->cap - 1;
+	for (size_t j = (i + 1) & mask; hp->slots[j].ptr; j = (j + 1) & mask) {
+		size_t k = home_of(hp, hp->slots[j].ptr);
+		bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+		if (!stays) {
+			hp->slots[i] = hp->slots[j];
+			i = j;
+		}
+	}
+	hp->slots[i].ptr = NULL;
+	hp->count--;
+	/* Shrink at an eighth full (grown at a half: amortised O(1)), so a
+	 * call that freed most of its blocks probes a table that fits the
+	 * cache again; out of memory, the larger table stays. */
+	if (hp->cap > MIN_SLOTS && hp->count * 8 < hp->cap)
+		resize_set(hp, hp->cap / 2);
+}
 
 /* The context behind a table this file built: the one way back from what
  * a plugin holds (host_data is the context, set by usmp__host_init). Code
@@ -135,47 +217,32 @@ static void host_progress(const usmp_host *h, uint64_t best_size)
 	pthread_mutex_unlock(&hp->lock);
 }
 
-static void link_alloc(host_private *hp, alloc_hdr *a)
-{
-	a->next = hp->head.next;
-	a->prev = &hp->head;
-	hp->head.next->prev = a;
-	hp->head.next = a;
-}
-
-static void unlink_alloc(alloc_hdr *a)
-{
-	a->prev->next = a->next;
-	a->next->prev = a->prev;
-}
-
 static void *host_alloc(const usmp_host *h, size_t size)
 {
 	host_private *hp = ctx_of(h)->priv;
-	if (size > SIZE_MAX - sizeof(alloc_hdr))
+	void *p = malloc(size ? size : 1);
+	if (!p)
 		return NULL;
-	alloc_hdr *a = malloc(sizeof *a + size);
-	if (!a)
-		return NULL;
-	a->size = size;
-	a->mark = mark_of(a);
 	pthread_mutex_lock(&hp->lock);
-	link_alloc(hp, a);
+	bool room = reserve_block(hp);
+	if (room)
+		put_block(hp, p, size);
 	pthread_mutex_unlock(&hp->lock);
-	return a + 1;
+	if (!room) {
+		free(p);
+		return NULL;
+	}
+	return p;
 }
 
-/* Whether ptr came from host_alloc/host_realloc of this call and is live;
- * when not, say so at USMP_LOG_ERROR, naming `what` (free, realloc). */
-static bool host_owns(const usmp_host *h, const alloc_hdr *a, const char *what)
+/* A pointer that is no live block of this call: said at USMP_LOG_ERROR,
+ * naming `what` (free, realloc); the call goes on. */
+static void refuse_foreign(const usmp_host *h, const char *what)
 {
-	if (a->mark == mark_of(a))
-		return true;
 	char line[160];
 	snprintf(line, sizeof line, "host->%s() of a pointer host->alloc() did "
 	         "not return, or freed already; ignored", what);
 	h->log(h, USMP_LOG_ERROR, line);
-	return false;
 }
 
 static void host_free(const usmp_host *h, void *ptr)
@@ -183,18 +250,15 @@ static void host_free(const usmp_host *h, void *ptr)
 	host_private *hp = ctx_of(h)->priv;
 	if (!ptr)
 		return;
-	alloc_hdr *a = (alloc_hdr *)ptr - 1;
 	pthread_mutex_lock(&hp->lock);
-	bool owned = a->mark == mark_of(a);
-	if (owned) {
-		unlink_alloc(a);
-		a->mark = 0;
-	}
+	size_t i = find_block(hp, ptr);
+	if (i != SIZE_MAX)
+		drop_block(hp, i);
 	pthread_mutex_unlock(&hp->lock);
-	if (owned)
-		free(a);
+	if (i != SIZE_MAX)
+		free(ptr);
 	else
-		host_owns(h, a, "free");
+		refuse_foreign(h, "free");
 }
 
 static void *host_realloc(const usmp_host *h, void *ptr, size_t size)
@@ -202,29 +266,20 @@ static void *host_realloc(const usmp_host *h, void *ptr, size_t size)
 	host_private *hp = ctx_of(h)->priv;
 	if (!ptr)
 		return host_alloc(h, size);
-	if (size > SIZE_MAX - sizeof(alloc_hdr))
-		return NULL;
-	alloc_hdr *a = (alloc_hdr *)ptr - 1;
 	pthread_mutex_lock(&hp->lock);
-	if (a->mark != mark_of(a)) {
+	size_t i = find_block(hp, ptr);
+	if (i == SIZE_MAX) {
 		pthread_mutex_unlock(&hp->lock);
-		host_owns(h, a, "realloc");
+		refuse_foreign(h, "realloc");
 		return NULL;
 	}
-	unlink_alloc(a);
-	a->mark = 0;
-	alloc_hdr *b = realloc(a, sizeof *b + size);
-	if (!b) {
-		a->mark = mark_of(a);
-		link_alloc(hp, a); /* the old block stays valid */
-		pthread_mutex_unlock(&hp->lock);
-		return NULL;
+	void *q = realloc(ptr, size ? size : 1);
+	if (q) { /* else the old block stays valid, and in the set */
+		drop_block(hp, i);
+		put_block(hp, q, size);
 	}
-	b->size = size;
-	b->mark = mark_of(b);
-	link_alloc(hp, b);
 	pthread_mutex_unlock(&hp->lock);
-	return b + 1;
+	return q;
 }
 
 static int host_for_each_neighbor(const usmp_host *h, uint32_t buffer,
@@ -275,7 +330,6 @@ int usmp__host_init(usmp__host_ctx *c, const usmp_registry *r,
 	if (!hp)
 		return USMP_ERR_NOMEM;
 	pthread_mutex_init(&hp->lock, NULL);
-	hp->head.next = hp->head.prev = &hp->head;
 	c->priv = hp;
 	c->view = v;
 	c->deadline = deadline;
@@ -305,13 +359,14 @@ void usmp__host_finish(usmp__host_ctx *c)
 	if (!hp)
 		return;
 	size_t leaked = 0, blocks = 0;
-	while (hp->head.next != &hp->head) {
-		alloc_hdr *a = hp->head.next;
-		unlink_alloc(a);
-		leaked += a->size;
+	for (size_t i = 0; i < hp->cap; i++) {
+		if (!hp->slots[i].ptr)
+			continue;
+		leaked += hp->slots[i].size;
 		blocks++;
-		free(a);
+		free(hp->slots[i].ptr);
 	}
+	free(hp->slots);
 	if (blocks) {
 		char line[96];
 		snprintf(line, sizeof line, "leaked %zu bytes in %zu blocks (freed)",

@@ -20,6 +20,10 @@ typedef struct usmp__watch {
 	volatile double patient_time; /* seconds spent making first plans */
 } usmp__watch;
 
+/* Room for an algorithm's name with its NUL (registry.c allows 128
+ * characters). */
+#define USMP__HOST_NAME 132
+
 /* The state of one algorithm call behind its usmp_host table. */
 struct usmp__host_ctx {
 	usmp_host host; /* what plugins get; host.host_data points back here */
@@ -43,6 +47,10 @@ struct usmp__host_ctx {
 	/* The first volunteer that wrote into the view of a portfolio's call
 	 * (portfolio.c), or NULL: the call's failure names it. */
 	const usmp__algo *view_writer;
+	/* The volunteer of a portfolio's call that its watcher killed past
+	 * the deadline (portfolio.c), "" when none: the part ran over its
+	 * limit for it, not for its first plan. */
+	char overrun_by[USMP__HOST_NAME];
 	const char *member;     /* the member a portfolio runs now, or NULL:
 	                           its lines say "algorithm/member"
 	                           (usmp__dispatch sets it) */

@@ -912,6 +912,33 @@ static void sb_pools(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		sb_add(m, "%s\"%s\"", k ? ", " : "", p->pools[vs->pool_map[pools[k]]].name);
 }
 
+bool usmp__infeasible_never(const usmp_view *v)
+{
+	uint64_t top = 0, need = 0;
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		if (v->pools[j].size_limit != USMP_UNBOUNDED)
+			return false;
+	/* Every movable buffer stacked above the highest fixed byte: its size
+	 * and at most its alignment less one of padding each. */
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		uint64_t end;
+		if (b->flags & USMP_BUFFER_FIXED) {
+			if (__builtin_add_overflow(b->fixed_offset, b->size, &end))
+				return false;
+			top = end > top ? end : top;
+			continue;
+		}
+		uint32_t pool = v->candidates[b->candidate_start];
+		uint64_t pad = usmp_buffer_alignment(v, i, pool) - 1;
+		if (__builtin_add_overflow(need, b->size, &need) ||
+		    __builtin_add_overflow(need, pad, &need))
+			return false;
+	}
+	uint64_t all;
+	return !__builtin_add_overflow(top, need, &all);
+}
+
 /* The limit the honest message compares the bound with: the part's pools. */
 static uint64_t part_limit(const usmp_view *v)
 {

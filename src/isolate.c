@@ -37,6 +37,7 @@ typedef struct shared_result {
 	uint64_t proven_bound;
 	char message[512];
 	char who[256];
+	char overrun_by[USMP__HOST_NAME]; /* the call's hc->overrun_by */
 	/* Log records for the host's function: a level byte, who logged
 	 * (usmp__host_who), a NUL, the message, a NUL. log_used is published
 	 * after the record is written. */
@@ -127,6 +128,7 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	res->stopped = hc->stopped;
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
+	memcpy(res->overrun_by, hc->overrun_by, sizeof res->overrun_by);
 	if (in_child.who)
 		snprintf(res->who, sizeof res->who, "%s", in_child.who);
 	res->status = st;
@@ -232,6 +234,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		usmp__set_msg(msg, "%s did not return within its time limit plus "
 		              "grace; killed after %.1f s", culprit,
 		              usmp__now() - started);
+		c->overran = true;
 		st = USMP_ERR_PLUGIN;
 	} else if (WIFSIGNALED(wstatus)) {
 		int sig = WTERMSIG(wstatus);
@@ -252,6 +255,8 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		hc->proven_bound = res->proven_bound;
 		memcpy(hc->last_message, res->message, sizeof hc->last_message);
 		hc->last_message[sizeof hc->last_message - 1] = '\0';
+		memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
+		hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
 		res->who[sizeof res->who - 1] = '\0';
 		if (res->who[0]) {
 			free(c->who);

@@ -177,6 +177,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 		free(plan->parts[i].params);
 		free(plan->parts[i].pools);
 		free(plan->parts[i].rule);
+		free(plan->parts[i].overrun_by);
 	}
 	free(plan->parts);
 	free(plan->placements);
@@ -245,6 +246,7 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.spill_largest = pt->spill_count ? pt->spill_largest : UINT32_MAX,
 		.spill_forced = pt->spill_forced,
 		.rules_as_conflicts = pt->rules_as_conflicts,
+		.overrun_by = pt->overrun_by ? pt->overrun_by : "",
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -650,6 +652,9 @@ static int part_call(part_job *j, double dl, bool default_budget)
 	if (st && j->call.error)
 		return usmp__plan_fail(j->plan, st, "%s", j->call.error);
 	part->stopped = j->hc.stopped;
+	free(part->overrun_by);
+	part->overrun_by = j->hc.overrun_by[0] ? usmp__strdup(j->hc.overrun_by)
+	                                       : NULL;
 	const char *name = j->algo->name, *who = j->call.who;
 	size_t len = strlen(name) + (who ? strlen(who) + 1 : 0) + 1;
 	part->algorithm = malloc(len);
@@ -657,6 +662,35 @@ static int part_call(part_job *j, double dl, bool default_budget)
 		snprintf(part->algorithm, len, "%s%s%s", name, who ? "/" : "",
 		         who ? who : "");
 	return st;
+}
+
+/* Whether the part's algorithm, a plugin's declaring USMP_CAP_EXACT,
+ * could not have proven the part infeasible: every pool is unbounded (and
+ * no capacity knob asks for less), so a plan exists by construction. */
+static bool exact_claim_false(const part_job *j)
+{
+	const usmp__algo *a = j->algo;
+	if (a->builtin || a->portfolio || !(a->caps & USMP_CAP_EXACT))
+		return false;
+	const usmp__value *cap = library_knob(&j->knobs, "capacity",
+	                                      USMP_PARAM_U64);
+	return !(cap && cap->u64 != 0) && usmp__infeasible_never(&j->vs.view);
+}
+
+/* Its USMP_ERR_INFEASIBLE is then a plugin failure naming it, as any other
+ * broken promise is (an invalid plan, a status outside the enum). */
+static int exact_lied(part_job *j)
+{
+	const usmp__algo *a = j->algo;
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (usmp_registry_plugin(j->r, a->plugin, &info))
+		info.name = info.path = "?";
+	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN, "algorithm \"%s\" "
+	                       "(plugin \"%s\", %s) declares the exact capability "
+	                       "and returned USMP_ERR_INFEASIBLE, but every pool "
+	                       "of the part is unbounded, so a plan exists; its "
+	                       "verdict is not taken", a->name, info.name,
+	                       info.path);
 }
 
 /* The algorithm failed with st: record why on the plan and return the
@@ -669,6 +703,8 @@ static int part_failed(part_job *j, int st)
 	/* A portfolio passes on its members' failures: neither a proof nor
 	 * a message of its own. */
 	const char *own = a->portfolio ? NULL : j->hc.last_message;
+	if (st == USMP_ERR_INFEASIBLE && exact_claim_false(j))
+		return exact_lied(j);
 	if (st == USMP_ERR_INFEASIBLE || st == USMP_ERR_STOPPED) {
 		/* An exact algorithm's failure is a proof, unless it planned
 		 * overlap rules as plain conflicts (a stricter problem); a stop
@@ -931,6 +967,9 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
 		                       "time limit must be >= 0 seconds (INFINITY: "
 		                       "none)");
+	/* A rule naming a pool or target the problem lacks (a typo) would
+	 * silently leave its parts to a later rule or the default. */
+	usmp__rules_check_names(r, p, o.target);
 	/* 0: the default; INFINITY: none (-1 below); else the caller's. */
 	double deadline = o.time_limit == 0 ? 0
 	                  : isinf(o.time_limit) ? -1

@@ -35,6 +35,11 @@ enum {
 int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
                              uint32_t group, const char *algo, int st,
                              unsigned flags, const char *why, usmp_plan *plan);
+/* Whether a plan of view v exists by construction, so that no algorithm
+ * may call the part infeasible: every pool is unbounded, and every movable
+ * buffer stacked (aligned) above the highest fixed byte ends within 2^64.
+ * Fixed buffers that clash are usmp__infeasible_fixed's to find. */
+bool usmp__infeasible_never(const usmp_view *v);
 /* Fixed placements of the part that clash make every plan invalid:
  * USMP_ERR_INFEASIBLE recorded on the plan (certificate FIXED), else
  * USMP_OK. Run before any algorithm. */
@@ -61,6 +66,7 @@ typedef struct usmp__part {
 	uint32_t spill_largest; /* the largest of them; UINT32_MAX when none */
 	uint64_t spill_forced;  /* of spill, what no plan avoids */
 	uint64_t rules_as_conflicts; /* rules its algorithm did not honour */
+	char *overrun_by; /* the volunteer stopped past the limit, or NULL */
 } usmp__part;
 
 /* A plan: status, placements, pool sizes and its parts. */

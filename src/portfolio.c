@@ -356,6 +356,9 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	msg = call.error;
 	call.error = NULL;
 	usmp__call_finish(&call);
+	/* Killed for time: the part's summary names it, not the first plan. */
+	if (volunteer && call.overran && !hc->overrun_by[0])
+		snprintf(hc->overrun_by, sizeof hc->overrun_by, "%s", a->name);
 	if (seal.on && usmp__view_seal_broken(&seal, (usmp_view *)(uintptr_t)s->v)) {
 		if (!hc->view_writer)
 			hc->view_writer = a;

@@ -92,6 +92,18 @@ int usmp__log_level_from_env(void);
 void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
                       int *level);
 
+/* ---- rule_names.c: the rules against one problem's names -------------- */
+
+/* Say every rule of the API and USMP_ALGORITHM lists that matches no pool
+ * (a pool rule) or no target (a target rule) of problem p, where `target`
+ * stands for parts whose pools name none (NULL: the empty target): at
+ * USMP_LOG_WARN, with the nearest name, when its pattern is a plain name
+ * close to one of p's (a misspelling), else at USMP_LOG_INFO (the rule, or
+ * the glob, may be meant for another problem). Through the registry's log settings, named
+ * "USMP_ALGORITHM" or "usmp_registry_bind" after the rule's list. */
+void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
+                             const char *target);
+
 /* ---- paths.c: the plugins shipped with this copy of libusmp ---------------- */
 
 /* The shipped plugin directory: USMP_PLUGIN_SUBDIR ("usmp-1") in the

@@ -112,6 +112,11 @@ struct usmp_registry {
 int usmp__select_init(usmp_registry *r, const char *env_rules);
 /* Free every rule and kept string. */
 void usmp__select_finish(usmp_registry *r);
+/* The edit distance of `cand` from `name` when it is close enough to
+ * suggest for a misspelt name (a few edits, more for longer names), else
+ * SIZE_MAX (also for equal names). */
+size_t usmp__name_distance(const char *name, const char *cand);
+
 
 /* ---- registry_query.c: diagnostics ------------------------------------- */
 

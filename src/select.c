@@ -136,11 +136,16 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[m];
 }
 
+size_t usmp__name_distance(const char *name, const char *cand)
+{
+	size_t d = edit_distance(name, cand), n = strlen(name);
+	return d > 0 && d <= (n < 4 ? 1 : n < 9 ? 2 : 3) ? d : SIZE_MAX;
+}
+
 /* Whether `cand` is close enough to `name` to suggest. */
 static bool close_name(const char *name, const char *cand)
 {
-	size_t d = edit_distance(name, cand), n = strlen(name);
-	return d > 0 && d <= (n < 4 ? 1 : n < 9 ? 2 : 3);
+	return usmp__name_distance(name, cand) != SIZE_MAX;
 }
 
 /* Append ", \"name\"" (or the first) to the suggestions in *out. */

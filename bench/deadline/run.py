@@ -76,6 +76,11 @@ FIRST_RE = re.compile(r"auto: first plan by (\S+) after ([0-9.]+) ms, "
                       r"(?:([0-9.]+) ms past its deadline|within its deadline)")
 RETURNED_RE = re.compile(r"auto: (\S+) returned (\S+) after ([0-9.]+) ms")
 SUMMARY_RE = re.compile(r"total (\d+) bytes, lower bound (\d+)")
+# The summary's line for a part over its limit: its first plan, or a
+# volunteer of auto that had to be stopped.
+OVER_RE = re.compile(r"over the time limit of ([0-9.e+-]+) s: (?:volunteer (\S+) "
+                     r"did not return by then and was stopped|(a first plan) is "
+                     r"always finished)")
 
 
 def run_cell(usmp, problem, Ls, fmt, tmp, timeout, isolate=False):
@@ -147,8 +152,11 @@ def run_cell(usmp, problem, Ls, fmt, tmp, timeout, isolate=False):
         if m:
             total += int(m.group(1))
             bound += int(m.group(2))
-        if "over the time limit of" in line:
-            r["summary_over"] = True
+        m = OVER_RE.search(line)
+        if m:
+            r.setdefault("summary_over", []).append(
+                {"limit": float(m.group(1)),
+                 "by": "volunteer " + m.group(2) if m.group(2) else "first plan"})
     if bound:
         r["ratio"] = total / bound
     r["stderr_tail"] = [l for _, l in lines if not l.startswith("    ")][-6:]
@@ -275,6 +283,16 @@ def cell_verdict(runs):
     return "met"
 
 
+def over_by(r):
+    """What the summary blamed for a part over its limit ("; over: first
+    plan", "; over: volunteer NAME"), or "" (also for raw files of an
+    older run.py, which kept only True)."""
+    ov = r.get("summary_over")
+    if not isinstance(ov, list) or not ov:
+        return ""
+    return "; over: " + ", ".join(sorted(set(o["by"] for o in ov)))
+
+
 def report(raw, ctx):
     L = ["# The whole `usmp plan` command against its time limit", "",
          "Written by `%s` (bench/deadline/run.py; do not edit by hand, rerun it). "
@@ -298,7 +316,8 @@ def report(raw, ctx):
          "(2 cores, several other jobs), so CPU time (user + system) is given beside wall "
          "time; *read*, *planned*, *written* are the command's own clock "
          "(`usmp: timing:` under `USMP_LOG=debug`, seconds since the process started) of "
-         "the worst run." % ("`--isolate` (auto in a child process)" if ctx.get("isolate")
+         "the worst run; *over:* what the summary said a part ran over its limit for (the "
+         "first plan, or a volunteer of auto that was stopped)." % ("`--isolate` (auto in a child process)" if ctx.get("isolate")
                              else "default isolation", ctx["repeat"] + 1), "",
          "| problem | L | out | allowed | wall (runs) | CPU | read / planned / written "
          "| write wall / CPU | first plan: member, ms, late ms | ratio | verified | verdict |",
@@ -320,7 +339,8 @@ def report(raw, ctx):
             "%s / %s / %s" % (fs(t.get("read")), fs(t.get("planned")), fs(t.get("written")))
             if t else "—",
             "%s / %s" % (fs(ww), fs(wc)),
-            "%s, %.0f, %.0f" % (fp["member"], fp["ms"], fp["late_ms"]) if fp else "—",
+            ("%s, %.0f, %.0f" % (fp["member"], fp["ms"], fp["late_ms"]) if fp else "—")
+            + over_by(worst),
             "%.4f" % worst["ratio"] if worst.get("ratio") else "—",
             "yes" if all(x.get("verified") for x in runs) else "**no**", v))
     L += ["", "Cells: " + ", ".join("%s %d" % (k, n) for k, n in sorted(counts.items())) +

@@ -349,7 +349,9 @@ USMP_API const char *usmp_registry_error(const usmp_registry *r);
  * "exact", a plugin's; "auto/first_fit" for a member auto runs), `message`
  * the text without a newline and without that name again (an algorithm's
  * own leading "NAME: " is dropped); both strings are valid only during the
- * call. A member failing inside auto logs at USMP_LOG_INFO at most: the
+ * call. The library's line about a selection rule that matches no pool or
+ * target of the problem (docs/registry.md) names the rule's list instead:
+ * "USMP_ALGORITHM" or "usmp_registry_bind". A member failing inside auto logs at USMP_LOG_INFO at most: the
  * call's one error is auto's. */
 typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
                             const char *message);
@@ -739,6 +741,13 @@ typedef struct usmp_part_info {
 	 * (it lacks USMP_CAP_OVERLAP_RULES; auto's members are not counted);
 	 * 0 when it honours them, or for a plan read from a file. */
 	uint64_t rules_as_conflicts;
+	/* The algorithm that made the part run over its time limit and was
+	 * stopped for it: a volunteer auto ran (USMP_CAP_PORTFOLIO) that did
+	 * not return by the deadline plus the member grace, killed by the
+	 * watcher of its isolated call (docs/abi.md, "Isolation"). "" when
+	 * none: a part over its limit then overran for its first plan, which
+	 * is always finished. */
+	const char *overrun_by;
 } usmp_part_info;
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with

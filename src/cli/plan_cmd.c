@@ -139,11 +139,18 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		int stopped = 0;
 		usmp_plan_part_limit(plan, i, &limit, &stopped);
 		/* A stop costs a little past the limit (the last probe, the
-		 * check); only a first plan runs much longer. */
-		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0))
-			fprintf(stderr, "    over the time limit of %g s: a first "
-			        "plan is always finished, however long it takes\n",
-			        limit);
+		 * check); only a first plan runs much longer, or a volunteer
+		 * of auto that had to be killed (the member grace past it). */
+		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0)) {
+			if (*pi.overrun_by)
+				fprintf(stderr, "    over the time limit of %g s: "
+				        "volunteer %s did not return by then and was "
+				        "stopped\n", limit, cli_shown(pi.overrun_by));
+			else
+				fprintf(stderr, "    over the time limit of %g s: a "
+				        "first plan is always finished, however long "
+				        "it takes\n", limit);
+		}
 		if (stopped && !pi.optimal)
 			fprintf(stderr, "    stopped at the time limit of %g s%s: best "
 			        "plan so far, proven bound %llu\n", limit,
@@ -238,6 +245,17 @@ static int log_level_ok(void)
 	cli_error("USMP_LOG=%s: expected error, warn, info or debug (unset or "
 	          "empty: no log messages)", s);
 	return 0;
+}
+
+/* Without USMP_LOG the library's lines are silent, but for its warning
+ * that a USMP_ALGORITHM rule matches no pool or target of the problem
+ * (a misspelt name would leave its parts to the default unsaid). */
+static void rule_warnings_only(void *ctx, int level, const char *who,
+                               const char *message)
+{
+	(void)ctx;
+	if (level <= USMP_LOG_WARN && !strcmp(who, "USMP_ALGORITHM"))
+		fprintf(stderr, "usmp: %s: %s\n", who, cli_shown(message));
 }
 
 /* Seconds kept back from --time-limit for writing a plan of n buffers and
@@ -437,6 +455,9 @@ static int cmd_plan(int argc, char **argv)
 		code = EXIT_OTHER;
 		goto out;
 	}
+	const char *log_env = getenv("USMP_LOG");
+	if (!a.quiet && (!log_env || !*log_env))
+		usmp_registry_set_log(r, rule_warnings_only, NULL, USMP_LOG_WARN);
 	at[0] = cli_now();
 	cpu[0] = cli_cpu_seconds();
 	double limit = o->time_limit;

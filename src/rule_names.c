@@ -1,0 +1,155 @@
+/* rule_names.c — the selection rules against one problem's names: a rule that
+ * matches no pool or target of the problem is said, with the nearest name. */
+#include "problem.h"
+#include "registry_private.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Most names listed in one line. */
+#define NAMES_SHOWN 8
+
+/* The names a rule is matched against: the pools', or the targets' (each
+ * once, in pool order, with the untargeted part's when a pool names none). */
+typedef struct name_set {
+	const char **names;
+	uint32_t count;
+} name_set;
+
+static bool has_name(const name_set *s, const char *name)
+{
+	for (uint32_t i = 0; i < s->count; i++)
+		if (!strcmp(s->names[i], name))
+			return true;
+	return false;
+}
+
+static void add_name(name_set *s, const char *name)
+{
+	if (!has_name(s, name))
+		s->names[s->count++] = name;
+}
+
+/* Fill pools and targets from p; USMP_ERR_NOMEM when out of memory. */
+static int problem_names(const usmp_problem *p, const char *target,
+                         name_set *pools, name_set *targets)
+{
+	size_t nt = 1;
+	for (size_t i = 0; i < p->pool_count; i++)
+		nt += p->pools[i].target_count;
+	pools->names = malloc((p->pool_count ? p->pool_count : 1) *
+	                      sizeof *pools->names);
+	targets->names = malloc(nt * sizeof *targets->names);
+	if (!pools->names || !targets->names)
+		return USMP_ERR_NOMEM;
+	for (size_t i = 0; i < p->pool_count; i++) {
+		const usmp__pool *pl = &p->pools[i];
+		pools->names[pools->count++] = pl->name; /* unique already */
+		for (uint32_t j = 0; j < pl->target_count; j++)
+			add_name(targets, pl->targets[j]);
+		if (!pl->target_count)
+			add_name(targets, target ? target : "");
+	}
+	return USMP_OK;
+}
+
+/* The name of s closest to pattern, or NULL when none is close. */
+static const char *nearest(const name_set *s, const char *pattern)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (uint32_t i = 0; i < s->count; i++) {
+		if (!strcasecmp(pattern, s->names[i]))
+			return s->names[i]; /* "@SRAM" for "sram" */
+		size_t d = usmp__name_distance(pattern, s->names[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = s->names[i];
+		}
+	}
+	return best;
+}
+
+/* "sram, dram" (at most NAMES_SHOWN, then "and N more") into buf. */
+static void list_names(const name_set *s, char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < s->count && used < size; i++) {
+		if (i == NAMES_SHOWN) {
+			snprintf(buf + used, size - used, " and %u more",
+			         s->count - NAMES_SHOWN);
+			return;
+		}
+		int n = snprintf(buf + used, size - used, "%s\"%s\"", i ? ", " : "",
+		                 s->names[i]);
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
+/* Say one rule that matches no name of its kind. */
+static void say_unmatched(const usmp__rule *rule, const name_set *s,
+                          const char *who, usmp_log_fn fn, void *ctx,
+                          int level)
+{
+	/* A glob is a family of names, maybe another problem's: no guess. */
+	bool glob = strpbrk(rule->pattern, "*?[") != NULL;
+	const char *near = glob ? NULL : nearest(s, rule->pattern);
+	int at = near ? USMP_LOG_WARN : USMP_LOG_INFO;
+	const char *kind = rule->pool ? "pool" : "target";
+	char names[512], line[1024];
+	if (at > level)
+		return;
+	list_names(s, names, sizeof names);
+	snprintf(line, sizeof line, "rule \"%s\" matches no %s of the problem "
+	         "(%ss: %s)%s%s%s%s", rule->text, kind, kind,
+	         s->count ? names : "none", near ? "; did you mean \"" : "",
+	         near && rule->pool ? "@" : "", near ? near : "", near ? "\"?" : "");
+	if (fn)
+		fn(ctx, at, who, line);
+	else
+		fprintf(stderr, "usmp: %s: %s\n", who, line);
+}
+
+static void check_list(const usmp__rule_list *l, const name_set *pools,
+                       const name_set *targets, const char *who,
+                       usmp_log_fn fn, void *ctx, int level)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		const usmp__rule *rule = &l->items[i];
+		const name_set *s = rule->pool ? pools : targets;
+		bool hit = false;
+		for (uint32_t k = 0; k < s->count && !hit; k++)
+			hit = fnmatch(rule->pattern, s->names[k], 0) == 0;
+		if (!hit)
+			say_unmatched(rule, s, who, fn, ctx, level);
+	}
+}
+
+void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
+                             const char *target)
+{
+	usmp_log_fn fn;
+	void *ctx;
+	int level;
+	name_set pools = {0}, targets = {0};
+	usmp__log_config(r, &fn, &ctx, &level);
+	if (level < USMP_LOG_WARN)
+		return;
+	pthread_rwlock_rdlock(&r->rules_lock);
+	/* No rules (the common case): nothing to match, nothing to build. */
+	if ((!r->api_rules.count && !r->env_rules.count) ||
+	    problem_names(p, target, &pools, &targets))
+		goto unlock;
+	check_list(&r->api_rules, &pools, &targets, "usmp_registry_bind", fn,
+	           ctx, level);
+	check_list(&r->env_rules, &pools, &targets, "USMP_ALGORITHM", fn, ctx,
+	           level);
+unlock:
+	pthread_rwlock_unlock(&r->rules_lock);
+	free(pools.names);
+	free(targets.names);
+}
