@@ -969,7 +969,7 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		                       "none)");
 	/* A rule naming a pool or target the problem lacks (a typo) would
 	 * silently leave its parts to a later rule or the default. */
-	usmp__rules_check_names(r, p, o.target);
+	usmp__rules_check_names(r, p, o.target, o.log_ctx);
 	/* 0: the default; INFINITY: none (-1 below); else the caller's. */
 	double deadline = o.time_limit == 0 ? 0
 	                  : isinf(o.time_limit) ? -1

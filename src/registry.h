@@ -99,10 +99,11 @@ void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
  * stands for parts whose pools name none (NULL: the empty target): at
  * USMP_LOG_WARN, with the nearest name, when its pattern is a plain name
  * close to one of p's (a misspelling), else at USMP_LOG_INFO (the rule, or
- * the glob, may be meant for another problem). Through the registry's log settings, named
- * "USMP_ALGORITHM" or "usmp_registry_bind" after the rule's list. */
+ * the glob, may be meant for another problem). Through the registry's log
+ * settings, with the call's log_ctx when it has one (NULL: the registry's),
+ * named "USMP_ALGORITHM" or "usmp_registry_bind" after the rule's list. */
 void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
-                             const char *target);
+                             const char *target, void *log_ctx);
 
 /* ---- paths.c: the plugins shipped with this copy of libusmp ---------------- */
 

@@ -130,13 +130,15 @@ static void check_list(const usmp__rule_list *l, const name_set *pools,
 }
 
 void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
-                             const char *target)
+                             const char *target, void *log_ctx)
 {
 	usmp_log_fn fn;
 	void *ctx;
 	int level;
 	name_set pools = {0}, targets = {0};
 	usmp__log_config(r, &fn, &ctx, &level);
+	if (fn && log_ctx) /* the call's own, as plan.c gives its host */
+		ctx = log_ctx;
 	if (level < USMP_LOG_WARN)
 		return;
 	pthread_rwlock_rdlock(&r->rules_lock);

@@ -254,8 +254,11 @@ static void unit_sink(void *ctx, int level, const char *algorithm,
 	(void)algorithm;
 	unit_log *u = ctx;
 	u->lines++; /* one call's lines arrive one at a time */
-	if (strstr(message, "\"t") && !strstr(message, u->tag))
-		u->foreign++;
+	/* a line naming another unit's buffer ("tb.3"); the rules' own
+	 * lines ("ta=first_fit" matches no target) name no buffer */
+	for (const char *q = strstr(message, "\"t"); q; q = strstr(q + 1, "\"t"))
+		if (q[2] && q[3] == '.' && strncmp(q + 1, u->tag, 2) != 0)
+			u->foreign++;
 }
 
 /* Plans, in its own thread, a target whose 64-byte buffers "TAG.i" (three
