@@ -62,6 +62,17 @@ int test_chance(uint64_t *state, int percent);
  * "random" (when `random` is not NULL: then *random is set) for one from the
  * clock and pid; `fallback` when unset or empty. */
 uint64_t test_env_u64(const char *name, uint64_t fallback, int *random);
+/* A heavy random sweep's size: `full` in a normal build, `full` divided by
+ * TEST_SANITIZED_DIVISOR in a build under the sanitizers (tests/meson.build
+ * defines USMP_TEST_SANITIZED when -Db_sanitize is set), where every plan
+ * takes several times longer. The same cases and assertions run in both;
+ * the normal build runs the full sweep. */
+#ifdef USMP_TEST_SANITIZED
+#define TEST_SANITIZED_DIVISOR 4
+#else
+#define TEST_SANITIZED_DIVISOR 1
+#endif
+#define TEST_SWEEP(full) ((full) / TEST_SANITIZED_DIVISOR)
 
 /* ---- random problems, as the property suites build them ------------------ */
 

@@ -689,14 +689,15 @@ Test(fit, order_all_reports_infeasible_naming_the_buffer)
 	th_free(p);
 }
 
-/* ---- scale: plans of a 20,000-buffer problem pass the core verifier ---- */
+/* ---- scale: plans of a 20,000-buffer problem (5,000 under the sanitizers)
+ * pass the core verifier ---- */
 
 #include "internal.h"
 
 Test(fit, large_plans_pass_the_core_verifier, .timeout = 300)
 {
 	uint64_t rng = 2024;
-	th_problem *p = th_scale(&rng, 20000);
+	th_problem *p = th_scale(&rng, TEST_SWEEP(20000));
 	const usmp_view *v = th_view(p);
 	const char *algos[] = { "first_fit", "best_fit" };
 	const char *orders[] = { "size", "lifetime", "area", "conflicts" };

@@ -19,7 +19,8 @@
  * (candidate pool, alignment, limit, fixed offset), so only sharing decides.
  *
  * Fixed seed by default. USMP_PROPERTY_SEED (a number, or "random") and
- * USMP_PROPERTY_CASES (a count of problems; default 5000) run other or longer
+ * USMP_PROPERTY_CASES (a count of problems; default 5000, a quarter of it
+ * under the sanitizers) run other or longer
  * sweeps, e.g. USMP_PROPERTY_SEED=random USMP_PROPERTY_CASES=100000. Every
  * failure prints the seed and case and writes the problem to /tmp as JSON.
  */
@@ -463,7 +464,8 @@ Test(overlap_rules, verify_accepts_exactly_what_the_replay_accepts,
 {
 	int random_seed;
 	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 20261203, &random_seed);
-	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", 5000, NULL), s = seed;
+	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", TEST_SWEEP(5000),
+	                              NULL), s = seed;
 	usmp_registry *r = test_registry(NULL);
 	const char *names[MAX_ALGOS];
 	uint32_t na = usmp_registry_algorithm_count(r);

@@ -2,7 +2,8 @@
  * random problems: valid plans or honest failures, bounds kept, exact unbeaten.
  *
  * Fixed seed by default; USMP_PROPERTY_SEED (a number, or "random") and
- * USMP_PROPERTY_CASES (a count) run other or longer sweeps. Every failure
+ * USMP_PROPERTY_CASES (a count; default 10000, a quarter of it under the
+ * sanitizers) run other or longer sweeps. Every failure
  * prints the seed and case, and writes the problem to /tmp as JSON.
  */
 #include <criterion/criterion.h>
@@ -366,7 +367,8 @@ Test(properties, every_algorithm_gives_a_valid_plan_or_fails_honestly,
 {
 	int random_seed;
 	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 20261202, &random_seed);
-	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", 10000, NULL);
+	uint64_t cases = test_env_u64("USMP_PROPERTY_CASES", TEST_SWEEP(10000),
+	                              NULL);
 	uint64_t s = seed;
 	usmp_registry *r = registry();
 	const char *names[MAX_ALGOS];
@@ -581,7 +583,8 @@ Test(properties, verifier_rejects_one_byte_overlap_misalignment_and_leaving_the_
      .timeout = 600)
 {
 	uint64_t seed = test_env_u64("USMP_PROPERTY_SEED", 777, NULL), s = seed;
-	uint64_t want = test_env_u64("USMP_PROPERTY_CASES", 10000, NULL) / 20 + 20;
+	uint64_t want = test_env_u64("USMP_PROPERTY_CASES", TEST_SWEEP(10000),
+	                             NULL) / 20 + 20;
 	usmp_registry *r = registry();
 	uint64_t done[5] = {0}, controls = 0;
 	static const char *const kinds[5] = {"one-byte overlap", "misaligned",
