@@ -676,7 +676,8 @@ Placement = collections.namedtuple("Placement", "pool offset")
 Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
-            "spill_count spill_largest spill_forced rules_as_conflicts")
+            "spill_count spill_largest spill_forced rules_as_conflicts "
+            "overrun_by")
 
 
 class Plan:
@@ -740,7 +741,8 @@ class Plan:
                 info.group, info.time_ms, _str(info.rule) or "",
                 _SOURCES.get(info.source, "?"), info.spill, info.spill_count,
                 buffers[info.spill_largest] if info.spill_count else None,
-                info.spill_forced, info.rules_as_conflicts))
+                info.spill_forced, info.rules_as_conflicts,
+                _str(info.overrun_by) or ""))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

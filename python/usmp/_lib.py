@@ -65,7 +65,7 @@ class PlanOptions(ctypes.Structure):
                 ("algorithm", c_char_p), ("params", P(c_char_p)),
                 ("param_count", c_uint32), ("reserved", c_uint32),
                 ("target", c_char_p), ("time_limit", c_double),
-                ("cancel", P(c_int))]
+                ("cancel", P(c_int)), ("log_ctx", ctypes.c_void_p)]
 
 
 class PartInfo(ctypes.Structure):
@@ -78,7 +78,7 @@ class PartInfo(ctypes.Structure):
                 ("source", c_uint32), ("reserved", c_uint32),
                 ("spill", c_uint64), ("spill_count", c_uint32),
                 ("spill_largest", c_uint32), ("spill_forced", c_uint64),
-                ("rules_as_conflicts", c_uint64)]
+                ("rules_as_conflicts", c_uint64), ("overrun_by", c_char_p)]
 
 
 class Infeasibility(ctypes.Structure):
