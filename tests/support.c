@@ -58,6 +58,15 @@ char *test_write_tmp(const char *suffix, const char *text)
 	return path;
 }
 
+void test_keep_log_lines(void *ctx, int level, const char *algorithm,
+                         const char *message)
+{
+	char *buf = ctx;
+	size_t used = strlen(buf);
+	snprintf(buf + used, TEST_LOG_LINES - used, "%d %s: %s\n", level,
+	         algorithm, message);
+}
+
 char *test_read_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");

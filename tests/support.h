@@ -15,6 +15,11 @@ const char *test_cli(void);
 char *test_tmpfile(const char *suffix);
 /* Write `text` to a new temporary file with `suffix`; returns its path. */
 char *test_write_tmp(const char *suffix, const char *text);
+/* A usmp_log_fn that appends "LEVEL ALGORITHM: MESSAGE\n" to ctx, a
+ * char[TEST_LOG_LINES] holding a string (cut at its end). */
+#define TEST_LOG_LINES 4096
+void test_keep_log_lines(void *ctx, int level, const char *algorithm,
+                         const char *message);
 /* Read a whole file (caller frees); NULL when unreadable. */
 char *test_read_file(const char *path);
 /* The text of README.md from `start` (included) to the next "```" line;

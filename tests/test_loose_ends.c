@@ -46,15 +46,6 @@ static const char three_json[] =
 	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
 	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
 
-static void keep_lines(void *ctx, int level, const char *algorithm,
-                       const char *message)
-{
-	char *buf = ctx;
-	size_t used = strlen(buf);
-	snprintf(buf + used, 4096 - used, "%d %s: %s\n", level, algorithm,
-	         message);
-}
-
 /* ---- a volunteer killed for time ------------------------------------------ */
 
 /* A volunteer that never returned was killed the member grace past auto's
@@ -183,11 +174,11 @@ Test(loose_ends, a_rule_naming_no_pool_or_target_is_warned_with_the_nearest)
  * host's log function: a close name at USMP_LOG_WARN, none at info. */
 Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
 {
-	char lines[4096] = "";
+	char lines[TEST_LOG_LINES] = "";
 	usmp_registry *r = test_registry(NULL);
 	cr_assert_eq(usmp_registry_bind_rules(r, "@dramm=best_fit;@l2=first_fit;"
 	                                         "*=first_fit"), USMP_OK);
-	usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_INFO);
+	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_INFO);
 	usmp_problem *p = test_parse_json(board_json, "board.json");
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
@@ -217,9 +208,9 @@ Test(loose_ends, free_at_the_start_of_a_mapping_is_refused_without_reading)
 	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = fixture("mapping_free");
 	for (int m = 0; m < 2; m++) {
-		char lines[4096] = "";
+		char lines[TEST_LOG_LINES] = "";
 		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_WARN);
+		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
 		usmp_problem *p = test_parse_json(three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "le_free_mapping"};

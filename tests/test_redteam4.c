@@ -247,15 +247,6 @@ Test(redteam4, invalid_placements_are_refused_whatever_the_caps_claim)
 
 /* ---- host services misused ------------------------------------------------- */
 
-static void keep_lines(void *ctx, int level, const char *algorithm,
-                       const char *message)
-{
-	char *buf = ctx;
-	size_t used = strlen(buf);
-	snprintf(buf + used, 4096 - used, "%d %s: %s\n", level, algorithm,
-	         message);
-}
-
 /* host->free() and host->realloc() of pointers host->alloc() did not
  * return (inside a block, a static array) unlinked a header that was none:
  * SIGSEGV, in process the host's own crash. Now each is logged and
@@ -265,9 +256,9 @@ Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
 	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = liars();
 	for (int m = 0; m < 2; m++) {
-		char lines[4096] = "";
+		char lines[TEST_LOG_LINES] = "";
 		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_WARN);
+		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
 		usmp_problem *p = test_parse_json(three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "rt_foreign_free"};
@@ -337,9 +328,9 @@ Test(redteam4, log_levels_outside_the_enum_are_the_nearest_level)
 	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = liars();
 	for (int m = 0; m < 2; m++) {
-		char lines[4096] = "";
+		char lines[TEST_LOG_LINES] = "";
 		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, keep_lines, lines, USMP_LOG_DEBUG);
+		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_DEBUG);
 		usmp_problem *p = test_parse_json(two_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "rt_odd_levels"};
