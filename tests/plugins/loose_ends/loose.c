@@ -3,30 +3,14 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, nanosleep */
 #include <usmp/plugin.h>
 
+#include "../fixture_stack.h"
+
 #include <stdint.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #define FN(f) ((usmp_algorithm_fn)(f))
-
-#if !defined(LE_EXACT_LIAR)
-/* Buffers end to end in their first candidate pool: valid for problems
- * without fixed buffers whose pools are unbounded. */
-static int stack(const usmp_view *v, usmp_placement *out)
-{
-	uint64_t top = 0;
-	for (uint32_t b = 0; b < v->buffer_count; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
-		uint32_t p = v->candidates[r->candidate_start];
-		bool ok = true;
-		top = usmp_align_up(top, usmp_buffer_alignment(v, b, p), &ok);
-		out[b] = (usmp_placement){p, 0, top};
-		top += r->size;
-	}
-	return 0;
-}
-#endif
 
 #if defined(LE_HANG_VOLUNTEER)
 /* A volunteer for auto that spins without asking should_stop(): only the
@@ -49,7 +33,7 @@ static int le_slow(const usmp_view *v, const usmp_host *h, usmp_placement *out)
 	struct timespec ts = {0, 300000000L};
 	while (nanosleep(&ts, &ts) != 0)
 		;
-	return stack(v, out);
+	return fx_stack(v, out, NULL);
 }
 
 static const usmp_algorithm a_hang = {
@@ -101,7 +85,7 @@ static int le_free_mapping(const usmp_view *v, const usmp_host *h,
 	munmap(m, 2 * page);
 	if (again)
 		return USMP_ERR_INVALID;
-	return stack(v, out);
+	return fx_stack(v, out, NULL);
 }
 
 static const usmp_algorithm a_free_mapping = {

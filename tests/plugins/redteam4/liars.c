@@ -2,33 +2,18 @@
  * (return codes, claims of optimality, placements), one way each. */
 #include <usmp/plugin.h>
 
+#include "../fixture_stack.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Buffers end to end in their first candidate pool, fixed ones kept:
- * valid for problems without fixed buffers and with unbounded pools. */
-static int stack(const usmp_view *v, usmp_placement *out, uint64_t *size)
-{
-	uint64_t top = 0;
-	for (uint32_t b = 0; b < v->buffer_count; b++) {
-		const usmp_buffer_rec *r = &v->buffers[b];
-		uint32_t p = v->candidates[r->candidate_start];
-		bool ok = true;
-		top = usmp_align_up(top, usmp_buffer_alignment(v, b, p), &ok);
-		out[b] = (usmp_placement){p, 0, top};
-		top += r->size;
-	}
-	*size = top;
-	return 0;
-}
 
 /* Not exact, yet says its plan is optimal (the bound is the plan's size). */
 static int rt_self_optimal(const usmp_view *v, const usmp_host *h,
                            usmp_placement *out)
 {
 	uint64_t size;
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	h->report_bound(h, size, true);
 	return 0;
 }
@@ -55,7 +40,7 @@ static int rt_odd_levels(const usmp_view *v, const usmp_host *h,
 	uint64_t size;
 	h->log(h, -7, "level minus seven");
 	h->log(h, 1000, "level one thousand");
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	return 0;
 }
 
@@ -64,7 +49,7 @@ static int rt_volunteer_optimal(const usmp_view *v, const usmp_host *h,
                                 usmp_placement *out)
 {
 	uint64_t size;
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	h->report_bound(h, size, true);
 	return 0;
 }
@@ -105,7 +90,7 @@ static int rt_bad_plan(const usmp_view *v, const usmp_host *h,
 {
 	uint64_t size;
 	(void)h;
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	for (uint32_t b = 0; b < v->buffer_count; b++)
 		if (v->buffers[b].flags & USMP_BUFFER_FIXED)
 			out[b] = (usmp_placement){v->buffers[b].fixed_pool, 0,
@@ -159,7 +144,7 @@ static int rt_long_log(const usmp_view *v, const usmp_host *h,
 	uint64_t size;
 	memset(line, 'x', sizeof line - 1);
 	h->log(h, USMP_LOG_ERROR, line);
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	return 0;
 }
 
@@ -198,7 +183,7 @@ static int rt_foreign_free(const usmp_view *v, const usmp_host *h,
 	if (h->realloc(h, blk + 64, 256))
 		return 10;
 	h->free(h, blk);
-	stack(v, out, &size);
+	fx_stack(v, out, &size);
 	return 0;
 }
 
