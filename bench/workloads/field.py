@@ -12,8 +12,9 @@ alive_N        every buffer alive at once: begins in [0, T), ends in
                (T, 2T], T = N; the lower bound is the sum of the sizes.
 xla_N_K        N buffers over T = N steps with about K alive at a time:
                begin uniform in [0, T), lifetime exponential with mean
-               K * T / N (at least 1, clipped at T), and one buffer in
-               fifty alive over the whole trace (parameters, outputs).
+               K * T / N (at least 1, clipped at T), and K / 10 buffers
+               alive over the whole trace (parameters, outputs): one in
+               fifty at N = 5 K, so the peak stays near K as N grows.
 
 N and K take k/m suffixes: alive_100k, xla_50k_10k, xla_500k_10k.  The
 default writes alive_100k and xla_50k_10k, the two shapes the issue
@@ -49,9 +50,11 @@ def all_alive(n, rng):
 def xla_like(n, k, rng):
     t = n
     mean = max(1.0, k * t / n)
+    # one buffer in `whole` is alive throughout: K / 10 of them in all
+    whole = max(1, round(10 * n / k))
     out = []
     for _ in range(n):
-        if rng.randrange(50) == 0:
+        if rng.randrange(whole) == 0:
             lo, hi = 0, t
         else:
             lo = rng.randrange(t)
