@@ -965,14 +965,14 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	}
 	if (load_found(r, &s) != USMP_OK)
 		goto fail;
+	r->path_misses = s.misses; /* before the rules: their errors name them */
+	s.misses = NULL;
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS))
 		note_missing_plugindir(r);
 	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");
 	rc = usmp__select_init(r, env);
 	if (rc != USMP_OK)
 		goto fail;
-	r->path_misses = s.misses;
-	s.misses = NULL;
 	search_finish(&s);
 	*out = r;
 	return USMP_OK;

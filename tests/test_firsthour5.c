@@ -145,3 +145,33 @@ Test(firsthour5, cli_plan_names_a_misspelt_plugin_path)
 	free(dir);
 	free(problem);
 }
+
+Test(firsthour5, env_rule_naming_a_plugin_of_a_misspelt_path_names_it)
+{
+	/* The rule is read when the registry is created: the entries are
+	 * known by then. */
+	char *problem = test_write_tmp(".json", npu_json);
+	char *dir = test_fresh_dir("fh5-env");
+	char *gone = test_join(dir, "plugin");
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM='npu=acme_spill' "
+	                     "'%s' plan '%s' -q -o /dev/null",
+	                     gone, test_cli(), problem);
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	char *want = test_fmt("USMP_ALGORITHM rule \"npu=acme_spill\": no algorithm "
+	                      "\"acme_spill\" (");
+	cr_assert(strstr(out, want), "%s", out);
+	free(want);
+	want = test_fmt(PLUGIN_PATH_HINT "; " MISSES "%s: plugin directory not "
+	                "found (part 1: target npu; pools sram, dram)", gone);
+	cr_assert(strstr(out, want), "%s", out);
+	free(want);
+	free(out);
+	free(cmd);
+	remove(problem);
+	rmdir(dir);
+	free(gone);
+	free(dir);
+	free(problem);
+}
