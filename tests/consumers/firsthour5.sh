@@ -36,8 +36,15 @@ pass "meson install --destdir, prefix moved to $PREFIX"
 export PKG_CONFIG_PATH="$LIBDIR/pkgconfig"
 real() { (cd "$1" 2>/dev/null && pwd -P); }
 if [ "$relocatable" = true ]; then
-	inc=$("$pc" --cflags-only-I usmp | sed 's/^ *-I//; s/ *$//')
-	lib=$("$pc" --libs-only-L usmp | sed 's/^ *-L//; s/ *$//')
+	# The -I holding usmp/usmp.h and the -L holding libusmp.so (libffi's
+	# and jansson's may come too, where they are not in /usr).
+	inc=; lib=
+	for f in $("$pc" --cflags-only-I --libs-only-L usmp); do
+		case $f in
+		-I*) [ -f "${f#-I}/usmp/usmp.h" ] && [ -z "$inc" ] && inc=${f#-I} ;;
+		-L*) [ -e "${f#-L}/libusmp.so" ] && [ -z "$lib" ] && lib=${f#-L} ;;
+		esac
+	done
 	pdir=$("$pc" --variable=plugindir usmp)
 	if [ -f "$inc/usmp/usmp.h" ] && [ "$(real "$inc")" = "$(real "$PREFIX/include")" ] &&
 	   [ "$(real "$lib")" = "$(real "$LIBDIR")" ] &&
@@ -53,7 +60,7 @@ else
 fi
 
 # The host: compiled and linked with pkg-config's flags and an rpath.
-# shellcheck disable=SC2086 # the flags are words
+# shellcheck disable=SC2046,SC2086 # the flags are words
 if "$@" -std=c11 -Wall -Wextra -Werror -o "$tmp/npu_host" "$here/firsthour5/npu_host.c" \
 	$($PC --cflags --libs usmp) -Wl,-rpath,"$($PC --variable=libdir usmp)" \
 	>"$tmp/cc.log" 2>&1
