@@ -175,3 +175,18 @@ Test(firsthour5, env_rule_naming_a_plugin_of_a_misspelt_path_names_it)
 	free(dir);
 	free(problem);
 }
+
+Test(firsthour5, a_part_stopped_by_the_users_limit_names_that_limit)
+{
+	/* --time-limit 0.3 is the command's; the part worked to what reading
+	 * left of it (0.269546 s, say): the summary names the user's 0.3. */
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s/tests/data/minimalloc/D.1048576.csv' "
+	                   "-a exact --time-limit 0.3 -o /dev/null",
+	                   test_source_root());
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, ", time limit 0.3 s\n"), "%s", out);
+	cr_assert(strstr(out, "    stopped at the time limit of 0.3 s: best plan so "
+	                      "far, proven bound "), "%s", out);
+	free(out);
+}

@@ -151,9 +151,13 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 				        "first plan is always finished, however long "
 				        "it takes\n", limit);
 		}
+		/* The limit the user set is the command's; the part worked to
+		 * what reading left of it (and writing will need): name theirs. */
 		if (stopped && !pi.optimal)
 			fprintf(stderr, "    stopped at the time limit of %g s%s: best "
-			        "plan so far, proven bound %llu\n", limit,
+			        "plan so far, proven bound %llu\n",
+			        time_limit > 0 && !isinf(time_limit) ? time_limit
+			                                             : limit,
 			        time_limit > 0 ? "" : " (the default)",
 			        (unsigned long long)pi.proven_bound);
 		if (capacity != USMP_UNBOUNDED && names_exact(pi.algorithm) &&
