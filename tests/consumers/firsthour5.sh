@@ -59,6 +59,14 @@ else
 	PC="$pc --define-variable=prefix=$PREFIX"
 fi
 
+# usmp.pc requires nothing else: a machine with the prefix copied in but
+# without libffi's and jansson's .pc files (no -dev packages) builds too.
+mkdir -p "$tmp/no-pc"
+if PKG_CONFIG_LIBDIR="$tmp/no-pc" $PC --cflags --libs usmp >"$tmp/alone.out" 2>&1
+then pass "pkg-config --cflags --libs usmp needs no other package's .pc file"
+else fail "pkg-config --cflags --libs usmp needs no other package's .pc file"; diag "$tmp/alone.out"
+fi
+
 # The host: compiled and linked with pkg-config's flags and an rpath.
 # shellcheck disable=SC2046,SC2086 # the flags are words
 if "$@" -std=c11 -Wall -Wextra -Werror -o "$tmp/npu_host" "$here/firsthour5/npu_host.c" \
