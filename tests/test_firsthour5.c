@@ -1,5 +1,5 @@
-/* test_firsthour5.c — a plugin author's first hour against an install: an
- * algorithm asked for while the plugin path names nothing loadable. */
+/* test_firsthour5.c — a plugin author's first hour: an algorithm asked for
+ * while the plugin path names nothing loadable, a dropped volunteer, limits. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
