@@ -46,6 +46,10 @@ typedef struct search {
 	found *items;
 	size_t count, cap;
 	bool scan_all, no_scan, allow_insecure;
+	/* The plugin path's entries (plugin_path, USMP_PLUGIN_PATH) that gave
+	 * no plugin file, "DIR: why" joined by "; " (a usmp__set_msg message),
+	 * or NULL: an unknown algorithm's message names them. */
+	char *misses;
 } search;
 
 /* ---- refusals ----------------------------------------------------------- */
@@ -566,6 +570,13 @@ static int search_note(search *s, int kind, const char *fmt, ...)
 	return f->note ? USMP_OK : USMP_ERR_NOMEM;
 }
 
+/* Add "DIR: why" to the plugin path's entries that gave no plugin file. */
+static void search_miss(search *s, const char *dir, const char *why)
+{
+	usmp__set_msg(&s->misses, "%s%s%s: %s", s->misses ? s->misses : "",
+	              s->misses ? "; " : "", dir, why);
+}
+
 static void search_finish(search *s)
 {
 	for (size_t i = 0; i < s->count; i++) {
@@ -575,6 +586,7 @@ static void search_finish(search *s)
 	free(s->items);
 	free(s->seen.dev);
 	free(s->seen.ino);
+	usmp__free_msg(&s->misses);
 }
 
 /* Why a plugin file, or a directory holding one, is unsafe to load from
@@ -697,10 +709,11 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	int rc = USMP_OK;
 
 	if (stat(dir, &st) != 0) {
-		if (explicit)
-			return search_note(s, USMP_DIAG_OTHER,
-			                   "%s: plugin directory not found", dir);
-		return USMP_OK;
+		if (!explicit)
+			return USMP_OK;
+		search_miss(s, dir, "plugin directory not found");
+		return search_note(s, USMP_DIAG_OTHER,
+		                   "%s: plugin directory not found", dir);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (strchr(dir, '/'))
@@ -715,24 +728,27 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		return rc;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		if (explicit)
-			return search_note(s, USMP_DIAG_OTHER,
-			                   "%s: neither a plugin file nor a directory "
-			                   "(%s); skipped",
-			                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
-			                        : S_ISCHR(st.st_mode)  ? "a character device"
-			                        : S_ISBLK(st.st_mode)  ? "a block device"
-			                        : S_ISSOCK(st.st_mode) ? "a socket"
-			                                               : "a special file");
-		return USMP_OK;
+		if (!explicit)
+			return USMP_OK;
+		search_miss(s, dir, "neither a plugin file nor a directory");
+		return search_note(s, USMP_DIAG_OTHER,
+		                   "%s: neither a plugin file nor a directory "
+		                   "(%s); skipped",
+		                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
+		                        : S_ISCHR(st.st_mode)  ? "a character device"
+		                        : S_ISBLK(st.st_mode)  ? "a block device"
+		                        : S_ISSOCK(st.st_mode) ? "a socket"
+		                                               : "a special file");
 	}
 	dh = opendir(dir);
 	if (!dh) {
-		if (explicit)
-			return search_note(s, USMP_DIAG_OTHER,
-			                   "%s: cannot read plugin directory: %s", dir,
-			                   strerror(errno));
-		return USMP_OK;
+		const char *why = strerror(errno);
+		if (!explicit)
+			return USMP_OK;
+		rc = search_note(s, USMP_DIAG_OTHER,
+		                 "%s: cannot read plugin directory: %s", dir, why);
+		search_miss(s, dir, "cannot read plugin directory");
+		return rc;
 	}
 	while ((e = readdir(dh)) != NULL) {
 		if (e->d_name[0] == '.' || !has_so_suffix(e->d_name))
@@ -747,6 +763,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		}
 		count++;
 	}
+	if (count == 0 && explicit)
+		search_miss(s, dir, "no .so file in the directory");
 	if (count > 1)
 		qsort(names, count, sizeof *names, cmp_str);
 	for (size_t i = 0; i < count; i++) {
@@ -947,6 +965,8 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	}
 	if (load_found(r, &s) != USMP_OK)
 		goto fail;
+	r->path_misses = s.misses; /* before the rules: their errors name them */
+	s.misses = NULL;
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS))
 		note_missing_plugindir(r);
 	env = (flags & USMP_REGISTRY_NO_ENV) ? NULL : getenv("USMP_ALGORITHM");
@@ -984,6 +1004,7 @@ void usmp_registry_destroy(usmp_registry *r)
 	for (size_t i = 0; i < r->diag_count; i++)
 		usmp__free_msg(&r->diags[i]);
 	free(r->diags);
+	usmp__free_msg(&r->path_misses);
 	refused_free(r);
 	pthread_rwlock_destroy(&r->rules_lock);
 	pthread_mutex_destroy(&r->keep_lock);

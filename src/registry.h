@@ -36,6 +36,10 @@ const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
  * when it was found (or not searched: USMP_REGISTRY_NO_DEFAULT_DIRS).
  * [thread-safe] */
 const char *usmp__registry_missing_plugindir(const usmp_registry *r);
+/* The entries of the plugin path (plugin_path, USMP_PLUGIN_PATH) that gave
+ * no plugin file, "DIR: why" joined by "; " (a directory not found, or
+ * holding no .so file), or NULL when each gave one. [thread-safe] */
+const char *usmp__registry_path_misses(const usmp_registry *r);
 /* How many algorithms the registry has, built-ins first. [thread-safe] */
 uint32_t usmp__registry_algo_count(const usmp_registry *r);
 /* Algorithm i (< usmp__registry_algo_count). [thread-safe] */

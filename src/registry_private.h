@@ -102,6 +102,9 @@ struct usmp_registry {
 	 * usmp-1), or -1: "no algorithm" and auto's "no installed algorithm"
 	 * messages repeat it. */
 	long missing_plugindir;
+	/* The plugin path's entries that gave no plugin file ("DIR: why"
+	 * joined by "; "), or NULL: "no algorithm" names them. */
+	char *path_misses;
 };
 
 /* ---- select.c: the selection rules ------------------------------------- */

@@ -169,6 +169,8 @@ static void suggest(char **out, const char *name)
 static int explain_missing(usmp_registry *r, const char *name, char **msg)
 {
 	const char *why = usmp__registry_refusal(r, name);
+	const char *shipped = usmp__registry_missing_plugindir(r);
+	const char *misses = usmp__registry_path_misses(r);
 	char *list = NULL, *close = NULL, *skipped = NULL, *prev;
 	uint32_t nd = usmp_registry_diagnostic_count(r), named = 0, more = 0;
 
@@ -207,8 +209,9 @@ static int explain_missing(usmp_registry *r, const char *name, char **msg)
 		free(prev);
 	}
 	/* Nothing close and nothing skipped: most often a plugin of the
-	 * user's own that was never searched for, so say where to put it. */
-	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s%s",
+	 * user's own that was never searched for, so say where to put it,
+	 * and which entries of the plugin path held none (a misspelt one). */
+	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s%s%s%s",
 	              name, list ? list : "?", close ? "; did you mean " : "",
 	              close ? close : "", close ? "?" : "",
 	              skipped ? (close ? " Skipped while loading plugins: "
@@ -216,13 +219,18 @@ static int explain_missing(usmp_registry *r, const char *name, char **msg)
 	                      : "",
 	              skipped ? skipped : "",
 	              close || skipped ? ""
-	              : usmp__registry_missing_plugindir(r) ? "; "
-	              : "; an algorithm from a plugin of your own loads "
-	                "when its .so file, or its directory, is on the "
-	                "plugin path (USMP_PLUGIN_PATH)",
-	              close || skipped || !usmp__registry_missing_plugindir(r)
-	                      ? ""
-	                      : usmp__registry_missing_plugindir(r));
+	              : shipped        ? "; "
+	                               : "; an algorithm from a plugin of your own "
+	                                 "loads when its .so file, or its "
+	                                 "directory, is on the plugin path "
+	                                 "(USMP_PLUGIN_PATH)",
+	              close || skipped || !shipped ? "" : shipped,
+	              !misses               ? ""
+	              : close && !skipped ? " Entries of the plugin path that "
+	                                    "gave no plugin: "
+	                                  : "; entries of the plugin path that "
+	                                    "gave no plugin: ",
+	              misses ? misses : "");
 	free(list);
 	free(close);
 	free(skipped);

@@ -26,8 +26,15 @@ else fail "usmp.pc installed"; finish
 fi
 # Relocate the installed tree: every path in usmp.pc derives from ${prefix}.
 export PKG_CONFIG_PATH="$(dirname "$pc")"
+# usmp.pc's prefix is its own directory's (${pcfiledir}/../../.., already
+# in the destdir) unless built with -Dpkgconfig.relocatable=false: then the
+# configured prefix, to put under the destdir.
 prefix=$(pkg-config --variable=prefix usmp)
-PKG_CONFIG="pkg-config --define-variable=prefix=$tmp/root$prefix"
+case $prefix in
+"$tmp/root"/*) ;;
+*) prefix=$tmp/root$prefix ;;
+esac
+PKG_CONFIG="pkg-config --define-variable=prefix=$prefix"
 libdir=$($PKG_CONFIG --variable=libdir usmp)
 plugindir=$($PKG_CONFIG --variable=plugindir usmp)
 if [ -e "$libdir/libusmp.so.1" ] && [ -d "$plugindir" ]

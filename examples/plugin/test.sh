@@ -23,11 +23,18 @@ fi
 pc=$(find "$tmp/root" -name usmp.pc | head -n 1)
 [ -n "$pc" ] || { fail "usmp.pc installed"; finish; }
 export PKG_CONFIG_PATH="$(dirname "$pc")"
+# usmp.pc's prefix is its own directory's (${pcfiledir}/../../.., already
+# in the destdir) unless built with -Dpkgconfig.relocatable=false: then the
+# configured prefix, to put under the destdir.
 prefix=$(pkg-config --variable=prefix usmp)
-PKG_CONFIG="pkg-config --define-variable=prefix=$tmp/root$prefix"
+case $prefix in
+"$tmp/root"/*) ;;
+*) prefix=$tmp/root$prefix ;;
+esac
+PKG_CONFIG="pkg-config --define-variable=prefix=$prefix"
 libdir=$($PKG_CONFIG --variable=libdir usmp)
 plugindir=$($PKG_CONFIG --variable=plugindir usmp)
-usmp="$tmp/root$prefix/bin/usmp"
+usmp="$prefix/bin/usmp"
 [ -x "$usmp" ] || { fail "usmp CLI installed at $usmp"; finish; }
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 

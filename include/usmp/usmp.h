@@ -316,7 +316,10 @@ typedef struct usmp_registry_options {
  * file, or its directory, that is world-writable (a directory without the
  * sticky bit) or owned by another user than the process's and root is
  * skipped (group write is fine), unless USMP_ALLOW_INSECURE_PLUGINS=1.
- * A plugin that fails to load is recorded as a diagnostic and skipped.
+ * A plugin that fails to load is recorded as a diagnostic and skipped, as
+ * is an entry of `plugin_path` or USMP_PLUGIN_PATH that does not exist; an
+ * algorithm asked for later and not found (bind, select, plan) names each
+ * entry that gave no plugin file ("DIR: no .so file in the directory").
  * `opts` may be NULL.
  * Thread-safe: yes (each call makes its own registry; it reads the
  * environment and forks the scanner).

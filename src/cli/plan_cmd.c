@@ -151,9 +151,13 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 				        "first plan is always finished, however long "
 				        "it takes\n", limit);
 		}
+		/* The limit the user set is the command's; the part worked to
+		 * what reading left of it (and writing will need): name theirs. */
 		if (stopped && !pi.optimal)
 			fprintf(stderr, "    stopped at the time limit of %g s%s: best "
-			        "plan so far, proven bound %llu\n", limit,
+			        "plan so far, proven bound %llu\n",
+			        time_limit > 0 && !isinf(time_limit) ? time_limit
+			                                             : limit,
 			        time_limit > 0 ? "" : " (the default)",
 			        (unsigned long long)pi.proven_bound);
 		if (capacity != USMP_UNBOUNDED && names_exact(pi.algorithm) &&
@@ -249,12 +253,16 @@ static int log_level_ok(void)
 
 /* Without USMP_LOG the library's lines are silent, but for its warning
  * that a USMP_ALGORITHM rule matches no pool or target of the problem
- * (a misspelt name would leave its parts to the default unsaid). */
+ * (a misspelt name would leave its parts to the default unsaid), and
+ * auto's that a plugin's volunteer failed, crashed or returned an invalid
+ * plan (auto plans on without it: the plugin's fault would go unsaid). */
 static void rule_warnings_only(void *ctx, int level, const char *who,
                                const char *message)
 {
 	(void)ctx;
-	if (level <= USMP_LOG_WARN && !strcmp(who, "USMP_ALGORITHM"))
+	if (level <= USMP_LOG_WARN &&
+	    (!strcmp(who, "USMP_ALGORITHM") ||
+	     (!strcmp(who, "auto") && !strncmp(message, "volunteer ", 10))))
 		fprintf(stderr, "usmp: %s: %s\n", who, cli_shown(message));
 }
 
