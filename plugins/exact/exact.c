@@ -283,11 +283,20 @@ int xact_one_search(const usmp_view *v, const usmp_host *h,
 	if (capacity > 0 && capacity < limit)
 		limit = capacity;
 	/* Bounds: the host's (which knows overlap rules), the fixed buffers,
-	 * and, when no rule lets buffers share, the fullest section. */
+	 * exact's own, which knows alignment and holds with the rules (a
+	 * host's bound may ignore alignment), and, when no rule lets buffers
+	 * share, the fullest section. */
 	bool rules = sharing_rules(v);
 	uint64_t lo = v->lower_bound;
 	if (m->fixed_peak > lo)
 		lo = m->fixed_peak;
+	uint64_t own = xact_align_bound(m, v);
+	logmsg(h, USMP_LOG_DEBUG, "exact: lower bounds: the host's %llu, the "
+	       "fixed buffers' %llu, with alignment %llu",
+	       (unsigned long long)v->lower_bound,
+	       (unsigned long long)m->fixed_peak, (unsigned long long)own);
+	if (own > lo)
+		lo = own;
 	uint64_t reported_lo = lo;
 	if (!rules && m->sect_max > lo)
 		lo = m->sect_max;

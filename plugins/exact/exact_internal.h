@@ -82,6 +82,14 @@ int xact_model_build(xact_model *m, const usmp_view *v,
                      const usmp_host *h);
 void xact_model_free(xact_model *m);
 
+/* A lower bound of every plan's peak that knows alignment
+ * (exact_align_bound.c): at each time section and alignment level M, the
+ * sizes of the free buffers alive there with alignment >= M, each rounded
+ * up to M, less the largest rounding (the top one's); buffers in an
+ * overlap rule that could share and buffers without a live range left
+ * out. It holds with the rules; 0 when out of memory. */
+uint64_t xact_align_bound(const xact_model *m, const usmp_view *v);
+
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
  * it conflicts with. Never exceeds XACT_MAXVAL by much. */
 uint64_t xact_fit(const xact_model *m, uint32_t b, uint64_t o);
