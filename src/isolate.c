@@ -38,6 +38,7 @@ typedef struct shared_result {
 	char message[512];
 	char who[256];
 	char overrun_by[USMP__HOST_NAME]; /* the call's hc->overrun_by */
+	int overrun_cause;                /* and hc->overrun_cause */
 	/* Log records for the host's function: a level byte, who logged
 	 * (usmp__host_who), a NUL, the message, a NUL. log_used is published
 	 * after the record is written. */
@@ -129,6 +130,7 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
 	memcpy(res->overrun_by, hc->overrun_by, sizeof res->overrun_by);
+	res->overrun_cause = hc->overrun_cause;
 	if (in_child.who)
 		snprintf(res->who, sizeof res->who, "%s", in_child.who);
 	res->status = st;
@@ -257,6 +259,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		hc->last_message[sizeof hc->last_message - 1] = '\0';
 		memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
 		hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
+		hc->overrun_cause = res->overrun_cause;
 		res->who[sizeof res->who - 1] = '\0';
 		if (res->who[0]) {
 			free(c->who);
