@@ -149,6 +149,20 @@ bool usmp__isolate_hung(const usmp__watch *w, double started, double grace)
 	return usmp__now() >= from + grace + w->patient_time;
 }
 
+/* What the child's call left in its context, into the parent's. */
+static void take_result(usmp__host_ctx *hc, const shared_result *res)
+{
+	hc->reported = res->reported;
+	hc->optimal = res->optimal;
+	hc->stopped = res->stopped;
+	hc->proven_bound = res->proven_bound;
+	memcpy(hc->last_message, res->message, sizeof hc->last_message);
+	hc->last_message[sizeof hc->last_message - 1] = '\0';
+	memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
+	hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
+	hc->overrun_cause = res->overrun_cause;
+}
+
 int usmp__isolated_call(usmp__call *c, double grace)
 {
 	usmp_registry *r = c->r;
@@ -251,15 +265,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 	} else {
 		st = res->status;
 		memcpy(out, shared_out, n * sizeof *out);
-		hc->reported = res->reported;
-		hc->optimal = res->optimal;
-		hc->stopped = res->stopped;
-		hc->proven_bound = res->proven_bound;
-		memcpy(hc->last_message, res->message, sizeof hc->last_message);
-		hc->last_message[sizeof hc->last_message - 1] = '\0';
-		memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
-		hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
-		hc->overrun_cause = res->overrun_cause;
+		take_result(hc, res);
 		res->who[sizeof res->who - 1] = '\0';
 		if (res->who[0]) {
 			free(c->who);
