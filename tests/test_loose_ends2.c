@@ -1,5 +1,6 @@
 /* test_loose_ends2.c — three more loose ends: exact's own bound with
  * alignment, the verifier out of memory, and auto's overrun blame. */
+#include "oracle.h"
 #include "plugin_harness.h"
 #include "support.h"
 
@@ -170,6 +171,68 @@ Test(loose_ends2, exact_own_bound_leaves_sharing_rule_partners_out)
 	cr_assert_leq(x.bound, peak);
 	free(out);
 	th_free(p);
+}
+
+/* Exact's bound against the exhaustive oracle (tests/oracle.c), with a
+ * host bound of 0 so that only exact's own counts: one pool, random sizes,
+ * alignments (the pool's too) and live ranges, sometimes overlap rules;
+ * its proven bound never exceeds the optimum, and "optimal" only at it. */
+Test(loose_ends2, exact_own_bound_never_exceeds_the_oracle_optimum)
+{
+	uint64_t s = 20261204;
+	int claimed = 0, raised = 0;
+	for (int c = 0; c < 300; c++) {
+		desc d;
+		memset(&d, 0, sizeof d);
+		d.P = 1;
+		d.limit[0] = UINT64_MAX;
+		d.palign[0] = (uint64_t)1 << test_rand_range(&s, 0, 2);
+		d.n = (uint32_t)test_rand_range(&s, 2, 6);
+		th_problem *p = th_new();
+		th_pool(p, "p0", USMP_UNBOUNDED, d.palign[0]);
+		for (uint32_t i = 0; i < d.n; i++) {
+			d.size[i] = test_rand_range(&s, 1, 12);
+			d.align[i] = (uint64_t)1 << test_rand_range(&s, 0, 3);
+			d.live[i] = 1;
+			d.begin[i] = (int64_t)test_rand_range(&s, 0, 3);
+			d.end[i] = d.begin[i] + (int64_t)test_rand_range(&s, 1, 3);
+			char name[8];
+			snprintf(name, sizeof name, "b%u", i);
+			th_buffer(p, name, d.size[i], d.align[i], d.begin[i], d.end[i]);
+		}
+		if (test_chance(&s, 40)) {
+			uint32_t a = (uint32_t)test_rand_range(&s, 0, d.n - 1);
+			uint32_t b = (a + 1) % d.n;
+			int64_t lead = (int64_t)test_rand_range(&s, 0, 8) - 4;
+			d.rules[d.rule_count++] = (orule){a, b, lead};
+			th_rule(p, a, b, lead);
+		}
+		oracle_derive(&d);
+		oracle o = oracle_run_all(&d, M_ANY, 0);
+		cr_assert(o.found, "case %d: the oracle found no plan", c);
+		usmp_view v = *th_view(p);
+		v.lower_bound = 0;
+		le2_host x;
+		le2_host_init(&x, &v, 0);
+		usmp_placement *out = th_out(&v);
+		int rc = run_exact(&v, &x, out, true);
+		cr_assert_eq(rc, USMP_OK, "case %d: %s", c, x.t.last_log);
+		char why[256];
+		cr_assert(th_check(&v, out, 0, why, sizeof why), "case %d: %s", c,
+		          why);
+		cr_assert(x.reported, "case %d", c);
+		cr_assert_leq(x.bound, o.best_total, "case %d: bound %llu above the "
+		              "optimum %llu", c, (unsigned long long)x.bound,
+		              (unsigned long long)o.best_total);
+		if (x.optimal)
+			cr_assert_eq(th_total(&v, out), o.best_total, "case %d", c);
+		claimed += x.optimal;
+		raised += x.bound > 0;
+		free(out);
+		th_free(p);
+	}
+	cr_assert_gt(claimed, 200);
+	cr_assert_gt(raised, 290);
 }
 
 /* ---- the verifier out of memory ---------------------------------------------- */
