@@ -974,8 +974,13 @@ static int auto_plan(usmp__call *c)
 	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
 	s.ran += run_volunteers(&s);
 	if (s.improve && s.window_first && s.have_best && !at_bound(&s) &&
-	    !only_cancel(hc))
+	    !only_cancel(hc)) {
+		double before = hc->deadline;
 		stretch_default_limit(c, t_start);
+		/* The time it grants past the deadline is the first plan's. */
+		if (hc->deadline > before)
+			s.first_late += hc->deadline - usmp__now();
+	}
 	if (s.improve && !at_bound(&s) && !h->should_stop(h))
 		auto_search(&s);
 	/* Time left after the search: the heuristics that did not fit. */
