@@ -89,6 +89,14 @@ void xact_model_free(xact_model *m);
  * overlap rule that could share and buffers without a live range left
  * out. It holds with the rules; 0 when out of memory. */
 uint64_t xact_align_bound(const xact_model *m, const usmp_view *v);
+/* The same for a view of any pools (exact_align_bound.c), a bound of the
+ * sum of the pools' high-water marks: of every plan, whatever its spill
+ * (per alignment level, the rounded sizes of the free buffers alive at one
+ * time less one rounding per pool), or, with first_pools, of the plans
+ * without spill (each pool bounded alone with the buffers whose first
+ * candidate it is). O(n^2): for the joint search's views. */
+uint64_t xact_align_bound_view(const usmp_view *v, const usmp_host *h,
+                               bool first_pools);
 
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
  * it conflicts with. Never exceeds XACT_MAXVAL by much. */
