@@ -51,6 +51,7 @@ struct usmp__host_ctx {
 	 * the deadline (portfolio.c), "" when none: the part ran over its
 	 * limit for it, not for its first plan. */
 	char overrun_by[USMP__HOST_NAME];
+	int overrun_cause; /* usmp_overrun_cause of a portfolio's call */
 	const char *member;     /* the member a portfolio runs now, or NULL:
 	                           its lines say "algorithm/member"
 	                           (usmp__dispatch sets it) */

@@ -38,6 +38,7 @@ typedef struct shared_result {
 	char message[512];
 	char who[256];
 	char overrun_by[USMP__HOST_NAME]; /* the call's hc->overrun_by */
+	int overrun_cause;                /* and hc->overrun_cause */
 	/* Log records for the host's function: a level byte, who logged
 	 * (usmp__host_who), a NUL, the message, a NUL. log_used is published
 	 * after the record is written. */
@@ -129,6 +130,7 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
 	memcpy(res->overrun_by, hc->overrun_by, sizeof res->overrun_by);
+	res->overrun_cause = hc->overrun_cause;
 	if (in_child.who)
 		snprintf(res->who, sizeof res->who, "%s", in_child.who);
 	res->status = st;
@@ -145,6 +147,20 @@ bool usmp__isolate_hung(const usmp__watch *w, double started, double grace)
 		return false;
 	double from = w->patient_end > dl ? w->patient_end : dl;
 	return usmp__now() >= from + grace + w->patient_time;
+}
+
+/* What the child's call left in its context, into the parent's. */
+static void take_result(usmp__host_ctx *hc, const shared_result *res)
+{
+	hc->reported = res->reported;
+	hc->optimal = res->optimal;
+	hc->stopped = res->stopped;
+	hc->proven_bound = res->proven_bound;
+	memcpy(hc->last_message, res->message, sizeof hc->last_message);
+	hc->last_message[sizeof hc->last_message - 1] = '\0';
+	memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
+	hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
+	hc->overrun_cause = res->overrun_cause;
 }
 
 int usmp__isolated_call(usmp__call *c, double grace)
@@ -249,14 +265,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 	} else {
 		st = res->status;
 		memcpy(out, shared_out, n * sizeof *out);
-		hc->reported = res->reported;
-		hc->optimal = res->optimal;
-		hc->stopped = res->stopped;
-		hc->proven_bound = res->proven_bound;
-		memcpy(hc->last_message, res->message, sizeof hc->last_message);
-		hc->last_message[sizeof hc->last_message - 1] = '\0';
-		memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
-		hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
+		take_result(hc, res);
 		res->who[sizeof res->who - 1] = '\0';
 		if (res->who[0]) {
 			free(c->who);

@@ -247,6 +247,7 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.spill_forced = pt->spill_forced,
 		.rules_as_conflicts = pt->rules_as_conflicts,
 		.overrun_by = pt->overrun_by ? pt->overrun_by : "",
+		.overrun_cause = (uint32_t)pt->overrun_cause,
 	};
 	size_t n = info->struct_size < sizeof full ? info->struct_size : sizeof full;
 	memcpy(info, &full, n);
@@ -291,14 +292,18 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 	char *msg = NULL;
 	st = usmp__view_build_to_check(p, &vs, &msg);
 	if (st) {
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "cannot build view");
+		usmp__plan_fail(plan, st, "%s", msg ? msg
+		                : st == USMP_ERR_NOMEM ? "verify: out of memory"
+		                                       : "cannot build view");
 		usmp__free_msg(&msg);
 		return st;
 	}
 	/* The whole-problem view keeps problem indices for pools and buffers. */
 	st = usmp__verify(&vs.view, plan->placements, &msg);
 	if (st)
-		usmp__plan_fail(plan, st, "%s", msg ? msg : "invalid plan");
+		usmp__plan_fail(plan, st, "%s", msg ? msg
+		                : st == USMP_ERR_NOMEM ? "verify: out of memory"
+		                                       : "invalid plan");
 	else
 		usmp__plan_ok(plan);
 	usmp__free_msg(&msg);
@@ -655,6 +660,7 @@ static int part_call(part_job *j, double dl, bool default_budget)
 	free(part->overrun_by);
 	part->overrun_by = j->hc.overrun_by[0] ? usmp__strdup(j->hc.overrun_by)
 	                                       : NULL;
+	part->overrun_cause = j->hc.overrun_cause;
 	const char *name = j->algo->name, *who = j->call.who;
 	size_t len = strlen(name) + (who ? strlen(who) + 1 : 0) + 1;
 	part->algorithm = malloc(len);

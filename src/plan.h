@@ -66,7 +66,8 @@ typedef struct usmp__part {
 	uint32_t spill_largest; /* the largest of them; UINT32_MAX when none */
 	uint64_t spill_forced;  /* of spill, what no plan avoids */
 	uint64_t rules_as_conflicts; /* rules its algorithm did not honour */
-	char *overrun_by; /* the volunteer stopped past the limit, or NULL */
+	char *overrun_by; /* the member that ran past the limit, or NULL */
+	int overrun_cause; /* usmp_overrun_cause */
 } usmp__part;
 
 /* A plan: status, placements, pool sizes and its parts. */

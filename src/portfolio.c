@@ -226,6 +226,14 @@ typedef struct run_state {
 	uint64_t bound_spill;
 	int bound_raised, prev_reported, prev_optimal;
 	uint64_t prev_proven;
+	/* Seconds past the deadline each member call ran (from the later of
+	 * its start and the deadline to its return): the first plan's calls
+	 * summed, and the largest of any other call, whose algorithm is
+	 * late_name (killed by its watcher when late_killed). blame_overrun
+	 * names the cause from them. */
+	double first_late, member_late;
+	char late_name[USMP__HOST_NAME];
+	bool late_killed;
 } run_state;
 
 /* A digest of a plan's placements (FNV-1a over their pools and offsets):
@@ -312,6 +320,51 @@ static void member_bound(run_state *s, int st, bool volunteer, int reported,
 	}
 }
 
+/* After a member's call that began at t0 and worked to the deadline dl (0:
+ * none): the time it ran past dl, on the first plan's account when it was
+ * making the first plan (first), else kept when the largest so far. */
+static void note_late(run_state *s, const char *name, double t0, double dl,
+                      bool first, bool killed)
+{
+	if (dl <= 0)
+		return;
+	double late = usmp__now() - (t0 > dl ? t0 : dl);
+	if (late <= 0)
+		return;
+	if (first) {
+		s->first_late += late;
+	} else if (late > s->member_late) {
+		s->member_late = late;
+		snprintf(s->late_name, sizeof s->late_name, "%s", name);
+		s->late_killed = killed;
+	}
+}
+
+/* When auto returns past `deadline` (its caller's), the part's overrun
+ * cause (usmp_part_info.overrun_cause): what took at least half of the
+ * time past it, the first plan or the latest member (then named in
+ * overrun_by), else unknown rather than a wrong name (auto's own work
+ * between members, a late member's successors each a little late). */
+static void blame_overrun(run_state *s, double deadline)
+{
+	usmp__host_ctx *hc = s->hc;
+	double past = deadline > 0 ? usmp__now() - deadline : 0;
+	hc->overrun_by[0] = '\0';
+	hc->overrun_cause = USMP_OVERRUN_NONE;
+	if (past <= 0)
+		return;
+	if (s->member_late >= s->first_late && 2 * s->member_late >= past) {
+		snprintf(hc->overrun_by, sizeof hc->overrun_by, "%s",
+		         s->late_name);
+		hc->overrun_cause = s->late_killed ? USMP_OVERRUN_STOPPED
+		                                   : USMP_OVERRUN_LATE;
+	} else if (2 * s->first_late >= past) {
+		hc->overrun_cause = USMP_OVERRUN_FIRST_PLAN;
+	} else {
+		hc->overrun_cause = USMP_OVERRUN_UNKNOWN;
+	}
+}
+
 /* Run one member through the one dispatch path (usmp__dispatch): algorithm
  * a with its defaults plus `knob` (one "key=value" or NULL), warm-started
  * when `warm`; keep its plan when valid and better. A table member runs in
@@ -352,13 +405,13 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	                              !usmp__dispatch_isolates(s->r, a, call.flags)};
 	if (seal.on)
 		usmp__view_seal_make(&seal, s->v);
+	double dl = hc->deadline;
+	bool first = hc->patient > 0;
 	int st = usmp__dispatch(&call);
 	msg = call.error;
 	call.error = NULL;
 	usmp__call_finish(&call);
-	/* Killed for time: the part's summary names it, not the first plan. */
-	if (volunteer && call.overran && !hc->overrun_by[0])
-		snprintf(hc->overrun_by, sizeof hc->overrun_by, "%s", a->name);
+	note_late(s, a->name, t0, dl, first, volunteer && call.overran);
 	if (seal.on && usmp__view_seal_broken(&seal, (usmp_view *)(uintptr_t)s->v)) {
 		if (!hc->view_writer)
 			hc->view_writer = a;
@@ -921,8 +974,13 @@ static int auto_plan(usmp__call *c)
 	/* Plugins' volunteers, after the shipped heuristics, when time allows. */
 	s.ran += run_volunteers(&s);
 	if (s.improve && s.window_first && s.have_best && !at_bound(&s) &&
-	    !only_cancel(hc))
+	    !only_cancel(hc)) {
+		double before = hc->deadline;
 		stretch_default_limit(c, t_start);
+		/* The time it grants past the deadline is the first plan's. */
+		if (hc->deadline > before)
+			s.first_late += hc->deadline - usmp__now();
+	}
 	if (s.improve && !at_bound(&s) && !h->should_stop(h))
 		auto_search(&s);
 	/* Time left after the search: the heuristics that did not fit. */
@@ -932,6 +990,7 @@ static int auto_plan(usmp__call *c)
 	 * about to return, and an earlier deadline there could only make the
 	 * watcher kill it on the way out). */
 	hc->deadline = deadline;
+	blame_overrun(&s, deadline);
 	if (!s.have_best) {
 		st = auto_no_plan(&s);
 		goto out;

@@ -744,14 +744,31 @@ typedef struct usmp_part_info {
 	 * (it lacks USMP_CAP_OVERLAP_RULES; auto's members are not counted);
 	 * 0 when it honours them, or for a plan read from a file. */
 	uint64_t rules_as_conflicts;
-	/* The algorithm that made the part run over its time limit and was
-	 * stopped for it: a volunteer auto ran (USMP_CAP_PORTFOLIO) that did
-	 * not return by the deadline plus the member grace, killed by the
-	 * watcher of its isolated call (docs/abi.md, "Isolation"). "" when
-	 * none: a part over its limit then overran for its first plan, which
-	 * is always finished. */
+	/* The algorithm that made the part run over its time limit, as
+	 * overrun_cause says: with USMP_OVERRUN_STOPPED a volunteer auto ran
+	 * (USMP_CAP_PORTFOLIO) that did not return by the deadline plus the
+	 * member grace, killed by the watcher of its isolated call (docs/abi.md,
+	 * "Isolation"); with USMP_OVERRUN_LATE a member of auto (one of its
+	 * own or a volunteer) that returned past the deadline and took most of
+	 * the time past it. "" for every other cause. */
 	const char *overrun_by;
+	/* Why the part ran over its time limit (usmp_overrun_cause), as auto
+	 * saw it; USMP_OVERRUN_NONE when it did not (at auto's return), and
+	 * for every algorithm other than auto (its one call is its first
+	 * plan, which is always finished). */
+	uint32_t overrun_cause;
+	uint32_t reserved2; /* 0 */
 } usmp_part_info;
+
+/* usmp_part_info.overrun_cause: why auto ended past its deadline. The
+ * cause is what took most of the time past it. */
+enum usmp_overrun_cause {
+	USMP_OVERRUN_NONE = 0,       /* on time (or not auto) */
+	USMP_OVERRUN_FIRST_PLAN = 1, /* its first plan, always finished */
+	USMP_OVERRUN_STOPPED = 2,    /* overrun_by was killed past the grace */
+	USMP_OVERRUN_LATE = 3,       /* overrun_by returned past the deadline */
+	USMP_OVERRUN_UNKNOWN = 4     /* none of those took most of the time */
+};
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with
  * strings owned by the plan.

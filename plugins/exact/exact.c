@@ -245,6 +245,22 @@ static bool sharing_rules(const usmp_view *v)
 	return false;
 }
 
+/* The bound the search starts from, true with the rules: the host's (which
+ * knows them, maybe not alignment), the fixed buffers' and exact's own,
+ * which knows alignment (xact_align_bound). */
+static uint64_t first_bound(const usmp_view *v, const xact_model *m,
+                            const usmp_host *h)
+{
+	uint64_t own = xact_align_bound(m, v), lo = v->lower_bound;
+	logmsg(h, USMP_LOG_DEBUG, "exact: lower bounds: the host's %llu, the "
+	       "fixed buffers' %llu, with alignment %llu",
+	       (unsigned long long)lo, (unsigned long long)m->fixed_peak,
+	       (unsigned long long)own);
+	if (m->fixed_peak > lo)
+		lo = m->fixed_peak;
+	return own > lo ? own : lo;
+}
+
 int xact_one_search(const usmp_view *v, const usmp_host *h,
                     usmp_placement *out, const xact_params *kp,
                     xact_outcome *res)
@@ -282,12 +298,10 @@ int xact_one_search(const usmp_view *v, const usmp_host *h,
 	uint64_t limit = v->pools[0].size_limit;
 	if (capacity > 0 && capacity < limit)
 		limit = capacity;
-	/* Bounds: the host's (which knows overlap rules), the fixed buffers,
-	 * and, when no rule lets buffers share, the fullest section. */
+	/* Bounds: those that hold with the rules (first_bound), and, when no
+	 * rule lets buffers share, the fullest section. */
 	bool rules = sharing_rules(v);
-	uint64_t lo = v->lower_bound;
-	if (m->fixed_peak > lo)
-		lo = m->fixed_peak;
+	uint64_t lo = first_bound(v, m, h);
 	uint64_t reported_lo = lo;
 	if (!rules && m->sect_max > lo)
 		lo = m->sect_max;

@@ -82,6 +82,22 @@ int xact_model_build(xact_model *m, const usmp_view *v,
                      const usmp_host *h);
 void xact_model_free(xact_model *m);
 
+/* A lower bound of every plan's peak that knows alignment
+ * (exact_align_bound.c): at each time section and alignment level M, the
+ * sizes of the free buffers alive there with alignment >= M, each rounded
+ * up to M, less the largest rounding (the top one's); buffers in an
+ * overlap rule that could share and buffers without a live range left
+ * out. It holds with the rules; 0 when out of memory. */
+uint64_t xact_align_bound(const xact_model *m, const usmp_view *v);
+/* The same for a view of any pools (exact_align_bound.c), a bound of the
+ * sum of the pools' high-water marks: of every plan, whatever its spill
+ * (per alignment level, the rounded sizes of the free buffers alive at one
+ * time less one rounding per pool), or, with first_pools, of the plans
+ * without spill (each pool bounded alone with the buffers whose first
+ * candidate it is). O(n^2): for the joint search's views. */
+uint64_t xact_align_bound_view(const usmp_view *v, const usmp_host *h,
+                               bool first_pools);
+
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
  * it conflicts with. Never exceeds XACT_MAXVAL by much. */
 uint64_t xact_fit(const xact_model *m, uint32_t b, uint64_t o);

@@ -158,6 +158,12 @@ int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 	s.first_only = !minimize;
 	if ((rc = xact_mp_init(&s, v, h, capacity)))
 		goto fail;
+	s.lb = xact_align_bound_view(v, h, false);
+	s.lb0 = xact_align_bound_view(v, h, true);
+	if (v->lower_bound > s.lb)
+		s.lb = v->lower_bound;
+	if (s.lb > s.lb0)
+		s.lb0 = s.lb;
 	if (st && st->have)
 		take_start(&s, st);
 	if (st)

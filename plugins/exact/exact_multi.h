@@ -68,7 +68,11 @@ typedef struct xact_mp {
 	uint64_t best_spill, best_total;
 	bool first_only;    /* feasibility mode: stop at the first plan */
 	bool found;
-	bool stop_at_lb;    /* a plan at the host's bound ends the search */
+	bool stop_at_lb;    /* a plan without spill at lb0 ends the search */
+	/* Bounds of the size: the host's or exact's own with alignment
+	 * (xact_align_bound_view), the larger; lb of every plan, lb0 of the
+	 * plans without spill. */
+	uint64_t lb, lb0;
 	bool native;        /* xact_mp_lowest() lets rule pairs share as allowed */
 	int64_t *leadm;     /* [n * n] max_lead of rule (src, dst), or INT64_MIN */
 	bool shared;        /* rule pairs may share in this search */

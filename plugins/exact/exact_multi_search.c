@@ -34,9 +34,9 @@ static int dfs(xact_mp *s, uint32_t depth)
 	if (s->nplaced == s->nfree) {
 		xact_mp_record(s);
 		s->found = true;
-		/* No spill and the host's lower bound: nothing beats it. */
+		/* No spill and the lower bound: nothing beats it. */
 		if (s->stop_at_lb && s->best_spill == 0 &&
-		    s->best_total <= s->v->lower_bound)
+		    s->best_total <= s->lb0)
 			s->done = true;
 		if (s->has_target && s->best_spill <= s->tspill &&
 		    s->best_total <= s->ttotal)
@@ -52,7 +52,8 @@ static int dfs(xact_mp *s, uint32_t depth)
 	 * a size bound of every plan: it is optimal (spill first, then size). */
 	if (depth == 0 && s->root_check && s->have && !s->found &&
 	    s->best_spill <= sl &&
-	    (s->best_total <= s->v->lower_bound || s->best_total <= tl)) {
+	    (s->best_total <= (s->best_spill ? s->lb : s->lb0) ||
+	     s->best_total <= tl)) {
 		s->done = true;
 		return XACT_FOUND;
 	}
@@ -122,7 +123,8 @@ int xact_mp_run(xact_mp *s, int mode)
 	s->started = false;
 	s->found = false;
 	s->done = false;
-	/* The host's bound knows rules; a relaxed plan may go below it. */
+	/* The host's bound knows rules; a relaxed plan may go below it (exact's
+	 * own leaves rule partners out, but lb may be the host's). */
 	s->stop_at_lb = !relaxed;
 	if (!xact_mp_place_fixed(s))
 		return XACT_INFEASIBLE;
@@ -154,7 +156,7 @@ int xact_mp_run(xact_mp *s, int mode)
 		if (s->have && s->first_only)
 			return XACT_FOUND;
 		if (s->have && s->best_spill == 0 &&
-		    s->best_total <= s->v->lower_bound) {
+		    s->best_total <= s->lb0) {
 			s->done = true;
 			return XACT_FOUND;
 		}

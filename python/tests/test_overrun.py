@@ -1,5 +1,5 @@
-"""Part.overrun_by: the volunteer auto stopped for running over the limit
-(usmp_part_info.overrun_by), "" when none."""
+"""Part.overrun_by and overrun_cause: the member that made auto run over the
+limit and why (usmp_part_info.overrun_by, overrun_cause), "" when none."""
 import os
 import unittest
 
@@ -35,6 +35,7 @@ class Overrun(unittest.TestCase):
         part = usmp.Registry(use_env=False).plan(crafted(),
                                                  time_limit=5).parts[0]
         self.assertEqual(part.overrun_by, "")
+        self.assertEqual(part.overrun_cause, "")
 
     def test_a_volunteer_killed_for_time_is_named(self):
         fixture = os.path.join(build_dir(), "tests", "plugins", "loose_ends",
@@ -46,7 +47,21 @@ class Overrun(unittest.TestCase):
                           default_dirs=False)
         part = r.plan(crafted(), time_limit=0.1).parts[0]
         self.assertEqual(part.overrun_by, "le_hang")
+        self.assertEqual(part.overrun_cause, "stopped")
         self.assertGreater(part.time_ms, 100.0)
+
+    def test_a_member_returning_late_is_named(self):
+        fixture = os.path.join(build_dir(), "tests", "plugins", "loose_ends2",
+                               "late_volunteer.so")
+        if not os.path.exists(fixture):
+            self.skipTest("no fixture plugins in this build: " + fixture)
+        shipped = os.path.join(build_dir(), "plugins")
+        r = usmp.Registry(plugin_path=[shipped, fixture], use_env=False,
+                          default_dirs=False)
+        part = r.plan(crafted(), time_limit=0.2, isolate=False).parts[0]
+        self.assertEqual(part.overrun_by, "le2_late")
+        self.assertEqual(part.overrun_cause, "late")
+        self.assertGreater(part.time_ms, 250.0)
 
 
 if __name__ == "__main__":

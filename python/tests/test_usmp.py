@@ -137,12 +137,13 @@ class LayoutTest(unittest.TestCase):
         sizes = {_lib.RegistryOptions: 16, _lib.PluginInfo: 48,
                  _lib.AlgorithmInfo: 40, _lib.ParamInfo: 32,
                  _lib.Selection: 32, _lib.PlanOptions: 64,
-                 _lib.PartInfo: 128}
+                 _lib.PartInfo: 136}
         for struct, size in sizes.items():
             self.assertEqual(ctypes.sizeof(struct), size, struct.__name__)
         self.assertEqual(_lib.PlanOptions.time_limit.offset, 40)
         self.assertEqual(_lib.PlanOptions.cancel.offset, 48)
         self.assertEqual(_lib.PlanOptions.log_ctx.offset, 56)
+        self.assertEqual(_lib.PartInfo.overrun_cause.offset, 128)
         self.assertEqual(_lib.PartInfo.overrun_by.offset, 120)
         self.assertEqual(_lib.PartInfo.size.offset, 40)
         self.assertEqual(_lib.PartInfo.rule.offset, 72)

@@ -50,6 +50,8 @@ CAPABILITIES = {
 _PARAM_TYPES = {1: "bool", 2: "i32", 3: "u32", 4: "i64", 5: "u64", 6: "f64",
                 7: "str"}
 _SOURCES = {1: "api", 2: "options", 3: "env", 4: "default"}
+_OVERRUN_CAUSES = {0: "", 1: "first_plan", 2: "stopped", 3: "late",
+                   4: "unknown"}
 _PLAN_ISOLATE, _PLAN_NO_ISOLATE = 1, 2
 _REGISTRY_NO_ENV, _REGISTRY_NO_DEFAULT_DIRS = 1, 2
 
@@ -677,7 +679,7 @@ Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
-            "overrun_by")
+            "overrun_by overrun_cause")
 
 
 class Plan:
@@ -742,7 +744,8 @@ class Plan:
                 _SOURCES.get(info.source, "?"), info.spill, info.spill_count,
                 buffers[info.spill_largest] if info.spill_count else None,
                 info.spill_forced, info.rules_as_conflicts,
-                _str(info.overrun_by) or ""))
+                _str(info.overrun_by) or "",
+                _OVERRUN_CAUSES.get(info.overrun_cause, "unknown")))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

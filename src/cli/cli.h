@@ -13,7 +13,8 @@ enum cli_exit {
 	EXIT_OTHER = 1,      /* anything else (also: verify found the plan invalid) */
 	EXIT_USAGE = 2,      /* bad usage or bad input */
 	EXIT_NO_FIT = 3,     /* no plan fits the pools */
-	EXIT_PLUGIN = 4      /* plugin or ABI failure */
+	EXIT_PLUGIN = 4,     /* plugin or ABI failure */
+	EXIT_NOMEM = 5       /* out of memory: nothing is said about the input */
 };
 
 /* One option of a command. The table of a command drives getopt_long, its

@@ -30,6 +30,8 @@ int cli_exit_for(int status)
 	case USMP_ERR_PLUGIN:
 	case USMP_ERR_INVALID_PLAN:
 		return EXIT_PLUGIN;
+	case USMP_ERR_NOMEM:
+		return EXIT_NOMEM;
 	default:
 		return EXIT_OTHER;
 	}

@@ -108,6 +108,43 @@ static void print_rules_as_conflicts(const usmp_registry *r,
 	fputs(")\n", stderr);
 }
 
+/* "auto", or "auto/MEMBER" (the part's algorithm was auto). */
+static int names_auto(const char *algorithm)
+{
+	return !strncmp(algorithm, "auto", 4) &&
+	       (algorithm[4] == '\0' || algorithm[4] == '/');
+}
+
+/* Why a part ran over its limit, as auto saw it (usmp_overrun_cause); an
+ * algorithm other than auto made one plan, its first. */
+static void print_overrun(const usmp_part_info *pi, double limit)
+{
+	const char *who = cli_shown(pi->overrun_by);
+	fprintf(stderr, "    over the time limit of %g s: ", limit);
+	switch (pi->overrun_cause) {
+	case USMP_OVERRUN_STOPPED:
+		fprintf(stderr, "volunteer %s did not return by then and was "
+		        "stopped\n", who);
+		break;
+	case USMP_OVERRUN_LATE:
+		fprintf(stderr, "%s, a member of auto, returned after it (most "
+		        "of the time past it)\n", who);
+		break;
+	case USMP_OVERRUN_UNKNOWN:
+		fputs("cause unknown (neither the first plan nor one member "
+		      "took most of the time past it)\n", stderr);
+		break;
+	default:
+		if (pi->overrun_cause == USMP_OVERRUN_NONE &&
+		    names_auto(pi->algorithm))
+			fputs("cause unknown (auto returned on time; the time "
+			      "past it came after)\n", stderr);
+		else
+			fputs("a first plan is always finished, however long "
+			      "it takes\n", stderr);
+	}
+}
+
 static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
                           const usmp_registry *r, double time_limit,
                           uint64_t capacity)
@@ -141,16 +178,8 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		/* A stop costs a little past the limit (the last probe, the
 		 * check); only a first plan runs much longer, or a volunteer
 		 * of auto that had to be killed (the member grace past it). */
-		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0)) {
-			if (*pi.overrun_by)
-				fprintf(stderr, "    over the time limit of %g s: "
-				        "volunteer %s did not return by then and was "
-				        "stopped\n", limit, cli_shown(pi.overrun_by));
-			else
-				fprintf(stderr, "    over the time limit of %g s: a "
-				        "first plan is always finished, however long "
-				        "it takes\n", limit);
-		}
+		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0))
+			print_overrun(&pi, limit);
 		/* The limit the user set is the command's; the part worked to
 		 * what reading left of it (and writing will need): name theirs. */
 		if (stopped && !pi.optimal)

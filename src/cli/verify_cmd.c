@@ -86,10 +86,20 @@ static int cmd_verify(int argc, char **argv)
 	                                 &p, &plan);
 	if (code >= 0)
 		return code;
-	if ((st = usmp_plan_verify(plan, p))) {
+	if ((st = usmp_plan_verify(plan, p)) == USMP_ERR_INVALID_PLAN) {
 		cli_error("%s: invalid plan: %s", argv[first + 1],
 		          usmp_plan_error(plan));
 		code = EXIT_OTHER;
+	} else if (st == USMP_ERR_NOMEM) {
+		/* Nothing was proven either way: never "invalid plan". */
+		cli_error("%s: cannot verify: out of memory (the verifier could "
+		          "not finish; nothing is known about the plan)",
+		          argv[first + 1]);
+		code = EXIT_NOMEM;
+	} else if (st) {
+		cli_error("%s: cannot verify: %s", argv[first + 1],
+		          usmp_plan_error(plan));
+		code = cli_exit_for(st);
 	} else {
 		/* Pools of up to 2^64 - 1 bytes each: the sum may pass 64 bits. */
 		uint64_t total = 0;
@@ -165,7 +175,7 @@ static int cmd_bound(int argc, char **argv)
 	pools = malloc((np ? np : 1) * sizeof *pools);
 	if (!start || !pools) {
 		cli_error("%s: out of memory", cli_shown(argv[first]));
-		code = EXIT_OTHER;
+		code = EXIT_NOMEM;
 		goto fail;
 	}
 	for (uint32_t j = 0; j < np; j++) {
