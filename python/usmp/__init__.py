@@ -230,10 +230,28 @@ def _index(kind, value):
     return value
 
 
+def _format(format):
+    try:
+        return _FORMATS[format]
+    except (KeyError, TypeError):
+        raise InvalidError("format: expected \"auto\", \"json\" or \"csv\", "
+                           "got %r" % (format,), 1) from None
+
+
+def _names(what, items, kind="names"):
+    """A list of names (or indices), refusing a lone string: iterating
+    "npu" would give the names "n", "p", "u"."""
+    if isinstance(items, (str, bytes)):
+        raise TypeError("%s: expected a list of %s, got the string %r "
+                        "(write [%r] for one)" % (what, kind, items, items))
+    return items
+
+
 def _knob_strings(params):
     """dict {knob: value} or iterable of "k=v" -> list of bytes "k=v"."""
     if not params:
         return []
+    _names("params", params, 'knob settings ("k=v") or a dict')
     if isinstance(params, dict):
         out = []
         for k, v in params.items():
@@ -351,6 +369,7 @@ class Problem:
         """Add a pool; size_limit None means unbounded. Returns its index."""
         limit = UNBOUNDED if size_limit is None else _size("size_limit",
                                                            size_limit)
+        _names("targets", targets)  # checked before the pool is added
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_pool(
             self._handle(), _bytes(name), limit,
@@ -371,6 +390,8 @@ class Problem:
         if live is not None:  # checked before the buffer is added
             _i64("begin", live[0])
             _i64("end", live[1])
+        if pools is not None:
+            _names("pools", pools)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
             self._handle(), _bytes(name), _u64("size", size),
@@ -419,7 +440,7 @@ class Problem:
         cap = _csv_capacity(path, format, capacity)
         p = cls()
         p._check(p._lib.usmp_problem_read(p._h, _bytes(str(path)),
-                                          _FORMATS[format], cap))
+                                          _format(format), cap))
         return p
 
     @classmethod
@@ -428,12 +449,12 @@ class Problem:
         raw = _bytes(data, sized=True)
         cap = _csv_capacity(name, format, capacity)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
-                                           _FORMATS[format], cap))
+                                           _format(format), cap))
         return p
 
     def write(self, path, format="json"):
         self._check(self._lib.usmp_problem_write(
-            self._handle(), _bytes(str(path)), _FORMATS[format]))
+            self._handle(), _bytes(str(path)), _format(format)))
 
     # lower bounds
     @property
@@ -508,6 +529,11 @@ class Registry:
     def __exit__(self, *exc):
         self.close()
 
+    def _handle(self):
+        if not getattr(self, "_h", None):
+            raise InvalidError("registry is closed", 1)
+        return self._h
+
     def _check(self, status):
         if status:
             _raise(status, _str(self._lib.usmp_registry_error(self._h)))
@@ -515,14 +541,14 @@ class Registry:
     @property
     def diagnostics(self):
         """"FILE: reason" for every plugin that was skipped."""
-        n = self._lib.usmp_registry_diagnostic_count(self._h)
+        n = self._lib.usmp_registry_diagnostic_count(self._handle())
         return [_str(self._lib.usmp_registry_diagnostic(self._h, i))
                 for i in range(n)]
 
     @property
     def plugins(self):
         out = []
-        for i in range(self._lib.usmp_registry_plugin_count(self._h)):
+        for i in range(self._lib.usmp_registry_plugin_count(self._handle())):
             info = _lib.new(_lib.PluginInfo)
             if self._lib.usmp_registry_plugin(self._h, i, ctypes.byref(info)):
                 continue
@@ -557,12 +583,12 @@ class Registry:
     @property
     def algorithms(self):
         """Every algorithm (built-ins first), with capabilities and knobs."""
-        n = self._lib.usmp_registry_algorithm_count(self._h)
+        n = self._lib.usmp_registry_algorithm_count(self._handle())
         return [self._algorithm_at(i) for i in range(n)]
 
     def algorithm(self, name):
         i = ctypes.c_uint32()
-        st = self._lib.usmp_registry_find_algorithm(self._h, _bytes(name),
+        st = self._lib.usmp_registry_find_algorithm(self._handle(), _bytes(name),
                                                     ctypes.byref(i))
         if st:
             _raise(st, 'no algorithm named "%s"' % name)
@@ -574,21 +600,21 @@ class Registry:
         bound; they take precedence over plan(algorithm=...)."""
         arr, n = _c_strings(_knob_strings(params))
         self._check(self._lib.usmp_registry_bind(
-            self._h, _bytes(pattern), _bytes(algorithm), arr, n))
+            self._handle(), _bytes(pattern), _bytes(algorithm), arr, n))
 
     def bind_rules(self, rules):
         """Rules in USMP_ALGORITHM syntax: "ethos-u*=exact:time_limit=2;*=best_fit"."""
-        self._check(self._lib.usmp_registry_bind_rules(self._h,
+        self._check(self._lib.usmp_registry_bind_rules(self._handle(),
                                                        _bytes(rules)))
 
     def clear_bindings(self):
-        self._lib.usmp_registry_clear_bindings(self._h)
+        self._lib.usmp_registry_clear_bindings(self._handle())
 
     def select(self, target, override=None):
         """What planning for `target` would run, and the rule that says so."""
         sel = _lib.new(_lib.Selection)
         self._check(self._lib.usmp_registry_select(
-            self._h, _bytes(target or ""),
+            self._handle(), _bytes(target or ""),
             _bytes(override) if override else None, ctypes.byref(sel)))
         return Selection(_str(sel.algorithm), _str(sel.params) or "",
                          _str(sel.rule), _SOURCES.get(sel.source, "?"))
@@ -605,6 +631,9 @@ class Registry:
         another thread may set. The GIL is released during the call. Raises
         a UsmpError subclass when no valid plan is found; returned plans are
         verified."""
+        if not isinstance(problem, Problem):
+            raise TypeError("plan: expected a usmp.Problem, got %r"
+                            % (problem,))
         opts = _lib.new(_lib.PlanOptions)
         knobs = _knob_strings(params)
         arr, n = _c_strings(knobs)
@@ -623,7 +652,7 @@ class Registry:
         if cancel is not None:
             opts.cancel = ctypes.pointer(cancel._flag)
         out = ctypes.c_void_p()
-        st = self._lib.usmp_plan_compute(self._h, problem._handle(),
+        st = self._lib.usmp_plan_compute(self._handle(), problem._handle(),
                                           ctypes.byref(opts),
                                           ctypes.byref(out))
         return Plan._take(problem, out.value, st)
@@ -746,11 +775,12 @@ class Plan:
 
     @classmethod
     def read(cls, problem, path, format="auto"):
-        """A plan file (JSON or CSV) for `problem`, e.g. to verify it."""
+        """A plan file (JSON or CSV) for `problem`, e.g. to verify it: the
+        file's placements are not checked until verify() is called."""
         lib = _lib.lib()
         out = ctypes.c_void_p()
         st = lib.usmp_plan_read(problem._handle(), _bytes(str(path)),
-                                _FORMATS[format], ctypes.byref(out))
+                                _format(format), ctypes.byref(out))
         return cls._take(problem, out.value, st)
 
     def close(self):
@@ -761,13 +791,18 @@ class Plan:
     def __del__(self):
         self.close()
 
+    def _handle(self):
+        if not getattr(self, "_h", None):
+            raise InvalidError("plan is closed", 1)
+        return self._h
+
     def _check(self, status):
         if status:
             _raise(status, _str(self._lib.usmp_plan_error(self._h)))
 
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
-        self._check(self._lib.usmp_plan_verify(self._h,
+        self._check(self._lib.usmp_plan_verify(self._handle(),
                                                self._problem._handle()))
 
     def write(self, path, format="json"):
@@ -775,13 +810,13 @@ class Plan:
         plan's time_ms differs from run to run; the CSV plan has no times
         (docs/formats.md, "Plan, JSON")."""
         self._check(self._lib.usmp_plan_write(
-            self._h, self._problem._handle(), _bytes(str(path)),
-            _FORMATS[format]))
+            self._handle(), self._problem._handle(), _bytes(str(path)),
+            _format(format)))
 
     def write_svg(self, path):
         """Draw the plan as SVG: time across, address up, a panel per pool."""
         self._check(self._lib.usmp_plan_write_svg(
-            self._h, self._problem._handle(), _bytes(str(path))))
+            self._handle(), self._problem._handle(), _bytes(str(path))))
 
     def __repr__(self):
         return "<usmp.Plan %d buffers, %d bytes, %d part(s)>" % (
