@@ -697,9 +697,15 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	int rc = USMP_OK;
 
 	if (stat(dir, &st) != 0) {
-		if (explicit)
+		/* Only a missing entry is "not found": a loop of symbolic links
+		 * or a directory on the way that may not be searched is said. */
+		if (explicit && (errno == ENOENT || errno == ENOTDIR))
 			return search_note(s, USMP_DIAG_OTHER,
 			                   "%s: plugin directory not found", dir);
+		if (explicit)
+			return search_note(s, USMP_DIAG_OTHER,
+			                   "%s: cannot read plugin path entry: %s",
+			                   dir, strerror(errno));
 		return USMP_OK;
 	}
 	if (S_ISREG(st.st_mode)) {
