@@ -294,14 +294,22 @@ Test(redteam6, a_plugin_path_entry_in_a_symlink_loop_says_why)
 
 /* ---- the Python binding --------------------------------------------------- */
 
-/* A string where the binding takes a list was iterated letter by letter:
+/* Problem.add_buffer added the buffer, then its live range, candidates and
+ * fixed placement one call each: a mistake in any of them (a pool name
+ * misspelt, a pool listed twice, a range reversed, a live tuple of three)
+ * raised with the buffer already in the problem, without its candidate
+ * list (so free to use every pool) or its range, and adding it again as
+ * meant was refused as a duplicate name. Everything the binding can check
+ * is now checked first.
+ *
+ * A string where the binding takes a list was iterated letter by letter:
  * add_pool("q", targets="npu") made a pool of the targets "n", "p" and "u"
  * (no error); pools="sram" said `no pool named "s"`, params="order=area"
  * `knob setting "o" ... is not key=value`. A closed Registry planned into
  * NoMemoryError("out of memory"), listed no algorithms and bound rules
  * into a bare "invalid"; a plan of None was an AttributeError, an unknown
  * format a KeyError. */
-Test(redteam6, python_refuses_a_lone_string_for_a_list_and_closed_handles)
+Test(redteam6, python_checks_arguments_before_changing_anything)
 {
 	const char *san = getenv("USMP_TEST_SANITIZE");
 	if (san && *san && strcmp(san, "none"))
@@ -333,7 +341,16 @@ Test(redteam6, python_refuses_a_lone_string_for_a_list_and_closed_handles)
 		"r.close()\n"
 		"run('closed plan()', lambda: r.plan(p))\n"
 		"run('closed algorithms', lambda: r.algorithms)\n"
-		"run('closed bind', lambda: r.bind('npu', 'first_fit'))\n";
+		"run('closed bind', lambda: r.bind('npu', 'first_fit'))\n"
+		"q = usmp.Problem()\n"
+		"q.add_pool('sram', size_limit=64)\n"
+		"run('unknown pool', lambda: q.add_buffer('b', 8, pools=['sram', "
+		"'dram']))\n"
+		"run('pool twice', lambda: q.add_buffer('b', 8, pools=['sram', 0]))\n"
+		"run('reversed', lambda: q.add_buffer('b', 8, live=(5, 1)))\n"
+		"run('triple', lambda: q.add_buffer('b', 8, live=(0, 1, 2)))\n"
+		"run('fixed pool', lambda: q.add_buffer('b', 8, fixed=(3, 0)))\n"
+		"print('after', q.buffers, q.add_buffer('b', 8, pools=['sram']))\n";
 	char *path = test_write_tmp(".py", script);
 	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
 	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
@@ -363,6 +380,15 @@ Test(redteam6, python_refuses_a_lone_string_for_a_list_and_closed_handles)
 		"closed plan() InvalidError: registry is closed\n",
 		"closed algorithms InvalidError: registry is closed\n",
 		"closed bind InvalidError: registry is closed\n",
+		"unknown pool NotFoundError: no pool named \"dram\"\n",
+		"pool twice InvalidError: buffer \"b\": pool \"sram\" is already "
+		"a candidate\n",
+		"reversed InvalidError: buffer \"b\": live range [5, 1): end must "
+		"be after begin\n",
+		"triple TypeError: live: expected (begin, end), got (0, 1, 2)\n",
+		"fixed pool InvalidError: buffer \"b\": fixed pool 3 does not "
+		"exist (1 pool)\n",
+		"after [] 0\n",
 	};
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 		cr_assert(strstr(out, want[k]), "missing %s in:\n%s", want[k], out);

@@ -230,6 +230,17 @@ def _index(kind, value):
     return value
 
 
+def _pair(what, value, names):
+    """value as a 2-tuple, or TypeError naming `what` and its `names`."""
+    try:
+        ok = not isinstance(value, (str, bytes)) and len(value) == 2
+    except TypeError:
+        ok = False
+    if not ok:
+        raise TypeError("%s: expected (%s), got %r" % (what, names, value))
+    return tuple(value)
+
+
 def _format(format):
     try:
         return _FORMATS[format]
@@ -387,23 +398,50 @@ class Problem:
         """Add a buffer. live=(begin, end) half-open; pools = candidate pools
         in priority order (None: every pool); fixed=(pool, offset). Returns
         its index."""
-        if live is not None:  # checked before the buffer is added
-            _i64("begin", live[0])
-            _i64("end", live[1])
-        if pools is not None:
-            _names("pools", pools)
+        # Checked before the buffer is added, so that a mistake leaves the
+        # problem as it was (the library has no call that removes a
+        # buffer): only a fixed placement the pool refuses (past its size
+        # limit, off its alignment) is found after, by the library.
+        if live is not None:
+            begin, end = _pair("live", live, "begin, end")
+            _i64("begin", begin)
+            _i64("end", end)
+            if end <= begin:
+                raise InvalidError('buffer "%s": live range [%d, %d): end '
+                                   'must be after begin' % (name, begin, end),
+                                   1)
+        cands = []
+        for pool in _names("pools", pools) if pools is not None else ():
+            j = self._pool_that_exists(name, "candidate", pool)
+            if j in cands:
+                raise InvalidError('buffer "%s": pool "%s" is already a '
+                                   'candidate' % (name, self.pools[j]), 1)
+            cands.append(j)
+        if fixed is not None:
+            fpool, offset = _pair("fixed", fixed, "pool, offset")
+            fpool = self._pool_that_exists(name, "fixed", fpool)
+            _u64("offset", offset)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
             self._handle(), _bytes(name), _u64("size", size),
             _u64("alignment", alignment), ctypes.byref(i)))
         b = i.value
         if live is not None:
-            self.set_live(b, *live)
-        for pool in pools or ():
-            self.add_candidate(b, pool)
+            self.set_live(b, begin, end)
+        for j in cands:
+            self.add_candidate(b, j)
         if fixed is not None:
-            self.set_fixed(b, *fixed)
+            self.set_fixed(b, fpool, offset)
         return b
+
+    def _pool_that_exists(self, name, what, pool):
+        j = self._pool(pool)
+        n = self.pool_count
+        if j >= n:
+            raise InvalidError('buffer "%s": %s pool %d does not exist (%d '
+                               'pool%s)' % (name, what, j, n,
+                                            "" if n == 1 else "s"), 1)
+        return j
 
     def set_live(self, buf, begin, end):
         self._check(self._lib.usmp_problem_set_live(
