@@ -879,13 +879,19 @@ done:
  * by `sep`), and in *more how many items follow them. */
 static int list_prefix(const char *list, const char *sep, uint32_t *more)
 {
-	size_t seplen = strlen(sep), len = strlen(list);
+	size_t seplen = strlen(sep), all = strlen(list), len = all;
 	uint32_t items = 1;
 
 	*more = 0;
-	for (const char *s = strstr(list, sep); s; s = strstr(s + seplen, sep))
+	/* One pass (strstr from each separator on would be a scan of the rest
+	 * each time under the sanitizers' interceptor). */
+	for (size_t i = 0; i + seplen <= all; i++) {
+		if (memcmp(list + i, sep, seplen))
+			continue;
 		if (items++ == PART_NAMES_SHOWN)
-			len = (size_t)(s - list);
+			len = i;
+		i += seplen - 1;
+	}
 	if (items > PART_NAMES_SHOWN)
 		*more = items - PART_NAMES_SHOWN;
 	return len > INT_MAX ? INT_MAX : (int)len;

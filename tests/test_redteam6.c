@@ -62,9 +62,9 @@ Test(redteam6, a_pool_naming_many_targets_is_read_in_linear_time,
 	char *text = test_read_file(path);
 	cr_assert_not_null(text);
 	/* each once, in the order first named */
-	size_t count = 0;
-	for (const char *s = strstr(text, "\"npu"); s; s = strstr(s + 1, "\"npu"))
-		count++;
+	size_t count = 0; /* by hand: strstr in a loop is square under ASan */
+	for (const char *s = text; *s; s++)
+		count += !strncmp(s, "\"npu", 4);
 	cr_assert_eq(count, n, "%zu targets written", count);
 	cr_assert(strstr(text, "\"targets\": [\"npu0\", \"npu1\", \"npu2\""),
 	          "%.200s", text);
