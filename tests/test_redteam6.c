@@ -292,6 +292,46 @@ Test(redteam6, a_plugin_path_entry_in_a_symlink_loop_says_why)
 	free(dir);
 }
 
+/* ---- a CSV plan giving a live range the problem lacks --------------------- */
+
+/* A CSV plan's lower and upper, when given, must equal the problem's
+ * (docs/formats.md); for a buffer without a live range they were not
+ * looked at, so a plan of another problem (one where the buffer lives over
+ * [0, 1)) was taken. An empty cell is still the absence of a range. */
+Test(redteam6, a_csv_plan_giving_a_live_range_the_problem_lacks_is_refused)
+{
+	static const char problem[] =
+		"{\"buffers\": [{\"name\": \"a\", \"size\": 4}, "
+		"{\"name\": \"b\", \"size\": 4, \"live\": [0, 2]}]}";
+	char *dir = test_fresh_dir("rt6-csvplan");
+	test_write_in(dir, "m.json", problem, strlen(problem));
+	static const char given[] = "id,lower,upper,offset\nb,0,2,4\na,0,1,0\n";
+	static const char upper[] = "id,lower,upper,offset\nb,0,2,4\na,,1,0\n";
+	static const char empty[] = "id,lower,upper,offset\nb,0,2,4\na,,,0\n";
+	test_write_in(dir, "given.csv", given, strlen(given));
+	test_write_in(dir, "upper.csv", upper, strlen(upper));
+	test_write_in(dir, "empty.csv", empty, strlen(empty));
+	char *out = NULL;
+	int st = test_usmp(&out, "verify '%s/m.json' '%s/given.csv'", dir, dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	char *want = test_fmt("usmp: %s/given.csv:3: lower \"0\" given for buffer "
+	                      "\"a\", which has no live range in the problem "
+	                      "(leave the cell empty)\n", dir);
+	cr_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	st = test_usmp(&out, "verify '%s/m.json' '%s/upper.csv'", dir, dir);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "upper.csv:3: upper \"1\" given for buffer \"a\""),
+	          "%s", out);
+	free(out);
+	st = test_usmp(&out, "verify '%s/m.json' '%s/empty.csv'", dir, dir);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "empty.csv: valid plan for "), "%s", out);
+	free(out);
+	free(dir);
+}
+
 /* ---- the Python binding --------------------------------------------------- */
 
 /* Problem.add_buffer added the buffer, then its live range, candidates and
