@@ -348,7 +348,9 @@ Test(redteam6, a_csv_plan_giving_a_live_range_the_problem_lacks_is_refused)
  * `knob setting "o" ... is not key=value`. A closed Registry planned into
  * NoMemoryError("out of memory"), listed no algorithms and bound rules
  * into a bare "invalid"; a plan of None was an AttributeError, an unknown
- * format a KeyError. */
+ * format a KeyError; isolate="no" planned with the default (in process
+ * for shipped plugins), time_limit="1" was taken as 1 s, cancel=True
+ * failed with an AttributeError. */
 Test(redteam6, python_checks_arguments_before_changing_anything)
 {
 	const char *san = getenv("USMP_TEST_SANITIZE");
@@ -371,6 +373,9 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 		"run('bind', lambda: r.bind('npu', 'first_fit', params='order=area'))\n"
 		"run('problem', lambda: r.plan(None))\n"
 		"run('format', lambda: usmp.Problem.read('x.json', format='xml'))\n"
+		"run('isolate', lambda: r.plan(p, isolate='no'))\n"
+		"run('time', lambda: r.plan(p, time_limit='1'))\n"
+		"run('cancel', lambda: r.plan(p, cancel=True))\n"
 		"print('pools', p.pools, 'buffers', p.buffers)\n"
 		"p.add_pool('q', targets=['npu'])\n"
 		"p.add_buffer('a', 4, live=(0, 1), pools=['q', 'sram'])\n"
@@ -414,6 +419,9 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 		"problem TypeError: plan: expected a usmp.Problem, got None\n",
 		"format InvalidError: format: expected \"auto\", \"json\" or "
 		"\"csv\", got 'xml'\n",
+		"isolate TypeError: isolate must be True, False or None, got 'no'\n",
+		"time TypeError: time_limit must be a number of seconds, got '1'\n",
+		"cancel TypeError: cancel must be a usmp.Cancel, got True\n",
 		"pools ['sram'] buffers []\n",
 		"planned Placement(pool='q', offset=0) order=area\n",
 		"closed plan InvalidError: plan is closed\n",

@@ -19,6 +19,7 @@ library's message (``e.message``) and status (``e.status``).
 """
 
 import collections
+import numbers
 import ctypes
 import re
 import threading
@@ -682,6 +683,17 @@ class Registry:
             opts.param_count = n
         if target:
             opts.target = _bytes(target)
+        if time_limit is not None and (
+                isinstance(time_limit, bool) or
+                not isinstance(time_limit, numbers.Real)):
+            raise TypeError("time_limit must be a number of seconds, got %r"
+                            % (time_limit,))
+        if isolate not in (None, True, False) or isinstance(isolate, int) \
+                and not isinstance(isolate, bool):
+            raise TypeError("isolate must be True, False or None, got %r"
+                            % (isolate,))
+        if cancel is not None and not isinstance(cancel, Cancel):
+            raise TypeError("cancel must be a usmp.Cancel, got %r" % (cancel,))
         opts.time_limit = float(time_limit or 0.0)
         if isolate is True:
             opts.flags |= _PLAN_ISOLATE
