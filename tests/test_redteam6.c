@@ -350,7 +350,8 @@ Test(redteam6, a_csv_plan_giving_a_live_range_the_problem_lacks_is_refused)
  * into a bare "invalid"; a plan of None was an AttributeError, an unknown
  * format a KeyError; isolate="no" planned with the default (in process
  * for shipped plugins), time_limit="1" was taken as 1 s, cancel=True
- * failed with an AttributeError. */
+ * failed with an AttributeError; Registry(plugin_path=pathlib.Path(d))
+ * failed with "'PosixPath' object is not iterable". */
 Test(redteam6, python_checks_arguments_before_changing_anything)
 {
 	const char *san = getenv("USMP_TEST_SANITIZE");
@@ -376,6 +377,10 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 		"run('isolate', lambda: r.plan(p, isolate='no'))\n"
 		"run('time', lambda: r.plan(p, time_limit='1'))\n"
 		"run('cancel', lambda: r.plan(p, cancel=True))\n"
+		"import os, pathlib\n"
+		"d = pathlib.Path(os.environ['USMP_PLUGIN_PATH'])\n"
+		"run('path', lambda: [a.name for a in usmp.Registry(plugin_path=d, "
+		"use_env=False, default_dirs=False).algorithms][:3])\n"
 		"print('pools', p.pools, 'buffers', p.buffers)\n"
 		"p.add_pool('q', targets=['npu'])\n"
 		"p.add_buffer('a', 4, live=(0, 1), pools=['q', 'sram'])\n"
@@ -406,7 +411,13 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 	char *out = NULL;
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	cr_assert_null(strstr(out, "ACCEPTED"), "%s", out);
+	/* a pathlib.Path is one directory: its plugins load */
+	const char *ok = strstr(out, "path ACCEPTED ['auto', 'exact', "
+	                             "'exact_window']\n");
+	cr_assert(ok, "%s", out);
+	/* and nothing else was accepted */
+	cr_assert_eq(strstr(out, "ACCEPTED"), strstr(ok, "ACCEPTED"), "%s", out);
+	cr_assert_null(strstr(ok + 14, "ACCEPTED"), "%s", out);
 	static const char *const want[] = {
 		"targets TypeError: targets: expected a list of names, got the "
 		"string 'npu' (write ['npu'] for one)\n",

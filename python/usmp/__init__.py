@@ -20,6 +20,7 @@ library's message (``e.message``) and status (``e.status``).
 
 import collections
 import numbers
+import os
 import ctypes
 import re
 import threading
@@ -544,6 +545,8 @@ class Registry:
         if not default_dirs:
             opts.flags |= _REGISTRY_NO_DEFAULT_DIRS
         if plugin_path:
+            if isinstance(plugin_path, os.PathLike):
+                plugin_path = os.fspath(plugin_path)  # one directory
             if not isinstance(plugin_path, (str, bytes)):
                 plugin_path = ":".join(str(d) for d in plugin_path)
             opts.plugin_path = _bytes(plugin_path)
