@@ -574,10 +574,22 @@ typedef struct advice {
 	uint32_t count;
 } advice;
 
-static bool share_target(const usmp__pool *a, const usmp__pool *b)
+/* Whether pools a and b serve a target in common (a pool naming none
+ * serves every target). `a_set`, when not NULL, holds a's targets: a pool
+ * naming many targets is compared with each other pool in the time of the
+ * other's targets, not of the product. */
+static bool share_target(const usmp__pool *a, const usmp__strmap *a_set,
+                         const usmp__pool *b)
 {
+	uint32_t at;
 	if (!a->target_count || !b->target_count)
 		return true;
+	if (a_set) {
+		for (uint32_t i = 0; i < b->target_count; i++)
+			if (usmp__strmap_get(a_set, b->targets[i], &at) == USMP_OK)
+				return true;
+		return false;
+	}
 	for (uint32_t i = 0; i < a->target_count; i++)
 		for (uint32_t k = 0; k < b->target_count; k++)
 			if (!strcmp(a->targets[i], b->targets[k]))
@@ -805,9 +817,21 @@ static int spill(const usmp_problem *p, const usmp__view_store *vs,
 	spill_ctx s = { .p = p, .vs = vs, .limit = p->pools[P].size_limit };
 	int rc = USMP_ERR_NOMEM;
 	memset(out, 0, sizeof *out);
+	/* P's targets as a set when it names many: out of memory, the pairs
+	 * are compared one by one instead (slower, the same answer). */
+	const usmp__pool *fullp = &p->pools[P];
+	usmp__strmap targets;
+	bool use_set = fullp->target_count >= 16;
+	usmp__strmap_init(&targets);
+	for (uint32_t i = 0; use_set && i < fullp->target_count; i++)
+		if (usmp__strmap_put(&targets, fullp->targets[i], i) ==
+		    USMP_ERR_NOMEM)
+			use_set = false;
 	for (uint32_t q = 0; q < p->pool_count && s.nd < MAX_DEST; q++)
-		if (q != P && share_target(&p->pools[P], &p->pools[q]))
+		if (q != P && share_target(fullp, use_set ? &targets : NULL,
+		                           &p->pools[q]))
 			s.dest[s.nd++] = q;
+	usmp__strmap_finish(&targets);
 	if (!s.nd)
 		return USMP_OK;
 	/* Sums stay exact in 64 bits below 2^63 (profiles wrap harmlessly). */

@@ -671,6 +671,16 @@ static int read_plan_row(cctx *c, void *arg)
 		if ((rc = check_same(c, COL_LOWER, buf->begin, id)) ||
 		    (rc = check_same(c, COL_UPPER, buf->end, id)))
 			return rc;
+	} else if (has(c, COL_LOWER) || has(c, COL_UPPER)) {
+		/* A live range where the problem has none: a plan for another
+		 * problem (an empty cell is the absence it has). */
+		int k = has(c, COL_LOWER) ? COL_LOWER : COL_UPPER;
+		char got[CSV_SHOW_MAX + 8];
+		show(c->fields[k], got, sizeof got);
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "%s %s given for buffer \"%s\", which has no live "
+		             "range in the problem (leave the cell empty)",
+		             col_names[k], got, id);
 	}
 	if ((rc = check_same(c, COL_SIZE, (int64_t)buf->size, id)))
 		return rc;

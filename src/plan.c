@@ -3,6 +3,7 @@
 #include "host.h"
 #include "plan.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -876,6 +877,32 @@ done:
 	return st;
 }
 
+/* Most pools or targets a failed part's error names (a part may have a
+ * million pools: the message names a few and counts the rest). */
+#define PART_NAMES_SHOWN 8
+
+/* The length of the first PART_NAMES_SHOWN items of `list` (items joined
+ * by `sep`), and in *more how many items follow them. */
+static int list_prefix(const char *list, const char *sep, uint32_t *more)
+{
+	size_t seplen = strlen(sep), all = strlen(list), len = all;
+	uint32_t items = 1;
+
+	*more = 0;
+	/* One pass (strstr from each separator on would be a scan of the rest
+	 * each time under the sanitizers' interceptor). */
+	for (size_t i = 0; i + seplen <= all; i++) {
+		if (memcmp(list + i, sep, seplen))
+			continue;
+		if (items++ == PART_NAMES_SHOWN)
+			len = i;
+		i += seplen - 1;
+	}
+	if (items > PART_NAMES_SHOWN)
+		*more = items - PART_NAMES_SHOWN;
+	return len > INT_MAX ? INT_MAX : (int)len;
+}
+
 /* Append to a part's error what the part is: its number, target(s), pools
  * and the rule that chose its algorithm. */
 static void describe_failed_part(usmp_plan *plan, const usmp__part *part,
@@ -885,13 +912,23 @@ static void describe_failed_part(usmp_plan *plan, const usmp__part *part,
 	                                "of the plan options (-a)",
 	                                "of USMP_ALGORITHM", "the default"};
 	char *why = plan->error;
+	const char *target;
+	uint32_t more_targets, more_pools;
+	int tlen, plen;
 	if (!part->pools)
 		return; /* failed before the part was known */
+	target = part->target && *part->target ? part->target : "none";
+	tlen = list_prefix(target, ",", &more_targets);
+	plen = list_prefix(part->pools, ", ", &more_pools);
 	plan->error = NULL;
-	usmp__set_msg(&plan->error, "%s (part %u: target %s; pool%s %s%s%s%s%s)",
-	              why ? why : "", number,
-	              part->target && *part->target ? part->target : "none",
-	              part->pool_count == 1 ? "" : "s", part->pools,
+	usmp__set_msg(&plan->error, "%s (part %u: target %.*s%s%.0u%s; pool%s "
+	              "%.*s%s%.0u%s%s%s%s%s)",
+	              why ? why : "", number, tlen, target,
+	              more_targets ? " and " : "", more_targets,
+	              more_targets ? " more" : "",
+	              part->pool_count == 1 ? "" : "s", plen, part->pools,
+	              more_pools ? " and " : "", more_pools,
+	              more_pools ? " more" : "",
 	              part->rule ? "; algorithm chosen by rule \"" : "",
 	              part->rule ? part->rule : "", part->rule ? "\" " : "",
 	              part->rule ? sources[part->source >= 1 && part->source <= 4

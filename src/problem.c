@@ -108,18 +108,18 @@ static size_t set_slot(const uint64_t *set, size_t cap, uint64_t k)
 	return i;
 }
 
-static bool set_has(const usmp_problem *p, uint64_t k)
+static bool set_has(const uint64_t *set, size_t cap, uint64_t k)
 {
-	if (p->overlap_set_cap == 0)
+	if (cap == 0)
 		return false;
-	return p->overlap_set[set_slot(p->overlap_set, p->overlap_set_cap, k)] ==
-	       k;
+	return set[set_slot(set, cap, k)] == k;
 }
 
-/* Make room for `count` keys at load <= 1/2. */
-static int set_reserve(usmp_problem *p, size_t count)
+/* Make room for `count` keys at load <= 1/2 in the set *set of *set_cap
+ * slots. */
+static int set_reserve(uint64_t **set, size_t *set_cap, size_t count)
 {
-	size_t cap = p->overlap_set_cap ? p->overlap_set_cap : 16, i;
+	size_t cap = *set_cap ? *set_cap : 16, i;
 	uint64_t *n;
 
 	while (count > cap / 2) {
@@ -127,19 +127,19 @@ static int set_reserve(usmp_problem *p, size_t count)
 			return USMP_ERR_NOMEM;
 		cap *= 2;
 	}
-	if (cap == p->overlap_set_cap)
+	if (cap == *set_cap)
 		return USMP_OK;
 	n = malloc(cap * sizeof(*n));
 	if (!n)
 		return USMP_ERR_NOMEM;
 	for (i = 0; i < cap; i++)
 		n[i] = SET_EMPTY;
-	for (i = 0; i < p->overlap_set_cap; i++)
-		if (p->overlap_set[i] != SET_EMPTY)
-			n[set_slot(n, cap, p->overlap_set[i])] = p->overlap_set[i];
-	free(p->overlap_set);
-	p->overlap_set = n;
-	p->overlap_set_cap = cap;
+	for (i = 0; i < *set_cap; i++)
+		if ((*set)[i] != SET_EMPTY)
+			n[set_slot(n, cap, (*set)[i])] = (*set)[i];
+	free(*set);
+	*set = n;
+	*set_cap = cap;
 	return USMP_OK;
 }
 
@@ -186,8 +186,12 @@ void usmp__problem_clear(usmp_problem *p)
 	if (!p)
 		return;
 	usmp__problem_changed(p);
-	for (i = 0; i < p->pool_count; i++)
+	for (i = 0; i < p->pool_count; i++) {
 		free(p->pools[i].targets);
+		if (p->pools[i].target_set)
+			usmp__strmap_finish(p->pools[i].target_set);
+		free(p->pools[i].target_set);
+	}
 	for (i = 0; i < p->buffer_count; i++)
 		free(p->buffers[i].candidates);
 	free(p->pools);
@@ -195,6 +199,7 @@ void usmp__problem_clear(usmp_problem *p)
 	free(p->edges);
 	free(p->overlaps);
 	free(p->overlap_set);
+	free(p->cand_set);
 	usmp__strmap_finish(&p->pool_names);
 	usmp__strmap_finish(&p->buffer_names);
 	free_chunks(p);
@@ -208,6 +213,8 @@ void usmp__problem_clear(usmp_problem *p)
 	p->overlap_count = p->overlap_cap = 0;
 	p->overlap_set = NULL;
 	p->overlap_set_cap = 0;
+	p->cand_set = NULL;
+	p->cand_set_cap = p->cand_set_count = 0;
 	p->csv_columns = 0;
 	/* p->error stays: a reader sets its message, then empties p. */
 }
@@ -352,7 +359,8 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 	pool->size_limit = size_limit;
 	pool->alignment = alignment;
 	pool->targets = NULL;
-	pool->target_count = 0;
+	pool->target_count = pool->target_cap = 0;
+	pool->target_set = NULL;
 	if (id)
 		*id = (uint32_t)p->pool_count;
 	p->pool_count++;
@@ -360,12 +368,48 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 	return USMP_OK;
 }
 
+/* Whether pool `pl` names `target` already. A few targets are scanned; from
+ * TARGET_SET_MIN on they are kept in a hash set, so a pool naming a
+ * million targets is read in linear time. USMP_ERR_NOMEM when the set
+ * cannot be built. */
+#define TARGET_SET_MIN 16
+
+static int has_target(usmp__pool *pl, const char *target, bool *found)
+{
+	uint32_t k;
+
+	*found = false;
+	if (pl->target_count < TARGET_SET_MIN) {
+		for (uint32_t i = 0; i < pl->target_count; i++)
+			if (strcmp(pl->targets[i], target) == 0)
+				*found = true;
+		return USMP_OK;
+	}
+	if (!pl->target_set) {
+		pl->target_set = malloc(sizeof *pl->target_set);
+		if (!pl->target_set)
+			return USMP_ERR_NOMEM;
+		usmp__strmap_init(pl->target_set);
+		for (uint32_t i = 0; i < pl->target_count; i++)
+			if (usmp__strmap_put(pl->target_set, pl->targets[i], i) ==
+			    USMP_ERR_NOMEM)
+				goto nomem;
+	}
+	*found = usmp__strmap_get(pl->target_set, target, &k) == USMP_OK;
+	return USMP_OK;
+nomem:
+	usmp__strmap_finish(pl->target_set);
+	free(pl->target_set);
+	pl->target_set = NULL;
+	return USMP_ERR_NOMEM;
+}
+
 int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
                                  const char *target)
 {
 	usmp__pool *pl;
-	char **n, *copy;
-	uint32_t i;
+	char *copy;
+	bool found;
 	int rc;
 
 	if (!p)
@@ -379,18 +423,26 @@ int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
 		                          "pool \"%s\": target name is %s", pl->name,
 		                          target ? "empty" : "missing (NULL)");
 	/* Targets form a set: naming one twice changes nothing. */
-	for (i = 0; i < pl->target_count; i++)
-		if (strcmp(pl->targets[i], target) == 0)
-			return USMP_OK;
+	if (has_target(pl, target, &found) != USMP_OK)
+		goto nomem;
+	if (found)
+		return USMP_OK;
 	if (pl->target_count >= UINT32_MAX)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "pool \"%s\": too many targets", pl->name);
-	n = realloc(pl->targets, ((size_t)pl->target_count + 1) * sizeof(*n));
-	if (!n)
-		goto nomem;
-	pl->targets = n;
+	if (pl->target_count == pl->target_cap) {
+		size_t cap = pl->target_cap;
+		if (usmp__grow((void **)&pl->targets, &cap,
+		               (size_t)pl->target_count + 1,
+		               sizeof *pl->targets) != USMP_OK)
+			goto nomem;
+		pl->target_cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+	}
 	copy = copy_name(p, target);
 	if (!copy)
+		goto nomem;
+	if (pl->target_set &&
+	    usmp__strmap_put(pl->target_set, copy, pl->target_count) != USMP_OK)
 		goto nomem;
 	pl->targets[pl->target_count++] = copy;
 	usmp__problem_changed(p);
@@ -469,11 +521,28 @@ int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
 	return USMP_OK;
 }
 
+/* Whether `pool` is a candidate of buffer b already: a scan of a short list,
+ * the (buffer, pool) set for a long one, so a buffer naming a million
+ * candidate pools is read in linear time. */
+#define CAND_SET_MIN 16
+
+static bool is_candidate(const usmp_problem *p, uint32_t b, uint32_t pool)
+{
+	const usmp__buffer *buf = &p->buffers[b];
+
+	if (buf->candidate_count < CAND_SET_MIN) {
+		for (uint32_t i = 0; i < buf->candidate_count; i++)
+			if (buf->candidates[i] == pool)
+				return true;
+		return false;
+	}
+	return set_has(p->cand_set, p->cand_set_cap, (uint64_t)b << 32 | pool);
+}
+
 int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 {
 	usmp__buffer *buf;
 	size_t cap;
-	uint32_t i;
 	int rc;
 
 	if (!p)
@@ -488,12 +557,11 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 			"buffer \"%s\": candidate pool %u does not exist (%zu "
 			"pool%s)", buf->name, pool, p->pool_count,
 			p->pool_count == 1 ? "" : "s");
-	for (i = 0; i < buf->candidate_count; i++)
-		if (buf->candidates[i] == pool)
-			return usmp__problem_fail(
-				p, USMP_ERR_INVALID,
-				"buffer \"%s\": pool \"%s\" is already a candidate",
-				buf->name, p->pools[pool].name);
+	if (is_candidate(p, b, pool))
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": pool \"%s\" is already a candidate",
+			buf->name, p->pools[pool].name);
 	/* candidate_count <= pool_count < UINT32_MAX: no overflow below. */
 	cap = buf->candidate_cap;
 	if (buf->candidate_count + 1 > cap) {
@@ -504,15 +572,33 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 			ncap = p->pool_count;
 		n = realloc(buf->candidates, ncap * sizeof(*n));
 		if (!n)
-			return usmp__problem_fail(p, USMP_ERR_NOMEM,
-			                          "buffer \"%s\": out of memory",
-			                          buf->name);
+			goto nomem;
 		buf->candidates = n;
 		buf->candidate_cap = (uint32_t)ncap;
+	}
+	/* From CAND_SET_MIN candidates on, the buffer's pairs are in the set
+	 * (all of them, put there when it reaches CAND_SET_MIN). */
+	if (buf->candidate_count + 1 >= CAND_SET_MIN) {
+		uint32_t from = buf->candidate_count + 1 == CAND_SET_MIN
+		                        ? 0 : buf->candidate_count;
+		if (set_reserve(&p->cand_set, &p->cand_set_cap,
+		                p->cand_set_count + (buf->candidate_count - from) +
+		                        1))
+			goto nomem;
+		buf->candidates[buf->candidate_count] = pool;
+		for (uint32_t k = from; k <= buf->candidate_count; k++) {
+			uint64_t key = (uint64_t)b << 32 | buf->candidates[k];
+			p->cand_set[set_slot(p->cand_set, p->cand_set_cap, key)] =
+				key;
+			p->cand_set_count++;
+		}
 	}
 	buf->candidates[buf->candidate_count++] = pool;
 	usmp__problem_changed(p);
 	return USMP_OK;
+nomem:
+	return usmp__problem_fail(p, USMP_ERR_NOMEM,
+	                          "buffer \"%s\": out of memory", buf->name);
 }
 
 int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
@@ -616,14 +702,15 @@ int usmp_problem_add_overlap(usmp_problem *p, uint32_t src, uint32_t dst,
 			"overlap rule: buffer \"%s\" is both src and dst",
 			p->buffers[src].name);
 	key = (uint64_t)src << 32 | dst;
-	if (set_has(p, key))
+	if (set_has(p->overlap_set, p->overlap_set_cap, key))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
 			"overlap rule from buffer \"%s\" to buffer \"%s\" given twice",
 			p->buffers[src].name, p->buffers[dst].name);
 	if (usmp__grow((void **)&p->overlaps, &p->overlap_cap,
 	               p->overlap_count + 1, sizeof(*p->overlaps)) ||
-	    set_reserve(p, p->overlap_count + 1))
+	    set_reserve(&p->overlap_set, &p->overlap_set_cap,
+	                p->overlap_count + 1))
 		return usmp__problem_fail(
 			p, USMP_ERR_NOMEM,
 			"overlap rule from buffer \"%s\" to buffer \"%s\": out of memory",

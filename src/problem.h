@@ -13,7 +13,10 @@ typedef struct usmp__pool {
 	uint64_t size_limit; /* USMP_UNBOUNDED when none */
 	uint64_t alignment;
 	char **targets;
-	uint32_t target_count;
+	uint32_t target_count, target_cap;
+	/* The targets as a set, built once a pool has many (NULL until then),
+	 * so naming a target is O(1), not a scan of every target so far. */
+	usmp__strmap *target_set;
 } usmp__pool;
 
 /* One buffer as added (usmp_problem_add_buffer and the calls that set it). */
@@ -71,11 +74,14 @@ struct usmp_problem {
 	uint32_t *rule_of;
 
 	/* Private to problem.c: the arena holding every pool, buffer and target
-	 * name (no malloc per name), and a hash set of overlap (src, dst) pairs
-	 * that rejects duplicates. */
+	 * name (no malloc per name), a hash set of overlap (src, dst) pairs
+	 * that rejects duplicates, and one of (buffer, pool) candidate pairs of
+	 * the buffers with many candidates (the others' lists are scanned). */
 	struct usmp__name_chunk *name_chunks;
 	uint64_t *overlap_set;
 	size_t overlap_set_cap;
+	uint64_t *cand_set;
+	size_t cand_set_cap, cand_set_count;
 };
 
 /* ---- reading a problem (inline: the readers, writers and simulator) ------ */

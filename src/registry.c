@@ -711,6 +711,16 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	if (stat(dir, &st) != 0) {
 		if (!explicit)
 			return USMP_OK;
+		/* Only a missing entry is "not found": a loop of symbolic links
+		 * or a directory on the way that may not be searched is said. */
+		int err = errno;
+		if (err != ENOENT && err != ENOTDIR) {
+			char why[256];
+			snprintf(why, sizeof why, "cannot read plugin path entry: %s",
+			         strerror(err));
+			search_miss(s, dir, why);
+			return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
+		}
 		search_miss(s, dir, "plugin directory not found");
 		return search_note(s, USMP_DIAG_OTHER,
 		                   "%s: plugin directory not found", dir);

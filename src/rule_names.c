@@ -17,20 +17,20 @@
 typedef struct name_set {
 	const char **names;
 	uint32_t count;
+	usmp__strmap seen; /* the names, so adding one is O(1): a problem may
+	                    * have a million pools each naming its own target */
 } name_set;
 
-static bool has_name(const name_set *s, const char *name)
+/* Add `name` unless it is there; USMP_ERR_NOMEM when out of memory. */
+static int add_name(name_set *s, const char *name)
 {
-	for (uint32_t i = 0; i < s->count; i++)
-		if (!strcmp(s->names[i], name))
-			return true;
-	return false;
-}
-
-static void add_name(name_set *s, const char *name)
-{
-	if (!has_name(s, name))
-		s->names[s->count++] = name;
+	uint32_t k;
+	if (usmp__strmap_get(&s->seen, name, &k) == USMP_OK)
+		return USMP_OK;
+	if (usmp__strmap_put(&s->seen, name, s->count) != USMP_OK)
+		return USMP_ERR_NOMEM;
+	s->names[s->count++] = name;
+	return USMP_OK;
 }
 
 /* Fill pools and targets from p; USMP_ERR_NOMEM when out of memory. */
@@ -49,9 +49,11 @@ static int problem_names(const usmp_problem *p, const char *target,
 		const usmp__pool *pl = &p->pools[i];
 		pools->names[pools->count++] = pl->name; /* unique already */
 		for (uint32_t j = 0; j < pl->target_count; j++)
-			add_name(targets, pl->targets[j]);
-		if (!pl->target_count)
-			add_name(targets, target ? target : "");
+			if (add_name(targets, pl->targets[j]) != USMP_OK)
+				return USMP_ERR_NOMEM;
+		if (!pl->target_count &&
+		    add_name(targets, target ? target : "") != USMP_OK)
+			return USMP_ERR_NOMEM;
 	}
 	return USMP_OK;
 }
@@ -154,4 +156,5 @@ unlock:
 	pthread_rwlock_unlock(&r->rules_lock);
 	free(pools.names);
 	free(targets.names);
+	usmp__strmap_finish(&targets.seen);
 }

@@ -19,6 +19,8 @@ library's message (``e.message``) and status (``e.status``).
 """
 
 import collections
+import numbers
+import os
 import ctypes
 import re
 import threading
@@ -232,10 +234,39 @@ def _index(kind, value):
     return value
 
 
+def _pair(what, value, names):
+    """value as a 2-tuple, or TypeError naming `what` and its `names`."""
+    try:
+        ok = not isinstance(value, (str, bytes)) and len(value) == 2
+    except TypeError:
+        ok = False
+    if not ok:
+        raise TypeError("%s: expected (%s), got %r" % (what, names, value))
+    return tuple(value)
+
+
+def _format(format):
+    try:
+        return _FORMATS[format]
+    except (KeyError, TypeError):
+        raise InvalidError("format: expected \"auto\", \"json\" or \"csv\", "
+                           "got %r" % (format,), 1) from None
+
+
+def _names(what, items, kind="names"):
+    """A list of names (or indices), refusing a lone string: iterating
+    "npu" would give the names "n", "p", "u"."""
+    if isinstance(items, (str, bytes)):
+        raise TypeError("%s: expected a list of %s, got the string %r "
+                        "(write [%r] for one)" % (what, kind, items, items))
+    return items
+
+
 def _knob_strings(params):
     """dict {knob: value} or iterable of "k=v" -> list of bytes "k=v"."""
     if not params:
         return []
+    _names("params", params, 'knob settings ("k=v") or a dict')
     if isinstance(params, dict):
         out = []
         for k, v in params.items():
@@ -353,6 +384,7 @@ class Problem:
         """Add a pool; size_limit None means unbounded. Returns its index."""
         limit = UNBOUNDED if size_limit is None else _size("size_limit",
                                                            size_limit)
+        _names("targets", targets)  # checked before the pool is added
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_pool(
             self._handle(), _bytes(name), limit,
@@ -370,21 +402,50 @@ class Problem:
         """Add a buffer. live=(begin, end) half-open; pools = candidate pools
         in priority order (None: every pool); fixed=(pool, offset). Returns
         its index."""
-        if live is not None:  # checked before the buffer is added
-            _i64("begin", live[0])
-            _i64("end", live[1])
+        # Checked before the buffer is added, so that a mistake leaves the
+        # problem as it was (the library has no call that removes a
+        # buffer): only a fixed placement the pool refuses (past its size
+        # limit, off its alignment) is found after, by the library.
+        if live is not None:
+            begin, end = _pair("live", live, "begin, end")
+            _i64("begin", begin)
+            _i64("end", end)
+            if end <= begin:
+                raise InvalidError('buffer "%s": live range [%d, %d): end '
+                                   'must be after begin' % (name, begin, end),
+                                   1)
+        cands = []
+        for pool in _names("pools", pools) if pools is not None else ():
+            j = self._pool_that_exists(name, "candidate", pool)
+            if j in cands:
+                raise InvalidError('buffer "%s": pool "%s" is already a '
+                                   'candidate' % (name, self.pools[j]), 1)
+            cands.append(j)
+        if fixed is not None:
+            fpool, offset = _pair("fixed", fixed, "pool, offset")
+            fpool = self._pool_that_exists(name, "fixed", fpool)
+            _u64("offset", offset)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
             self._handle(), _bytes(name), _u64("size", size),
             _u64("alignment", alignment), ctypes.byref(i)))
         b = i.value
         if live is not None:
-            self.set_live(b, *live)
-        for pool in pools or ():
-            self.add_candidate(b, pool)
+            self.set_live(b, begin, end)
+        for j in cands:
+            self.add_candidate(b, j)
         if fixed is not None:
-            self.set_fixed(b, *fixed)
+            self.set_fixed(b, fpool, offset)
         return b
+
+    def _pool_that_exists(self, name, what, pool):
+        j = self._pool(pool)
+        n = self.pool_count
+        if j >= n:
+            raise InvalidError('buffer "%s": %s pool %d does not exist (%d '
+                               'pool%s)' % (name, what, j, n,
+                                            "" if n == 1 else "s"), 1)
+        return j
 
     def set_live(self, buf, begin, end):
         self._check(self._lib.usmp_problem_set_live(
@@ -421,7 +482,7 @@ class Problem:
         cap = _csv_capacity(path, format, capacity)
         p = cls()
         p._check(p._lib.usmp_problem_read(p._h, _bytes(str(path)),
-                                          _FORMATS[format], cap))
+                                          _format(format), cap))
         return p
 
     @classmethod
@@ -430,12 +491,12 @@ class Problem:
         raw = _bytes(data, sized=True)
         cap = _csv_capacity(name, format, capacity)
         p._check(p._lib.usmp_problem_parse(p._h, raw, len(raw), _bytes(name),
-                                           _FORMATS[format], cap))
+                                           _format(format), cap))
         return p
 
     def write(self, path, format="json"):
         self._check(self._lib.usmp_problem_write(
-            self._handle(), _bytes(str(path)), _FORMATS[format]))
+            self._handle(), _bytes(str(path)), _format(format)))
 
     # lower bounds
     @property
@@ -486,6 +547,8 @@ class Registry:
         if not default_dirs:
             opts.flags |= _REGISTRY_NO_DEFAULT_DIRS
         if plugin_path:
+            if isinstance(plugin_path, os.PathLike):
+                plugin_path = os.fspath(plugin_path)  # one directory
             if not isinstance(plugin_path, (str, bytes)):
                 plugin_path = ":".join(str(d) for d in plugin_path)
             opts.plugin_path = _bytes(plugin_path)
@@ -510,6 +573,11 @@ class Registry:
     def __exit__(self, *exc):
         self.close()
 
+    def _handle(self):
+        if not getattr(self, "_h", None):
+            raise InvalidError("registry is closed", 1)
+        return self._h
+
     def _check(self, status):
         if status:
             _raise(status, _str(self._lib.usmp_registry_error(self._h)))
@@ -517,14 +585,14 @@ class Registry:
     @property
     def diagnostics(self):
         """"FILE: reason" for every plugin that was skipped."""
-        n = self._lib.usmp_registry_diagnostic_count(self._h)
+        n = self._lib.usmp_registry_diagnostic_count(self._handle())
         return [_str(self._lib.usmp_registry_diagnostic(self._h, i))
                 for i in range(n)]
 
     @property
     def plugins(self):
         out = []
-        for i in range(self._lib.usmp_registry_plugin_count(self._h)):
+        for i in range(self._lib.usmp_registry_plugin_count(self._handle())):
             info = _lib.new(_lib.PluginInfo)
             if self._lib.usmp_registry_plugin(self._h, i, ctypes.byref(info)):
                 continue
@@ -559,12 +627,12 @@ class Registry:
     @property
     def algorithms(self):
         """Every algorithm (built-ins first), with capabilities and knobs."""
-        n = self._lib.usmp_registry_algorithm_count(self._h)
+        n = self._lib.usmp_registry_algorithm_count(self._handle())
         return [self._algorithm_at(i) for i in range(n)]
 
     def algorithm(self, name):
         i = ctypes.c_uint32()
-        st = self._lib.usmp_registry_find_algorithm(self._h, _bytes(name),
+        st = self._lib.usmp_registry_find_algorithm(self._handle(), _bytes(name),
                                                     ctypes.byref(i))
         if st:
             _raise(st, 'no algorithm named "%s"' % name)
@@ -576,21 +644,21 @@ class Registry:
         bound; they take precedence over plan(algorithm=...)."""
         arr, n = _c_strings(_knob_strings(params))
         self._check(self._lib.usmp_registry_bind(
-            self._h, _bytes(pattern), _bytes(algorithm), arr, n))
+            self._handle(), _bytes(pattern), _bytes(algorithm), arr, n))
 
     def bind_rules(self, rules):
         """Rules in USMP_ALGORITHM syntax: "ethos-u*=exact:time_limit=2;*=best_fit"."""
-        self._check(self._lib.usmp_registry_bind_rules(self._h,
+        self._check(self._lib.usmp_registry_bind_rules(self._handle(),
                                                        _bytes(rules)))
 
     def clear_bindings(self):
-        self._lib.usmp_registry_clear_bindings(self._h)
+        self._lib.usmp_registry_clear_bindings(self._handle())
 
     def select(self, target, override=None):
         """What planning for `target` would run, and the rule that says so."""
         sel = _lib.new(_lib.Selection)
         self._check(self._lib.usmp_registry_select(
-            self._h, _bytes(target or ""),
+            self._handle(), _bytes(target or ""),
             _bytes(override) if override else None, ctypes.byref(sel)))
         return Selection(_str(sel.algorithm), _str(sel.params) or "",
                          _str(sel.rule), _SOURCES.get(sel.source, "?"))
@@ -607,6 +675,9 @@ class Registry:
         another thread may set. The GIL is released during the call. Raises
         a UsmpError subclass when no valid plan is found; returned plans are
         verified."""
+        if not isinstance(problem, Problem):
+            raise TypeError("plan: expected a usmp.Problem, got %r"
+                            % (problem,))
         opts = _lib.new(_lib.PlanOptions)
         knobs = _knob_strings(params)
         arr, n = _c_strings(knobs)
@@ -617,6 +688,17 @@ class Registry:
             opts.param_count = n
         if target:
             opts.target = _bytes(target)
+        if time_limit is not None and (
+                isinstance(time_limit, bool) or
+                not isinstance(time_limit, numbers.Real)):
+            raise TypeError("time_limit must be a number of seconds, got %r"
+                            % (time_limit,))
+        if isolate not in (None, True, False) or isinstance(isolate, int) \
+                and not isinstance(isolate, bool):
+            raise TypeError("isolate must be True, False or None, got %r"
+                            % (isolate,))
+        if cancel is not None and not isinstance(cancel, Cancel):
+            raise TypeError("cancel must be a usmp.Cancel, got %r" % (cancel,))
         opts.time_limit = float(time_limit or 0.0)
         if isolate is True:
             opts.flags |= _PLAN_ISOLATE
@@ -625,7 +707,7 @@ class Registry:
         if cancel is not None:
             opts.cancel = ctypes.pointer(cancel._flag)
         out = ctypes.c_void_p()
-        st = self._lib.usmp_plan_compute(self._h, problem._handle(),
+        st = self._lib.usmp_plan_compute(self._handle(), problem._handle(),
                                           ctypes.byref(opts),
                                           ctypes.byref(out))
         return Plan._take(problem, out.value, st)
@@ -749,11 +831,12 @@ class Plan:
 
     @classmethod
     def read(cls, problem, path, format="auto"):
-        """A plan file (JSON or CSV) for `problem`, e.g. to verify it."""
+        """A plan file (JSON or CSV) for `problem`, e.g. to verify it: the
+        file's placements are not checked until verify() is called."""
         lib = _lib.lib()
         out = ctypes.c_void_p()
         st = lib.usmp_plan_read(problem._handle(), _bytes(str(path)),
-                                _FORMATS[format], ctypes.byref(out))
+                                _format(format), ctypes.byref(out))
         return cls._take(problem, out.value, st)
 
     def close(self):
@@ -764,13 +847,18 @@ class Plan:
     def __del__(self):
         self.close()
 
+    def _handle(self):
+        if not getattr(self, "_h", None):
+            raise InvalidError("plan is closed", 1)
+        return self._h
+
     def _check(self, status):
         if status:
             _raise(status, _str(self._lib.usmp_plan_error(self._h)))
 
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
-        self._check(self._lib.usmp_plan_verify(self._h,
+        self._check(self._lib.usmp_plan_verify(self._handle(),
                                                self._problem._handle()))
 
     def write(self, path, format="json"):
@@ -778,13 +866,13 @@ class Plan:
         plan's time_ms differs from run to run; the CSV plan has no times
         (docs/formats.md, "Plan, JSON")."""
         self._check(self._lib.usmp_plan_write(
-            self._h, self._problem._handle(), _bytes(str(path)),
-            _FORMATS[format]))
+            self._handle(), self._problem._handle(), _bytes(str(path)),
+            _format(format)))
 
     def write_svg(self, path):
         """Draw the plan as SVG: time across, address up, a panel per pool."""
         self._check(self._lib.usmp_plan_write_svg(
-            self._h, self._problem._handle(), _bytes(str(path))))
+            self._handle(), self._problem._handle(), _bytes(str(path))))
 
     def __repr__(self):
         return "<usmp.Plan %d buffers, %d bytes, %d part(s)>" % (
