@@ -89,14 +89,11 @@ static void free_chunks(usmp_problem *p)
 
 #define SET_EMPTY UINT64_MAX
 
+/* Keyed (hash_key.c): a file naming many candidate pools or overlap rules
+ * cannot choose pairs that crowd one run of slots. */
 static size_t set_hash(uint64_t k)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ull;
-	k ^= k >> 33;
-	return (size_t)k;
+	return (size_t)usmp__hash_u64(k);
 }
 
 static size_t set_slot(const uint64_t *set, size_t cap, uint64_t k)

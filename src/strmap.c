@@ -1,5 +1,5 @@
 /* strmap.c — a string -> uint32 map: open addressing with linear probing over
- * borrowed keys, FNV-1a hashing, capacity a power of two kept under 50% load. */
+ * borrowed keys, keyed FNV-1a hashing, capacity a power of two under 50% load. */
 #include "util.h"
 
 #include <stdlib.h>
@@ -15,15 +15,19 @@
 
 static uint32_t hash_bytes(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	/* FNV-1a from a basis keyed by the process's secret, then mixed under
+	 * it (hash_key.c): a file cannot choose names that share the low bits
+	 * the table index takes. */
+	uint64_t h = 0xcbf29ce484222325ull ^ usmp__hash_seed();
 	uint32_t r;
 
 	for (size_t i = 0; i < n; i++) {
 		h ^= (unsigned char)s[i];
 		h *= 0x100000001b3ull;
 	}
-	/* Fold the high bits down: the table index takes the low bits. 0 marks
-	 * an empty slot, so no key hashes to it. */
+	h = usmp__hash_u64(h ^ n);
+	/* Fold the high bits down. 0 marks an empty slot, so no key hashes
+	 * to it. */
 	r = (uint32_t)(h ^ (h >> 32));
 	return r ? r : 1;
 }

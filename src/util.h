@@ -67,6 +67,16 @@ static inline uint64_t usmp__wide_min(usmp__wide w, uint64_t cap)
 	return w.hi || w.lo > cap ? cap : w.lo;
 }
 
+/* ---- hash_key.c: hashes a file cannot aim ------------------------------- */
+
+/* A secret of the process (random, the same in every thread and in forked
+ * children), keying the hash tables filled from what a file names, so
+ * that names or indices chosen to collide under a known hash do not. */
+uint64_t usmp__hash_seed(void);
+/* A 64-bit key (two indices, or a string's FNV-1a) hashed under the secret:
+ * every bit of the result depends on every bit of the key. */
+uint64_t usmp__hash_u64(uint64_t k);
+
 /* ---- strmap.c: string -> uint32 hash map (open addressing) --------------- */
 
 /* One slot of a usmp__strmap. */
