@@ -164,3 +164,67 @@ Test(redteam7, a_problem_of_crowded_names_reads_whole, .timeout = 60)
 	free(names);
 	free(block);
 }
+
+/* ---- a replay of many large buffers --------------------------------------- */
+
+/* usmp simulate refused pools above 512 MiB in all (the memory it takes)
+ * but not the bytes it writes, one per byte of every live buffer: 20
+ * buffers of 256 MiB one after the other at offset 0 (a CSV problem and
+ * plan of 20 lines each) took 15 s of CPU, 2,000 such lines about half
+ * an hour, 100,000 a day. The replay now refuses, before it allocates or
+ * writes anything, to write more than 4 GiB, naming the sum. */
+Test(redteam7, a_replay_writing_more_than_it_replays_is_refused_first)
+{
+	const uint32_t n = 20;
+	char *problem = malloc(64 * n + 64), *plan = malloc(64 * n + 64);
+	cr_assert(problem && plan);
+	size_t a = (size_t)sprintf(problem, "id,lower,upper,size\n");
+	size_t b = (size_t)sprintf(plan, "id,lower,upper,size,offset\n");
+	for (uint32_t i = 0; i < n; i++) {
+		a += (size_t)sprintf(problem + a, "b%u,%u,%u,%u\n", i, i, i + 1,
+		                     256u << 20);
+		b += (size_t)sprintf(plan + b, "b%u,%u,%u,%u,0\n", i, i, i + 1,
+		                     256u << 20);
+	}
+	char *pp = test_write_tmp(".csv", problem), *lp = test_write_tmp(".csv", plan);
+	char *out = NULL;
+	int rc = test_usmp(&out, "simulate '%s' '%s'", pp, lp);
+	cr_assert_eq(rc, 2, "exit %d: %s", rc, out);
+	cr_assert(strstr(out, "the replay would write 5368709120 bytes (the "
+	                      "sizes of its 20 live buffers), more than the "
+	                      "4294967296 it replays"), "%s", out);
+	free(out);
+	/* the verifier judges the same plan at once */
+	rc = test_usmp(&out, "verify '%s' '%s'", pp, lp);
+	cr_assert_eq(rc, 0, "%s", out);
+	free(out);
+	/* through the API alike: the plan first_fit makes, refused as input
+	 * too large for the replay (USMP_ERR_INVALID, as pools past 512 MiB) */
+	usmp_problem *p = usmp_problem_create();
+	for (uint32_t i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "b%u", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 256u << 20, 1, NULL),
+		             USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 1), USMP_OK);
+	}
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
+	usmp_plan *pl = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &pl), USMP_OK, "%s",
+	             usmp_plan_error(pl));
+	cr_assert_eq(usmp_plan_pool_size(pl, 0), 256u << 20);
+	cr_assert_eq(usmp_plan_simulate(pl, p), USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_plan_error(pl), "more than the 4294967296 it "
+	                                      "replays"), "%s",
+	          usmp_plan_error(pl));
+	usmp_plan_destroy(pl);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	remove(pp);
+	remove(lp);
+	free(pp);
+	free(lp);
+	free(problem);
+	free(plan);
+}

@@ -696,7 +696,8 @@ USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
  * Thread-safe: no: one thread at a time per plan and per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (an overwrite, an unplaced
  * buffer, a buffer past its pool's size limit, a plan for another
- * problem); USMP_ERR_INVALID (NULL argument, pools above 512 MiB in all);
+ * problem); USMP_ERR_INVALID (NULL argument, pools above 512 MiB in all,
+ * live buffers whose sizes sum past 4 GiB: the bytes it would write);
  * USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
