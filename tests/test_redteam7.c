@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- names crafted against an unkeyed hash ------------------------------- */
 
@@ -227,4 +229,57 @@ Test(redteam7, a_replay_writing_more_than_it_replays_is_refused_first)
 	free(lp);
 	free(problem);
 	free(plan);
+}
+
+/* ---- -o and --svg through a dangling link --------------------------------- */
+
+/* usmp plan refuses -o and --svg naming one file, by inode when it exists
+ * and by resolved name when it does not yet; a symbolic link to the plan's
+ * path, dangling until the plan is written, resolved to its own name:
+ * both were written, the picture over the plan, exit 0, no plan left.
+ * The last component's links are now followed (relative to the link's
+ * directory) before the names are compared. */
+Test(redteam7, outputs_naming_one_file_through_a_dangling_link_are_refused)
+{
+	char *dir = test_fresh_dir("rt7-link");
+	static const char model[] = "{\"usmp\": 1, \"buffers\": [{\"name\": "
+	                            "\"a\", \"size\": 8, \"live\": [0, 1]}]}";
+	test_write_in(dir, "model.json", model, sizeof model - 1);
+	char *sub = test_join(dir, "pics");
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	char *plan = test_join(dir, "plan.json");
+	char *link1 = test_join(dir, "plan.svg");   /* -> plan.json */
+	char *link2 = test_join(sub, "up.svg");     /* -> ../plan.json */
+	char *link3 = test_join(dir, "chain.svg");  /* -> plan.svg -> plan.json */
+	cr_assert_eq(symlink("plan.json", link1), 0);
+	cr_assert_eq(symlink("../plan.json", link2), 0);
+	cr_assert_eq(symlink("plan.svg", link3), 0);
+	const char *svgs[] = {link1, link2, link3};
+	for (size_t k = 0; k < 3; k++) {
+		char *out = NULL;
+		int rc = test_usmp(&out, "plan '%s/model.json' -o '%s' --svg '%s'",
+		                   dir, plan, svgs[k]);
+		cr_assert_eq(rc, 2, "%s: exit %d: %s", svgs[k], rc, out);
+		cr_assert(strstr(out, "name the same file"), "%s", out);
+		cr_assert_eq(access(plan, F_OK), -1, "%s: the plan was written",
+		             svgs[k]);
+		free(out);
+	}
+	/* another name in the same directory is no clash */
+	char *other = test_join(dir, "other.svg");
+	char *out = NULL;
+	int rc = test_usmp(&out, "plan '%s/model.json' -q -o '%s' --svg '%s'", dir,
+	                   plan, other);
+	cr_assert_eq(rc, 0, "%s", out);
+	char *text = test_read_file(plan);
+	cr_assert(text && strstr(text, "\"buffers\""), "%s", text);
+	free(text);
+	free(out);
+	free(other);
+	free(link3);
+	free(link2);
+	free(link1);
+	free(plan);
+	free(sub);
+	free(dir);
 }

@@ -14,10 +14,49 @@ static int is_stdout(const char *path)
 	return !path || strcmp(path, "-") == 0;
 }
 
+/* Most links followed in the last component (the kernel's limit). */
+#define MAX_LINK_HOPS 40
+
+/* Where a symbolic link at `path` points (relative to the link's own
+ * directory), heap string; NULL when `path` is no link. */
+static char *link_target(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return NULL;
+	char buf[4096];
+	ssize_t n = readlink(path, buf, sizeof buf - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	if (buf[0] == '/' || !slash)
+		return strdup(buf);
+	size_t dl = (size_t)(slash - path) + 1;
+	char *out = malloc(dl + (size_t)n + 1);
+	if (out) {
+		memcpy(out, path, dl);
+		memcpy(out + dl, buf, (size_t)n + 1);
+	}
+	return out;
+}
+
 /* `path` with its directory resolved ("./a.json" and "a.json" agree), for a
- * file that does not exist yet; NULL when the directory does not exist. */
+ * file that does not exist yet; NULL when the directory does not exist. A
+ * dangling symbolic link stands for the file it would create: its target,
+ * link by link, is resolved instead (writing through it writes there). */
 static char *canonical(const char *path)
 {
+	char *hop = NULL;
+	for (int k = 0; k < MAX_LINK_HOPS; k++) {
+		char *next = link_target(hop ? hop : path);
+		if (!next)
+			break;
+		free(hop);
+		hop = next;
+	}
+	if (hop)
+		path = hop;
 	const char *slash = strrchr(path, '/');
 	char *dir = NULL, *real = NULL, *out = NULL;
 
@@ -38,6 +77,7 @@ static char *canonical(const char *path)
 done:
 	free(dir);
 	free(real);
+	free(hop);
 	return out;
 }
 
