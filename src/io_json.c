@@ -1012,15 +1012,27 @@ done:
 	return w.status;
 }
 
-/* "k=v k=v" as an object of strings (a token without '=' continues the
- * previous value, so values with spaces survive). */
-static json_t *params_object(jwriter *w, const char *text)
+/* A part's knobs as an object of strings: from its (name, value) list
+ * when it has one, which keeps every value as it was; else from the text
+ * "k=v k=v" (a token without '=' continues the previous value). */
+static json_t *params_object(jwriter *w, const char *text, const char *list,
+                             size_t len)
 {
 	json_t *obj = json_object();
-	char *copy = usmp__strdup(text ? text : "");
+	char *copy = NULL;
 	char *last_key = NULL;
 	char *tok, *save = NULL;
 
+	if (obj && list) {
+		for (size_t at = 0; at < len;) {
+			const char *key = list + at;
+			const char *val = key + strlen(key) + 1;
+			jset(w, obj, key, jstr(w, val, "a knob value"));
+			at = (size_t)(val - list) + strlen(val) + 1;
+		}
+		return obj;
+	}
+	copy = usmp__strdup(text ? text : "");
 	if (!obj || !copy)
 		goto nomem;
 	for (tok = strtok_r(copy, " ", &save); tok;
@@ -1096,7 +1108,8 @@ static json_t *part_record(jwriter *w, const usmp__part *pt, uint32_t i)
 	json_t *rec = json_object();
 	jset(w, rec, "target", jstr(w, pt->target, what[3]));
 	jset(w, rec, "algorithm", jstr(w, pt->algorithm, "an algorithm name"));
-	jset(w, rec, "params", params_object(w, pt->params));
+	jset(w, rec, "params", params_object(w, pt->params, pt->param_list,
+	                                     pt->param_list_len));
 	jset(w, rec, "size", jint(w, pt->size, what[0]));
 	jset(w, rec, "lower_bound", jint(w, pt->lower_bound, what[1]));
 	jset(w, rec, "proven_bound", jint(w, pt->proven_bound, what[2]));
@@ -1130,9 +1143,10 @@ int usmp__json_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 	jset(&w, head, "usmp", json_integer(1));
 	jset(&w, head, "algorithm", jstr(&w, algo, "an algorithm name"));
 	/* Knobs belong to an algorithm: top level only when one part. */
-	jset(&w, head, "params", params_object(&w, plan->part_count == 1
-	                                               ? plan->parts[0].params
-	                                               : ""));
+	const usmp__part *one = plan->part_count == 1 ? &plan->parts[0] : NULL;
+	jset(&w, head, "params", params_object(&w, one ? one->params : "",
+	                                       one ? one->param_list : NULL,
+	                                       one ? one->param_list_len : 0));
 	jset(&w, head, "optimal", json_boolean(optimal));
 	jset(&w, head, "time_ms", jreal(plan->time_ms));
 	if (w.status)
@@ -1253,15 +1267,19 @@ static const char *const part_keys[] = {"target", "algorithm", "params",
                                         "optimal", "time_ms", "buffers",
                                         "group", NULL};
 
-/* A part's params object back to "k=v k=v" (heap string). */
-static int params_text(jctx *c, json_t *obj, const char *place, char **out)
+/* A part's params object back to "k=v k=v" (heap string) and to its
+ * (name, value) list (usmp__part.param_list). */
+static int params_text(jctx *c, json_t *obj, const char *place, char **out,
+                       char **list, size_t *list_len)
 {
-	size_t cap = 1, used = 0;
+	size_t cap = 1, used = 0, lused = 0;
 	const char *key;
 	json_t *v;
-	char *s;
+	char *s, *l;
 
 	*out = NULL;
+	*list = NULL;
+	*list_len = 0;
 	if (!json_is_object(obj)) {
 		char got[SHOW_MAX + 8];
 		show(obj, got, sizeof got);
@@ -1279,16 +1297,26 @@ static int params_text(jctx *c, json_t *obj, const char *place, char **out)
 		cap += strlen(key) + json_string_length(v) + 2;
 	}
 	s = malloc(cap);
-	if (!s)
+	l = malloc(cap);
+	if (!s || !l) {
+		free(s);
+		free(l);
 		return jfail(c, USMP_ERR_NOMEM, place, "out of memory");
+	}
 	s[0] = '\0';
 	json_object_foreach(obj, key, v) {
 		int w = snprintf(s + used, cap - used, "%s%s=%s", used ? " " : "",
 		                 key, json_string_value(v));
 		if (w > 0)
 			used += (size_t)w;
+		size_t kl = strlen(key) + 1, vl = strlen(json_string_value(v)) + 1;
+		memcpy(l + lused, key, kl);
+		memcpy(l + lused + kl, json_string_value(v), vl);
+		lused += kl + vl;
 	}
 	*out = s;
+	*list = l;
+	*list_len = lused;
 	return USMP_OK;
 }
 
@@ -1321,7 +1349,8 @@ static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt)
 	}
 	snprintf(place, sizeof place, "parts[%zu].params", i);
 	if ((v = json_object_get(rec, "params"))) {
-		if ((rc = params_text(c, v, place, &pt->params)))
+		if ((rc = params_text(c, v, place, &pt->params,
+		                      &pt->param_list, &pt->param_list_len)))
 			return rc;
 	} else if (!(pt->params = usmp__strdup(""))) {
 		return jfail(c, USMP_ERR_NOMEM, place, "out of memory");
@@ -1385,6 +1414,7 @@ fail:
 		free(plan->parts[i].target);
 		free(plan->parts[i].algorithm);
 		free(plan->parts[i].params);
+		free(plan->parts[i].param_list);
 	}
 	free(plan->parts);
 	plan->parts = NULL;

@@ -561,6 +561,36 @@ fail:
 	return NULL;
 }
 
+char *usmp__knobs_list(const usmp__knobs *k, size_t *len)
+{
+	char *out = NULL, *v = NULL;
+	size_t used = 0, cap = 0;
+
+	*len = 0;
+	if (usmp__grow((void **)&out, &cap, 1, 1) != USMP_OK)
+		return NULL;
+	for (uint32_t i = 0; k && k->sig && i < k->sig->count; i++) {
+		const usmp__param *p = &k->sig->params[i];
+		v = usmp__value_format(p->type, &k->values[i]);
+		if (!v)
+			goto fail;
+		size_t nl = strlen(p->name) + 1, vl = strlen(v) + 1;
+		if (usmp__grow((void **)&out, &cap, used + nl + vl, 1) != USMP_OK)
+			goto fail;
+		memcpy(out + used, p->name, nl);
+		memcpy(out + used + nl, v, vl);
+		used += nl + vl;
+		free(v);
+		v = NULL;
+	}
+	*len = used;
+	return out;
+fail:
+	free(v);
+	free(out);
+	return NULL;
+}
+
 void usmp__knobs_finish(usmp__knobs *k)
 {
 	if (!k)

@@ -67,6 +67,10 @@ int usmp__knobs_set(usmp__knobs *k, const char *algo, const char *assignment,
                     char **msg);
 /* "k=v k=v" of every knob's current value (heap string). */
 char *usmp__knobs_describe(const usmp__knobs *k);
+/* The same as NUL-terminated name and value strings one after the other
+ * (heap block of *len bytes), which a str value's blanks and '=' cannot
+ * confuse; NULL when out of memory. */
+char *usmp__knobs_list(const usmp__knobs *k, size_t *len);
 /* Free the values and string copies. */
 void usmp__knobs_finish(usmp__knobs *k);
 

@@ -176,6 +176,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 		free(plan->parts[i].target);
 		free(plan->parts[i].algorithm);
 		free(plan->parts[i].params);
+		free(plan->parts[i].param_list);
 		free(plan->parts[i].pools);
 		free(plan->parts[i].rule);
 		free(plan->parts[i].overrun_by);
@@ -536,6 +537,7 @@ static int part_select(part_job *j, const uint32_t *ids)
 	part->rule = rule;
 	part->source = source;
 	part->params = usmp__knobs_describe(&j->knobs);
+	part->param_list = usmp__knobs_list(&j->knobs, &part->param_list_len);
 	st = usmp__check_caps(j->algo, &j->vs.view, &j->msg);
 	if (st) {
 		uint32_t need = usmp__caps_needed(&j->vs.view);

@@ -51,6 +51,11 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 /* How one part (one bound group) was planned, for the plan's report. */
 typedef struct usmp__part {
 	char *target, *algorithm, *params;
+	/* params again as NUL-terminated names and values one after the other
+	 * (param_list_len bytes), for the JSON writer: a str value may hold
+	 * blanks and '='; NULL when unknown (the writer splits params). */
+	char *param_list;
+	size_t param_list_len;
 	char *pools, *rule; /* for messages: "sram, dram"; the rule's text */
 	int source;         /* usmp_rule_source of the rule */
 	uint32_t pool_count;

@@ -283,3 +283,57 @@ Test(redteam7, outputs_naming_one_file_through_a_dangling_link_are_refused)
 	free(sub);
 	free(dir);
 }
+
+/* ---- knob values with blanks in a plan file ------------------------------- */
+
+/* A part's knob values are kept as the text "k=v k=v", which the JSON
+ * writer split again at blanks and '=': a plugin's str knob set to
+ * "fast x=1" was written as {"s": "fast", "x": "1"} (a knob the plugin
+ * does not have), "a  b" as "a b" and " lead" as "lead", and a plan file
+ * holding such values did not write back the same (docs/formats.md: a
+ * plan read back writes the same). Each part now keeps its knobs as
+ * (name, value) pairs for the writer. */
+Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
+{
+	char *echo = test_fmt("%s/echo.so", test_fixture_plugindir());
+	usmp_registry *r = test_registry(echo);
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", 8, 1, NULL), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", 8, 1, NULL), USMP_OK);
+	const char *params[] = {"s=fast x=1  y "};
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "fx_echo",
+	                       .params = params, .param_count = 1,
+	                       .flags = USMP_PLAN_NO_ISOLATE};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	char *path = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	char *text = test_read_file(path);
+	cr_assert(strstr(text, "\"s\": \"fast x=1  y \""), "%s", text);
+	cr_assert_null(strstr(text, "\"x\":"), "%s", text);
+	/* read back and written again: the same bytes */
+	usmp_plan *back = NULL;
+	cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_JSON, &back), USMP_OK,
+	             "%s", usmp_plan_error(back));
+	char *path2 = test_tmpfile(".json");
+	cr_assert_eq(usmp_plan_write(back, p, path2, USMP_FORMAT_JSON), USMP_OK);
+	char *text2 = test_read_file(path2);
+	cr_assert_str_eq(text2, text);
+	/* the part's text form is as before, for hosts */
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(back, 0, &pi), USMP_OK);
+	cr_assert(strstr(pi.params, "s=fast x=1  y "), "%s", pi.params);
+	free(text2);
+	free(text);
+	remove(path2);
+	remove(path);
+	free(path2);
+	free(path);
+	usmp_plan_destroy(back);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	free(echo);
+}
