@@ -337,3 +337,42 @@ Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
 	usmp_registry_destroy(r);
 	free(echo);
 }
+
+/* ---- out of memory while reading ------------------------------------------ */
+
+/* Every command exits 5 for USMP_ERR_NOMEM ("nothing is said about the
+ * input"), but reading the problem or the plan file out of memory exited
+ * 2, bad input: an input of no NUL byte that never ends (`yes |`), or one
+ * too large for the memory there is, was blamed. Reading now keeps the
+ * status: 5 out of memory, 2 for a file that cannot be read or parsed. */
+Test(redteam7, reading_out_of_memory_exits_5_not_bad_input)
+{
+#ifdef USMP_TEST_SANITIZED
+	cr_skip("a limit on address space: not under the sanitizers");
+#else
+	char *model = test_write_tmp(".json", "{\"usmp\": 1, \"buffers\": "
+	                             "[{\"name\": \"a\", \"size\": 8}]}");
+	static const char *const cmds[] = {"bound -", "plan - -q -o /dev/null",
+	                                   "verify '%s' -", "simulate '%s' -"};
+	for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
+		char *args = test_fmt(cmds[k], model);
+		char *out = NULL;
+		char *cmd = test_fmt("ulimit -v 400000; yes | USMP_PLUGIN_PATH= "
+		                     "USMP_ALGORITHM= '%s' %s", test_cli(), args);
+		int rc = test_run(cmd, &out);
+		cr_assert_eq(rc, 5, "%s: exit %d: %s", args, rc, out);
+		cr_assert(strstr(out, "<stdin>: out of memory reading the file"),
+		          "%s: %s", args, out);
+		free(cmd);
+		free(out);
+		free(args);
+	}
+	/* a file that cannot be read is still bad input (2) */
+	char *out = NULL;
+	int rc = test_usmp(&out, "bound /nonexistent/model.json");
+	cr_assert_eq(rc, 2, "%s", out);
+	free(out);
+	remove(model);
+	free(model);
+#endif
+}

@@ -95,9 +95,11 @@ int cli_exit_for(int status);
 int cli_parse_bytes(const char *text, uint64_t *out);
 /* Parse a format name ("json", "csv"); -1 when unknown. */
 int cli_parse_format(const char *text);
-/* Load a problem file; on failure prints the error and returns NULL.
- * `capacity` (USMP_UNBOUNDED for none) is refused for a JSON problem. */
-usmp_problem *cli_load_problem(const char *path, uint64_t capacity);
+/* Load a problem file; on failure prints the error, sets *code to the exit
+ * status (EXIT_NOMEM out of memory, EXIT_USAGE for bad input or a file
+ * that cannot be read) and returns NULL. `capacity` (USMP_UNBOUNDED for
+ * none) is refused for a JSON problem. */
+usmp_problem *cli_load_problem(const char *path, uint64_t capacity, int *code);
 /* Create the registry with usmp_registry_flag `flags`; prints load
  * diagnostics (skipped plugins as notes, shadowed algorithms as warnings)
  * when `verbose`. Its algorithms log as cli_log_shown says. */

@@ -79,8 +79,9 @@ static int is_csv_path(const char *path)
 	return n >= 4 && !strcasecmp(path + n - 4, ".csv");
 }
 
-usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
+usmp_problem *cli_load_problem(const char *path, uint64_t capacity, int *code)
 {
+	*code = EXIT_USAGE;
 	if (capacity != USMP_UNBOUNDED && !is_csv_path(path)) {
 		cli_error("%s: --capacity applies to CSV problems only (a JSON "
 		          "problem gives each pool its \"size_limit\")", path);
@@ -89,11 +90,16 @@ usmp_problem *cli_load_problem(const char *path, uint64_t capacity)
 	usmp_problem *p = usmp_problem_create();
 	if (!p) {
 		cli_error("out of memory");
+		*code = EXIT_NOMEM;
 		return NULL;
 	}
-	if (usmp_problem_read(p, path, USMP_FORMAT_AUTO, capacity)) {
+	int st = usmp_problem_read(p, path, USMP_FORMAT_AUTO, capacity);
+	if (st) {
 		cli_error("%s", usmp_problem_error(p));
 		usmp_problem_destroy(p);
+		/* Out of memory says nothing about the file (exit 5). */
+		if (st == USMP_ERR_NOMEM)
+			*code = EXIT_NOMEM;
 		return NULL;
 	}
 	return p;

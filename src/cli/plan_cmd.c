@@ -480,7 +480,7 @@ static int cmd_plan(int argc, char **argv)
 	const char *path = argv[optind];
 	if (cli_check_outputs(path, a.output, a.svg))
 		goto out;
-	p = cli_load_problem(path, a.capacity);
+	p = cli_load_problem(path, a.capacity, &code);
 	if (!p)
 		goto out;
 	/* The plugin scanner follows isolation: --isolate reads installed

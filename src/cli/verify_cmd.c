@@ -65,14 +65,16 @@ static int load_problem_and_plan(const cli_command *cmd, int argc, char **argv,
 		          cmd->name);
 		return EXIT_USAGE;
 	}
-	*p = cli_load_problem(argv[*first], capacity);
+	int code;
+	*p = cli_load_problem(argv[*first], capacity, &code);
 	if (!*p)
-		return EXIT_USAGE;
-	if (usmp_plan_read(*p, argv[*first + 1], USMP_FORMAT_AUTO, plan)) {
+		return code;
+	int st = usmp_plan_read(*p, argv[*first + 1], USMP_FORMAT_AUTO, plan);
+	if (st) {
 		cli_error("%s", *plan ? usmp_plan_error(*plan) : "out of memory");
 		usmp_plan_destroy(*plan);
 		usmp_problem_destroy(*p);
-		return EXIT_USAGE;
+		return st == USMP_ERR_NOMEM || !*plan ? EXIT_NOMEM : EXIT_USAGE;
 	}
 	return -1;
 }
@@ -160,9 +162,9 @@ static int cmd_bound(int argc, char **argv)
 	int first = parse(&cli_bound_command, argc, argv, 1, &capacity);
 	if (first < 0)
 		return first == -2 ? EXIT_DONE : EXIT_USAGE;
-	usmp_problem *p = cli_load_problem(argv[first], capacity);
+	usmp_problem *p = cli_load_problem(argv[first], capacity, &code);
 	if (!p)
-		return EXIT_USAGE;
+		return code;
 	uint32_t groups = usmp_problem_prepare_group_count(p);
 	if (*usmp_problem_error(p)) {
 		cli_error("%s", usmp_problem_error(p));
