@@ -19,6 +19,7 @@ library's message (``e.message``) and status (``e.status``).
 """
 
 import collections
+import contextlib
 import numbers
 import os
 import ctypes
@@ -102,11 +103,11 @@ pools (the names whose limits make `limit`), moves (spill advice: a list of
 (buffer, pool) names whose moves bring every step under the limit)."""
 
 
-def _infeasibility(lib, handle, problem):
+def _infeasibility(lib, handle, names):
     info = _lib.new(_lib.Infeasibility)
     if lib.usmp_plan_infeasibility(handle, ctypes.byref(info)):
         return None
-    pools, buffers = problem.pools, problem.buffers
+    pools, buffers = names
     return Infeasibility(
         _INFEASIBLE_KINDS.get(info.kind, str(info.kind)),
         _str(info.algorithm) or "",
@@ -294,37 +295,88 @@ def abi_version():
     return ma.value, mi.value
 
 
+# ---- handles ---------------------------------------------------------------
+
+class _Guarded:
+    """A libusmp handle (`_h`) that close() frees only once no call is using
+    it: Registry.plan() and the other long calls release the GIL, so
+    another thread may close the object meanwhile. A close() then refuses
+    new calls at once and leaves the freeing to the last call in flight."""
+    _kind = "object"
+
+    def _guard_init(self):
+        self._guard = threading.Lock()
+        self._busy = 0
+        self._closing = False
+
+    def _free(self, h):
+        raise NotImplementedError
+
+    def close(self):
+        guard = getattr(self, "_guard", None)
+        if guard is None:  # __init__ failed before the handle existed
+            return
+        with guard:
+            h = getattr(self, "_h", None)
+            if not h:
+                return
+            self._closing = True
+            if self._busy:
+                return  # the last call in flight frees it
+            self._h = None
+        self._free(h)
+
+    def __del__(self):
+        self.close()
+
+    def _handle(self):
+        if not getattr(self, "_h", None) or getattr(self, "_closing", False):
+            raise InvalidError("%s is closed" % self._kind, 1)
+        return self._h
+
+    @contextlib.contextmanager
+    def _use(self):
+        """The handle, kept alive until the block ends."""
+        with self._guard:
+            h = self._handle()
+            self._busy += 1
+        try:
+            yield h
+        finally:
+            with self._guard:
+                self._busy -= 1
+                h = None
+                if self._closing and not self._busy:
+                    h, self._h = self._h, None
+            if h:
+                self._free(h)
+
+
 # ---- problems -------------------------------------------------------------
 
-class Problem:
+class Problem(_Guarded):
     """Pools and buffers to plan. Pools and buffers are referred to by name
-    or by index (dense, in insertion order). Not for concurrent use."""
+    or by index (dense, in insertion order). Not for concurrent use, but
+    close() may be called while another thread plans it (Registry.plan):
+    the problem is freed when that call returns."""
+    _kind = "problem"
 
     def __init__(self):
+        self._guard_init()
         self._lib = _lib.lib()
         self._h = self._lib.usmp_problem_create()
         if not self._h:
             raise NoMemoryError("out of memory", 5)
 
     # lifetime
-    def close(self):
-        if getattr(self, "_h", None):
-            self._lib.usmp_problem_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
+    def _free(self, h):
+        self._lib.usmp_problem_destroy(h)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-    def _handle(self):
-        if not self._h:
-            raise InvalidError("problem is closed", 1)
-        return self._h
 
     def _check(self, status):
         if status:
@@ -368,16 +420,21 @@ class Problem:
     @property
     def pools(self):
         """Pool names, by index."""
-        h = self._handle()
-        return [_str(self._lib.usmp_problem_pool_name(h, i))
-                for i in range(self.pool_count)]
+        return self._names(self._handle())[0]
 
     @property
     def buffers(self):
         """Buffer names, by index."""
-        h = self._handle()
-        return [_str(self._lib.usmp_problem_buffer_name(h, i))
-                for i in range(self.buffer_count)]
+        return self._names(self._handle())[1]
+
+    def _names(self, h):
+        """Pool and buffer names of the live handle h (a caller holding it
+        through _use may read them while another thread closes self)."""
+        lib = self._lib
+        return ([_str(lib.usmp_problem_pool_name(h, i))
+                 for i in range(lib.usmp_problem_pool_count(h))],
+                [_str(lib.usmp_problem_buffer_name(h, i))
+                 for i in range(lib.usmp_problem_buffer_count(h))])
 
     # building
     def add_pool(self, name, size_limit=None, alignment=1, targets=()):
@@ -534,12 +591,16 @@ Selection = collections.namedtuple("Selection",
                                    "algorithm params rule source")
 
 
-class Registry:
+class Registry(_Guarded):
     """The algorithm plugins found and loaded, and the per-target selection
     rules. Planning and queries are thread-safe; bind/bind_rules/
-    clear_bindings must not run concurrently with anything else on it."""
+    clear_bindings must not run concurrently with anything else on it.
+    close() while another thread plans with it refuses new calls and frees
+    the registry when the calls in flight return."""
+    _kind = "registry"
 
     def __init__(self, plugin_path=None, use_env=True, default_dirs=True):
+        self._guard_init()
         self._lib = _lib.lib()
         opts = _lib.new(_lib.RegistryOptions)
         if not use_env:
@@ -559,24 +620,14 @@ class Registry:
             _raise(st, "cannot create a registry")
         self._h = h.value
 
-    def close(self):
-        if getattr(self, "_h", None):
-            self._lib.usmp_registry_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
+    def _free(self, h):
+        self._lib.usmp_registry_destroy(h)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-    def _handle(self):
-        if not getattr(self, "_h", None):
-            raise InvalidError("registry is closed", 1)
-        return self._h
 
     def _check(self, status):
         if status:
@@ -707,10 +758,10 @@ class Registry:
         if cancel is not None:
             opts.cancel = ctypes.pointer(cancel._flag)
         out = ctypes.c_void_p()
-        st = self._lib.usmp_plan_compute(self._handle(), problem._handle(),
-                                          ctypes.byref(opts),
-                                          ctypes.byref(out))
-        return Plan._take(problem, out.value, st)
+        with self._use() as rh, problem._use() as ph:
+            st = self._lib.usmp_plan_compute(rh, ph, ctypes.byref(opts),
+                                              ctypes.byref(out))
+            return Plan._take(problem, ph, out.value, st)
 
 
 class Cancel:
@@ -764,26 +815,30 @@ Part = collections.namedtuple(
             "overrun_by overrun_cause")
 
 
-class Plan:
+class Plan(_Guarded):
     """A verified plan: `placements` {buffer name: Placement(pool, offset)},
     `offsets` by buffer index, `pool_sizes` {pool: high-water mark},
     `parts` (how each independent part was planned), `size` (the sum)."""
+    _kind = "plan"
 
     def __init__(self):
         raise TypeError("plans come from Registry.plan(), usmp.plan() or "
                         "Plan.read()")
 
     @classmethod
-    def _take(cls, problem, handle, status):
+    def _take(cls, problem, ph, handle, status):
+        """The plan `handle` of `problem`, whose handle `ph` the caller
+        holds (Problem._use)."""
         lib = _lib.lib()
         if not handle:
             raise NoMemoryError("out of memory", 5)
+        names = problem._names(ph)
         if status:
             msg = _str(lib.usmp_plan_error(handle))
             why = None
             if status == InfeasibleError.status:
                 try:
-                    why = _infeasibility(lib, handle, problem)
+                    why = _infeasibility(lib, handle, names)
                 finally:
                     lib.usmp_plan_destroy(handle)
                 err = InfeasibleError(msg or "infeasible", status)
@@ -792,13 +847,14 @@ class Plan:
             lib.usmp_plan_destroy(handle)
             _raise(status, msg)
         self = object.__new__(cls)
+        self._guard_init()
         self._lib, self._h, self._problem = lib, handle, problem
-        self._load()
+        self._load(names)
         return self
 
-    def _load(self):
-        lib, h, p = self._lib, self._h, self._problem
-        pools, buffers = p.pools, p.buffers
+    def _load(self, names):
+        lib, h = self._lib, self._h
+        pools, buffers = names
         self.placements = {}
         self.offsets = []
         for b, name in enumerate(buffers):
@@ -835,22 +891,13 @@ class Plan:
         file's placements are not checked until verify() is called."""
         lib = _lib.lib()
         out = ctypes.c_void_p()
-        st = lib.usmp_plan_read(problem._handle(), _bytes(str(path)),
-                                _format(format), ctypes.byref(out))
-        return cls._take(problem, out.value, st)
+        with problem._use() as ph:
+            st = lib.usmp_plan_read(ph, _bytes(str(path)), _format(format),
+                                    ctypes.byref(out))
+            return cls._take(problem, ph, out.value, st)
 
-    def close(self):
-        if getattr(self, "_h", None):
-            self._lib.usmp_plan_destroy(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def _handle(self):
-        if not getattr(self, "_h", None):
-            raise InvalidError("plan is closed", 1)
-        return self._h
+    def _free(self, h):
+        self._lib.usmp_plan_destroy(h)
 
     def _check(self, status):
         if status:
@@ -858,21 +905,22 @@ class Plan:
 
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
-        self._check(self._lib.usmp_plan_verify(self._handle(),
-                                               self._problem._handle()))
+        with self._use() as h, self._problem._use() as ph:
+            self._check(self._lib.usmp_plan_verify(h, ph))
 
     def write(self, path, format="json"):
         """Write the plan ("json", "csv" or "auto": by the suffix). A JSON
         plan's time_ms differs from run to run; the CSV plan has no times
         (docs/formats.md, "Plan, JSON")."""
-        self._check(self._lib.usmp_plan_write(
-            self._handle(), self._problem._handle(), _bytes(str(path)),
-            _format(format)))
+        with self._use() as h, self._problem._use() as ph:
+            self._check(self._lib.usmp_plan_write(h, ph, _bytes(str(path)),
+                                                  _format(format)))
 
     def write_svg(self, path):
         """Draw the plan as SVG: time across, address up, a panel per pool."""
-        self._check(self._lib.usmp_plan_write_svg(
-            self._handle(), self._problem._handle(), _bytes(str(path))))
+        with self._use() as h, self._problem._use() as ph:
+            self._check(self._lib.usmp_plan_write_svg(h, ph,
+                                                      _bytes(str(path))))
 
     def __repr__(self):
         return "<usmp.Plan %d buffers, %d bytes, %d part(s)>" % (
