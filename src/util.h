@@ -1,5 +1,5 @@
-/* util.h — the base of every private header: the library build flag, messages,
- * growable arrays, the clock, 128-bit byte totals, the string map, child processes. */
+/* util.h — the base of every private header: build flag, messages, growable
+ * arrays, the clock, 128-bit totals, keyed hashes, the string map, children. */
 #ifndef USMP_UTIL_H
 #define USMP_UTIL_H
 
