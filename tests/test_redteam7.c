@@ -423,6 +423,11 @@ Test(redteam7, python_close_while_another_thread_plans_waits_for_it)
 		"        print(what, 'new call ACCEPTED')\n"
 		"    except usmp.InvalidError as e:\n"
 		"        print(what, 'new call:', e)\n"
+		"    if what == 'registry':\n"
+		"        try:\n"
+		"            print(what, 'query ACCEPTED', len(r.algorithms))\n"
+		"        except usmp.InvalidError as e:\n"
+		"            print(what, 'query:', e)\n"
 		"    t.join()\n"
 		"    print(what, 'in flight:', res)\n";
 	char *path = test_write_tmp(".py", script);
@@ -437,6 +442,7 @@ Test(redteam7, python_close_while_another_thread_plans_waits_for_it)
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	static const char *const want[] = {
 		"registry new call: registry is closed\n",
+		"registry query: registry is closed\n",
 		"registry in flight: {'ok': True, 'verify': 'ok'}\n",
 		"problem new call: problem is closed\n",
 		/* the plan arrives; verifying it against the closed problem is

@@ -636,16 +636,21 @@ class Registry(_Guarded):
     @property
     def diagnostics(self):
         """"FILE: reason" for every plugin that was skipped."""
-        n = self._lib.usmp_registry_diagnostic_count(self._handle())
-        return [_str(self._lib.usmp_registry_diagnostic(self._h, i))
-                for i in range(n)]
+        with self._use() as h:
+            n = self._lib.usmp_registry_diagnostic_count(h)
+            return [_str(self._lib.usmp_registry_diagnostic(h, i))
+                    for i in range(n)]
 
     @property
     def plugins(self):
+        with self._use() as h:
+            return self._plugins(h)
+
+    def _plugins(self, h):
         out = []
-        for i in range(self._lib.usmp_registry_plugin_count(self._handle())):
+        for i in range(self._lib.usmp_registry_plugin_count(h)):
             info = _lib.new(_lib.PluginInfo)
-            if self._lib.usmp_registry_plugin(self._h, i, ctypes.byref(info)):
+            if self._lib.usmp_registry_plugin(h, i, ctypes.byref(info)):
                 continue
             out.append(PluginInfo(_str(info.name), _str(info.version),
                                   _str(info.license),
@@ -654,6 +659,7 @@ class Registry(_Guarded):
         return out
 
     def _algorithm_at(self, i):
+        """Algorithm i; the caller holds the handle (_use)."""
         info = _lib.new(_lib.AlgorithmInfo)
         self._check(self._lib.usmp_registry_algorithm(self._h, i,
                                                       ctypes.byref(info)))
@@ -678,41 +684,46 @@ class Registry(_Guarded):
     @property
     def algorithms(self):
         """Every algorithm (built-ins first), with capabilities and knobs."""
-        n = self._lib.usmp_registry_algorithm_count(self._handle())
-        return [self._algorithm_at(i) for i in range(n)]
+        with self._use() as h:
+            n = self._lib.usmp_registry_algorithm_count(h)
+            return [self._algorithm_at(i) for i in range(n)]
 
     def algorithm(self, name):
         i = ctypes.c_uint32()
-        st = self._lib.usmp_registry_find_algorithm(self._handle(), _bytes(name),
-                                                    ctypes.byref(i))
-        if st:
-            _raise(st, 'no algorithm named "%s"' % name)
-        return self._algorithm_at(i.value)
+        with self._use() as h:
+            st = self._lib.usmp_registry_find_algorithm(h, _bytes(name),
+                                                        ctypes.byref(i))
+            if st:
+                _raise(st, 'no algorithm named "%s"' % name)
+            return self._algorithm_at(i.value)
 
     def bind(self, pattern, algorithm, params=None):
         """Targets matching the glob `pattern` get `algorithm` with knob
         values `params` ({knob: value} or ["k=v"]). Rules apply in the order
         bound; they take precedence over plan(algorithm=...)."""
         arr, n = _c_strings(_knob_strings(params))
-        self._check(self._lib.usmp_registry_bind(
-            self._handle(), _bytes(pattern), _bytes(algorithm), arr, n))
+        with self._use() as h:
+            self._check(self._lib.usmp_registry_bind(
+                h, _bytes(pattern), _bytes(algorithm), arr, n))
 
     def bind_rules(self, rules):
         """Rules in USMP_ALGORITHM syntax: "ethos-u*=exact:time_limit=2;*=best_fit"."""
-        self._check(self._lib.usmp_registry_bind_rules(self._handle(),
-                                                       _bytes(rules)))
+        with self._use() as h:
+            self._check(self._lib.usmp_registry_bind_rules(h, _bytes(rules)))
 
     def clear_bindings(self):
-        self._lib.usmp_registry_clear_bindings(self._handle())
+        with self._use() as h:
+            self._lib.usmp_registry_clear_bindings(h)
 
     def select(self, target, override=None):
         """What planning for `target` would run, and the rule that says so."""
         sel = _lib.new(_lib.Selection)
-        self._check(self._lib.usmp_registry_select(
-            self._handle(), _bytes(target or ""),
-            _bytes(override) if override else None, ctypes.byref(sel)))
-        return Selection(_str(sel.algorithm), _str(sel.params) or "",
-                         _str(sel.rule), _SOURCES.get(sel.source, "?"))
+        with self._use() as h:
+            self._check(self._lib.usmp_registry_select(
+                h, _bytes(target or ""),
+                _bytes(override) if override else None, ctypes.byref(sel)))
+            return Selection(_str(sel.algorithm), _str(sel.params) or "",
+                             _str(sel.rule), _SOURCES.get(sel.source, "?"))
 
     def plan(self, problem, algorithm=None, params=None, target=None,
              time_limit=0.0, isolate=None, cancel=None):
