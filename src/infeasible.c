@@ -1167,6 +1167,15 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 		sb_add(&m, "no plan found by %s", algo);
 		if (why && *why)
 			sb_add(&m, " (%s)", why);
+		/* A pair it failed to fit may fit as its rule allows. */
+		if (flags & USMP__WHY_RULES_PLAIN)
+			sb_add(&m, "; it planned the %llu overlap rule%s as %s "
+			       "(it lacks the overlap-rules capability; first_fit, "
+			       "best_fit, exact and auto honour rules)",
+			       (unsigned long long)v->overlap_count,
+			       v->overlap_count == 1 ? "" : "s",
+			       v->overlap_count == 1 ? "a plain conflict"
+			                             : "plain conflicts");
 		sb_add(&m, "; the lower bound (%llu) fits ", (unsigned long long)bound);
 		sb_part_pools(&m, p, vs);
 		if (flags & USMP__WHY_KNOB_LIMIT)

@@ -730,6 +730,8 @@ static int part_failed(part_job *j, int st)
 			library_knob(&j->knobs, "capacity", USMP_PARAM_U64);
 		if (cap && cap->u64 != 0 && flags == USMP__WHY_PROVEN)
 			flags = USMP__WHY_KNOB_LIMIT;
+		if (!flags && rules_as_conflicts)
+			flags = USMP__WHY_RULES_PLAIN;
 		int got = usmp__infeasible_explain(j->p, &j->vs, j->group, a->name,
 		                                   st, flags, own, plan);
 		if (got)

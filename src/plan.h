@@ -22,7 +22,9 @@ void usmp__infeasible_free(usmp__infeasible *w);
 enum {
 	USMP__WHY_PROVEN = 1u << 0, /* the algorithm's failure is a proof (exact) */
 	USMP__WHY_RULES_AS_CONFLICTS = 1u << 1, /* it planned rules as conflicts */
-	USMP__WHY_KNOB_LIMIT = 1u << 2 /* a knob (capacity) set its own limit */
+	USMP__WHY_KNOB_LIMIT = 1u << 2, /* a knob (capacity) set its own limit */
+	USMP__WHY_RULES_PLAIN = 1u << 3 /* a heuristic lacking the overlap-rules
+	                                   capability planned rules as conflicts */
 };
 
 /* Algorithm `algo` failed with status st (USMP_ERR_INFEASIBLE or

@@ -456,3 +456,41 @@ Test(redteam7, python_close_while_another_thread_plans_waits_for_it)
 	free(cmd);
 	free(out);
 }
+
+/* ---- a heuristic that plans overlap rules as conflicts -------------------- */
+
+/* greedy_by_size and hill_climb lack the overlap-rules capability and plan
+ * a rule's pair as a plain conflict; on a pool only the rule lets the pair
+ * fit, their failure said `buffer "y" (8 bytes) fits in none of its 1
+ * candidate pool(s)` and `try -a exact`, with no word of the rule it had
+ * set aside (y fits: it is the rule that was not honoured). The message
+ * now says so and names the algorithms that honour rules. */
+Test(redteam7, a_heuristic_failing_with_rules_as_conflicts_says_so)
+{
+	static const char json[] =
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"b\", \"size_limit\": 8}],"
+		" \"buffers\": [{\"name\": \"y\", \"size\": 8, \"live\": [0, 2]},"
+		" {\"name\": \"z\", \"size\": 8, \"live\": [1, 3]}],"
+		" \"overlaps\": [{\"src\": \"y\", \"dst\": \"z\"}]}";
+	char *path = test_write_tmp(".json", json);
+	static const char *const algos[] = {"greedy_by_size", "hill_climb"};
+	for (size_t k = 0; k < 2; k++) {
+		char *out = NULL;
+		int rc = test_usmp(&out, "plan '%s' -a %s -q -o /dev/null", path,
+		                   algos[k]);
+		cr_assert_eq(rc, 3, "%s: exit %d: %s", algos[k], rc, out);
+		cr_assert(strstr(out, "; it planned the 1 overlap rule as a plain "
+		                      "conflict (it lacks the overlap-rules "
+		                      "capability; first_fit, best_fit, exact and "
+		                      "auto honour rules); the lower bound (8)"),
+		          "%s: %s", algos[k], out);
+		free(out);
+	}
+	/* first_fit honours the rule and plans it in 8 bytes */
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "plan '%s' -a first_fit -q -o /dev/null",
+	                       path), 0, "%s", out);
+	free(out);
+	remove(path);
+	free(path);
+}
