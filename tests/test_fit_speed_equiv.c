@@ -309,10 +309,11 @@ static int gap_dense(const usmp_view *v)
 }
 
 /* n buffers, about k alive at a time over `steps` begin times, in `pools`
- * pools (candidate lists in varied orders, sometimes under a limit); about
- * pct percent of them each get an overlap rule with a buffer alive with
- * them, a conflict edge (mostly to one not alive with them), and a few
- * are fixed (stacked in pool 0), empty, or without a live range. */
+ * pools (candidate lists in varied orders, sometimes under a limit), one
+ * in a hundred without a live range; about pct percent of them each get
+ * an overlap rule with a buffer alive with them and a conflict edge
+ * (mostly to one not alive with them), and a few are fixed (stacked in
+ * pool 0) or empty. pct 0: a plain problem. */
 static th_problem *mixed_problem(uint64_t *rng, uint32_t n, uint32_t k,
                                  uint32_t steps, uint32_t pools,
                                  unsigned pct, mix_stats *ms)
@@ -334,7 +335,7 @@ static th_problem *mixed_problem(uint64_t *rng, uint32_t n, uint32_t k,
 		snprintf(name, sizeof name, "b%u", b);
 		uint64_t al = aligned ? 1ull << test_rand_range(rng, 0, 6) : 1;
 		uint64_t size = log_size(rng, 6);
-		if (test_rand_range(rng, 0, 199) == 0) {
+		if (pct && test_rand_range(rng, 0, 199) == 0) {
 			size = 0;
 			ms->empty++;
 		}
@@ -363,7 +364,7 @@ static th_problem *mixed_problem(uint64_t *rng, uint32_t n, uint32_t k,
 		}
 	}
 	const usmp_view *v = th_view(p);
-	uint32_t extra = (uint32_t)((uint64_t)n * pct / 100) + 1;
+	uint32_t extra = pct ? (uint32_t)((uint64_t)n * pct / 100) + 1 : 0;
 	for (uint32_t i = 0; i < extra; i++) {
 		/* a rule between two buffers alive together, src the lower */
 		uint32_t a = (uint32_t)test_rand_range(rng, 0, n - 2);
@@ -388,7 +389,8 @@ static th_problem *mixed_problem(uint64_t *rng, uint32_t n, uint32_t k,
 	v = th_view(p);
 	uint64_t at = 0, pal = v->pools[0].alignment;
 	uint64_t plim = v->pools[0].size_limit;
-	uint32_t nfix = (uint32_t)test_rand_range(rng, 0, n / 200 + 1);
+	uint32_t nfix = pct ? (uint32_t)test_rand_range(rng, 0, n / 200 + 1)
+	                    : 0;
 	uint32_t fix[32], fcount = 0;
 	uint64_t foff[32];
 	for (uint32_t i = 0; i < nfix && fcount < 32; i++) {
