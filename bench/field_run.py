@@ -24,8 +24,8 @@ targets   bench/workloads/field.py's xla_50k_10k, xla_500k_10k, xla_1m_10k
 limits    `usmp plan F --time-limit L` (auto, as the default runs it) for
           L = 1 and 3 on every XLA trace, alive_100k and xla_1m_10k: the whole
           command must end within 1.1 L + 0.2 s, unless auto's first plan
-          alone took longer than L (always allowed to finish; read from
-          USMP_LOG=debug).
+          ended past L, counted from the process start with the reading
+          (always allowed to finish; both read from USMP_LOG=debug).
 traces    every XLA trace in bench/data/xla (gunzipped to the temporary
           directory): first_fit and best_fit with each order and order=all,
           first_fit_sweep, greedy_by_size, greedy_by_conflicts, hill_climb (traces up to
@@ -161,6 +161,13 @@ def first_plan_seconds(err):
     return float(m.group(2)) / 1e3 if m else None
 
 
+def read_seconds(err):
+    """Seconds from the process start to the problem read, from the CLI's
+    debug timing line (None when not logged)."""
+    m = re.search(r"timing: read ([0-9.]+) s", err)
+    return float(m.group(1)) if m else None
+
+
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
 
@@ -196,6 +203,7 @@ def measure_limits(usmp, tmp, timeout, files):
                            os.path.join(tmp, "plan.json")], tmp, timeout,
                     env={"USMP_LOG": "debug"})
             r["first_plan"] = first_plan_seconds(r["stderr"])
+            r["read"] = read_seconds(r["stderr"])
             r["total"], r["bound"] = summary_size(r["stderr"])
             r.pop("stderr")
             rows[str(L)] = r
@@ -320,7 +328,8 @@ def report_targets(t):
 def report_limits(lim):
     L = ["`--time-limit L`: the whole `usmp plan F --time-limit L` command (auto, default "
          "isolation), one run each. It must end within 1.1 L + 0.2 s, unless auto's first plan "
-         "alone took longer than L: that plan is always allowed to finish.", "",
+         "ended past L (counted from the process start, reading the problem included): that plan "
+         "is always allowed to finish.", "",
          "| problem | L | wall | CPU | exit | auto's first plan | ratio | verdict |",
          "|---|---:|---:|---:|---|---:|---:|---|"]
     verdicts = []
@@ -332,8 +341,9 @@ def report_limits(lim):
                 v, good = "**not met** (exit %s)" % r["exit"], False
             elif r["wall"] is not None and r["wall"] <= 1.1 * Lf + 0.2:
                 v, good = "met", True
-            elif fp is not None and fp > Lf:
-                v, good = "first plan alone over L (allowed)", True
+            elif fp is not None and fp + (r.get("read") or 0) > Lf:
+                v, good = ("first plan alone over L (allowed)" if fp > Lf else
+                           "first plan ended past L, reading included (allowed)"), True
             else:
                 cpu = r.get("cpu")
                 v, good = "**not met**%s" % (

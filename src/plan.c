@@ -455,15 +455,15 @@ static const usmp__value *library_knob(const usmp__knobs *k, const char *name,
  * start of the call (budget.h: a portfolio's, or any other algorithm's): at
  * least the algorithm's own time_limit knob when it sets one, counted from
  * `t_algo`, the knob's start. */
-static double default_deadline(const usmp__algo *a, const usmp__knobs *k,
-                               double t_call, double t_algo)
+static double default_budget(const usmp__algo *a, const usmp__knobs *k,
+                             double t_call, double t_algo)
 {
-	double dl = t_call + (a->portfolio ? USMP__BUDGET_PORTFOLIO
-	                                   : USMP__BUDGET_ALGORITHM);
+	double len = a->portfolio ? USMP__BUDGET_PORTFOLIO
+	                          : USMP__BUDGET_ALGORITHM;
 	const usmp__value *own = library_knob(k, "time_limit", USMP_PARAM_F64);
-	if (own && own->f64 > 0 && t_algo + own->f64 > dl)
-		dl = t_algo + own->f64;
-	return dl;
+	if (own && own->f64 > 0 && (t_algo - t_call) + own->f64 > len)
+		len = (t_algo - t_call) + own->f64;
+	return len;
 }
 
 /* The deadline a part of n buffers works to, given the call's deadline dl
@@ -582,10 +582,14 @@ static double part_post(const part_job *j)
 static double part_budget(part_job *j, double deadline, double t_call,
                           uint32_t left)
 {
-	double dl = deadline;
-	if (dl == 0)
-		dl = default_deadline(j->algo, &j->knobs, t_call, usmp__now());
-	j->part->limit = dl > 0 ? dl - t_call : 0;
+	/* The limit recorded is the length asked for, not dl - t_call: that
+	 * difference of two clock readings need not round back to it. */
+	double dl = deadline, len = j->o->time_limit;
+	if (dl == 0) {
+		len = default_budget(j->algo, &j->knobs, t_call, usmp__now());
+		dl = t_call + len;
+	}
+	j->part->limit = dl > 0 ? len : 0;
 	return part_deadline(dl > 0 ? dl : 0, j->n, left, part_post(j));
 }
 

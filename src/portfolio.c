@@ -61,6 +61,13 @@
  * transformer_10k (1.0000; first_fit 1.0084), 1.0026-1.57 elsewhere; 1 on
  * both (on MANY above the greedy's 0, so first_by_estimate takes it).
  *
+ * RANKING: a member's plan replaces the incumbent when it is better by
+ * the several-pool objective (better_plan: less spill, then smaller; the
+ * earlier member's on a tie), and "at the bound" (at_bound) means the
+ * size reaches the lower bound and the spill is no more than the forced
+ * spill (forced_spill), so no plan can beat it: a plan at the size bound
+ * that spills more than that does not end the run.
+ *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
  * pass, before the search, each when its declared cost (usmp_algorithm.cost,
@@ -199,6 +206,8 @@ typedef struct run_state {
 	usmp_placement *best; /* the caller's output array */
 	usmp_placement *trial;
 	uint64_t best_size; /* valid when have_best */
+	uint64_t best_spill; /* valid when have_best (plan_spill) */
+	uint64_t spill_floor; /* the spill no plan of the part avoids */
 	int have_best;
 	char *winner;
 	int first_error;
@@ -263,6 +272,42 @@ static uint64_t plan_spill(const usmp_view *v, const usmp_placement *pl)
 			                                     : spill + b->size;
 	}
 	return spill;
+}
+
+/* The spill no plan avoids (spill_forced of the part's report, plan.c):
+ * the bytes of buffers larger than their first candidate pool's size limit
+ * or fixed in another pool (saturating). A plan spilling no more than this
+ * has the least spill there is. */
+static uint64_t forced_spill(const usmp_view *v)
+{
+	uint64_t spill = 0;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		const usmp_buffer_rec *b = &v->buffers[i];
+		if (!b->candidate_count)
+			continue;
+		uint32_t first = v->candidates[b->candidate_start];
+		bool forced = ((b->flags & USMP_BUFFER_FIXED) &&
+		               b->fixed_pool != first) ||
+		              (first < v->pool_count &&
+		               b->size > v->pools[first].size_limit);
+		if (forced)
+			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
+			                                     : spill + b->size;
+	}
+	return spill;
+}
+
+/* Whether a plan of spill `spill` and size `size` is better than one of
+ * spill `best_spill` and size `best_size`: less spill, else smaller
+ * (docs/design.md, "Several pools: the objective"); on a tie the plan
+ * auto already has stays (the earlier member's). The one ranking auto
+ * keeps its incumbent by. */
+static bool better_plan(uint64_t spill, uint64_t size, uint64_t best_spill,
+                        uint64_t best_size)
+{
+	if (spill != best_spill)
+		return spill < best_spill;
+	return size < best_size;
 }
 
 static uint64_t plan_size(const usmp_view *v, const usmp_placement *pl,
@@ -447,10 +492,13 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	}
 	usmp__free_msg(&msg);
 	uint64_t size = plan_size(s->v, s->trial, s->hw);
-	/* A shipped member's plan no smaller than the best is dropped
+	uint64_t spill = plan_spill(s->v, s->trial);
+	bool better = !s->have_best ||
+	              better_plan(spill, size, s->best_spill, s->best_size);
+	/* A shipped member's plan no better than the best is dropped
 	 * unverified (verifying a million buffers costs a sweep); a volunteer's
 	 * is always verified, so that what it does wrong is said. */
-	if (!volunteer && s->have_best && size >= s->best_size) {
+	if (!volunteer && !better) {
 		produced = 1;
 		goto out;
 	}
@@ -467,9 +515,10 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	produced = 1;
-	if (!s->have_best || size < s->best_size) {
+	if (better) {
 		s->have_best = 1;
 		s->best_size = size;
+		s->best_spill = spill;
 		memcpy(s->best, s->trial, s->v->buffer_count * sizeof *s->best);
 		s->best_digest = placements_digest(s->v, s->best);
 		free(s->winner);
@@ -586,9 +635,14 @@ static int window_gain(int cls)
 	return 0;
 }
 
+/* The best plan cannot be beaten: its size is at the lower bound (which
+ * holds for every plan, whatever it spills) and it spills no more than no
+ * plan avoids. A plan at the size bound that spills more may lose to one
+ * of less spill and larger size: auto goes on. */
 static bool at_bound(const run_state *s)
 {
-	return s->have_best && s->best_size <= s->v->lower_bound;
+	return s->have_best && s->best_size <= s->v->lower_bound &&
+	       s->best_spill <= s->spill_floor;
 }
 
 /* first_fit's estimated seconds on the part, from its shape (budget.h). */
@@ -961,6 +1015,7 @@ static int auto_plan(usmp__call *c)
 		}
 		reset_trial(v, c->out);
 	}
+	s.spill_floor = forced_spill(v);
 	auto_prepare(&s);
 	auto_first_plan(&s);
 	log_first_plan(&s, t_start);

@@ -161,8 +161,9 @@ static th_problem *rand_problem(uint64_t *rng, uint32_t n, int dense,
 }
 
 /* Whether the plugin takes its gap index for v: on average 32 or more
- * live buffers alive at each distinct begin time (plus one pool, no
- * empty buffers, which these problems have unless *zero). */
+ * live buffers alive at each distinct begin time (these problems have
+ * one pool; with an empty buffer, *zero, the buffers alive with it use
+ * the lists). */
 static int dense_enough(const usmp_view *v)
 {
 	uint64_t cover = 0, times = 0;

@@ -10,10 +10,12 @@
  * a scan of every placed buffer. Their forbidden ranges are put in order
  * of start by a bucket sort (O(k) for the usual spread of offsets) before
  * the gap scan (fit_scan.c). Overlap rules turn into a smaller forbidden
- * range of start offsets (fit_rules.c). Both algorithms in one pool
- * without rules, edges, fixed or empty buffers use the gap index of
- * fit_index.c instead when many buffers are alive at once; built with
- * -DUSMP_FIT_REFERENCE (tests only) they use the lists for every problem.
+ * range of start offsets (fit_rules.c). When many buffers are alive at
+ * once, in up to four pools, the gap index of fit_index.c (one per pool)
+ * answers instead for every buffer without rules, edges, a fixed offset
+ * or an empty buffer alive with it (fit_gap_choice.c); the lists are kept
+ * beside it for the others. Built with -DUSMP_FIT_REFERENCE (tests only)
+ * both algorithms use the lists for every problem.
  * fit_ctx.h holds the context the files share. */
 #include "fit_ctx.h"
 
@@ -37,12 +39,11 @@ static void fit_release(fit_ctx *c)
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		host_release(c->h, ptrs[i]);
-	usmp__fit_gidx_free(&c->gidx);
+	usmp__fit_gap_release(c);
 }
 
-/* Whether first_fit may use the gap index: one pool, no overlap rules, no
- * conflict edges, no fixed buffers, no empty buffers (an empty buffer
- * collides only strictly inside another, which merged intervals lose). */
+/* Whether the gap index may serve some placements: at most FIT_GAP_POOLS
+ * pools (one index each); which buffers it serves, fit_gap_choice.c. */
 static bool fit_gap_usable(const usmp_view *v)
 {
 #ifdef USMP_FIT_REFERENCE
@@ -50,14 +51,7 @@ static bool fit_gap_usable(const usmp_view *v)
 	(void)v;
 	return false;
 #endif
-	if (v->pool_count != 1 || v->overlap_count ||
-	    (v->conflict_start && v->conflict_adj &&
-	     v->conflict_start[v->buffer_count]))
-		return false;
-	for (uint32_t b = 0; b < v->buffer_count; b++)
-		if (fit_fixed(v, b) || v->buffers[b].size == 0)
-			return false;
-	return true;
+	return v->pool_count >= 1 && v->pool_count <= FIT_GAP_POOLS;
 }
 
 /* Check the call: host table, order and live ranges. USMP_OK with *order
@@ -120,7 +114,7 @@ static int fit_setup(fit_ctx *c)
 	}
 	if ((rc = usmp__fit_index_build(c)))
 		return rc;
-	if (!c->gap) { /* the lists' spans and owners */
+	if (c->lists) { /* the lists' spans and owners */
 		c->place = host_array(c->h, n, sizeof *c->place);
 		c->owner = host_array(c->h, n, sizeof *c->owner);
 		if (!c->place || !c->owner)

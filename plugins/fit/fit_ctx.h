@@ -5,8 +5,9 @@
  * fit_place.c one buffer's placement, fit_fixed.c the fixed buffers,
  * fit_time_index.c the time index and its query, fit_rules.c the overlap
  * rules and what a placed span forbids, fit_scan.c the gap scan over the
- * forbidden ranges, fit_index.c the gap index. Internal names across files
- * start with usmp__fit_. */
+ * forbidden ranges, fit_index.c the gap index, fit_gap_choice.c which
+ * placements the gap index answers. Internal names across files start with
+ * usmp__fit_. */
 #ifndef USMP_FIT_CTX_H
 #define USMP_FIT_CTX_H
 
@@ -59,6 +60,10 @@ typedef struct fit_list {
  * buffers are alive at a begin time (fewer: the lists). */
 #define FIT_GAP_MIN_ALIVE 32
 
+/* The gap index serves problems of at most this many pools (one index
+ * each). */
+#define FIT_GAP_POOLS 4
+
 typedef struct fit_ctx {
 	const usmp_view *v;
 	const usmp_host *h;
@@ -89,10 +94,17 @@ typedef struct fit_ctx {
 	uint64_t slive;          /* slots in sarr (live buffers) */
 	uint32_t *seq; /* placement order of one run: fixed ones first */
 
-	/* The gap index (fit_index.h), used instead of the lists above when
-	 * c->gap. */
-	bool gap;
-	usmp__fit_gidx gidx;
+	/* The gap index (fit_index.h), one per pool, when c->gap: it answers
+	 * the placements of the buffers with serve[b] (fit_gap_choice.c) and
+	 * holds every placed buffer of positive size with a live range, in
+	 * pool p when gpool[p] (some served buffer may go there). The lists
+	 * above (and place, owner) are kept when c->lists: without the gap
+	 * index, or when some buffer is not served; they then hold every
+	 * placed buffer too. */
+	bool gap, lists;
+	bool gpool[FIT_GAP_POOLS];
+	usmp__fit_gidx *gidx; /* [pool_count] */
+	uint8_t *serve;       /* [n] */
 
 	/* Rule partners of the buffer being placed. */
 	uint32_t *rule_stamp;
@@ -230,13 +242,26 @@ typedef struct fit_scan {
  * start) in order of start, without a comparison sort of all of it. */
 int usmp__fit_scan_sorted(fit_ctx *c, fit_scan *st, fit_range *r, size_t n);
 
-/* fit_time_index.c: lay out the time index (or the gap index when c->gap);
+/* fit_time_index.c: lay out the time index (and the gap index when c->gap);
  * mark nothing placed; record placed live buffer b; fill c->ranges with
  * the start offsets b may not take in pool p. */
 int usmp__fit_index_build(fit_ctx *c);
 void usmp__fit_index_reset(fit_ctx *c);
 void usmp__fit_index_insert(fit_ctx *c, uint32_t b);
 int usmp__fit_ranges(fit_ctx *c, uint32_t b, uint32_t p);
+
+/* fit_gap_choice.c: with the tree's leaves laid out (cover: the sum of
+ * the live buffers' leaf counts, live: their number), choose the buffers
+ * the gap index serves, set c->lists, make the pools' indexes; release
+ * them. */
+int usmp__fit_gap_setup(fit_ctx *c, uint64_t cover, uint32_t live);
+void usmp__fit_gap_release(fit_ctx *c);
+
+/* Whether b's placement asks the gap index (else the lists). */
+static inline bool usmp__fit_gap_serves(const fit_ctx *c, uint32_t b)
+{
+	return c->gap && c->serve[b];
+}
 
 /* fit_rules.c: the overlap rules by endpoint; b's rule partners; the
  * start offsets a placed span forbids; the ranges of count spans. */

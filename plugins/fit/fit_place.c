@@ -1,5 +1,6 @@
 /* fit_place.c — placing one buffer: its forbidden ranges scanned (or
- * the gap index asked) pool by pool, and the chosen offset recorded. */
+ * its pool's gap index asked) pool by pool, and the chosen offset recorded
+ * in the structures the problem keeps. */
 #include "fit_ctx.h"
 
 #include <stdio.h>
@@ -40,20 +41,20 @@ static int fit_in_pool(fit_ctx *c, uint32_t b, uint32_t p, bool *found_out,
 	return USMP_OK;
 }
 
-/* b's offset in pool 0 through the gap index. */
-static bool fit_gap_place(fit_ctx *c, uint32_t b, uint64_t *x)
+/* b's offset in pool p through p's gap index. */
+static bool fit_gap_place(fit_ctx *c, uint32_t b, uint32_t p, uint64_t *x)
 {
 	const usmp_view *v = c->v;
 	bool live = fit_live(v, b) && c->tcount;
 	uint32_t lo = live ? c->lo[b] : 0, hi = live ? c->hi[b] : 0;
 	uint64_t size = v->buffers[b].size;
-	uint64_t align = usmp_buffer_alignment(v, b, 0);
-	uint64_t limit = v->pools[0].size_limit;
+	uint64_t align = usmp_buffer_alignment(v, b, p);
+	uint64_t limit = v->pools[p].size_limit;
 	if (c->best_fit)
-		return usmp__fit_gidx_best(&c->gidx, live, lo, hi, size, align,
+		return usmp__fit_gidx_best(&c->gidx[p], live, lo, hi, size, align,
 		                           limit, x);
-	return usmp__fit_gidx_first(&c->gidx, live, lo, hi, size, align, limit,
-	                            x);
+	return usmp__fit_gidx_first(&c->gidx[p], live, lo, hi, size, align,
+	                            limit, x);
 }
 
 int usmp__fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
@@ -62,16 +63,20 @@ int usmp__fit_put(fit_ctx *c, uint32_t b, uint32_t p, uint64_t x)
 	c->work[b].reserved = 0;
 	c->work[b].offset = x;
 	uint64_t end = fit_sat_add(x, c->v->buffers[b].size);
-	if (c->gap) /* no spans or owners: the index holds the offsets */
-		return c->tcount && fit_live(c->v, b)
-		               ? usmp__fit_gidx_insert(&c->gidx, c->lo[b],
-		                                       c->hi[b], x, end)
-		               : USMP_OK;
+	bool live = c->tcount && fit_live(c->v, b);
+	int rc;
+	/* empty buffers stay out of the index (fit_gap_choice.c) */
+	if (c->gap && live && c->gpool[p] && c->v->buffers[b].size &&
+	    (rc = usmp__fit_gidx_insert(&c->gidx[p], c->lo[b], c->hi[b], x,
+	                                end)))
+		return rc;
+	if (!c->lists)
+		return USMP_OK;
 	c->owner[b].pool = p;
 	c->owner[b].buf = b;
 	c->place[b].off = x;
 	c->place[b].end = end;
-	if (c->tcount && fit_live(c->v, b))
+	if (live)
 		usmp__fit_index_insert(c, b);
 	return USMP_OK;
 }
@@ -100,8 +105,8 @@ int usmp__fit_place(fit_ctx *c, uint32_t b)
 		bool found;
 		if (p >= v->pool_count)
 			continue;
-		if (c->gap) {
-			found = fit_gap_place(c, b, &x);
+		if (usmp__fit_gap_serves(c, b)) {
+			found = fit_gap_place(c, b, p, &x);
 		} else {
 			int rc = fit_in_pool(c, b, p, &found, &x);
 			if (rc)

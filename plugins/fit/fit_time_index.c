@@ -10,10 +10,6 @@
 
 #define FIT_NONE UINT32_MAX
 
-/* The gap index serves the common case when on average at least this many
- * buffers are alive at a begin time (fewer: the lists). */
-#define FIT_GAP_MIN_ALIVE 32
-
 /* First index in times[0..count) whose value is >= t. */
 static uint32_t fit_lower(const int64_t *times, uint32_t count, int64_t t)
 {
@@ -66,8 +62,11 @@ int usmp__fit_index_build(fit_ctx *c)
 		if (u == 0 || c->times[u - 1] != c->times[i])
 			c->times[u++] = c->times[i];
 	c->tcount = u;
-	if (u == 0)
+	if (u == 0) { /* edges only: the lists' spans */
+		c->gap = false;
+		c->lists = true;
 		return USMP_OK;
+	}
 	c->tsize = 1;
 	while (c->tsize < u) {
 		if (c->tsize > UINT32_MAX / 4)
@@ -87,9 +86,12 @@ int usmp__fit_index_build(fit_ctx *c)
 	 * placement reads a handful of spans) and smaller. */
 	if (cover < FIT_GAP_MIN_ALIVE * (uint64_t)u)
 		c->gap = false;
-	if (c->gap) {
-		return usmp__fit_gidx_init(&c->gidx, c->h, c->tsize, cover, live);
-	}
+	c->lists = true;
+	int rc;
+	if (c->gap && (rc = usmp__fit_gap_setup(c, cover, live)))
+		return rc;
+	if (!c->lists) /* the gap index serves every buffer */
+		return USMP_OK;
 	c->nlist = host_array(c->h, nodes, sizeof *c->nlist);
 	c->slist = host_array(c->h, u, sizeof *c->slist);
 	c->sarr = host_array(c->h, live, sizeof *c->sarr);
@@ -144,10 +146,11 @@ void usmp__fit_index_reset(fit_ctx *c)
 {
 	if (!c->tcount)
 		return;
-	if (c->gap) {
-		usmp__fit_gidx_reset(&c->gidx);
+	for (uint32_t p = 0; c->gap && p < c->v->pool_count; p++)
+		if (c->gpool[p])
+			usmp__fit_gidx_reset(&c->gidx[p]);
+	if (!c->lists)
 		return;
-	}
 	for (size_t i = 0; i < 2 * (size_t)c->tsize; i++)
 		c->nlist[i].cnt = 0;
 	for (uint32_t i = 0; i < c->tcount; i++)

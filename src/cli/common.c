@@ -143,7 +143,8 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 
 /* The part's spill, when some buffer is outside its first candidate pool
  * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
- * largest and where it went; auto's plans add what minimises spill. */
+ * largest and where it went; auto's plans add that `-a exact` proves
+ * the least spill (auto keeps the least its members found). */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
                      usmp_plan *plan, const usmp_part_info *pi)
 {
@@ -168,8 +169,8 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 		        (unsigned long long)pi->spill_forced);
 	if (pi->spill_forced != pi->spill)
 		fputs(!strncmp(pi->algorithm, "auto", 4)
-		              ? "; auto keeps the smallest plan, -a exact the least "
-		                "spill\n"
+		              ? "; auto keeps the least spill it found, -a exact "
+		                "proves the least\n"
 		              : "\n",
 		      f);
 }
