@@ -28,8 +28,10 @@ typedef struct usmp__fit_set {
 } usmp__fit_set;
 
 /* Capacities the pool serves (the growth sequence 2, 4, 6, 8, 11, ...
- * up to 241 intervals); larger arrays are host blocks. */
-#define USMP__FIT_NCLASS 25
+ * up to 65 intervals, about a kilobyte); larger arrays are host blocks:
+ * their spare blocks would sit unused in the pool, and the host's cost
+ * per block is small beside them. */
+#define USMP__FIT_NCLASS 14
 
 typedef struct usmp__fit_pool {
 	const usmp_host *h;
