@@ -32,7 +32,7 @@
 #define FITG_SCRATCH 256u
 
 /* Sets an insertion works on together (see fitg_flush). */
-#define FITG_BATCH 32u
+#define FITG_BATCH 64u
 
 /* sub[] of node v (v >= lowfirst: sub[] exists below h0 only); a leaf's
  * sub[] is its cover[] (what touches a leaf covers it). */
