@@ -81,7 +81,10 @@ static int fits_grow(usmp__fit_pool *p, usmp__fit_set *s, uint64_t a,
 	usmp__fit_iv *blk = fits_alloc(p, ncap);
 	if (!blk)
 		return USMP_ERR_NOMEM;
-	uint32_t front = (ncap - s->cnt - 1) / 2;
+	/* the room on the side the insertion shifts: all behind for an
+	 * append, all in front at the start, shared in between */
+	uint32_t front = (uint32_t)((uint64_t)(ncap - s->cnt - 1) *
+	                            (s->cnt - i) / (s->cnt + 1));
 	usmp__fit_iv *iv = blk + front;
 	if (s->cnt) {
 		memcpy(iv, s->iv, (size_t)i * sizeof *iv);
@@ -134,7 +137,18 @@ int usmp__fit_set_add(usmp__fit_pool *p, usmp__fit_set *s, uint64_t a,
 	uint32_t back = s->cap - s->front - n;
 	if (!s->front && !back)
 		return fits_grow(p, s, a, b, i);
-	if (s->front && (i <= n - i || !back)) { /* the head moves down */
+	bool head = i <= n - i; /* the shorter side */
+	if (head ? !s->front : !back) {
+		/* none on that side: half of the room moves there (one
+		 * shift of the whole set, not one per insertion) */
+		uint32_t nf = head ? (back + 1) / 2 : s->front / 2;
+		usmp__fit_iv *to = iv - s->front + nf;
+		memmove(to, iv, (size_t)n * sizeof *iv);
+		iv = s->iv = to;
+		back = s->cap - nf - n;
+		s->front = nf;
+	}
+	if (s->front && (head || !back)) { /* the head moves down */
 		memmove(iv - 1, iv, (size_t)i * sizeof *iv);
 		iv--;
 		s->iv = iv;
