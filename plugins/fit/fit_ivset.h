@@ -4,7 +4,9 @@
  *
  * An insertion shifts the shorter side of the array (the intervals before
  * or after the new one), so it moves a quarter of the set on average
- * rather than a half. Small arrays (most sets) come from a pool: chunks
+ * rather than a half; a grown array has its room on the side the
+ * insertion shifted (an append: all behind), and a side out of room takes
+ * half of the other's in one move. Small arrays (most sets) come from a pool: chunks
  * of MiB size from the host, cut into blocks of a few fixed capacities,
  * freed blocks kept per capacity for the next set that grows to it, so
  * the host tracks a few hundred chunks instead of millions of blocks;
