@@ -32,59 +32,19 @@
 #define FITG_SCRATCH 256u
 
 /* Sets an insertion works on together (see fitg_flush). */
-#define FITG_BATCH 32u
+#define FITG_BATCH 64u
 
 /* sub[] of node v (v >= lowfirst: sub[] exists below h0 only); a leaf's
  * sub[] is its cover[] (what touches a leaf covers it). */
 #define fitg_sub(g, v)                                                         \
 	((v) >= (g)->tsize ? &(g)->cover[v] : &(g)->sub[(v) - (g)->lowfirst])
 
-/* ---- sets ----------------------------------------------------------------- */
-
-/* Insert [a, b) into set s, merging with intervals it overlaps or
- * touches; lo is the first interval of s with .b >= a. */
-static int fitg_set_add(const usmp_host *h, usmp__fit_set *s, uint64_t a,
-                        uint64_t b, uint32_t lo)
-{
-	uint32_t i = lo, j = lo;
-	while (j < s->cnt && s->iv[j].a <= b)
-		j++;
-	if (j > i) {
-		if (s->iv[i].a < a)
-			a = s->iv[i].a;
-		if (s->iv[j - 1].b > b)
-			b = s->iv[j - 1].b;
-		s->iv[i].a = a;
-		s->iv[i].b = b;
-		if (j > i + 1) {
-			memmove(s->iv + i + 1, s->iv + j,
-			        (size_t)(s->cnt - j) * sizeof *s->iv);
-			s->cnt -= j - i - 1;
-		}
-		return USMP_OK;
-	}
-	if (s->cnt == s->cap) {
-		if (s->cap >= UINT32_MAX / 2)
-			return USMP_ERR_NOMEM;
-		uint32_t ncap = s->cap + s->cap / 8 + 2; /* 1.125x: memory */
-		void *p = h->realloc(h, s->iv, (size_t)ncap * sizeof *s->iv);
-		if (!p)
-			return USMP_ERR_NOMEM;
-		s->iv = p;
-		s->cap = ncap;
-	}
-	memmove(s->iv + i + 1, s->iv + i, (size_t)(s->cnt - i) * sizeof *s->iv);
-	s->iv[i].a = a;
-	s->iv[i].b = b;
-	s->cnt++;
-	return USMP_OK;
-}
-
 int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
                         uint64_t span_sum, uint64_t live)
 {
 	memset(g, 0, sizeof *g);
 	g->h = h;
+	g->pool.h = h;
 	g->tsize = tsize;
 	while ((1ull << g->theight) < tsize)
 		g->theight++;
@@ -119,11 +79,11 @@ int usmp__fit_gidx_init(usmp__fit_gidx *g, const usmp_host *h, uint32_t tsize,
 void usmp__fit_gidx_reset(usmp__fit_gidx *g)
 {
 	for (size_t i = 0; g->cover && i < 2 * (size_t)g->tsize; i++)
-		g->cover[i].cnt = 0;
+		usmp__fit_set_clear(&g->cover[i]);
 	for (size_t i = 0; g->sub && i < g->nsub; i++)
-		g->sub[i].cnt = 0;
+		usmp__fit_set_clear(&g->sub[i]);
 	for (size_t i = 0; g->touch && i < g->lowfirst; i++)
-		g->touch[i].cnt = 0;
+		usmp__fit_set_clear(&g->touch[i]);
 }
 
 void usmp__fit_gidx_free(usmp__fit_gidx *g)
@@ -135,11 +95,11 @@ void usmp__fit_gidx_free(usmp__fit_gidx *g)
 		if (!arr[k])
 			continue;
 		for (size_t i = 0; i < len[k]; i++)
-			if (arr[k][i].iv)
-				h->free(h, arr[k][i].iv);
+			usmp__fit_set_release(&g->pool, &arr[k][i]);
 		h->free(h, arr[k]);
 	}
 	g->cover = g->sub = g->touch = NULL;
+	usmp__fit_pool_free(&g->pool);
 	if (g->scratch.iv)
 		h->free(h, g->scratch.iv);
 	g->scratch.iv = NULL;
@@ -189,7 +149,7 @@ static unsigned fitg_partial(const usmp__fit_gidx *g, uint32_t l, uint32_t r,
 /* Sets waiting for one interval: added in batches whose binary searches
  * run side by side (see fitg_flush), so their cache misses overlap. */
 typedef struct fitg_batch {
-	const usmp_host *h;
+	usmp__fit_pool *pool;
 	uint64_t a, b;
 	unsigned n;
 	usmp__fit_set *s[FITG_BATCH];
@@ -232,7 +192,7 @@ static int fitg_flush(fitg_batch *bt)
 	/* (a set twice in a batch would still be right: the first
 	 * insertion leaves the intervals below lo as they were) */
 	for (unsigned i = 0; i < n; i++)
-		if ((rc = fitg_set_add(bt->h, bt->s[i], bt->a, bt->b, lo[i])))
+		if ((rc = usmp__fit_set_add(bt->pool, bt->s[i], bt->a, bt->b, lo[i])))
 			return rc;
 	bt->n = 0;
 	return USMP_OK;
@@ -249,7 +209,7 @@ int usmp__fit_gidx_insert(usmp__fit_gidx *g, uint32_t lo, uint32_t hi,
 {
 	uint32_t nd[70];
 	int rc;
-	fitg_batch bt = { .h = g->h, .a = a, .b = b, .n = 0 };
+	fitg_batch bt = { .pool = &g->pool, .a = a, .b = b, .n = 0 };
 	/* sub[] is read on nodes below h0 only */
 	uint64_t low = g->lowfirst;
 	unsigned k = fitg_canonical(g, lo, hi, nd);

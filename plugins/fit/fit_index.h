@@ -20,24 +20,14 @@
  * merges into few intervals per set, and a query walks the gaps of a few
  * tens of sets rather than one interval per buffer alive. h0 is chosen
  * from the mean span (an eighth of it) so a buffer lands in a few tens of
- * sets. A set's array grows by an eighth (plus two intervals), so its
- * spare room stays small: the intervals are most of the plugin's memory.
+ * sets. The sets' storage is fit_ivset.h's.
  */
 #ifndef USMP_FIT_INDEX_H
 #define USMP_FIT_INDEX_H
 
 #include <usmp/plugin.h>
 
-/* An interval [a, b) of offsets. */
-typedef struct usmp__fit_iv {
-	uint64_t a, b;
-} usmp__fit_iv;
-
-/* Merged occupied intervals in order of offset. */
-typedef struct usmp__fit_set {
-	usmp__fit_iv *iv;
-	uint32_t cnt, cap;
-} usmp__fit_set;
+#include "fit_ivset.h"
 
 /* Sets one query reads at most: canonical nodes and root-path nodes of a
  * range of leaves, at most 2 * 32 each. */
@@ -52,6 +42,7 @@ typedef struct usmp__fit_gidx {
 	usmp__fit_set *sub;    /* [nsub]: nodes lowfirst..tsize - 1 */
 	usmp__fit_set *touch;  /* [lowfirst]: nodes 1.. (h0 and up) */
 	size_t nsub;
+	usmp__fit_pool pool;   /* the sets' arrays */
 	usmp__fit_set scratch; /* a query's small sets, merged */
 	const usmp__fit_set *qset[USMP__FIT_QSETS];
 	uint32_t qpos[USMP__FIT_QSETS];
