@@ -318,7 +318,7 @@ static int get_object(jctx *c, json_t *v, const char *place)
 /* A pool by name in v (a string). */
 static int get_pool(jctx *c, json_t *v, const char *place, uint32_t *id)
 {
-	const char *s;
+	const char *s = NULL;
 	int rc = get_name(c, v, place, &s);
 	if (rc != USMP_OK)
 		return rc;
@@ -329,7 +329,7 @@ static int get_pool(jctx *c, json_t *v, const char *place, uint32_t *id)
 
 static int get_buffer(jctx *c, json_t *v, const char *place, uint32_t *id)
 {
-	const char *s;
+	const char *s = NULL;
 	int rc = get_name(c, v, place, &s);
 	if (rc != USMP_OK)
 		return rc;

@@ -334,7 +334,7 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
                           uint64_t size_limit, uint64_t alignment, uint32_t *id)
 {
 	usmp__pool *pool;
-	char *copy;
+	char *copy = NULL;
 	int rc;
 
 	if (!p)
@@ -465,7 +465,7 @@ int usmp_problem_add_buffer(usmp_problem *p, const char *name, uint64_t size,
                             uint64_t alignment, uint32_t *id)
 {
 	usmp__buffer *b;
-	char *copy;
+	char *copy = NULL;
 	int rc;
 
 	if (!p)
