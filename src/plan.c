@@ -1021,6 +1021,10 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 	/* A rule naming a pool or target the problem lacks (a typo) would
 	 * silently leave its parts to a later rule or the default. */
 	usmp__rules_check_names(r, p, o.target, o.log_ctx);
+	/* A buffer without a live range among live ones conflicts with
+	 * nothing: a hand-written file meaning "alive throughout" would have
+	 * its bytes shared silently. */
+	usmp__warn_unlived(r, p, o.log_ctx);
 	/* 0: the default; INFINITY: none (-1 below); else the caller's. */
 	double deadline = o.time_limit == 0 ? 0
 	                  : isinf(o.time_limit) ? -1

@@ -109,6 +109,16 @@ void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
 void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
                              const char *target, void *log_ctx);
 
+/* ---- unlived.c: buffers that conflict with nothing ------------------------ */
+
+/* When p has buffers with live ranges and others with neither a live range
+ * nor a conflict edge (so they conflict with nothing, and any buffer may be
+ * placed over their bytes), say the first of those and how many at
+ * USMP_LOG_WARN, named "problem", with the schedule's whole range as the
+ * fix; through the registry's log settings and the call's log_ctx. */
+void usmp__warn_unlived(usmp_registry *r, const usmp_problem *p,
+                        void *log_ctx);
+
 /* ---- paths.c: the plugins shipped with this copy of libusmp ---------------- */
 
 /* The shipped plugin directory: USMP_PLUGIN_SUBDIR ("usmp-1") in the

@@ -284,13 +284,15 @@ static int log_level_ok(void)
  * that a USMP_ALGORITHM rule matches no pool or target of the problem
  * (a misspelt name would leave its parts to the default unsaid), and
  * auto's that a plugin's volunteer failed, crashed or returned an invalid
- * plan (auto plans on without it: the plugin's fault would go unsaid). */
+ * plan (auto plans on without it: the plugin's fault would go unsaid), and
+ * the problem's that buffers without a live range conflict with nothing
+ * (a file meaning "alive throughout" would have their bytes shared). */
 static void rule_warnings_only(void *ctx, int level, const char *who,
                                const char *message)
 {
 	(void)ctx;
 	if (level <= USMP_LOG_WARN &&
-	    (!strcmp(who, "USMP_ALGORITHM") ||
+	    (!strcmp(who, "USMP_ALGORITHM") || !strcmp(who, "problem") ||
 	     (!strcmp(who, "auto") && !strncmp(message, "volunteer ", 10))))
 		fprintf(stderr, "usmp: %s: %s\n", who, cli_shown(message));
 }

@@ -1,0 +1,95 @@
+/* test_firsthour6.c — a TinyML flow author's first hour with an NPU model:
+ * pools with limits, fixed buffers, an in-place rule, written by hand. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+/* Weights fixed at offset 0, written without a live range as "alive
+ * throughout": they conflict with nothing, so act0 may go over them. */
+static const char weights_json[] =
+	"{\"pools\": [{\"name\": \"sram\", \"size_limit\": 262144}],\n"
+	" \"buffers\": [\n"
+	"  {\"name\": \"weights\", \"size\": 65536, \"fixed\": {\"pool\": \"sram\", \"offset\": 0}},\n"
+	"  {\"name\": \"act0\", \"size\": 65536, \"live\": [0, 2]},\n"
+	"  {\"name\": \"act1\", \"size\": 65536, \"live\": [1, 3]}]}\n";
+
+#define UNLIVED                                                                \
+	"buffer \"weights\" has no live range and no conflict edge, so it "      \
+	"conflicts with no other buffer: buffers alive at any step may be "      \
+	"placed over its bytes. To keep its bytes for the whole run (weights, " \
+	"state), give it the live range of the whole schedule (\"live\": [0, " \
+	"3]; usmp_problem_set_live) or conflict edges"
+
+Test(firsthour6, cli_says_a_buffer_without_live_range_conflicts_with_nothing)
+{
+	char *problem = test_write_tmp(".json", weights_json);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", problem);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "usmp: problem: " UNLIVED "\n"), "%s", out);
+	free(out);
+	/* -q: no summary, no warning. */
+	st = test_usmp(&out, "plan '%s' -q -o /dev/null", problem);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert_str_eq(out, "");
+	free(out);
+	remove(problem);
+	free(problem);
+}
+
+/* The warnings that problem gives a log function at USMP_LOG_WARN. */
+static char *warnings_of(const char *json)
+{
+	usmp_problem *p = test_parse_json(json, "m.json");
+	usmp_registry *r = test_registry(NULL);
+	static char lines[TEST_LOG_LINES];
+	lines[0] = '\0';
+	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
+	usmp_plan *plan = NULL;
+	int st = usmp_plan_compute(r, p, NULL, &plan);
+	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	return lines;
+}
+
+Test(firsthour6, api_log_says_a_buffer_without_live_range_conflicts_with_nothing)
+{
+	char *lines = warnings_of(weights_json);
+	char *want = test_fmt("%d problem: " UNLIVED "\n", USMP_LOG_WARN);
+	cr_assert_str_eq(lines, want);
+	free(want);
+	/* Two such buffers: the first named, the rest counted. */
+	lines = warnings_of(
+		"{\"buffers\": [{\"name\": \"w0\", \"size\": 8},"
+		" {\"name\": \"w1\", \"size\": 8},"
+		" {\"name\": \"a\", \"size\": 8, \"live\": [-2, 5]}]}");
+	cr_assert(strstr(lines, "problem: buffer \"w0\" and 1 more have no live "
+	                        "range and no conflict edge, so each conflicts "
+	                        "with no other buffer"), "%s", lines);
+	cr_assert(strstr(lines, "(\"live\": [-2, 5]; "), "%s", lines);
+}
+
+Test(firsthour6, no_warning_when_every_buffer_is_placed_in_time_or_by_edges)
+{
+	/* Weights alive throughout. */
+	cr_assert_str_eq(warnings_of(
+		"{\"buffers\": [{\"name\": \"w\", \"size\": 8, \"live\": [0, 3]},"
+		" {\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}]}"), "");
+	/* A buffer without a live range held apart by a conflict edge. */
+	cr_assert_str_eq(warnings_of(
+		"{\"buffers\": [{\"name\": \"w\", \"size\": 8},"
+		" {\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}],"
+		" \"conflicts\": [[\"w\", \"a\"]]}"), "");
+	/* A conflict graph: no buffer has a live range (TVM's way). */
+	cr_assert_str_eq(warnings_of(
+		"{\"buffers\": [{\"name\": \"w\", \"size\": 8},"
+		" {\"name\": \"a\", \"size\": 8}, {\"name\": \"b\", \"size\": 8}],"
+		" \"conflicts\": [[\"w\", \"a\"]]}"), "");
+}
