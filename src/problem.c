@@ -620,13 +620,23 @@ int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
 			p->pool_count == 1 ? "" : "s");
 	pl = &p->pools[pool];
 	align = buf->alignment > pl->alignment ? buf->alignment : pl->alignment;
-	if (offset % align != 0)
+	if (offset % align != 0) {
+		/* Whose alignment it is (a buffer of alignment 1 in a pool of
+		 * 16 has none of its own to blame), and the offsets that fit. */
+		uint64_t below = offset - offset % align;
+		char above[32] = "";
+		if (below <= UINT64_MAX - align)
+			snprintf(above, sizeof above, " or %llu",
+			         (unsigned long long)(below + align));
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
 			"buffer \"%s\": fixed offset %llu in pool \"%s\" is not a "
-			"multiple of its alignment %llu",
+			"multiple of %s alignment %llu: fix it at %llu%s",
 			buf->name, (unsigned long long)offset, pl->name,
-			(unsigned long long)align);
+			buf->alignment >= pl->alignment ? "its" : "the pool's",
+			(unsigned long long)align, (unsigned long long)below,
+			above);
+	}
 	if (__builtin_add_overflow(offset, buf->size, &end))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,

@@ -651,9 +651,9 @@ Test(errors, json_fixed_offset_misaligned_for_buffer)
 		" \"size\": 16, \"alignment\": 8, \"fixed\": {\"pool\": \"sram\","
 		" \"offset\": 4}}]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8");
+	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8");
+	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -663,9 +663,9 @@ Test(errors, json_fixed_offset_misaligned_for_pool)
 		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
 		" \"offset\": 8}}]}";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of its alignment 16");
+	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
 	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of its alignment 16");
+	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -684,9 +684,9 @@ Test(errors, csv_fixed_offset_misaligned_is_refused)
 {
 	static const char input[] = "id,lower,upper,size,alignment,offset\nb1,0,3,16,8,4\n";
 	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8");
+	                     "model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
 	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8");
+	                 "usmp: model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Duplicate names */

@@ -93,3 +93,40 @@ Test(firsthour6, no_warning_when_every_buffer_is_placed_in_time_or_by_edges)
 		" {\"name\": \"a\", \"size\": 8}, {\"name\": \"b\", \"size\": 8}],"
 		" \"conflicts\": [[\"w\", \"a\"]]}"), "");
 }
+
+Test(firsthour6, a_misaligned_fixed_offset_says_whose_alignment_and_the_fix)
+{
+	/* The pool's 16 rules over the buffer's 1: "its alignment 16" blamed
+	 * the buffer, which asked for none. */
+	char *problem = test_write_tmp(".json",
+		"{\"pools\": [{\"name\": \"sram\", \"size_limit\": 1024, \"alignment\": 16}],\n"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 512, \"live\": [0, 2],"
+		" \"fixed\": {\"pool\": \"sram\", \"offset\": 40}}]}\n");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", problem);
+	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
+	char *want = test_fmt("usmp: %s: buffers[0].fixed: buffer \"a\": fixed "
+	                      "offset 40 in pool \"sram\" is not a multiple of "
+	                      "the pool's alignment 16: fix it at 32 or 48\n",
+	                      problem);
+	cr_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	remove(problem);
+	free(problem);
+	/* The buffer's own alignment; no multiple above 2^64 - 1. */
+	usmp_problem *p = usmp_problem_create();
+	uint32_t pool, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 1, &pool), 0);
+	cr_assert_eq(usmp_problem_add_buffer(p, "t", 1, 8, &b), 0);
+	cr_assert_eq(usmp_problem_set_fixed(p, b, pool, 12), USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p),
+	                 "buffer \"t\": fixed offset 12 in pool \"dram\" is not "
+	                 "a multiple of its alignment 8: fix it at 8 or 16");
+	cr_assert_eq(usmp_problem_set_fixed(p, b, pool, UINT64_MAX), USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p), "its alignment 8: fix it at "
+	                 "18446744073709551608"), "%s", usmp_problem_error(p));
+	cr_assert_null(strstr(usmp_problem_error(p), " or "), "%s",
+	               usmp_problem_error(p));
+	usmp_problem_destroy(p);
+}

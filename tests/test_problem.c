@@ -392,7 +392,7 @@ Test(problem, fixed_offset_must_suit_buffer_and_pool_alignment)
 	/* "b" needs 8, "sram" 16: 8 is fine for the buffer, not for the pool. */
 	expect_fail(p, usmp_problem_set_fixed(p, 1, 0, 8), USMP_ERR_INVALID,
 	            "buffer \"b\": fixed offset 8 in pool \"sram\" is not a "
-	            "multiple of its alignment 16");
+	            "multiple of the pool's alignment 16: fix it at 0 or 16");
 	/* In "dram" (alignment 1) the buffer's 8 rules. */
 	expect_fail(p, usmp_problem_set_fixed(p, 1, 1, 4), USMP_ERR_INVALID,
 	            "alignment 8");
