@@ -130,3 +130,51 @@ Test(firsthour6, a_misaligned_fixed_offset_says_whose_alignment_and_the_fix)
 	               usmp_problem_error(p));
 	usmp_problem_destroy(p);
 }
+
+/* SRAM for the NPU, DRAM shared with the CPU: one part of two targets. */
+static const char shared_json[] =
+	"{\"pools\": [{\"name\": \"sram\", \"size_limit\": 4096, \"targets\": [\"ethos-u55\"]},\n"
+	"           {\"name\": \"dram\", \"targets\": [\"ethos-u55\", \"cortex-m55\"]}],\n"
+	" \"buffers\": [{\"name\": \"a\", \"size\": 1024, \"live\": [0, 2], \"pools\": [\"sram\", \"dram\"]},\n"
+	"             {\"name\": \"b\", \"size\": 1024, \"live\": [1, 3], \"pools\": [\"sram\", \"dram\"]}]}\n";
+
+Test(firsthour6, a_target_rule_matching_part_of_a_shared_part_is_said)
+{
+	char *problem = test_write_tmp(".json", shared_json);
+	char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM='ethos-u55=best_fit' "
+	                     "'%s' plan '%s' -o /dev/null", test_cli(), problem);
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out,
+		"    chosen by default rule \"*=auto\"\n"
+		"    USMP_ALGORITHM rule \"ethos-u55=best_fit\" matches target "
+		"ethos-u55 of this part but not cortex-m55: a target rule decides a "
+		"part only when it matches all its targets; a pool rule (@POOL=...) "
+		"decides every part with that pool\n"), "%s", out);
+	free(out);
+	free(cmd);
+	/* A rule matching both targets decides the part: nothing to say. */
+	cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM='*-m55=first_fit;"
+	               "ethos-u55=best_fit;*=best_fit' '%s' plan '%s' -o /dev/null",
+	               test_cli(), problem);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "chosen by USMP_ALGORITHM rule \"*=best_fit\"\n"),
+	          "%s", out);
+	cr_assert(strstr(out, "rule \"*-m55=first_fit\" matches target "
+	                      "cortex-m55 of this part but not ethos-u55"), "%s", out);
+	cr_assert_null(strstr(out, "rule \"*=best_fit\" matches"), "%s", out);
+	free(out);
+	free(cmd);
+	/* -a decides every part: the rules are not asked. */
+	cmd = test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM='ethos-u55=best_fit' "
+	               "'%s' plan '%s' -a first_fit -o /dev/null", test_cli(), problem);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert_null(strstr(out, "matches target"), "%s", out);
+	free(out);
+	free(cmd);
+	remove(problem);
+	free(problem);
+}

@@ -5,6 +5,7 @@
  * for writing the plan out of --time-limit, which covers the whole command. */
 #include "../budget.h"
 
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,55 @@ static void print_rules_as_conflicts(const usmp_registry *r,
 	fputs(")\n", stderr);
 }
 
+/* A USMP_ALGORITHM target rule that matches some of a shared part's
+ * targets but not all decides nothing for it (docs/hosts.md, "Shared
+ * pools"): a rule written for the NPU would leave the part to a later rule
+ * or the default unsaid. Said under the "chosen by" line of such a part. */
+static void print_partial_rules(const usmp_part_info *pi)
+{
+	const char *env = getenv("USMP_ALGORITHM");
+	if (!env || !strchr(pi->target, ',') || pi->source < USMP_SOURCE_ENV)
+		return;
+	char *rules = strdup(env), *targets = strdup(pi->target);
+	if (!rules || !targets)
+		goto out;
+	char *save = NULL;
+	for (char *rule = strtok_r(rules, ";", &save); rule;
+	     rule = strtok_r(NULL, ";", &save)) {
+		while (*rule == ' ')
+			rule++;
+		char *eq = strchr(rule, '=');
+		if (!eq || *rule == '@' || !strcmp(rule, pi->rule))
+			continue;
+		char *text = strdup(rule);
+		if (!text)
+			goto out;
+		rule[eq - rule] = '\0';
+		const char *hit = NULL, *miss = NULL;
+		size_t len = strlen(pi->target);
+		memcpy(targets, pi->target, len + 1);
+		char *tsave = NULL;
+		for (char *t = strtok_r(targets, ",", &tsave); t;
+		     t = strtok_r(NULL, ",", &tsave)) {
+			if (!fnmatch(rule, t, 0))
+				hit = hit ? hit : t;
+			else
+				miss = miss ? miss : t;
+		}
+		if (hit && miss) {
+			fprintf(stderr, "    USMP_ALGORITHM rule \"%s\" matches target "
+			        "%s of this part but not %s: a target rule decides "
+			        "a part only when it matches all its targets; a pool "
+			        "rule (@POOL=...) decides every part with that pool\n",
+			        cli_shown(text), cli_shown(hit), cli_shown(miss));
+		}
+		free(text);
+	}
+out:
+	free(rules);
+	free(targets);
+}
+
 /* "auto", or "auto/MEMBER" (the part's algorithm was auto). */
 static int names_auto(const char *algorithm)
 {
@@ -172,6 +222,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
 		fprintf(stderr, "    chosen by %s rule \"%s\"\n",
 		        cli_source_name(pi.source), cli_shown(pi.rule));
+		print_partial_rules(&pi);
 		double limit = 0;
 		int stopped = 0;
 		usmp_plan_part_limit(plan, i, &limit, &stopped);
