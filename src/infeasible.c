@@ -1184,9 +1184,10 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 		else if (v->pool_count == 1)
 			sb_add(&m, ", so a plan may exist: try -a exact or a longer "
 			       "--time-limit");
-		else
-			sb_add(&m, ", so a plan may exist: try another algorithm (-a) "
-			       "or a longer --time-limit");
+		else /* exact searches several pools too, and proves */
+			sb_add(&m, ", so a plan may exist: try -a exact (it "
+			       "searches every pool and proves when none fits) or "
+			       "a longer --time-limit");
 	} else {
 		sb_add(&m, "%s: no plan fits the pools: ", algo);
 		if (why && *why)

@@ -178,3 +178,35 @@ Test(firsthour6, a_target_rule_matching_part_of_a_shared_part_is_said)
 	remove(problem);
 	free(problem);
 }
+
+Test(firsthour6, auto_without_a_plan_on_several_pools_names_exact)
+{
+	/* "a" fits only the DRAM; "b" and "c" do not fit the DTCM, the SRAM
+	 * holds one: the other and "a" overflow the DRAM. auto finds no plan
+	 * and cannot tell; it named no algorithm ("try another algorithm"),
+	 * while -a exact proves it. */
+	char *problem = test_write_tmp(".json",
+		"{\"pools\": [{\"name\": \"dtcm\", \"size_limit\": 65536},"
+		" {\"name\": \"sram\", \"size_limit\": 131072},"
+		" {\"name\": \"dram\", \"size_limit\": 262144}],\n"
+		" \"buffers\": [\n"
+		"  {\"name\": \"a\", \"size\": 200000, \"live\": [0, 2], \"pools\": [\"dtcm\", \"sram\", \"dram\"]},\n"
+		"  {\"name\": \"b\", \"size\": 100000, \"live\": [1, 3], \"pools\": [\"dtcm\", \"sram\", \"dram\"]},\n"
+		"  {\"name\": \"c\", \"size\": 100000, \"live\": [1, 3], \"pools\": [\"dtcm\", \"sram\", \"dram\"]}]}\n");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -a auto -o /dev/null", problem);
+	cr_assert_eq(st, 3, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "no plan found by auto; the lower bound (400000) "
+	                      "fits the limit (458752 bytes) of pools \"dtcm\", "
+	                      "\"sram\", \"dram\", so a plan may exist: try -a "
+	                      "exact (it searches every pool and proves when none "
+	                      "fits) or a longer --time-limit"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "plan '%s' -a exact -o /dev/null", problem);
+	cr_assert_eq(st, 3, "exit %d:\n%s", st, out);
+	cr_assert(strstr(out, "exact's search proved that no placement of the "
+	                      "buffers fits the pools"), "%s", out);
+	free(out);
+	remove(problem);
+	free(problem);
+}
