@@ -52,6 +52,10 @@ struct usmp__host_ctx {
 	 * limit for it, not for its first plan. */
 	char overrun_by[USMP__HOST_NAME];
 	int overrun_cause; /* usmp_overrun_cause of a portfolio's call */
+	/* The exact member of a portfolio's call whose failure proved that no
+	 * plan fits (portfolio.c), "" when none: the part's failure is then a
+	 * proof, said as that member's (plan.c). */
+	char proved_by[USMP__HOST_NAME];
 	const char *member;     /* the member a portfolio runs now, or NULL:
 	                           its lines say "algorithm/member"
 	                           (usmp__dispatch sets it) */

@@ -39,6 +39,7 @@ typedef struct shared_result {
 	char who[256];
 	char overrun_by[USMP__HOST_NAME]; /* the call's hc->overrun_by */
 	int overrun_cause;                /* and hc->overrun_cause */
+	char proved_by[USMP__HOST_NAME];  /* and hc->proved_by */
 	/* Log records for the host's function: a level byte, who logged
 	 * (usmp__host_who), a NUL, the message, a NUL. log_used is published
 	 * after the record is written. */
@@ -131,6 +132,7 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	memcpy(res->message, hc->last_message, sizeof res->message);
 	memcpy(res->overrun_by, hc->overrun_by, sizeof res->overrun_by);
 	res->overrun_cause = hc->overrun_cause;
+	memcpy(res->proved_by, hc->proved_by, sizeof res->proved_by);
 	if (in_child.who)
 		snprintf(res->who, sizeof res->who, "%s", in_child.who);
 	res->status = st;
@@ -161,6 +163,8 @@ static void take_result(usmp__host_ctx *hc, const shared_result *res)
 	memcpy(hc->overrun_by, res->overrun_by, sizeof hc->overrun_by);
 	hc->overrun_by[sizeof hc->overrun_by - 1] = '\0';
 	hc->overrun_cause = res->overrun_cause;
+	memcpy(hc->proved_by, res->proved_by, sizeof hc->proved_by);
+	hc->proved_by[sizeof hc->proved_by - 1] = '\0';
 }
 
 int usmp__isolated_call(usmp__call *c, double grace)

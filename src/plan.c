@@ -728,6 +728,9 @@ static int part_failed(part_job *j, int st)
 		if ((a->caps & USMP_CAP_EXACT) && !a->portfolio)
 			flags = rules_as_conflicts ? USMP__WHY_RULES_AS_CONFLICTS
 			                           : USMP__WHY_PROVEN;
+		/* A portfolio whose exact member proved it: a proof too. */
+		else if (a->portfolio && j->hc.proved_by[0])
+			flags = USMP__WHY_PROVEN;
 		/* A capacity knob asking for less than the pool: the proof is
 		 * about that capacity, not the pool. */
 		const usmp__value *cap =

@@ -480,8 +480,16 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	if (st) {
-		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT))
+		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT)) {
 			s->proved_infeasible = 1;
+			/* A proof about this problem, not a stricter one
+			 * (rules planned as conflicts): the part says it. */
+			if (!hc->proved_by[0] &&
+			    (!s->v->overlap_count ||
+			     (a->caps & USMP_CAP_OVERLAP_RULES)))
+				snprintf(hc->proved_by, sizeof hc->proved_by,
+				         "%s", a->name);
+		}
 		if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
 			s->first_error = st;
 			usmp__set_msg(&s->error_text, "no member found a plan; "
