@@ -667,6 +667,14 @@ Test(infeasible, exact_proves_infeasible_without_rules)
 	plan = infeasible(r, p, "first_fit", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_UNPROVEN);
 	usmp_plan_destroy(plan);
+	/* auto's exact member proves it: auto's failure is that proof. */
+	plan = infeasible(r, p, "auto", &why);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_SEARCH);
+	cr_assert(strstr(usmp_plan_error(plan), "auto: no plan fits the pools: ") &&
+	          strstr(usmp_plan_error(plan), "auto's search proved that no "
+	                 "placement of the buffers fits the pool"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
 	char *out = NULL;
 	int st = cli(aligned, "-a exact", &out);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
