@@ -410,6 +410,28 @@ static void blame_overrun(run_state *s, double deadline)
 	}
 }
 
+/* A shipped member failed with st: an exact one's "infeasible" is a proof
+ * (recorded for the part's message when it is about this problem, not a
+ * stricter one with rules as conflicts); the first failure is what auto
+ * says when no member plans. */
+static void member_failed(run_state *s, const usmp__algo *a, int st)
+{
+	usmp__host_ctx *hc = s->hc;
+	if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT)) {
+		s->proved_infeasible = 1;
+		if (!hc->proved_by[0] && (!s->v->overlap_count ||
+		                          (a->caps & USMP_CAP_OVERLAP_RULES)))
+			snprintf(hc->proved_by, sizeof hc->proved_by, "%s",
+			         a->name);
+	}
+	if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
+		s->first_error = st;
+		usmp__set_msg(&s->error_text, "no member found a plan; the "
+		              "first to fail: %s (%s)", a->name,
+		              usmp_status_name(st));
+	}
+}
+
 /* Run one member through the one dispatch path (usmp__dispatch): algorithm
  * a with its defaults plus `knob` (one "key=value" or NULL), warm-started
  * when `warm`; keep its plan when valid and better. A table member runs in
@@ -480,22 +502,7 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 		goto out;
 	}
 	if (st) {
-		if (st == USMP_ERR_INFEASIBLE && (a->caps & USMP_CAP_EXACT)) {
-			s->proved_infeasible = 1;
-			/* A proof about this problem, not a stricter one
-			 * (rules planned as conflicts): the part says it. */
-			if (!hc->proved_by[0] &&
-			    (!s->v->overlap_count ||
-			     (a->caps & USMP_CAP_OVERLAP_RULES)))
-				snprintf(hc->proved_by, sizeof hc->proved_by,
-				         "%s", a->name);
-		}
-		if (!s->first_error && st != USMP_ERR_UNSUPPORTED) {
-			s->first_error = st;
-			usmp__set_msg(&s->error_text, "no member found a plan; "
-			              "the first to fail: %s (%s)", a->name,
-			              usmp_status_name(st));
-		}
+		member_failed(s, a, st);
 		goto out;
 	}
 	usmp__free_msg(&msg);
