@@ -94,6 +94,25 @@ char *test_read_file(const char *path)
 	return buf;
 }
 
+int test_python(const char *script, int plugins, char **out)
+{
+	char *path = test_write_tmp(".py", script);
+	char *dir = plugins ? test_fmt("%s/plugins", test_build_root())
+	                    : test_fmt("%s", "");
+	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
+	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
+	                     "libusmp.so.1' USMP_PLUGIN_PATH='%s' "
+	                     "USMP_ALGORITHM= python3 '%s'",
+	                     test_source_root(), test_source_root(),
+	                     test_build_root(), dir, path);
+	int st = test_run(cmd, out);
+	remove(path);
+	free(path);
+	free(dir);
+	free(cmd);
+	return st;
+}
+
 int test_run(const char *cmd, char **out)
 {
 	char *full = malloc(strlen(cmd) + 16);

@@ -51,6 +51,10 @@ struct usmp_registry *test_registry(const char *plugin_path);
 /* Run a shell command; returns its exit status (or -1), and, when `out` is
  * not NULL, its combined stdout+stderr (caller frees). */
 int test_run(const char *cmd, char **out);
+/* Run a Python `script` with the source tree's binding on the build's
+ * libusmp, the build's shipped plugins on the path when `plugins` is
+ * nonzero (else none), USMP_ALGORITHM unset: as test_run. */
+int test_python(const char *script, int plugins, char **out);
 /* Run `usmp ARGS` (ARGS printf-formatted, shell words) without
  * USMP_PLUGIN_PATH or USMP_ALGORITHM: as test_run. */
 int test_usmp(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -198,14 +198,8 @@ Test(redteam3, python_binding_refuses_what_ctypes_would_truncate)
 		"                       name='m.csv', format='csv')\n"
 		"except usmp.InvalidError as e:\n"
 		"    print('parse:', e)\n";
-	char *path = test_write_tmp(".py", script);
-	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
-	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
-	                     "libusmp.so.1' USMP_PLUGIN_PATH= python3 '%s'",
-	                     test_source_root(), test_source_root(),
-	                     test_build_root(), path);
 	char *out = NULL;
-	int st = test_run(cmd, &out);
+	int st = test_python(script, 0, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert_null(strstr(out, "ACCEPTED"), "%s", out);
 	cr_assert(strstr(out, "nul name refused: 'a\\x00b': a NUL byte cannot be "
@@ -223,9 +217,6 @@ Test(redteam3, python_binding_refuses_what_ctypes_would_truncate)
 	/* nothing was added by a refused call */
 	cr_assert(strstr(out, "buffers ['z'] pools ['sram']"), "%s", out);
 	free(out);
-	free(cmd);
-	remove(path);
-	free(path);
 }
 
 /* ---- a long-lived host planning with ever new specs ----------------------- */

@@ -401,15 +401,8 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 		"run('triple', lambda: q.add_buffer('b', 8, live=(0, 1, 2)))\n"
 		"run('fixed pool', lambda: q.add_buffer('b', 8, fixed=(3, 0)))\n"
 		"print('after', q.buffers, q.add_buffer('b', 8, pools=['sram']))\n";
-	char *path = test_write_tmp(".py", script);
-	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
-	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
-	                     "libusmp.so.1' USMP_PLUGIN_PATH='%s/plugins' "
-	                     "USMP_ALGORITHM= python3 '%s'",
-	                     test_source_root(), test_source_root(),
-	                     test_build_root(), test_build_root(), path);
 	char *out = NULL;
-	int st = test_run(cmd, &out);
+	int st = test_python(script, 1, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	/* a pathlib.Path is one directory: its plugins load */
 	const char *ok = strstr(out, "path ACCEPTED ['auto', 'exact', "
@@ -451,8 +444,5 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 	};
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 		cr_assert(strstr(out, want[k]), "missing %s in:\n%s", want[k], out);
-	remove(path);
-	free(path);
-	free(cmd);
 	free(out);
 }

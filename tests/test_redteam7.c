@@ -430,15 +430,8 @@ Test(redteam7, python_close_while_another_thread_plans_waits_for_it)
 		"            print(what, 'query:', e)\n"
 		"    t.join()\n"
 		"    print(what, 'in flight:', res)\n";
-	char *path = test_write_tmp(".py", script);
-	char *cmd = test_fmt("cd '%s/python' && PYTHONDONTWRITEBYTECODE=1 "
-	                     "PYTHONPATH='%s/python' USMP_LIBRARY='%s/src/"
-	                     "libusmp.so.1' USMP_PLUGIN_PATH='%s/plugins' "
-	                     "USMP_ALGORITHM= python3 '%s'",
-	                     test_source_root(), test_source_root(),
-	                     test_build_root(), test_build_root(), path);
 	char *out = NULL;
-	int st = test_run(cmd, &out);
+	int st = test_python(script, 1, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	static const char *const want[] = {
 		"registry new call: registry is closed\n",
@@ -451,9 +444,6 @@ Test(redteam7, python_close_while_another_thread_plans_waits_for_it)
 	};
 	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
 		cr_assert(strstr(out, want[k]), "missing %s in:\n%s", want[k], out);
-	remove(path);
-	free(path);
-	free(cmd);
 	free(out);
 }
 
