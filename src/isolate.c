@@ -33,6 +33,10 @@ typedef struct shared_result {
 	int optimal;
 	int done;
 	int stopped;
+	/* Set by the watcher when the caller's cancel flag turns non-zero:
+	 * the child's should_stop() reads this, as the caller's flag is in
+	 * memory the child only has a copy of. */
+	volatile int cancel;
 	usmp__watch watch; /* the child's deadline and first-plan state */
 	uint64_t proven_bound;
 	char message[512];
@@ -118,6 +122,8 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	usmp__host_ctx *hc = c->hc;
 	usmp__call in_child = *c;
 	hc->watch = &res->watch;
+	if (hc->cancel)
+		hc->cancel = &res->cancel;
 	if (hc->log_fn) {
 		hc->log_fn = log_to_shared;
 		hc->log_ctx = res;
@@ -223,11 +229,20 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
 	double started = usmp__now();
 
-	/* Polled like usmp__child_wait, but the deadline may move. */
+	/* Polled like usmp__child_wait, but the deadline may move, and the
+	 * caller's cancel is passed on; a child still running a grace after
+	 * it is killed. */
 	int killed = 0;
+	double cancelled = 0;
 	long ns = 20 * 1000;
 	while (!usmp__child_exited(pid)) {
-		if (usmp__isolate_hung(&res->watch, started, grace)) {
+		if (!cancelled && hc->cancel && *hc->cancel) {
+			__atomic_store_n(&res->cancel, 1, __ATOMIC_SEQ_CST);
+			cancelled = usmp__now();
+			ns = 20 * 1000;
+		}
+		if (cancelled ? usmp__now() >= cancelled + grace
+		              : usmp__isolate_hung(&res->watch, started, grace)) {
 			killed = 1;
 			break;
 		}
@@ -244,7 +259,14 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		st = USMP_ERR_INTERNAL;
 		goto out;
 	}
-	if (killed && res->watch.deadline <= 0) {
+	if (killed && cancelled) {
+		usmp__set_msg(msg, "%s did not stop within %.1f s of the call "
+		              "being cancelled; killed (an algorithm checks "
+		              "host->should_stop() every few milliseconds)",
+		              culprit, grace);
+		hc->stopped = 1;
+		st = USMP_ERR_STOPPED;
+	} else if (killed && res->watch.deadline <= 0) {
 		usmp__set_msg(msg, "%s did not return within %.0f s, the limit of "
 		              "an isolated call without a time limit; killed (set a "
 		              "time limit to allow longer)", culprit,

@@ -823,7 +823,7 @@ Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
-            "overrun_by overrun_cause")
+            "overrun_by overrun_cause time_limit stopped")
 
 
 class Plan(_Guarded):
@@ -885,6 +885,10 @@ class Plan(_Guarded):
             info = _lib.new(_lib.PartInfo)
             if lib.usmp_plan_part(h, i, ctypes.byref(info)):
                 continue
+            limit, stopped = ctypes.c_double(), ctypes.c_int()
+            if lib.usmp_plan_part_limit(h, i, ctypes.byref(limit),
+                                        ctypes.byref(stopped)):
+                limit.value, stopped.value = 0.0, 0
             self.parts.append(Part(
                 _str(info.target) or "", _str(info.algorithm),
                 _str(info.params) or "", info.buffer_count, info.size,
@@ -894,7 +898,8 @@ class Plan(_Guarded):
                 buffers[info.spill_largest] if info.spill_count else None,
                 info.spill_forced, info.rules_as_conflicts,
                 _str(info.overrun_by) or "",
-                _OVERRUN_CAUSES.get(info.overrun_cause, "unknown")))
+                _OVERRUN_CAUSES.get(info.overrun_cause, "unknown"),
+                limit.value, bool(stopped.value)))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

@@ -16,7 +16,7 @@ import os
 import threading
 
 ABI_MAJOR = 1  # the major of <usmp/common.h> this binding was written for
-ABI_MINOR = 1  # the oldest minor it needs
+ABI_MINOR = 2  # the oldest minor it needs: it calls 1.2 functions
 
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
@@ -163,6 +163,8 @@ _PROTOTYPES = {
     "usmp_plan_pool_size": (c_uint64, [c_void_p, c_uint32]),
     "usmp_plan_part_count": (c_uint32, [c_void_p]),
     "usmp_plan_part": (c_int, [c_void_p, c_uint32, P(PartInfo)]),
+    "usmp_plan_part_limit": (c_int, [c_void_p, c_uint32, P(c_double),
+                                     P(c_int)]),
     "usmp_plan_write": (c_int, [c_void_p, c_void_p, c_char_p, c_int]),
     "usmp_plan_write_svg": (c_int, [c_void_p, c_void_p, c_char_p]),
 }
@@ -220,6 +222,21 @@ def lib():
         if _lib is not None:
             return _lib
         handle, name = _open()
+        # The version first: a library of an older minor lacks functions
+        # this binding resolves, and should say so by its version.
+        try:
+            version = handle.usmp_abi_version
+        except AttributeError:
+            raise OSError("usmp: %s has no usmp_abi_version: not a usmp "
+                          "library" % name) from None
+        version.restype, version.argtypes = _PROTOTYPES["usmp_abi_version"]
+        major, minor = c_uint32(), c_uint32()
+        version(ctypes.byref(major), ctypes.byref(minor))
+        if major.value != ABI_MAJOR or minor.value < ABI_MINOR:
+            raise OSError("usmp: %s implements ABI %d.%d; this binding needs "
+                          "%d.%d or a later %d.x" % (name, major.value,
+                                                     minor.value, ABI_MAJOR,
+                                                     ABI_MINOR, ABI_MAJOR))
         for fn, (restype, argtypes) in _PROTOTYPES.items():
             try:
                 f = getattr(handle, fn)
@@ -228,13 +245,6 @@ def lib():
                               "binding can use" % (name, fn)) from None
             f.restype = restype
             f.argtypes = argtypes
-        major, minor = c_uint32(), c_uint32()
-        handle.usmp_abi_version(ctypes.byref(major), ctypes.byref(minor))
-        if major.value != ABI_MAJOR or minor.value < ABI_MINOR:
-            raise OSError("usmp: %s implements ABI %d.%d; this binding needs "
-                          "%d.%d or a later %d.x" % (name, major.value,
-                                                     minor.value, ABI_MAJOR,
-                                                     ABI_MINOR, ABI_MAJOR))
         handle.usmp_library_path = name
         _lib = handle
         return _lib
