@@ -36,6 +36,10 @@ struct usmp__call {
 	char *error; /* why an isolated call ended without returning (a crash,
 	                a hang, an exit), or NULL: then the status is its own */
 	bool overran; /* killed by the watcher past its deadline plus grace */
+	/* Seconds the plugin's algorithm function itself ran (in its child
+	 * process when isolated: no fork, wait or copying), 0 for a built-in
+	 * or a call that never returned. */
+	double call_s;
 };
 
 /* Run the call: isolated when usmp__dispatch_isolates says so, else in this

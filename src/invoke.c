@@ -189,7 +189,9 @@ int usmp__invoke(usmp__call *c)
 		if (a->sig.count)
 			memcpy(vals, k->values, a->sig.count * sizeof *vals);
 		tmp.values = vals;
+		double t0 = usmp__now();
 		rc = call_plugin(a, &tmp, c->view, &c->hc->host, c->out);
+		c->call_s = usmp__now() - t0;
 	}
 out:
 	usmp__knobs_finish(&defaults);

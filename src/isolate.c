@@ -33,6 +33,7 @@ typedef struct shared_result {
 	int optimal;
 	int done;
 	int stopped;
+	double call_s; /* the child's usmp__call.call_s */
 	/* Set by the watcher when the caller's cancel flag turns non-zero:
 	 * the child's should_stop() reads this, as the caller's flag is in
 	 * memory the child only has a copy of. */
@@ -134,6 +135,7 @@ static void child_run(usmp__call *c, usmp_placement *out, shared_result *res)
 	res->reported = hc->reported;
 	res->optimal = hc->optimal;
 	res->stopped = hc->stopped;
+	res->call_s = in_child.call_s;
 	res->proven_bound = hc->proven_bound;
 	memcpy(res->message, hc->last_message, sizeof res->message);
 	memcpy(res->overrun_by, hc->overrun_by, sizeof res->overrun_by);
@@ -292,6 +294,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		st = res->status;
 		memcpy(out, shared_out, n * sizeof *out);
 		take_result(hc, res);
+		c->call_s = res->call_s;
 		res->who[sizeof res->who - 1] = '\0';
 		if (res->who[0]) {
 			free(c->who);
