@@ -17,6 +17,15 @@
  * struct_size (usmp_pool_rec, usmp_buffer_rec, usmp_overlap_rec,
  * usmp_placement) are frozen for major 1; new per-buffer data is added as new
  * arrays appended to usmp_view. See docs/abi.md and docs/plugins.md.
+ *
+ * Ownership and threads: the descriptor and everything it points to are
+ * the plugin's, static and const, read by the host while the plugin is
+ * loaded. The view, the host table and what they point to are the host's,
+ * valid during one call only; `out` is the call's to write. The host may
+ * call one algorithm from several threads at once, each call with its own
+ * view, table and `out`, so an algorithm keeps no state in globals; a call
+ * from outside the shipped plugin directory runs in a forked child process
+ * (docs/abi.md, "Isolation"), whose writes to globals are lost.
  */
 #ifndef USMP_PLUGIN_H
 #define USMP_PLUGIN_H

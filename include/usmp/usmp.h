@@ -619,7 +619,16 @@ typedef struct usmp_plan_options {
 	 * set here is kept, except that auto always finishes its first plan. */
 	double time_limit;
 	/* When non-NULL and set to non-zero by another thread, the call stops
-	 * as soon as the algorithm checks should_stop(). */
+	 * as soon as the algorithm checks should_stop() (the shipped
+	 * algorithms look every few milliseconds): an anytime algorithm
+	 * returns its best plan (USMP_OK, usmp_plan_part_limit's *stopped 1),
+	 * one without a plan USMP_ERR_STOPPED. A call in a child process
+	 * (USMP_PLAN_ISOLATE, a plugin from outside the shipped directory, or
+	 * auto beside one) is stopped alike: the watcher passes the flag on,
+	 * and a child still running a grace after it (1 s without a time
+	 * limit; docs/abi.md, "Isolation") is killed, USMP_ERR_STOPPED naming
+	 * the algorithm. Read, never written, by the library: it must stay
+	 * valid until the call returns; clear it before the next call. */
 	const volatile int *cancel;
 	/* Appended (set struct_size to sizeof(usmp_plan_options) to use it):
 	 * when non-NULL, the log function set on the registry

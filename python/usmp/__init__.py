@@ -777,8 +777,9 @@ class Registry(_Guarded):
 
 class Cancel:
     """A cancellation flag for plan(..., cancel=flag): flag.set() from any
-    thread stops the call at the algorithm's next should_stop() check (an
-    anytime algorithm then returns its best plan, others StoppedError)."""
+    thread stops the call at the algorithm's next should_stop() check, in
+    this process or in a child process (an anytime algorithm then returns
+    its best plan, whose Part.stopped is True; others StoppedError)."""
 
     def __init__(self):
         self._flag = ctypes.c_int(0)
