@@ -175,6 +175,33 @@ static void take_result(usmp__host_ctx *hc, const shared_result *res)
 	hc->proved_by[sizeof hc->proved_by - 1] = '\0';
 }
 
+/* Wait for the child, polled like usmp__child_wait, but the deadline may
+ * move, and the caller's cancel is passed on (*cancelled: when the
+ * watcher saw it, 0 when it did not). Returns 1 when the child is to be
+ * killed: hung by the rule of usmp__isolate_hung, or still running a grace
+ * after the cancel. */
+static int watch_child(pid_t pid, const usmp__host_ctx *hc,
+                       shared_result *res, double started, double grace,
+                       double *cancelled)
+{
+	long ns = 20 * 1000;
+	while (!usmp__child_exited(pid)) {
+		if (!*cancelled && hc->cancel && *hc->cancel) {
+			__atomic_store_n(&res->cancel, 1, __ATOMIC_SEQ_CST);
+			*cancelled = usmp__now();
+			ns = 20 * 1000;
+		}
+		if (*cancelled ? usmp__now() >= *cancelled + grace
+		               : usmp__isolate_hung(&res->watch, started, grace))
+			return 1;
+		struct timespec ts = {0, ns};
+		nanosleep(&ts, NULL);
+		if (ns < 2 * 1000 * 1000)
+			ns *= 2;
+	}
+	return 0;
+}
+
 int usmp__isolated_call(usmp__call *c, double grace)
 {
 	usmp_registry *r = c->r;
@@ -210,6 +237,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 	memcpy(shared_out, out, n * sizeof *out);
 	res->status = USMP_ERR_INTERNAL;
 	res->watch.deadline = hc->deadline;
+	res->cancel = hc->cancel && *hc->cancel; /* a cancel before the fork */
 
 	pid_t pid = usmp__child_fork("usmp-isolated");
 	if (pid < 0) {
@@ -229,30 +257,8 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		         "%s)", a->name, info.name, info.path);
 	else
 		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
-	double started = usmp__now();
-
-	/* Polled like usmp__child_wait, but the deadline may move, and the
-	 * caller's cancel is passed on; a child still running a grace after
-	 * it is killed. */
-	int killed = 0;
-	double cancelled = 0;
-	long ns = 20 * 1000;
-	while (!usmp__child_exited(pid)) {
-		if (!cancelled && hc->cancel && *hc->cancel) {
-			__atomic_store_n(&res->cancel, 1, __ATOMIC_SEQ_CST);
-			cancelled = usmp__now();
-			ns = 20 * 1000;
-		}
-		if (cancelled ? usmp__now() >= cancelled + grace
-		              : usmp__isolate_hung(&res->watch, started, grace)) {
-			killed = 1;
-			break;
-		}
-		struct timespec ts = {0, ns};
-		nanosleep(&ts, NULL);
-		if (ns < 2 * 1000 * 1000)
-			ns *= 2;
-	}
+	double started = usmp__now(), cancelled = 0;
+	int killed = watch_child(pid, hc, res, started, grace, &cancelled);
 	/* Every way out reaps the child and kills its group. */
 	int wstatus = usmp__child_reap(pid);
 	replay_log(hc, res);
