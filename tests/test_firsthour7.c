@@ -327,3 +327,29 @@ Test(firsthour7, python_names_the_abi_of_an_older_library)
 	free(g);
 	free(dir);
 }
+
+/* Python: auto's portfolio with the host's volunteer, as `usmp list -v`
+ * prints it and usmp_registry_member gives C; the binding had no way to
+ * see whether a plugin of one's own volunteers. */
+Test(firsthour7, python_lists_autos_members_with_a_volunteer)
+{
+	char *script = test_fmt(
+		"import usmp\n"
+		"r = usmp.Registry(plugin_path='%s/volunteer/volunteer.so')\n"
+		"m = r.members\n"
+		"print(m[0].role, m[0].name, m[0].knobs, m[0].plugin)\n"
+		"v = [x for x in m if x.role == 'volunteer']\n"
+		"print(len(v), v[0].name, v[0].cost, v[0].plugin)\n"
+		"print(m[-1] == v[-1], sorted(m[0].shapes))\n",
+		test_fixture_plugindir());
+	char *out = NULL;
+	cr_assert_eq(test_python(script, 1, &out), 0, "%s", out);
+	cr_assert(strstr(out, "first first_fit order=size None\n"), "%s", out);
+	char *want = test_fmt("1 fx_oracle 2.0 %s/volunteer/volunteer.so\n",
+	                      test_fixture_plugindir());
+	cr_assert(strstr(out, want), "%s", out);
+	cr_assert(strstr(out, "True ['few', 'many', 'wide']\n"), "%s", out);
+	free(want);
+	free(out);
+	free(script);
+}

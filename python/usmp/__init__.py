@@ -33,7 +33,8 @@ __all__ = [
     "NotFoundError", "NoMemoryError", "UsmpIOError", "StoppedError",
     "UnsupportedError", "InvalidPlanError", "InternalError",
     "Problem", "Registry", "Plan", "Placement", "Part", "Algorithm", "Param",
-    "PluginInfo", "Selection", "Cancel", "plan", "default_registry",
+    "PluginInfo", "Member", "Selection", "Cancel", "plan",
+    "default_registry",
     "Infeasibility",
     "version",
     "abi_version", "UNBOUNDED", "CAPABILITIES",
@@ -585,6 +586,14 @@ class Problem(_Guarded):
 PluginInfo = collections.namedtuple(
     "PluginInfo", "name version license abi path algorithm_count")
 Param = collections.namedtuple("Param", "name type default help")
+# One of auto's members (usmp_member_info): role "first", "heuristic",
+# "search" or "volunteer"; knobs "key=value" on top of its defaults; cost
+# one run's time as a multiple of first_fit's (0.0: a search member, or a
+# volunteer declaring none); shapes, of "few", "many", "wide", those where
+# it is expected to gain; plugin the file of a volunteer, else None.
+Member = collections.namedtuple("Member", "role name knobs cost shapes plugin")
+_ROLES = {1: "first", 2: "heuristic", 3: "search", 4: "volunteer"}
+_SHAPES = {"few": 1 << 0, "many": 1 << 1, "wide": 1 << 2}
 Algorithm = collections.namedtuple(
     "Algorithm", "name summary caps capabilities plugin params signature")
 Selection = collections.namedtuple("Selection",
@@ -680,6 +689,34 @@ class Registry(_Guarded):
                          if info.caps & bit)
         return Algorithm(_str(info.name), _str(info.summary), info.caps, caps,
                          plugin, tuple(params), _str(info.params) or "")
+
+    @property
+    def members(self):
+        """auto's portfolio as `usmp list -v` prints it: its own members in
+        the order of its policy table, then the plugins' volunteers
+        (USMP_CAP_PORTFOLIO), each a Member."""
+        out = []
+        with self._use() as h:
+            for i in range(self._lib.usmp_registry_member_count(h)):
+                m = _lib.new(_lib.MemberInfo)
+                self._check(self._lib.usmp_registry_member(
+                    h, i, ctypes.byref(m)))
+                plugin = None
+                if m.role == 4 and m.algorithm != _NONE:
+                    a = _lib.new(_lib.AlgorithmInfo)
+                    p = _lib.new(_lib.PluginInfo)
+                    if not self._lib.usmp_registry_algorithm(
+                            h, m.algorithm, ctypes.byref(a)) and \
+                            a.plugin != _NONE and \
+                            not self._lib.usmp_registry_plugin(
+                                h, a.plugin, ctypes.byref(p)):
+                        plugin = _str(p.path)
+                out.append(Member(
+                    _ROLES.get(m.role, "?"), _str(m.name),
+                    _str(m.knobs) or "", m.cost,
+                    frozenset(n for n, bit in _SHAPES.items()
+                              if m.shapes & bit), plugin))
+        return out
 
     @property
     def algorithms(self):

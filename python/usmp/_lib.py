@@ -41,6 +41,12 @@ class PluginInfo(ctypes.Structure):
                 ("license", c_char_p), ("path", c_char_p)]
 
 
+class MemberInfo(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("role", c_uint32),
+                ("algorithm", c_uint32), ("shapes", c_uint32),
+                ("name", c_char_p), ("knobs", c_char_p), ("cost", c_double)]
+
+
 class AlgorithmInfo(ctypes.Structure):
     _fields_ = [("struct_size", c_uint32), ("caps", c_uint32),
                 ("plugin", c_uint32), ("param_count", c_uint32),
@@ -139,6 +145,8 @@ _PROTOTYPES = {
     "usmp_registry_algorithm_count": (c_uint32, [c_void_p]),
     "usmp_registry_algorithm": (c_int, [c_void_p, c_uint32,
                                         P(AlgorithmInfo)]),
+    "usmp_registry_member_count": (c_uint32, [c_void_p]),
+    "usmp_registry_member": (c_int, [c_void_p, c_uint32, P(MemberInfo)]),
     "usmp_registry_find_algorithm": (c_int, [c_void_p, c_char_p,
                                              P(c_uint32)]),
     "usmp_registry_param": (c_int, [c_void_p, c_uint32, c_uint32,
