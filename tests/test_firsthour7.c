@@ -353,3 +353,26 @@ Test(firsthour7, python_lists_autos_members_with_a_volunteer)
 	free(out);
 	free(script);
 }
+
+/* `usmp plan --time-limit 0.5` whose first plan takes 1.2 s: the summary
+ * named the part's share of the limit, what reading left of it
+ * ("over the time limit of 0.497523 s"), beside "stopped at the time limit
+ * of 0.5 s" for the same part when stopped (firsthour5); now the user's. */
+Test(firsthour7, the_overrun_line_names_the_users_limit)
+{
+	char *pp = test_write_tmp(".json", small_json);
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s/slow_first_fit.so' "
+	                     "USMP_ALGORITHM= '%s' plan '%s' -a first_fit "
+	                     "--time-limit 0.5 -o /dev/null",
+	                     test_fixture_plugindir(), test_cli(), pp);
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "\n    over the time limit of 0.5 s: a first plan "
+	                      "is always finished, however long it takes\n"),
+	          "%s", out);
+	free(out);
+	free(cmd);
+	remove(pp);
+	free(pp);
+}

@@ -166,11 +166,19 @@ static int names_auto(const char *algorithm)
 }
 
 /* Why a part ran over its limit, as auto saw it (usmp_overrun_cause); an
- * algorithm other than auto made one plan, its first. */
-static void print_overrun(const usmp_part_info *pi, double limit)
+ * algorithm other than auto made one plan, its first. The limit named is
+ * the user's (`time_limit`, as the "stopped at" line names it), not what
+ * reading the problem left of it for the part (`limit`); without one, the
+ * part's default. */
+static void print_overrun(const usmp_part_info *pi, double limit,
+                          double time_limit)
 {
 	const char *who = cli_shown(pi->overrun_by);
-	fprintf(stderr, "    over the time limit of %g s: ", limit);
+	if (time_limit > 0 && !isinf(time_limit))
+		fprintf(stderr, "    over the time limit of %g s: ", time_limit);
+	else
+		fprintf(stderr, "    over the time limit of %g s (the default): ",
+		        limit);
 	switch (pi->overrun_cause) {
 	case USMP_OVERRUN_STOPPED:
 		fprintf(stderr, "volunteer %s did not return by then and was "
@@ -230,7 +238,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		 * check); only a first plan runs much longer, or a volunteer
 		 * of auto that had to be killed (the member grace past it). */
 		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0))
-			print_overrun(&pi, limit);
+			print_overrun(&pi, limit, time_limit);
 		/* The limit the user set is the command's; the part worked to
 		 * what reading left of it (and writing will need): name theirs. */
 		if (stopped && !pi.optimal)
