@@ -74,6 +74,11 @@ USMP_API const char *usmp_status_name(int status);
 /* Problems                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* A problem: pools and buffers, built by the calls below or read from a
+ * file. The caller's from usmp_problem_create to usmp_problem_destroy;
+ * plans and registries keep no pointer into it. One thread at a time
+ * (the read-only queries may run concurrently with each other, as each
+ * says); it must not change while a call uses it. */
 typedef struct usmp_problem usmp_problem;
 
 /* A new, empty problem. Destroy it with usmp_problem_destroy. A problem
@@ -288,6 +293,11 @@ USMP_API uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool);
 /* The registry of algorithm plugins                                         */
 /* ------------------------------------------------------------------------ */
 
+/* The loaded plugins and the selection rules. The caller's from
+ * usmp_registry_create to usmp_registry_destroy, which needs every call
+ * on it ended; plans it made stay valid after it. Shared by threads:
+ * planning and the queries run concurrently, binding and setting the log
+ * do not (see Conventions above, and each function). */
 typedef struct usmp_registry usmp_registry;
 
 /* usmp_registry_options.flags */
@@ -581,6 +591,11 @@ USMP_API int usmp_registry_select_part(usmp_registry *r,
 /* Plans                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* A plan, or a failed call's status and message: the caller's from
+ * usmp_plan_compute or usmp_plan_read (which set it also on failure) to
+ * usmp_plan_destroy, independent of the registry and the problem (it
+ * points into neither). One thread at a time, but the read-only queries
+ * (placements, sizes, parts, infeasibility) may run concurrently. */
 typedef struct usmp_plan usmp_plan;
 
 /* usmp_plan_options.flags */
