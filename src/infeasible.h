@@ -1,5 +1,5 @@
 /* infeasible.h — what the files that explain a part without a plan share: the
- * certificate (infeasible_cert.c) and the view's pools as they read them. */
+ * certificate (infeasible_cert.c), the spill advice (spill_advice.c). */
 #ifndef USMP_INFEASIBLE_H
 #define USMP_INFEASIBLE_H
 
@@ -19,6 +19,12 @@ typedef struct usmp__cert {
 	uint32_t *buffers, nbuf;
 	uint32_t *pools, npool;
 } usmp__cert;
+
+/* Spill advice: buf[k] (a problem buffer) may use pool[k] (a problem pool). */
+typedef struct usmp__advice {
+	uint32_t *buf, *pool; /* problem indices */
+	uint32_t count;
+} usmp__advice;
 
 /* The pools buffer i may use: its fixed pool, or its candidates. */
 static inline const uint32_t *pools_of(const usmp_view *v, uint32_t i, uint32_t *n)
@@ -53,5 +59,10 @@ int usmp__infeasible_certify(const usmp_view *v, usmp__cert *c);
 int usmp__infeasible_all_pools(const usmp_view *v, usmp__cert *c);
 /* Free c's arrays. */
 void usmp__cert_free(usmp__cert *c);
+
+/* Spill advice for a STEP or BUFFER certificate c on view pool c->pool,
+ * into out (count 0: none found within its limits). 0 or USMP_ERR_NOMEM. */
+int usmp__spill_advice(const usmp_problem *p, const usmp__view_store *vs,
+                       const usmp__cert *c, usmp__advice *out);
 
 #endif
