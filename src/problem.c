@@ -282,23 +282,44 @@ static int check_new_name(usmp_problem *p, const char *kind,
 	return USMP_OK;
 }
 
+/* An index of a record of `kind` ("buffer", "pool") of which there are
+ * `count`, given for `what`, must be below count. */
+static int check_index(usmp_problem *p, const char *what, const char *kind,
+                       uint32_t index, size_t count)
+{
+	if (index >= count)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: %s index %u out of range (%zu %s%s)",
+		                          what, kind, index, count, kind,
+		                          count == 1 ? "" : "s");
+	return USMP_OK;
+}
+
 static int check_buffer(usmp_problem *p, uint32_t b, const char *what)
 {
-	if (b >= p->buffer_count)
-		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: buffer index %u out of range (%zu buffer%s)",
-		                          what, b, p->buffer_count,
-		                          p->buffer_count == 1 ? "" : "s");
-	return USMP_OK;
+	return check_index(p, what, "buffer", b, p->buffer_count);
 }
 
 static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
 {
-	if (pool >= p->pool_count)
+	return check_index(p, what, "pool", pool, p->pool_count);
+}
+
+/* The two buffers a conflict or an overlap rule (kind) joins: each in
+ * range, and not one buffer twice (then "KIND: buffer "NAME" SAME"). */
+static int check_pair(usmp_problem *p, const char *kind, uint32_t a,
+                      const char *what_a, uint32_t b, const char *what_b,
+                      const char *same)
+{
+	int rc = check_buffer(p, a, what_a);
+	if (!rc)
+		rc = check_buffer(p, b, what_b);
+	if (rc)
+		return rc;
+	if (a == b)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: pool index %u out of range (%zu pool%s)",
-		                          what, pool, p->pool_count,
-		                          p->pool_count == 1 ? "" : "s");
+		                          "%s: buffer \"%s\" %s", kind,
+		                          p->buffers[a].name, same);
 	return USMP_OK;
 }
 
@@ -666,16 +687,10 @@ int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b)
 
 	if (!p)
 		return USMP_ERR_INVALID;
-	rc = check_buffer(p, a, "conflict");
-	if (!rc)
-		rc = check_buffer(p, b, "conflict");
+	rc = check_pair(p, "conflict", a, "conflict", b, "conflict",
+	                "cannot conflict with itself");
 	if (rc)
 		return rc;
-	if (a == b)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"conflict: buffer \"%s\" cannot conflict with itself",
-			p->buffers[a].name);
 	if (usmp__grow((void **)&p->edges, &p->edge_cap, p->edge_count + 1,
 	               sizeof(*p->edges)))
 		return usmp__problem_fail(
@@ -698,16 +713,10 @@ int usmp_problem_add_overlap(usmp_problem *p, uint32_t src, uint32_t dst,
 
 	if (!p)
 		return USMP_ERR_INVALID;
-	rc = check_buffer(p, src, "overlap rule src");
-	if (!rc)
-		rc = check_buffer(p, dst, "overlap rule dst");
+	rc = check_pair(p, "overlap rule", src, "overlap rule src", dst,
+	                "overlap rule dst", "is both src and dst");
 	if (rc)
 		return rc;
-	if (src == dst)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"overlap rule: buffer \"%s\" is both src and dst",
-			p->buffers[src].name);
 	key = (uint64_t)src << 32 | dst;
 	if (set_has(p->overlap_set, p->overlap_set_cap, key))
 		return usmp__problem_fail(
