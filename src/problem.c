@@ -305,6 +305,19 @@ static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
 	return check_index(p, what, "pool", pool, p->pool_count);
 }
 
+/* A pool a buffer names (as its `what`: "fixed", "candidate") must exist. */
+static int check_pool_of(usmp_problem *p, const usmp__buffer *buf,
+                         const char *what, uint32_t pool)
+{
+	if (pool >= p->pool_count)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": %s pool %u does not exist (%zu pool%s)",
+			buf->name, what, pool, p->pool_count,
+			p->pool_count == 1 ? "" : "s");
+	return USMP_OK;
+}
+
 /* The two buffers a conflict or an overlap rule (kind) joins: each in
  * range, and not one buffer twice (then "KIND: buffer "NAME" SAME"). */
 static int check_pair(usmp_problem *p, const char *kind, uint32_t a,
@@ -569,12 +582,9 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 	if (rc)
 		return rc;
 	buf = &p->buffers[b];
-	if (pool >= p->pool_count)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"buffer \"%s\": candidate pool %u does not exist (%zu "
-			"pool%s)", buf->name, pool, p->pool_count,
-			p->pool_count == 1 ? "" : "s");
+	rc = check_pool_of(p, buf, "candidate", pool);
+	if (rc)
+		return rc;
 	if (is_candidate(p, b, pool))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
@@ -633,12 +643,9 @@ int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
 	if (rc)
 		return rc;
 	buf = &p->buffers[b];
-	if (pool >= p->pool_count)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"buffer \"%s\": fixed pool %u does not exist (%zu pool%s)",
-			buf->name, pool, p->pool_count,
-			p->pool_count == 1 ? "" : "s");
+	rc = check_pool_of(p, buf, "fixed", pool);
+	if (rc)
+		return rc;
 	pl = &p->pools[pool];
 	align = buf->alignment > pl->alignment ? buf->alignment : pl->alignment;
 	if (offset % align != 0) {
