@@ -773,30 +773,30 @@ const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b)
 	return p->buffers[b].name;
 }
 
-int usmp_problem_find_pool(const usmp_problem *p, const char *name,
-                           uint32_t *id)
+/* The index `name` has in `names`, into *id when id is not NULL. */
+static int find_name(const usmp__strmap *names, const char *name, uint32_t *id)
 {
 	uint32_t v;
 
-	if (!p || !name)
-		return USMP_ERR_INVALID;
-	if (usmp__strmap_get(&p->pool_names, name, &v))
+	if (usmp__strmap_get(names, name, &v))
 		return USMP_ERR_NOT_FOUND;
 	if (id)
 		*id = v;
 	return USMP_OK;
 }
 
+int usmp_problem_find_pool(const usmp_problem *p, const char *name,
+                           uint32_t *id)
+{
+	if (!p || !name)
+		return USMP_ERR_INVALID;
+	return find_name(&p->pool_names, name, id);
+}
+
 int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
                              uint32_t *id)
 {
-	uint32_t v;
-
 	if (!p || !name)
 		return USMP_ERR_INVALID;
-	if (usmp__strmap_get(&p->buffer_names, name, &v))
-		return USMP_ERR_NOT_FOUND;
-	if (id)
-		*id = v;
-	return USMP_OK;
+	return find_name(&p->buffer_names, name, id);
 }
