@@ -5,84 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the name arena -------------------------------------------------------
- * Names are copied into large chunks, so ten million buffers cost ten
- * million short copies rather than ten million mallocs. Chunks never move,
- * so the strmaps can borrow the names. */
-
-struct usmp__name_chunk {
-	struct usmp__name_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-#define CHUNK_MIN ((size_t)4096)
-#define CHUNK_MAX ((size_t)1 << 20)
-
-static struct usmp__name_chunk *chunk_new(size_t cap)
-{
-	struct usmp__name_chunk *c;
-
-	if (cap > SIZE_MAX - sizeof(*c))
-		return NULL;
-	c = malloc(sizeof(*c) + cap);
-	if (!c)
-		return NULL;
-	c->next = NULL;
-	c->used = 0;
-	c->cap = cap;
-	return c;
-}
-
-/* A copy of s owned by p's arena, or NULL when out of memory. */
-static char *copy_name(usmp_problem *p, const char *s)
-{
-	struct usmp__name_chunk *head = p->name_chunks, *c;
-	size_t len = strlen(s) + 1;
-	char *d;
-
-	if (head && head->cap - head->used >= len) {
-		c = head;
-	} else if (len > CHUNK_MIN / 4) {
-		/* A long name gets a chunk of its own, linked behind the head so
-		 * the head's free space stays in use. */
-		c = chunk_new(len);
-		if (!c)
-			return NULL;
-		if (head) {
-			c->next = head->next;
-			head->next = c;
-		} else {
-			p->name_chunks = c;
-		}
-	} else {
-		size_t cap = head ? head->cap * 2 : CHUNK_MIN;
-
-		if (cap > CHUNK_MAX)
-			cap = CHUNK_MAX;
-		c = chunk_new(cap);
-		if (!c)
-			return NULL;
-		c->next = head;
-		p->name_chunks = c;
-	}
-	d = c->data + c->used;
-	memcpy(d, s, len);
-	c->used += len;
-	return d;
-}
-
-static void free_chunks(usmp_problem *p)
-{
-	struct usmp__name_chunk *c = p->name_chunks, *next;
-
-	for (; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	p->name_chunks = NULL;
-}
-
 /* ---- the overlap (src, dst) set ------------------------------------------
  * Open addressing over 64-bit keys src << 32 | dst; UINT64_MAX marks an
  * empty slot (no index is UINT32_MAX). Load stays under one half. */
@@ -199,7 +121,7 @@ void usmp__problem_clear(usmp_problem *p)
 	free(p->cand_set);
 	usmp__strmap_finish(&p->pool_names);
 	usmp__strmap_finish(&p->buffer_names);
-	free_chunks(p);
+	usmp__names_free(p);
 	p->pools = NULL;
 	p->pool_count = p->pool_cap = 0;
 	p->buffers = NULL;
@@ -355,7 +277,7 @@ static int new_record(usmp_problem *p, const char *kind, usmp__strmap *names,
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "%s \"%s\": too many %ss", kind, name, kind);
 	if (usmp__grow(arr, cap, count + 1, elem) ||
-	    !(*copy = copy_name(p, name)) ||
+	    !(*copy = usmp__name_copy(p, name)) ||
 	    usmp__strmap_put(names, *copy, (uint32_t)count))
 		return usmp__problem_fail(p, USMP_ERR_NOMEM,
 		                          "%s \"%s\": out of memory", kind, name);
@@ -469,7 +391,7 @@ int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
 			goto nomem;
 		pl->target_cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
 	}
-	copy = copy_name(p, target);
+	copy = usmp__name_copy(p, target);
 	if (!copy)
 		goto nomem;
 	if (pl->target_set &&

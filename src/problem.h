@@ -186,6 +186,14 @@ void usmp__problem_clear(usmp_problem *p);
 int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
 
+/* ---- name_arena.c: the problem's names ---------------------------------- */
+
+/* A copy of s owned by p's name arena, or NULL when out of memory. The copy
+ * never moves (the name maps borrow it) and lives until usmp__names_free. */
+char *usmp__name_copy(usmp_problem *p, const char *s);
+/* Free every name p's arena holds. */
+void usmp__names_free(usmp_problem *p);
+
 /* ---- prepare.c ----------------------------------------------------------- */
 
 /* Add the "default" pool if there is none, check cross-record invariants
