@@ -5,63 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the overlap (src, dst) set ------------------------------------------
- * Open addressing over 64-bit keys src << 32 | dst; UINT64_MAX marks an
- * empty slot (no index is UINT32_MAX). Load stays under one half. */
-
-#define SET_EMPTY UINT64_MAX
-
-/* Keyed (hash_key.c): a file naming many candidate pools or overlap rules
- * cannot choose pairs that crowd one run of slots. */
-static size_t set_hash(uint64_t k)
-{
-	return (size_t)usmp__hash_u64(k);
-}
-
-static size_t set_slot(const uint64_t *set, size_t cap, uint64_t k)
-{
-	size_t i = set_hash(k) & (cap - 1);
-
-	while (set[i] != SET_EMPTY && set[i] != k)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static bool set_has(const uint64_t *set, size_t cap, uint64_t k)
-{
-	if (cap == 0)
-		return false;
-	return set[set_slot(set, cap, k)] == k;
-}
-
-/* Make room for `count` keys at load <= 1/2 in the set *set of *set_cap
- * slots. */
-static int set_reserve(uint64_t **set, size_t *set_cap, size_t count)
-{
-	size_t cap = *set_cap ? *set_cap : 16, i;
-	uint64_t *n;
-
-	while (count > cap / 2) {
-		if (cap > SIZE_MAX / 2 / sizeof(*n))
-			return USMP_ERR_NOMEM;
-		cap *= 2;
-	}
-	if (cap == *set_cap)
-		return USMP_OK;
-	n = malloc(cap * sizeof(*n));
-	if (!n)
-		return USMP_ERR_NOMEM;
-	for (i = 0; i < cap; i++)
-		n[i] = SET_EMPTY;
-	for (i = 0; i < *set_cap; i++)
-		if ((*set)[i] != SET_EMPTY)
-			n[set_slot(n, cap, (*set)[i])] = (*set)[i];
-	free(*set);
-	*set = n;
-	*set_cap = cap;
-	return USMP_OK;
-}
-
 /* ---- life cycle ---------------------------------------------------------- */
 
 usmp_problem *usmp_problem_create(void)
@@ -489,7 +432,7 @@ static bool is_candidate(const usmp_problem *p, uint32_t b, uint32_t pool)
 				return true;
 		return false;
 	}
-	return set_has(p->cand_set, p->cand_set_cap, (uint64_t)b << 32 | pool);
+	return usmp__pair_set_has(p->cand_set, p->cand_set_cap, (uint64_t)b << 32 | pool);
 }
 
 int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
@@ -531,15 +474,14 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 	if (buf->candidate_count + 1 >= CAND_SET_MIN) {
 		uint32_t from = buf->candidate_count + 1 == CAND_SET_MIN
 		                        ? 0 : buf->candidate_count;
-		if (set_reserve(&p->cand_set, &p->cand_set_cap,
+		if (usmp__pair_set_reserve(&p->cand_set, &p->cand_set_cap,
 		                p->cand_set_count + (buf->candidate_count - from) +
 		                        1))
 			goto nomem;
 		buf->candidates[buf->candidate_count] = pool;
 		for (uint32_t k = from; k <= buf->candidate_count; k++) {
 			uint64_t key = (uint64_t)b << 32 | buf->candidates[k];
-			p->cand_set[set_slot(p->cand_set, p->cand_set_cap, key)] =
-				key;
+			usmp__pair_set_put(p->cand_set, p->cand_set_cap, key);
 			p->cand_set_count++;
 		}
 	}
@@ -647,20 +589,20 @@ int usmp_problem_add_overlap(usmp_problem *p, uint32_t src, uint32_t dst,
 	if (rc)
 		return rc;
 	key = (uint64_t)src << 32 | dst;
-	if (set_has(p->overlap_set, p->overlap_set_cap, key))
+	if (usmp__pair_set_has(p->overlap_set, p->overlap_set_cap, key))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
 			"overlap rule from buffer \"%s\" to buffer \"%s\" given twice",
 			p->buffers[src].name, p->buffers[dst].name);
 	if (usmp__grow((void **)&p->overlaps, &p->overlap_cap,
 	               p->overlap_count + 1, sizeof(*p->overlaps)) ||
-	    set_reserve(&p->overlap_set, &p->overlap_set_cap,
+	    usmp__pair_set_reserve(&p->overlap_set, &p->overlap_set_cap,
 	                p->overlap_count + 1))
 		return usmp__problem_fail(
 			p, USMP_ERR_NOMEM,
 			"overlap rule from buffer \"%s\" to buffer \"%s\": out of memory",
 			p->buffers[src].name, p->buffers[dst].name);
-	p->overlap_set[set_slot(p->overlap_set, p->overlap_set_cap, key)] = key;
+	usmp__pair_set_put(p->overlap_set, p->overlap_set_cap, key);
 	o = &p->overlaps[p->overlap_count++];
 	o->src = src;
 	o->dst = dst;

@@ -194,6 +194,16 @@ char *usmp__name_copy(usmp_problem *p, const char *s);
 /* Free every name p's arena holds. */
 void usmp__names_free(usmp_problem *p);
 
+/* ---- pair_set.c: sets of index pairs ------------------------------------- */
+
+/* Whether the set of `cap` slots (0: none yet) holds the pair k. */
+bool usmp__pair_set_has(const uint64_t *set, size_t cap, uint64_t k);
+/* Make room for `count` pairs at load <= 1/2 in the set *set of *set_cap
+ * slots (regrown, its pairs kept). 0 or USMP_ERR_NOMEM. */
+int usmp__pair_set_reserve(uint64_t **set, size_t *set_cap, size_t count);
+/* Put the pair k into the set (room made by usmp__pair_set_reserve). */
+void usmp__pair_set_put(uint64_t *set, size_t cap, uint64_t k);
+
 /* ---- prepare.c ----------------------------------------------------------- */
 
 /* Add the "default" pool if there is none, check cross-record invariants
