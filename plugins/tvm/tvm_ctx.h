@@ -1,5 +1,5 @@
-/* tvm_ctx.h — what the tvm plugin's files share: the working state of one call
- * (tvm_ctx), the greedy placement (tvm.c) and hill_climb (tvm_hill.c). */
+/* tvm_ctx.h — what the tvm plugin's files share: a call's state (tvm_ctx), the
+ * greedy placement (tvm.c), its segment trees (tvm_tree.c), hill_climb. */
 #ifndef USMP_TVM_CTX_H
 #define USMP_TVM_CTX_H
 
@@ -56,6 +56,11 @@ typedef struct tvm_ctx {
 	char msg[512];
 } tvm_ctx;
 
+static inline uint64_t tvm_max(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 static inline uint64_t tvm_sat_add(uint64_t a, uint64_t b)
 {
 	uint64_t r = a + b;
@@ -106,6 +111,27 @@ int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
 uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl, uint64_t *hw);
 /* Put the buffer that fit nowhere (c->fail) into c->msg. */
 void tvm_fail_msg(tvm_ctx *c);
+
+/* Sort (key, val) pairs by key, stably: LSD radix sort (16 or 8 bits a
+ * pass), passes where every key has the same digit skipped. tk/tv hold n
+ * each, count 65,537. */
+void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk, uint32_t *tv,
+                    size_t n, size_t *count);
+
+/* ---- tvm_tree.c: placed ends over time ----------------------------------- */
+
+/* Number every live range's begin and end among the part's distinct times;
+ * leaves use_tree false when there is no live range or no memory. */
+void tvm_tree_init(tvm_ctx *c);
+/* Free the trees; placements walk the host's neighbours from then on. */
+void tvm_tree_drop(tvm_ctx *c);
+/* Forget every placed end (trees allocated stay, emptied). */
+void tvm_tree_clear(tvm_ctx *c);
+/* The highest end placed in pool p over slots [lo, hi), 0 when none. */
+uint64_t tvm_tree_query(const tvm_ctx *c, uint32_t p, uint32_t lo,
+                        uint32_t hi);
+/* Record buffer b's placement (live, in a valid pool) in its pool's tree. */
+void tvm_tree_add(tvm_ctx *c, uint32_t b);
 
 /* The hill_climb algorithm (tvm_hill.c). */
 int hill_climb(const usmp_view *v, const usmp_host *h, usmp_placement *out,
