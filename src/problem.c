@@ -31,16 +31,6 @@ void usmp__problem_changed(usmp_problem *p)
 	usmp__problem_drop_part_index(p);
 }
 
-void usmp__problem_drop_part_index(usmp_problem *p)
-{
-	free(p->edge_start);
-	free(p->edge_of);
-	free(p->rule_start);
-	free(p->rule_of);
-	p->edge_start = p->rule_start = NULL;
-	p->edge_of = p->rule_of = NULL;
-}
-
 void usmp__problem_clear(usmp_problem *p)
 {
 	size_t i;
