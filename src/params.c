@@ -58,28 +58,41 @@ static int int_syntax(const char *text, bool *negative, const char **digits)
 	return (*s >= '0' && *s <= '9') ? 10 : 0;
 }
 
-/* A signed integer in [lo, hi]. */
-static int parse_signed(const char *text, int64_t lo, int64_t hi, int64_t *out,
-                        char **msg)
+/* An integer's sign and magnitude; *overflow when the magnitude passes
+ * 2^64 - 1. USMP_ERR_INVALID (with *msg) when the text is no integer. */
+static int parse_magnitude(const char *text, bool *negative,
+                           unsigned long long *mag, bool *overflow, char **msg)
 {
-	bool neg;
 	const char *digits;
 	char *end = NULL;
-	int base = int_syntax(text, &neg, &digits);
-	unsigned long long mag;
+	int base = int_syntax(text, negative, &digits);
 
 	if (!base) {
 		usmp__set_msg(msg, "not an integer");
 		return USMP_ERR_INVALID;
 	}
 	errno = 0;
-	mag = strtoull(digits, &end, base);
+	*mag = strtoull(digits, &end, base);
 	if (*end != '\0') {
 		usmp__set_msg(msg, "not an integer (junk after the digits)");
 		return USMP_ERR_INVALID;
 	}
+	*overflow = errno == ERANGE;
+	return USMP_OK;
+}
+
+/* A signed integer in [lo, hi]. */
+static int parse_signed(const char *text, int64_t lo, int64_t hi, int64_t *out,
+                        char **msg)
+{
+	bool neg, overflow;
+	unsigned long long mag;
+	int rc = parse_magnitude(text, &neg, &mag, &overflow, msg);
+
+	if (rc)
+		return rc;
 	/* The magnitude of INT64_MIN is INT64_MAX + 1. */
-	if (errno == ERANGE || (!neg && mag > (unsigned long long)hi) ||
+	if (overflow || (!neg && mag > (unsigned long long)hi) ||
 	    (neg && mag > (unsigned long long)(-(lo + 1)) + 1u)) {
 		usmp__set_msg(msg, "out of range (%" PRId64 " to %" PRId64 ")", lo,
 		              hi);
@@ -96,23 +109,13 @@ static int parse_signed(const char *text, int64_t lo, int64_t hi, int64_t *out,
 static int parse_unsigned(const char *text, uint64_t hi, uint64_t *out,
                           char **msg)
 {
-	bool neg;
-	const char *digits;
-	char *end = NULL;
-	int base = int_syntax(text, &neg, &digits);
+	bool neg, overflow;
 	unsigned long long v;
+	int rc = parse_magnitude(text, &neg, &v, &overflow, msg);
 
-	if (!base) {
-		usmp__set_msg(msg, "not an integer");
-		return USMP_ERR_INVALID;
-	}
-	errno = 0;
-	v = strtoull(digits, &end, base);
-	if (*end != '\0') {
-		usmp__set_msg(msg, "not an integer (junk after the digits)");
-		return USMP_ERR_INVALID;
-	}
-	if (neg || errno == ERANGE || v > hi) {
+	if (rc)
+		return rc;
+	if (neg || overflow || v > hi) {
 		usmp__set_msg(msg, "out of range (0 to %" PRIu64 ")", hi);
 		return USMP_ERR_INVALID;
 	}

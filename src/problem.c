@@ -5,141 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the name arena -------------------------------------------------------
- * Names are copied into large chunks, so ten million buffers cost ten
- * million short copies rather than ten million mallocs. Chunks never move,
- * so the strmaps can borrow the names. */
-
-struct usmp__name_chunk {
-	struct usmp__name_chunk *next;
-	size_t used, cap;
-	char data[];
-};
-
-#define CHUNK_MIN ((size_t)4096)
-#define CHUNK_MAX ((size_t)1 << 20)
-
-static struct usmp__name_chunk *chunk_new(size_t cap)
-{
-	struct usmp__name_chunk *c;
-
-	if (cap > SIZE_MAX - sizeof(*c))
-		return NULL;
-	c = malloc(sizeof(*c) + cap);
-	if (!c)
-		return NULL;
-	c->next = NULL;
-	c->used = 0;
-	c->cap = cap;
-	return c;
-}
-
-/* A copy of s owned by p's arena, or NULL when out of memory. */
-static char *copy_name(usmp_problem *p, const char *s)
-{
-	struct usmp__name_chunk *head = p->name_chunks, *c;
-	size_t len = strlen(s) + 1;
-	char *d;
-
-	if (head && head->cap - head->used >= len) {
-		c = head;
-	} else if (len > CHUNK_MIN / 4) {
-		/* A long name gets a chunk of its own, linked behind the head so
-		 * the head's free space stays in use. */
-		c = chunk_new(len);
-		if (!c)
-			return NULL;
-		if (head) {
-			c->next = head->next;
-			head->next = c;
-		} else {
-			p->name_chunks = c;
-		}
-	} else {
-		size_t cap = head ? head->cap * 2 : CHUNK_MIN;
-
-		if (cap > CHUNK_MAX)
-			cap = CHUNK_MAX;
-		c = chunk_new(cap);
-		if (!c)
-			return NULL;
-		c->next = head;
-		p->name_chunks = c;
-	}
-	d = c->data + c->used;
-	memcpy(d, s, len);
-	c->used += len;
-	return d;
-}
-
-static void free_chunks(usmp_problem *p)
-{
-	struct usmp__name_chunk *c = p->name_chunks, *next;
-
-	for (; c; c = next) {
-		next = c->next;
-		free(c);
-	}
-	p->name_chunks = NULL;
-}
-
-/* ---- the overlap (src, dst) set ------------------------------------------
- * Open addressing over 64-bit keys src << 32 | dst; UINT64_MAX marks an
- * empty slot (no index is UINT32_MAX). Load stays under one half. */
-
-#define SET_EMPTY UINT64_MAX
-
-/* Keyed (hash_key.c): a file naming many candidate pools or overlap rules
- * cannot choose pairs that crowd one run of slots. */
-static size_t set_hash(uint64_t k)
-{
-	return (size_t)usmp__hash_u64(k);
-}
-
-static size_t set_slot(const uint64_t *set, size_t cap, uint64_t k)
-{
-	size_t i = set_hash(k) & (cap - 1);
-
-	while (set[i] != SET_EMPTY && set[i] != k)
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static bool set_has(const uint64_t *set, size_t cap, uint64_t k)
-{
-	if (cap == 0)
-		return false;
-	return set[set_slot(set, cap, k)] == k;
-}
-
-/* Make room for `count` keys at load <= 1/2 in the set *set of *set_cap
- * slots. */
-static int set_reserve(uint64_t **set, size_t *set_cap, size_t count)
-{
-	size_t cap = *set_cap ? *set_cap : 16, i;
-	uint64_t *n;
-
-	while (count > cap / 2) {
-		if (cap > SIZE_MAX / 2 / sizeof(*n))
-			return USMP_ERR_NOMEM;
-		cap *= 2;
-	}
-	if (cap == *set_cap)
-		return USMP_OK;
-	n = malloc(cap * sizeof(*n));
-	if (!n)
-		return USMP_ERR_NOMEM;
-	for (i = 0; i < cap; i++)
-		n[i] = SET_EMPTY;
-	for (i = 0; i < *set_cap; i++)
-		if ((*set)[i] != SET_EMPTY)
-			n[set_slot(n, cap, (*set)[i])] = (*set)[i];
-	free(*set);
-	*set = n;
-	*set_cap = cap;
-	return USMP_OK;
-}
-
 /* ---- life cycle ---------------------------------------------------------- */
 
 usmp_problem *usmp_problem_create(void)
@@ -166,16 +31,6 @@ void usmp__problem_changed(usmp_problem *p)
 	usmp__problem_drop_part_index(p);
 }
 
-void usmp__problem_drop_part_index(usmp_problem *p)
-{
-	free(p->edge_start);
-	free(p->edge_of);
-	free(p->rule_start);
-	free(p->rule_of);
-	p->edge_start = p->rule_start = NULL;
-	p->edge_of = p->rule_of = NULL;
-}
-
 void usmp__problem_clear(usmp_problem *p)
 {
 	size_t i;
@@ -199,7 +54,7 @@ void usmp__problem_clear(usmp_problem *p)
 	free(p->cand_set);
 	usmp__strmap_finish(&p->pool_names);
 	usmp__strmap_finish(&p->buffer_names);
-	free_chunks(p);
+	usmp__names_free(p);
 	p->pools = NULL;
 	p->pool_count = p->pool_cap = 0;
 	p->buffers = NULL;
@@ -282,23 +137,57 @@ static int check_new_name(usmp_problem *p, const char *kind,
 	return USMP_OK;
 }
 
+/* An index of a record of `kind` ("buffer", "pool") of which there are
+ * `count`, given for `what`, must be below count. */
+static int check_index(usmp_problem *p, const char *what, const char *kind,
+                       uint32_t index, size_t count)
+{
+	if (index >= count)
+		return usmp__problem_fail(p, USMP_ERR_INVALID,
+		                          "%s: %s index %u out of range (%zu %s%s)",
+		                          what, kind, index, count, kind,
+		                          count == 1 ? "" : "s");
+	return USMP_OK;
+}
+
 static int check_buffer(usmp_problem *p, uint32_t b, const char *what)
 {
-	if (b >= p->buffer_count)
-		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: buffer index %u out of range (%zu buffer%s)",
-		                          what, b, p->buffer_count,
-		                          p->buffer_count == 1 ? "" : "s");
-	return USMP_OK;
+	return check_index(p, what, "buffer", b, p->buffer_count);
 }
 
 static int check_pool(usmp_problem *p, uint32_t pool, const char *what)
 {
+	return check_index(p, what, "pool", pool, p->pool_count);
+}
+
+/* A pool a buffer names (as its `what`: "fixed", "candidate") must exist. */
+static int check_pool_of(usmp_problem *p, const usmp__buffer *buf,
+                         const char *what, uint32_t pool)
+{
 	if (pool >= p->pool_count)
+		return usmp__problem_fail(
+			p, USMP_ERR_INVALID,
+			"buffer \"%s\": %s pool %u does not exist (%zu pool%s)",
+			buf->name, what, pool, p->pool_count,
+			p->pool_count == 1 ? "" : "s");
+	return USMP_OK;
+}
+
+/* The two buffers a conflict or an overlap rule (kind) joins: each in
+ * range, and not one buffer twice (then "KIND: buffer "NAME" SAME"). */
+static int check_pair(usmp_problem *p, const char *kind, uint32_t a,
+                      const char *what_a, uint32_t b, const char *what_b,
+                      const char *same)
+{
+	int rc = check_buffer(p, a, what_a);
+	if (!rc)
+		rc = check_buffer(p, b, what_b);
+	if (rc)
+		return rc;
+	if (a == b)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "%s: pool index %u out of range (%zu pool%s)",
-		                          what, pool, p->pool_count,
-		                          p->pool_count == 1 ? "" : "s");
+		                          "%s: buffer \"%s\" %s", kind,
+		                          p->buffers[a].name, same);
 	return USMP_OK;
 }
 
@@ -321,7 +210,7 @@ static int new_record(usmp_problem *p, const char *kind, usmp__strmap *names,
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "%s \"%s\": too many %ss", kind, name, kind);
 	if (usmp__grow(arr, cap, count + 1, elem) ||
-	    !(*copy = copy_name(p, name)) ||
+	    !(*copy = usmp__name_copy(p, name)) ||
 	    usmp__strmap_put(names, *copy, (uint32_t)count))
 		return usmp__problem_fail(p, USMP_ERR_NOMEM,
 		                          "%s \"%s\": out of memory", kind, name);
@@ -435,7 +324,7 @@ int usmp_problem_add_pool_target(usmp_problem *p, uint32_t pool,
 			goto nomem;
 		pl->target_cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
 	}
-	copy = copy_name(p, target);
+	copy = usmp__name_copy(p, target);
 	if (!copy)
 		goto nomem;
 	if (pl->target_set &&
@@ -533,7 +422,7 @@ static bool is_candidate(const usmp_problem *p, uint32_t b, uint32_t pool)
 				return true;
 		return false;
 	}
-	return set_has(p->cand_set, p->cand_set_cap, (uint64_t)b << 32 | pool);
+	return usmp__pair_set_has(p->cand_set, p->cand_set_cap, (uint64_t)b << 32 | pool);
 }
 
 int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
@@ -548,12 +437,9 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 	if (rc)
 		return rc;
 	buf = &p->buffers[b];
-	if (pool >= p->pool_count)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"buffer \"%s\": candidate pool %u does not exist (%zu "
-			"pool%s)", buf->name, pool, p->pool_count,
-			p->pool_count == 1 ? "" : "s");
+	rc = check_pool_of(p, buf, "candidate", pool);
+	if (rc)
+		return rc;
 	if (is_candidate(p, b, pool))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
@@ -578,15 +464,14 @@ int usmp_problem_add_candidate(usmp_problem *p, uint32_t b, uint32_t pool)
 	if (buf->candidate_count + 1 >= CAND_SET_MIN) {
 		uint32_t from = buf->candidate_count + 1 == CAND_SET_MIN
 		                        ? 0 : buf->candidate_count;
-		if (set_reserve(&p->cand_set, &p->cand_set_cap,
+		if (usmp__pair_set_reserve(&p->cand_set, &p->cand_set_cap,
 		                p->cand_set_count + (buf->candidate_count - from) +
 		                        1))
 			goto nomem;
 		buf->candidates[buf->candidate_count] = pool;
 		for (uint32_t k = from; k <= buf->candidate_count; k++) {
 			uint64_t key = (uint64_t)b << 32 | buf->candidates[k];
-			p->cand_set[set_slot(p->cand_set, p->cand_set_cap, key)] =
-				key;
+			usmp__pair_set_put(p->cand_set, p->cand_set_cap, key);
 			p->cand_set_count++;
 		}
 	}
@@ -612,12 +497,9 @@ int usmp_problem_set_fixed(usmp_problem *p, uint32_t b, uint32_t pool,
 	if (rc)
 		return rc;
 	buf = &p->buffers[b];
-	if (pool >= p->pool_count)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"buffer \"%s\": fixed pool %u does not exist (%zu pool%s)",
-			buf->name, pool, p->pool_count,
-			p->pool_count == 1 ? "" : "s");
+	rc = check_pool_of(p, buf, "fixed", pool);
+	if (rc)
+		return rc;
 	pl = &p->pools[pool];
 	align = buf->alignment > pl->alignment ? buf->alignment : pl->alignment;
 	if (offset % align != 0) {
@@ -666,16 +548,10 @@ int usmp_problem_add_conflict(usmp_problem *p, uint32_t a, uint32_t b)
 
 	if (!p)
 		return USMP_ERR_INVALID;
-	rc = check_buffer(p, a, "conflict");
-	if (!rc)
-		rc = check_buffer(p, b, "conflict");
+	rc = check_pair(p, "conflict", a, "conflict", b, "conflict",
+	                "cannot conflict with itself");
 	if (rc)
 		return rc;
-	if (a == b)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"conflict: buffer \"%s\" cannot conflict with itself",
-			p->buffers[a].name);
 	if (usmp__grow((void **)&p->edges, &p->edge_cap, p->edge_count + 1,
 	               sizeof(*p->edges)))
 		return usmp__problem_fail(
@@ -698,31 +574,25 @@ int usmp_problem_add_overlap(usmp_problem *p, uint32_t src, uint32_t dst,
 
 	if (!p)
 		return USMP_ERR_INVALID;
-	rc = check_buffer(p, src, "overlap rule src");
-	if (!rc)
-		rc = check_buffer(p, dst, "overlap rule dst");
+	rc = check_pair(p, "overlap rule", src, "overlap rule src", dst,
+	                "overlap rule dst", "is both src and dst");
 	if (rc)
 		return rc;
-	if (src == dst)
-		return usmp__problem_fail(
-			p, USMP_ERR_INVALID,
-			"overlap rule: buffer \"%s\" is both src and dst",
-			p->buffers[src].name);
 	key = (uint64_t)src << 32 | dst;
-	if (set_has(p->overlap_set, p->overlap_set_cap, key))
+	if (usmp__pair_set_has(p->overlap_set, p->overlap_set_cap, key))
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
 			"overlap rule from buffer \"%s\" to buffer \"%s\" given twice",
 			p->buffers[src].name, p->buffers[dst].name);
 	if (usmp__grow((void **)&p->overlaps, &p->overlap_cap,
 	               p->overlap_count + 1, sizeof(*p->overlaps)) ||
-	    set_reserve(&p->overlap_set, &p->overlap_set_cap,
+	    usmp__pair_set_reserve(&p->overlap_set, &p->overlap_set_cap,
 	                p->overlap_count + 1))
 		return usmp__problem_fail(
 			p, USMP_ERR_NOMEM,
 			"overlap rule from buffer \"%s\" to buffer \"%s\": out of memory",
 			p->buffers[src].name, p->buffers[dst].name);
-	p->overlap_set[set_slot(p->overlap_set, p->overlap_set_cap, key)] = key;
+	usmp__pair_set_put(p->overlap_set, p->overlap_set_cap, key);
 	o = &p->overlaps[p->overlap_count++];
 	o->src = src;
 	o->dst = dst;
@@ -757,30 +627,30 @@ const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b)
 	return p->buffers[b].name;
 }
 
-int usmp_problem_find_pool(const usmp_problem *p, const char *name,
-                           uint32_t *id)
+/* The index `name` has in `names`, into *id when id is not NULL. */
+static int find_name(const usmp__strmap *names, const char *name, uint32_t *id)
 {
 	uint32_t v;
 
-	if (!p || !name)
-		return USMP_ERR_INVALID;
-	if (usmp__strmap_get(&p->pool_names, name, &v))
+	if (usmp__strmap_get(names, name, &v))
 		return USMP_ERR_NOT_FOUND;
 	if (id)
 		*id = v;
 	return USMP_OK;
 }
 
+int usmp_problem_find_pool(const usmp_problem *p, const char *name,
+                           uint32_t *id)
+{
+	if (!p || !name)
+		return USMP_ERR_INVALID;
+	return find_name(&p->pool_names, name, id);
+}
+
 int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
                              uint32_t *id)
 {
-	uint32_t v;
-
 	if (!p || !name)
 		return USMP_ERR_INVALID;
-	if (usmp__strmap_get(&p->buffer_names, name, &v))
-		return USMP_ERR_NOT_FOUND;
-	if (id)
-		*id = v;
-	return USMP_OK;
+	return find_name(&p->buffer_names, name, id);
 }

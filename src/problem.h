@@ -65,7 +65,7 @@ struct usmp_problem {
 	uint32_t *buffer_group; /* [buffer_count] */
 	uint32_t *pool_group;   /* [pool_count] */
 	uint64_t *group_bound;  /* [group_count] */
-	/* Built by view.c for the views of parts: each buffer's conflict
+	/* Built by part_index.c for the views of parts: each buffer's conflict
 	 * edges and the overlap rules it is the source of, as CSR rows of
 	 * edge and rule indices, so a part's view costs the part's size. */
 	uint64_t *edge_start; /* [buffer_count + 1]; NULL until built */
@@ -73,10 +73,11 @@ struct usmp_problem {
 	uint64_t *rule_start; /* [buffer_count + 1] */
 	uint32_t *rule_of;
 
-	/* Private to problem.c: the arena holding every pool, buffer and target
-	 * name (no malloc per name), a hash set of overlap (src, dst) pairs
-	 * that rejects duplicates, and one of (buffer, pool) candidate pairs of
-	 * the buffers with many candidates (the others' lists are scanned). */
+	/* Private to problem.c (name_arena.c, pair_set.c): the arena holding
+	 * every pool, buffer and target name (no malloc per name), a hash set
+	 * of overlap (src, dst) pairs that rejects duplicates, and one of
+	 * (buffer, pool) candidate pairs of the buffers with many candidates
+	 * (the others' lists are scanned). */
 	struct usmp__name_chunk *name_chunks;
 	uint64_t *overlap_set;
 	size_t overlap_set_cap;
@@ -176,15 +177,39 @@ static inline void usmp__problem_prefetch_name(const usmp_problem *p,
 }
 /* Drop derived data (called by every mutator). */
 void usmp__problem_changed(usmp_problem *p);
-/* Free the edges and rules by buffer that view.c built (part of the derived
- * data usmp__problem_changed drops). */
-void usmp__problem_drop_part_index(usmp_problem *p);
 /* Empty p (keeps the allocation), used by readers on failure. */
 void usmp__problem_clear(usmp_problem *p);
 /* For the readers: empty p and record the formatted message as its error.
  * Returns status. */
 int usmp__read_fail(usmp_problem *p, int status, const char *fmt, ...)
 	USMP__PRINTF(3, 4);
+
+/* ---- part_index.c: edges and rules by buffer ----------------------------- */
+
+/* Index the problem's edges and rules by buffer (edge_start, rule_start),
+ * once per problem: then every part's view finds its own in time of its
+ * size. 0 or USMP_ERR_NOMEM (the index then dropped). */
+int usmp__problem_part_index(usmp_problem *p);
+/* Free that index (part of the derived data usmp__problem_changed drops). */
+void usmp__problem_drop_part_index(usmp_problem *p);
+
+/* ---- name_arena.c: the problem's names ---------------------------------- */
+
+/* A copy of s owned by p's name arena, or NULL when out of memory. The copy
+ * never moves (the name maps borrow it) and lives until usmp__names_free. */
+char *usmp__name_copy(usmp_problem *p, const char *s);
+/* Free every name p's arena holds. */
+void usmp__names_free(usmp_problem *p);
+
+/* ---- pair_set.c: sets of index pairs ------------------------------------- */
+
+/* Whether the set of `cap` slots (0: none yet) holds the pair k. */
+bool usmp__pair_set_has(const uint64_t *set, size_t cap, uint64_t k);
+/* Make room for `count` pairs at load <= 1/2 in the set *set of *set_cap
+ * slots (regrown, its pairs kept). 0 or USMP_ERR_NOMEM. */
+int usmp__pair_set_reserve(uint64_t **set, size_t *set_cap, size_t count);
+/* Put the pair k into the set (room made by usmp__pair_set_reserve). */
+void usmp__pair_set_put(uint64_t *set, size_t cap, uint64_t k);
 
 /* ---- prepare.c ----------------------------------------------------------- */
 

@@ -1,5 +1,6 @@
 /* registry_private.h — inside the registry area only (registry*.c, select.c,
- * scanner.c, log.c): struct usmp_registry, rules, diagnostics, the scanner. */
+ * missing_algorithm.c, scanner.c, log.c): struct usmp_registry, rules,
+ * diagnostics, the scanner. */
 #ifndef USMP_REGISTRY_PRIVATE_H
 #define USMP_REGISTRY_PRIVATE_H
 
@@ -115,11 +116,18 @@ struct usmp_registry {
 int usmp__select_init(usmp_registry *r, const char *env_rules);
 /* Free every rule and kept string. */
 void usmp__select_finish(usmp_registry *r);
+
+/* ---- missing_algorithm.c: an algorithm name not found -------------------- */
+
 /* The edit distance of `cand` from `name` when it is close enough to
  * suggest for a misspelt name (a few edits, more for longer names), else
  * SIZE_MAX (also for equal names). */
 size_t usmp__name_distance(const char *name, const char *cand);
-
+/* Why algorithm `name` is not in the registry, into *msg: a plugin failure
+ * (USMP_ERR_PLUGIN) with the refusal's reason when a refused plugin declared
+ * it, else USMP_ERR_NOT_FOUND with the algorithms there are, close names,
+ * and every plugin or algorithm that was skipped. */
+int usmp__explain_missing(usmp_registry *r, const char *name, char **msg);
 
 /* ---- registry_query.c: diagnostics ------------------------------------- */
 

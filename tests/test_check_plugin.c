@@ -38,6 +38,17 @@ static int check_fixture(char **out, const char *opts, const char *name)
 	return rc;
 }
 
+/* check-plugin on fixture `name` with `opts`: it must exit `status`. Its
+ * output (caller frees). */
+static char *fixture_exits(int status, const char *opts, const char *name)
+{
+	char *out = NULL;
+	int rc = check_fixture(&out, opts, name);
+	cr_assert_eq(rc, status, "%s: exit %d, not %d:\n%s", name, rc, status,
+	             out);
+	return out;
+}
+
 static void assert_has(const char *out, const char *words)
 {
 	cr_assert_not_null(strstr(out, words), "missing \"%s\" in:\n%s", words,
@@ -126,9 +137,7 @@ Test(check_plugin, good_fixture_passes_and_verbose_lists_every_call)
 
 Test(check_plugin, invalid_plan_names_the_overlapping_buffers)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "invalid_plan");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "invalid_plan");
 	assert_has(out, "FAIL algorithm fx_invalid_plan with its default knobs, "
 	                "on problem \"live\"");
 	assert_has(out, "returned a plan the verifier rejects: buffers \"");
@@ -140,9 +149,7 @@ Test(check_plugin, invalid_plan_names_the_overlapping_buffers)
 
 Test(check_plugin, crash_names_the_signal_and_problem)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "crash");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "crash");
 	assert_has(out, "FAIL algorithm fx_crash with its default knobs, on "
 	                "problem \"aligned\"");
 	assert_has(out, SEGV_WORDS);
@@ -153,9 +160,7 @@ Test(check_plugin, crash_names_the_signal_and_problem)
 
 Test(check_plugin, write_past_out_is_a_crash_with_a_hint)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "scribble");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "scribble");
 	assert_has(out, "FAIL algorithm fx_scribble");
 #if !defined(__SANITIZE_ADDRESS__)
 	assert_has(out, "a write past the end of `out`");
@@ -165,9 +170,7 @@ Test(check_plugin, write_past_out_is_a_crash_with_a_hint)
 
 Test(check_plugin, hang_is_killed_once_and_the_rest_skipped)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "--time-limit 0.3", "hang");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "--time-limit 0.3", "hang");
 	assert_has(out, "FAIL algorithm fx_hang with its default knobs, on "
 	                "problem \"live\"");
 	assert_has(out, "took longer than 0.3 s (the time limit) and was killed");
@@ -179,9 +182,7 @@ Test(check_plugin, hang_is_killed_once_and_the_rest_skipped)
 
 Test(check_plugin, edge_knob_value_that_breaks_the_plan_is_named)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "check/bugs");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "check/bugs");
 	assert_has(out, "FAIL algorithm gap_stack with gap=18446744073709551615, "
 	                "on problem \"live\" (one pool, six buffers with live "
 	                "ranges): returned a plan the verifier rejects: buffers "
@@ -195,9 +196,7 @@ Test(check_plugin, edge_knob_value_that_breaks_the_plan_is_named)
 
 Test(check_plugin, capability_claimed_but_refused)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "check/bugs");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "check/bugs");
 	assert_has(out, "FAIL algorithm no_fixed with its default knobs, on "
 	                "problem \"fixed\" (a buffer with a fixed offset): "
 	                "declares USMP_CAP_FIXED_OFFSETS but refused a problem "
@@ -211,9 +210,7 @@ Test(check_plugin, capability_claimed_but_refused)
 
 Test(check_plugin, feasible_problem_said_infeasible)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "check/bugs");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "check/bugs");
 	assert_has(out, "FAIL algorithm no_spill with its default knobs, on "
 	                "problem \"two_pools\"");
 	assert_has(out, "said infeasible, but a valid plan exists: ");
@@ -254,31 +251,25 @@ Test(check_plugin, nondeterminism_is_named_by_buffer_and_offsets)
 
 Test(check_plugin, algorithms_skipped_at_load_fail_the_check)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "bad_signature");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "bad_signature");
 	assert_has(out, "FAIL not loaded: ");
 	assert_has(out, "algorithm \"fx_bad_sig\": bad parameter signature "
 	                "\"seed:u65=0\"");
 	/* Its good neighbour is still checked, and passes. */
 	assert_has(out, "ok   algorithm fx_sig_ok: ");
 	free(out);
-	rc = check_fixture(&out, "", "duplicate");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	out = fixture_exits(4, "", "duplicate");
 	assert_has(out, "algorithm \"auto\" is already provided by libusmp");
 	free(out);
 }
 
 Test(check_plugin, refused_plugin_is_exit_4_with_the_reason)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "newer_minor");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(4, "", "newer_minor");
 	assert_has(out, "usmp does not load this plugin:");
 	assert_has(out, "newer than this host's");
 	free(out);
-	rc = check_fixture(&out, "", "load/ctor_crash");
-	cr_assert_eq(rc, 4, "exit %d:\n%s", rc, out);
+	out = fixture_exits(4, "", "load/ctor_crash");
 	assert_has(out, "while loading");
 	free(out);
 }
@@ -287,16 +278,14 @@ Test(check_plugin, refused_plugin_is_exit_4_with_the_reason)
 
 Test(check_plugin, not_a_plugin_is_exit_2)
 {
-	char *out = NULL;
-	int rc = check_fixture(&out, "", "not_a_plugin");
-	cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
+	char *out = fixture_exits(2, "", "not_a_plugin");
 	assert_has(out, "is not a usmp plugin:");
 	assert_has(out, "no usmp_plugin_v1 symbol");
 	free(out);
 
 	char *text = test_write_tmp(".so", "not an ELF file\n");
 	char *args = test_fmt("'%s'", text);
-	rc = check(&out, args);
+	int rc = check(&out, args);
 	cr_assert_eq(rc, 2, "exit %d:\n%s", rc, out);
 	assert_has(out, "is not a usmp plugin:");
 	assert_has(out, "cannot load");

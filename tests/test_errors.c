@@ -110,6 +110,22 @@ static void expect_cli_error(const char *name, const void *data, size_t len,
 	free(dir);
 }
 
+/* An input error the library and the command report alike: `data` parsed
+ * as "model.json" or "model.csv" (by format, no capacity) fails with
+ * `message` (expect_problem_error), and `usmp bound` on that file exits 2
+ * printing "usmp: " and the same message (expect_cli_error). */
+static void expect_input_error(const char *data, size_t len, int format,
+                               const char *message)
+{
+	const char *name = format == USMP_FORMAT_CSV ? "model.csv" : "model.json";
+	expect_problem_error(data, len, format, USMP_UNBOUNDED, message);
+	char *args = test_fmt("bound %s", name);
+	char *line = test_fmt("usmp: %s", message);
+	expect_cli_error(name, data, len, args, line);
+	free(args);
+	free(line);
+}
+
 /* ---- inputs too big or too deep to write out ----------------------------- */
 
 /* Huge files and deep nesting */
@@ -120,10 +136,8 @@ Test(errors, json_nested_a_million_levels_is_refused_at_depth_32)
 	cr_assert_not_null(text);
 	memset(text, '[', depth);
 	memset(text + depth, ']', depth);
-	expect_problem_error(text, 2 * depth, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:33: nested deeper than 32 levels");
-	expect_cli_error("model.json", text, 2 * depth, "bound model.json",
-	                 "usmp: model.json:1:33: nested deeper than 32 levels");
+	expect_input_error(text, 2 * depth, USMP_FORMAT_JSON,
+	                   "model.json:1:33: nested deeper than 32 levels");
 	free(text);
 }
 
@@ -151,12 +165,9 @@ Test(errors, json_huge_file_names_the_bad_record_at_its_end)
 	size_t len, n = 300000; /* about 18 MB */
 	char *text = huge_json(n, &len);
 	cr_assert_gt(len, 16u << 20);
-	expect_problem_error(text, len, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[299999].size: expected a "
-	                     "positive integer, got 0");
-	expect_cli_error("model.json", text, len, "bound model.json",
-	                 "usmp: model.json: buffers[299999].size: expected a "
-	                 "positive integer, got 0");
+	expect_input_error(text, len, USMP_FORMAT_JSON,
+	                   "model.json: buffers[299999].size: expected a "
+	                   "positive integer, got 0");
 	free(text);
 }
 
@@ -171,10 +182,8 @@ Test(errors, csv_huge_file_names_the_bad_line_at_its_end)
 		at += (size_t)sprintf(text + at, "b%zu,%zu,%zu,%zu\n", i, i, i + 5,
 		                      1 + i % 100);
 	at += (size_t)sprintf(text + at, "last,9,3,4\n");
-	expect_problem_error(text, at, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:1000001: upper (3) is not after lower (9)");
-	expect_cli_error("model.csv", text, at, "bound model.csv",
-	                 "usmp: model.csv:1000001: upper (3) is not after lower (9)");
+	expect_input_error(text, at, USMP_FORMAT_CSV,
+	                   "model.csv:1000001: upper (3) is not after lower (9)");
 	free(text);
 }
 
@@ -330,118 +339,91 @@ Test(errors, csv_header_only_is_an_empty_problem)
 Test(errors, json_trailing_comma_names_line_and_column)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4,}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:49: string or '}' expected near '}'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:49: string or '}' expected near '}'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:49: string or '}' expected near '}'");
 }
 
 /* JSON syntax errors */
 Test(errors, json_truncated_file_names_end_of_file)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:47: '}' expected near end of file");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:47: '}' expected near end of file");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:47: '}' expected near end of file");
 }
 
 /* JSON syntax errors */
 Test(errors, json_top_level_array_is_refused)
 {
 	static const char input[] = "[1, 2, 3]";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: expected a JSON object at the top level, got an array of 3 elements");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: expected a JSON object at the top level, got an array of 3 elements");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: expected a JSON object at the top level, got an array of 3 elements");
 }
 
 /* JSON syntax errors */
 Test(errors, json_unsupported_version_is_refused)
 {
 	static const char input[] = "{\"usmp\": 2, \"buffers\": []}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: usmp: unsupported format version 2 (this reader knows 1)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: usmp: unsupported format version 2 (this reader knows 1)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: usmp: unsupported format version 2 (this reader knows 1)");
 }
 
 /* JSON syntax errors */
 Test(errors, json_unknown_top_level_key_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"bufers\": []}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: unknown key \"bufers\" (known: usmp, pools, buffers,"
-		" conflicts, overlaps)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: unknown key \"bufers\" (known: usmp, pools,"
-		" buffers, conflicts, overlaps)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: unknown key \"bufers\" (known: usmp, pools, buffers,"
+	                   " conflicts, overlaps)");
 }
 
 /* JSON syntax errors */
 Test(errors, json_unknown_buffer_key_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"colour\": \"red\"}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0]: unknown key \"colour\" (known: name, size,"
-		" alignment, live, pools, fixed)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0]: unknown key \"colour\" (known: name,"
-		" size, alignment, live, pools, fixed)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0]: unknown key \"colour\" (known: name, size,"
+	                   " alignment, live, pools, fixed)");
 }
 
 /* Wrong types */
 Test(errors, json_size_as_string_names_field)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": \"12k\"}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got \"12k\": "
-	                     "write the bytes as a number (12288): files take no units");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got \"12k\": write the bytes as a number (12288): files take no units");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].size: expected a positive integer, got \"12k\": "
+	                   "write the bytes as a number (12288): files take no units");
 }
 
 /* Wrong types */
 Test(errors, json_buffers_as_object_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": {\"name\": \"a\"}}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers: expected an array, got an object");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers: expected an array, got an object");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers: expected an array, got an object");
 }
 
 /* Wrong types */
 Test(errors, json_name_as_number_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": 5, \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].name: expected a non-empty string, got 5");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].name: expected a non-empty string,"
-		" got 5");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].name: expected a non-empty string, got 5");
 }
 
 /* Wrong types */
 Test(errors, json_fractional_size_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4.5}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got 4.5");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got 4.5");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].size: expected a positive integer, got 4.5");
 }
 
 /* Wrong types */
 Test(errors, json_live_with_one_element_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [1]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
 }
 
 /* Wrong types */
@@ -449,97 +431,73 @@ Test(errors, json_conflict_triple_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
 		" \"size\": 4}], \"conflicts\": [[\"a\", \"b\", \"a\"]]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: conflicts[0]: expected a pair of buffer names, got an array of 3 elements");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: conflicts[0]: expected a pair of buffer names,"
-		" got an array of 3 elements");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: conflicts[0]: expected a pair of buffer names, got an array of 3 elements");
 }
 
 /* Wrong types */
 Test(errors, json_missing_name_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].name: missing (every buffer needs a name)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].name: missing (every buffer needs a name)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].name: missing (every buffer needs a name)");
 }
 
 /* Wrong types */
 Test(errors, json_empty_name_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].name: expected a non-empty string, got \"\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].name: expected a non-empty string,"
-		" got \"\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].name: expected a non-empty string, got \"\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, json_negative_size_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": -4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got -4");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got -4");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].size: expected a positive integer, got -4");
 }
 
 /* Negative or zero sizes */
 Test(errors, json_zero_size_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 0}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got 0");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got 0");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].size: expected a positive integer, got 0");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_zero_size_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,0\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"0\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"0\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: size: expected a positive integer, got \"0\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_negative_size_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,-4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"-4\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"-4\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: size: expected a positive integer, got \"-4\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_size_with_suffix_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,12k\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"12k\": "
-	                     "write the bytes as a number (12288): files take no units");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"12k\": "
-	                 "write the bytes as a number (12288): files take no units");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: size: expected a positive integer, got \"12k\": "
+	                   "write the bytes as a number (12288): files take no units");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, json_buffer_alignment_not_power_of_two)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 3}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].alignment: expected a power of two, got 3");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].alignment: expected a power of two,"
-		" got 3");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].alignment: expected a power of two, got 3");
 }
 
 /* Alignments that are not powers of two */
@@ -547,21 +505,16 @@ Test(errors, json_pool_alignment_not_power_of_two)
 {
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"alignment\": 12}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: pools[0].alignment: expected a power of two, got 12");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: pools[0].alignment: expected a power of two,"
-		" got 12");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: pools[0].alignment: expected a power of two, got 12");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, csv_alignment_not_power_of_two)
 {
 	static const char input[] = "id,lower,upper,size,alignment\nb1,0,3,4,3\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: alignment: expected a power of two, got \"3\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: alignment: expected a power of two, got \"3\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: alignment: expected a power of two, got \"3\"");
 }
 
 /* upper <= lower */
@@ -569,10 +522,8 @@ Test(errors, json_empty_live_range_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [5,"
 		" 5]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].live: end (5) is not after begin (5)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].live: end (5) is not after begin (5)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].live: end (5) is not after begin (5)");
 }
 
 /* upper <= lower */
@@ -580,20 +531,16 @@ Test(errors, json_reversed_live_range_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [7,"
 		" 3]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].live: end (3) is not after begin (7)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].live: end (3) is not after begin (7)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].live: end (3) is not after begin (7)");
 }
 
 /* upper <= lower */
 Test(errors, csv_upper_before_lower_names_line)
 {
 	static const char input[] = "id,lower,upper,size\nb1,20,10,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: upper (10) is not after lower (20)");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: upper (10) is not after lower (20)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: upper (10) is not after lower (20)");
 }
 
 /* Unknown pools */
@@ -601,10 +548,8 @@ Test(errors, json_unknown_candidate_pool_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
 		" \"size\": 4, \"pools\": [\"dram\"]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].pools[0]: unknown pool \"dram\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].pools[0]: unknown pool \"dram\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].pools[0]: unknown pool \"dram\"");
 }
 
 /* Unknown pools */
@@ -612,10 +557,8 @@ Test(errors, json_unknown_fixed_pool_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
 		" \"size\": 4, \"fixed\": {\"pool\": \"dram\", \"offset\": 0}}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed.pool: unknown pool \"dram\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed.pool: unknown pool \"dram\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].fixed.pool: unknown pool \"dram\"");
 }
 
 /* Unknown pools */
@@ -636,12 +579,9 @@ Test(errors, json_fixed_offset_beyond_limit_is_refused)
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 64}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
 		" \"offset\": 56}}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed: buffer \"a\": fixed placement [56,"
-		" 72) exceeds the size limit 64 of pool \"sram\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed placement [56,"
-		" 72) exceeds the size limit 64 of pool \"sram\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].fixed: buffer \"a\": fixed placement [56,"
+	                   " 72) exceeds the size limit 64 of pool \"sram\"");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -650,10 +590,8 @@ Test(errors, json_fixed_offset_misaligned_for_buffer)
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
 		" \"size\": 16, \"alignment\": 8, \"fixed\": {\"pool\": \"sram\","
 		" \"offset\": 4}}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -662,10 +600,8 @@ Test(errors, json_fixed_offset_misaligned_for_pool)
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"alignment\": 16}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
 		" \"offset\": 8}}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
 }
 
 /* Fixed offsets out of range or misaligned */
@@ -683,10 +619,8 @@ Test(errors, csv_fixed_offset_beyond_capacity_is_refused)
 Test(errors, csv_fixed_offset_misaligned_is_refused)
 {
 	static const char input[] = "id,lower,upper,size,alignment,offset\nb1,0,3,16,8,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Duplicate names */
@@ -694,10 +628,8 @@ Test(errors, json_duplicate_buffer_name_names_both)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"a\","
 		" \"size\": 8}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[1].name: duplicate buffer name \"a\" (buffers[0] has it)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[1].name: duplicate buffer name \"a\" (buffers[0] has it)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[1].name: duplicate buffer name \"a\" (buffers[0] has it)");
 }
 
 /* Duplicate names */
@@ -705,30 +637,24 @@ Test(errors, json_duplicate_pool_name_names_both)
 {
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\"}, {\"name\": \"p\"}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: pools[1].name: duplicate pool name \"p\" (pools[0] has it)");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: pools[1].name: duplicate pool name \"p\" (pools[0] has it)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: pools[1].name: duplicate pool name \"p\" (pools[0] has it)");
 }
 
 /* Duplicate names */
 Test(errors, csv_duplicate_id_names_both_lines)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,4\nb1,1,2,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:3: duplicate id \"b1\" (line 2 has it)");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:3: duplicate id \"b1\" (line 2 has it)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:3: duplicate id \"b1\" (line 2 has it)");
 }
 
 /* Duplicate names */
 Test(errors, csv_duplicate_column_is_refused)
 {
 	static const char input[] = "id,id,lower,upper,size\nb1,b1,0,3,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:1: column \"id\" appears twice");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:1: column \"id\" appears twice");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:1: column \"id\" appears twice");
 }
 
 /* Duplicate names */
@@ -737,10 +663,8 @@ Test(errors, json_duplicate_overlap_rule_is_refused)
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
 		" \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
 		" \"max_lead\": 0}, {\"src\": \"a\", \"dst\": \"b\", \"max_lead\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: overlaps[1]: overlap rule from buffer \"a\" to buffer \"b\" given twice");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: overlaps[1]: overlap rule from buffer \"a\" to buffer \"b\" given twice");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: overlaps[1]: overlap rule from buffer \"a\" to buffer \"b\" given twice");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
@@ -748,10 +672,8 @@ Test(errors, json_conflict_with_unknown_buffer_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
 		" \"zz\"]]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: conflicts[0][1]: unknown buffer \"zz\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: conflicts[0][1]: unknown buffer \"zz\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: conflicts[0][1]: unknown buffer \"zz\"");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
@@ -759,10 +681,8 @@ Test(errors, json_conflict_with_itself_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
 		" \"a\"]]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: conflicts[0]: buffer \"a\" cannot conflict with itself");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: conflicts[0]: buffer \"a\" cannot conflict with itself");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: conflicts[0]: buffer \"a\" cannot conflict with itself");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
@@ -770,41 +690,32 @@ Test(errors, json_overlap_with_unknown_buffer_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"overlaps\": [{\"src\": \"a\","
 		" \"dst\": \"zz\", \"max_lead\": 0}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: overlaps[0].dst: unknown buffer \"zz\"");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: overlaps[0].dst: unknown buffer \"zz\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: overlaps[0].dst: unknown buffer \"zz\"");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_above_uint64_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 18446744073709551616}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:66: too big integer near '18446744073709551616'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:66: too big integer near '18446744073709551616'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:66: too big integer near '18446744073709551616'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_above_int64_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 9223372036854775808}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:65: too big integer near '9223372036854775808'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:65: too big integer near '9223372036854775808'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:65: too big integer near '9223372036854775808'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_in_exponent_form_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 1e30}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].size: expected a positive integer, got 1e30");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].size: expected a positive integer,"
-		" got 1e30");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].size: expected a positive integer, got 1e30");
 }
 
 /* Numbers beyond 64 bits */
@@ -812,10 +723,8 @@ Test(errors, json_live_end_above_int64_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [0,"
 		" 9223372036854775808]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:80: too big integer near '9223372036854775808'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:80: too big integer near '9223372036854775808'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:80: too big integer near '9223372036854775808'");
 }
 
 /* Numbers beyond 64 bits */
@@ -824,144 +733,114 @@ Test(errors, json_max_lead_below_int64_is_refused)
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
 		" \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
 		" \"max_lead\": -9223372036854775809}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:147: too big negative integer near '-9223372036854775809'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:147: too big negative integer near '-9223372036854775809'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:147: too big negative integer near '-9223372036854775809'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, csv_size_above_uint64_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,18446744073709551616\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"18446744073709551616\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"18446744073709551616\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: size: expected a positive integer, got \"18446744073709551616\"");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, csv_size_above_int64_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,9223372036854775808\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: size: expected a positive integer, got \"9223372036854775808\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: size: expected a positive integer, got \"9223372036854775808\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: size: expected a positive integer, got \"9223372036854775808\"");
 }
 
 /* NUL bytes */
 Test(errors, json_nul_byte_after_document_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}]}\000garbage";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:51: end of file expected near end of file");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:51: end of file expected near end of file");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:51: end of file expected near end of file");
 }
 
 /* NUL bytes */
 Test(errors, json_nul_byte_inside_string_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\000b\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:35: control character 0x0 near '\"a'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:35: control character 0x0 near '\"a'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:35: control character 0x0 near '\"a'");
 }
 
 /* NUL bytes */
 Test(errors, json_escaped_nul_in_name_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\\u0000b\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:43: \\u0000 is not allowed without JSON_ALLOW_NUL near '\"a\\u0000b\"'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:43: \\u0000 is not allowed without JSON_ALLOW_NUL near '\"a\\u0000b\"'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:43: \\u0000 is not allowed without JSON_ALLOW_NUL near '\"a\\u0000b\"'");
 }
 
 /* NUL bytes */
 Test(errors, csv_nul_byte_names_line)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,4\000\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: NUL byte in the file (is it binary?)");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: NUL byte in the file (is it binary?)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: NUL byte in the file (is it binary?)");
 }
 
 /* Empty files */
 Test(errors, json_empty_file_is_refused)
 {
 	static const char input[] = "";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: empty file: expected a JSON object");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: empty file: expected a JSON object");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: empty file: expected a JSON object");
 }
 
 /* Empty files */
 Test(errors, json_whitespace_only_file_is_refused)
 {
 	static const char input[] = "   \n  ";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: empty file (only white space): expected a JSON object");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: empty file (only white space): expected a JSON object");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: empty file (only white space): expected a JSON object");
 }
 
 /* Empty files */
 Test(errors, csv_empty_file_is_refused)
 {
 	static const char input[] = "";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv: empty file: expected a header row with id,lower,upper,"
-		"size");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv: empty file: expected a header row with id,lower,"
-		"upper,size");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv: empty file: expected a header row with id,lower,upper,"
+	                   "size");
 }
 
 /* Unknown CSV columns */
 Test(errors, csv_unknown_column_is_named)
 {
 	static const char input[] = "id,lower,upper,size,color\nb1,0,3,4,red\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:1: unknown column \"color\" (known: id, lower, upper,"
-		" size, alignment, offset)");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:1: unknown column \"color\" (known: id, lower,"
-		" upper, size, alignment, offset)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:1: unknown column \"color\" (known: id, lower, upper,"
+	                   " size, alignment, offset)");
 }
 
 /* Missing CSV columns */
 Test(errors, csv_missing_column_is_named)
 {
 	static const char input[] = "id,lower,size\nb1,0,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:1: missing column \"upper\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:1: missing column \"upper\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:1: missing column \"upper\"");
 }
 
 /* Missing CSV columns */
 Test(errors, csv_short_row_names_line)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: expected 4 fields (id,lower,upper,size), got 3");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: expected 4 fields (id,lower,upper,size), got 3");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: expected 4 fields (id,lower,upper,size), got 3");
 }
 
 /* Missing CSV columns */
 Test(errors, csv_long_row_names_line)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0,3,4,5\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: expected 4 fields (id,lower,upper,size), got more than 4");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: expected 4 fields (id,lower,upper,size), got more than 4");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: expected 4 fields (id,lower,upper,size), got more than 4");
 }
 
 /* JSON syntax errors */
@@ -969,31 +848,24 @@ Test(errors, json_duplicate_key_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"name\": \"b\","
 		" \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:44: duplicate object key near '\"name\"'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:44: duplicate object key near '\"name\"'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:44: duplicate object key near '\"name\"'");
 }
 
 /* JSON syntax errors */
 Test(errors, json_invalid_utf8_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\377\376\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json:1:35: unable to decode byte 0xff near '\"a'");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json:1:35: unable to decode byte 0xff near '\"a'");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json:1:35: unable to decode byte 0xff near '\"a'");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, json_zero_alignment_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 0}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].alignment: expected a power of two, got 0");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].alignment: expected a power of two,"
-		" got 0");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].alignment: expected a power of two, got 0");
 }
 
 /* Negative or zero sizes */
@@ -1001,12 +873,9 @@ Test(errors, json_zero_pool_limit_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 0}],"
 		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: pools[0].size_limit: expected a positive integer,"
-		" got 0");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: pools[0].size_limit: expected a positive integer,"
-		" got 0");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: pools[0].size_limit: expected a positive integer,"
+	                   " got 0");
 }
 
 /* Duplicate names */
@@ -1014,40 +883,32 @@ Test(errors, json_candidate_pool_twice_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"pools\": [\"default\","
 		" \"default\"]}]}";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_JSON, USMP_UNBOUNDED,
-	                     "model.json: buffers[0].pools[1]: buffer \"a\": pool \"default\" is already a candidate");
-	expect_cli_error("model.json", input, sizeof input - 1, "bound model.json",
-	                 "usmp: model.json: buffers[0].pools[1]: buffer \"a\": pool \"default\" is already a candidate");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	                   "model.json: buffers[0].pools[1]: buffer \"a\": pool \"default\" is already a candidate");
 }
 
 /* Wrong types */
 Test(errors, csv_quoted_field_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\n\"b,1\",0,3,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: quoted fields are not supported (MiniMalloc's CSV has none)");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: quoted fields are not supported (MiniMalloc's CSV has none)");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: quoted fields are not supported (MiniMalloc's CSV has none)");
 }
 
 /* Wrong types */
 Test(errors, csv_hex_number_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\nb1,0x10,3,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: lower: expected an integer, got \"0x10\"");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: lower: expected an integer, got \"0x10\"");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: lower: expected an integer, got \"0x10\"");
 }
 
 /* Wrong types */
 Test(errors, csv_empty_id_is_refused)
 {
 	static const char input[] = "id,lower,upper,size\n,0,3,4\n";
-	expect_problem_error(input, sizeof input - 1, USMP_FORMAT_CSV, USMP_UNBOUNDED,
-	                     "model.csv:2: id: empty");
-	expect_cli_error("model.csv", input, sizeof input - 1, "bound model.csv",
-	                 "usmp: model.csv:2: id: empty");
+	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	                   "model.csv:2: id: empty");
 }
 
 /* Bad plan files */

@@ -141,17 +141,21 @@ static const char *buf_name(usmp_problem *p, uint32_t b)
 	return usmp_problem_buffer_name(p, b);
 }
 
-/* Run the CLI on `json` written to a temporary file: exit status and output. */
-static int cli(const char *json, const char *args, char **out)
+/* Run `usmp plan` on `json` written to a temporary file, with `-a algo`
+ * (none when algo is NULL): it must exit 3, infeasible. Its output (caller
+ * frees). */
+static char *cli_infeasible(const char *json, const char *algo)
 {
-	char *path = test_write_tmp(".json", json), cmd[8192];
+	char *path = test_write_tmp(".json", json), cmd[8192], *out = NULL;
 	snprintf(cmd, sizeof cmd, "USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan "
-	         "'%s' -o /dev/null %s 2>&1", test_cli(), path, args);
-	int st = test_run(cmd, out);
-	cr_assert_not_null(*out);
+	         "'%s' -o /dev/null%s%s 2>&1", test_cli(), path,
+	         algo ? " -a " : "", algo ? algo : "");
+	int st = test_run(cmd, &out);
+	cr_assert_not_null(out);
+	cr_assert_eq(st, 3, "-a %s: exit %d: %s", algo ? algo : "(none)", st, out);
 	remove(path);
 	free(path);
-	return st;
+	return out;
 }
 
 /* ---- the structured form ------------------------------------------------------ */
@@ -253,10 +257,7 @@ Test(infeasible, step_certificate_is_the_same_for_every_algorithm)
 Test(infeasible, step_certificate_through_the_cli_exits_3)
 {
 	for (size_t k = 0; k < COUNT(all_algos); k++) {
-		char *out = NULL, args[64];
-		snprintf(args, sizeof args, "-a %s", all_algos[k]);
-		int st = cli(one_pool_step, args, &out);
-		cr_assert_eq(st, 3, "%s: exit %d: %s", all_algos[k], st, out);
+		char *out = cli_infeasible(one_pool_step, all_algos[k]);
 		char head[128];
 		snprintf(head, sizeof head, ".json: %s: no plan fits the pools: ",
 		         all_algos[k]);
@@ -311,9 +312,7 @@ Test(infeasible, step_certificate_over_several_pools_names_them)
 		          "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
 	}
-	char *out = NULL;
-	int st = cli(union_step, "", &out);
-	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	char *out = cli_infeasible(union_step, NULL);
 	cr_assert(strstr(out, "at step 1 the buffers live need 3300 bytes"), "%s",
 	          out);
 	free(out);
@@ -341,10 +340,7 @@ Test(infeasible, buffer_certificate_is_the_same_for_every_algorithm)
 		                 "\"sram\", holds 1024 bytes)"), "%s",
 		          usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
-		char *out = NULL, args[64];
-		snprintf(args, sizeof args, "-a %s", all_algos[k]);
-		int st = cli(too_big, args, &out);
-		cr_assert_eq(st, 3, "%s: exit %d: %s", all_algos[k], st, out);
+		char *out = cli_infeasible(too_big, all_algos[k]);
 		cr_assert(strstr(out, "buffer \"huge\" (2000 bytes) is larger than "
 		                      "every pool it may use"), "%s", out);
 		free(out);
@@ -374,10 +370,7 @@ Test(infeasible, fixed_clash_certificate_names_both_buffers)
 		                 "limit 1024 bytes; the lower bound of the group is "
 		                 "144 bytes)"), "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
-		char *out = NULL, args[64];
-		snprintf(args, sizeof args, "-a %s", all_algos[k]);
-		int st = cli(fixed_clash, args, &out);
-		cr_assert_eq(st, 3, "%s: exit %d: %s", all_algos[k], st, out);
+		char *out = cli_infeasible(fixed_clash, all_algos[k]);
 		cr_assert(strstr(out, "the fixed placements clash: buffers \"a\" and "
 		                      "\"b\""), "%s", out);
 		free(out);
@@ -404,9 +397,7 @@ Test(infeasible, bound_certificate_for_an_edge_pair)
 		                 "together (100 bytes)"), "%s", usmp_plan_error(plan));
 		usmp_plan_destroy(plan);
 	}
-	char *out = NULL;
-	int st = cli(edge_pair, "", &out);
-	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	char *out = cli_infeasible(edge_pair, NULL);
 	cr_assert(strstr(out, ".json: auto: no plan fits the pools: the lower "
 	                      "bound of the group (120 bytes) exceeds"), "%s", out);
 	free(out);
@@ -468,9 +459,7 @@ Test(infeasible, spill_advice_moves_a_buffer_to_dram_and_it_then_fits)
 		apply_and_plan(r, p, two_pools, &why); /* before: why is the plan's */
 		usmp_plan_destroy(plan);
 	}
-	char *out = NULL;
-	int st = cli(two_pools, "", &out);
-	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	char *out = cli_infeasible(two_pools, NULL);
 	cr_assert(strstr(out, "auto: no plan fits the pools: at step 3") &&
 	          strstr(out, "Spill advice: let \"w2\" (320 bytes) use pool "
 	                      "\"dram\""), "%s", out);
@@ -600,10 +589,7 @@ Test(infeasible, heuristic_failure_without_certificate_says_a_plan_may_exist)
 		                    "or a longer --time-limit"), "%s", e);
 		cr_assert_null(strstr(e, "no plan fits the pools"), "%s", e);
 		usmp_plan_destroy(plan);
-		char *out = NULL, args[64];
-		snprintf(args, sizeof args, "-a %s", heuristics[k]);
-		int st = cli(heuristics_fail, args, &out);
-		cr_assert_eq(st, 3, "exit %d: %s", st, out);
+		char *out = cli_infeasible(heuristics_fail, heuristics[k]);
 		cr_assert(strstr(out, "so a plan may exist: try -a exact"), "%s", out);
 		free(out);
 	}
@@ -675,9 +661,7 @@ Test(infeasible, exact_proves_infeasible_without_rules)
 	                 "placement of the buffers fits the pool"), "%s",
 	          usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
-	char *out = NULL;
-	int st = cli(aligned, "-a exact", &out);
-	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	char *out = cli_infeasible(aligned, "exact");
 	cr_assert(strstr(out, "exact's search proved"), "%s", out);
 	free(out);
 	usmp_problem_destroy(p);
@@ -710,9 +694,7 @@ Test(infeasible, exact_with_rules_is_infeasible_only_with_a_certificate)
 	plan = infeasible(r, p, "exact", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
 	usmp_plan_destroy(plan);
-	char *out = NULL;
-	st = cli(json, "-a exact", &out);
-	cr_assert_eq(st, 3, "exit %d: %s", st, out);
+	char *out = cli_infeasible(json, "exact");
 	free(out);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);

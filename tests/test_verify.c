@@ -409,10 +409,38 @@ static bool brute_valid(const usmp_view *v, const usmp_placement *pl,
 	return true;
 }
 
+/* What the verifier said of the placements a brute-force suite tried. */
+typedef struct tally {
+	int valid, invalid, valid_by_rule;
+} tally;
+
+/* The verifier must accept pl exactly when brute_valid does, and say why
+ * when it rejects; counted in t. */
+static void judge(const usmp_view *v, const usmp_placement *pl, int round,
+                  int trial, tally *t)
+{
+	bool by_rule;
+	bool want = brute_valid(v, pl, &by_rule);
+	t->valid_by_rule += want && by_rule;
+	char *msg = NULL;
+	int rc = usmp__verify(v, pl, &msg);
+	cr_assert_eq(rc == USMP_OK, want,
+	             "round %d trial %d: verifier %s (%s), brute force %s",
+	             round, trial, rc == USMP_OK ? "accepts" : "rejects",
+	             msg ? msg : "", want ? "accepts" : "rejects");
+	cr_assert(rc == USMP_OK || (msg && *msg));
+	usmp__free_msg(&msg);
+	if (want)
+		t->valid++;
+	else
+		t->invalid++;
+}
+
 Test(verify, agrees_with_all_pairs_brute_force)
 {
 	uint64_t rs = 31;
-	int valid = 0, invalid = 0, shared = 0, valid_by_rule = 0;
+	int shared = 0;
+	tally t = {0, 0, 0};
 	for (int round = 0; round < 150; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 3);
@@ -469,33 +497,19 @@ Test(verify, agrees_with_all_pairs_brute_force)
 				if (test_rand(&rs) % 200 == 0)
 					pl[i].pool = (uint32_t)test_rand_range(&rs, 0, pools - 1);
 			}
-			bool by_rule;
-			bool want = brute_valid(v, pl, &by_rule);
-			valid_by_rule += want && by_rule;
-			char *msg = NULL;
-			int rc = usmp__verify(v, pl, &msg);
-			cr_assert_eq(rc == USMP_OK, want,
-			             "round %d trial %d: verifier %s (%s), brute force %s",
-			             round, trial, rc == USMP_OK ? "accepts" : "rejects",
-			             msg ? msg : "", want ? "accepts" : "rejects");
-			cr_assert(rc == USMP_OK || (msg && *msg));
-			usmp__free_msg(&msg);
-			if (want)
-				valid++;
-			else
-				invalid++;
+			judge(v, pl, round, trial, &t);
 		}
 		free(pl);
 		fx_finish(&f);
 	}
 	/* Both outcomes were exercised in earnest. */
-	cr_assert_geq(valid, 300, "only %d valid placements", valid);
-	cr_assert_geq(invalid, 300, "only %d invalid placements", invalid);
+	cr_assert_geq(t.valid, 300, "only %d valid placements", t.valid);
+	cr_assert_geq(t.invalid, 300, "only %d invalid placements", t.invalid);
 	/* Rules joined buffers alive together and were needed by valid ones. */
 	cr_assert_geq(shared, 200, "only %d rules join buffers alive together",
 	              shared);
-	cr_assert_geq(valid_by_rule, 100, "only %d valid placements need a rule",
-	              valid_by_rule);
+	cr_assert_geq(t.valid_by_rule, 100, "only %d valid placements need a rule",
+	              t.valid_by_rule);
 }
 
 Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
@@ -503,7 +517,8 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 	/* A stacked plan (always valid), then a few buffers moved: onto another
 	 * buffer, next to it, or where a rule partner allows. */
 	uint64_t rs = 32;
-	int valid = 0, invalid = 0, shared = 0, valid_by_rule = 0;
+	int shared = 0;
+	tally t = {0, 0, 0};
 	for (int round = 0; round < 60; round++) {
 		usmp_problem *p = usmp_problem_create();
 		uint32_t pools = (uint32_t)test_rand_range(&rs, 1, 2);
@@ -572,30 +587,17 @@ Test(verify, agrees_with_brute_force_on_larger_perturbed_plans)
 				}
 				pl[i].offset = at < 0 ? 0 : (uint64_t)at;
 			}
-			bool by_rule;
-			bool want = brute_valid(v, pl, &by_rule);
-			valid_by_rule += want && by_rule;
-			char *msg = NULL;
-			int rc = usmp__verify(v, pl, &msg);
-			cr_assert_eq(rc == USMP_OK, want,
-			             "round %d trial %d: verifier %s (%s), brute force %s",
-			             round, trial, rc == USMP_OK ? "accepts" : "rejects",
-			             msg ? msg : "", want ? "accepts" : "rejects");
-			usmp__free_msg(&msg);
-			if (want)
-				valid++;
-			else
-				invalid++;
+			judge(v, pl, round, trial, &t);
 		}
 		free(pl);
 		fx_finish(&f);
 	}
-	cr_assert_geq(valid, 200, "only %d valid plans", valid);
-	cr_assert_geq(invalid, 200, "only %d invalid plans", invalid);
+	cr_assert_geq(t.valid, 200, "only %d valid plans", t.valid);
+	cr_assert_geq(t.invalid, 200, "only %d invalid plans", t.invalid);
 	cr_assert_geq(shared, 1400, "only %d rules join buffers alive together",
 	              shared);
-	cr_assert_geq(valid_by_rule, 40, "only %d valid plans need a rule",
-	              valid_by_rule);
+	cr_assert_geq(t.valid_by_rule, 40, "only %d valid plans need a rule",
+	              t.valid_by_rule);
 }
 
 Test(verify, handles_many_buffers_in_one_sweep)

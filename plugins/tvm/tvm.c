@@ -14,7 +14,7 @@
  * a placement O(log n) whatever the number of buffers alive (explicit edges
  * are still walked one by one); the plans are those of the neighbour walk.
  */
-#include <usmp/plugin.h>
+#include "tvm_ctx.h"
 
 #include "../host_mem.h"
 
@@ -22,86 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TVM_NONE UINT32_MAX
-/* hill_climb caches every buffer's neighbours when they fit in this many
- * entries (4 bytes each); above it, it asks the host on every placement. */
-#define TVM_ADJ_MAX (UINT64_C(1) << 26)
-
-typedef struct tvm_key {
-	uint64_t size, degree;
-	const char *name;
-	uint32_t idx;
-} tvm_key;
-
-typedef struct tvm_ctx {
-	const usmp_view *v;
-	const usmp_host *h;
-	const char *algo;
-	uint32_t n;
-	uint32_t *order; /* non-fixed buffers in placement order */
-	uint32_t *pos;   /* [n] position in order, TVM_NONE for fixed */
-	uint32_t count;  /* entries in order */
-	uint64_t *top;   /* [pool_count] highest conflicting end per pool */
-	uint8_t *seen;   /* [pool_count] top[] is set */
-	uint32_t *touched;
-	uint32_t touched_count;
-	uint32_t fail; /* buffer that fit nowhere in the last greedy run */
-	usmp_placement *work;
-	/* Cached neighbour lists (hill_climb), NULL when not built. */
-	uint64_t *adj_start; /* [n + 1] */
-	uint32_t *adj;
-	uint64_t adj_fill, adj_cap;
-	/* Placed ends over time, per pool (NULL: none placed there yet): a max
-	 * segment tree of 2 * seg_n nodes, each two entries side by side (one
-	 * cache line for both): the max below the node, then its tag (a value
-	 * every time under the node has). Live buffer
-	 * b covers the elementary time slots [seg_lo[b], seg_hi[b]). With
-	 * use_tree false (no live ranges, or out of memory) placements walk
-	 * the host's neighbours instead. */
-	bool use_tree;
-	uint32_t seg_n;
-	uint32_t *seg_lo, *seg_hi;
-	uint64_t **tree; /* [pool_count] */
-	/* Neighbour lists gathered for hill_climb perturbations. */
-	uint32_t *list;
-	size_t list_count, list_cap;
-	uint32_t list_before; /* keep neighbours with pos below this */
-	int list_rc;
-	char msg[512];
-} tvm_ctx;
-
 /* ---- helpers ------------------------------------------------------------ */
-
-static uint64_t tvm_sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r = a + b;
-	return r < a ? UINT64_MAX : r;
-}
-
-static bool tvm_fixed(const usmp_view *v, uint32_t b)
-{
-	return (v->buffers[b].flags & USMP_BUFFER_FIXED) != 0;
-}
-
-static void tvm_log(const tvm_ctx *c, int level, const char *msg)
-{
-	if (c->h->log)
-		c->h->log(c->h, level, msg);
-}
-
-/* splitmix64: small, deterministic, good enough for choosing swaps. */
-static uint64_t tvm_rand(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t tvm_rand_below(uint64_t *s, uint64_t n)
-{
-	return n ? tvm_rand(s) % n : 0;
-}
 
 /* size desc, conflicts desc, name desc (strcmp), index asc */
 static int tvm_cmp_size(const void *a, const void *b)
@@ -135,8 +56,8 @@ static int tvm_cmp_conflicts(const void *a, const void *b)
 
 /* Sort (key, val) pairs by key: LSD radix sort (16 or 8 bits a pass), passes
  * where every key has the same digit skipped. tk/tv hold n each. */
-static void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk,
-                           uint32_t *tv, size_t n, size_t *count)
+void tvm_radix_sort(uint64_t *k, uint32_t *v, uint64_t *tk, uint32_t *tv,
+                    size_t n, size_t *count)
 {
 	/* 16-bit digits for large n, 8-bit ones for small n, where clearing
 	 * 65,536 counters per pass would cost more than the sort (hill_climb
@@ -177,7 +98,7 @@ static uint64_t tvm_sort_key(const usmp_view *v, uint32_t b, int by_conflicts,
  * Two stable radix sorts (secondary key, then primary, both descending)
  * leave only the runs of equal keys to order by name and index, so a
  * million buffers cost no comparison sort of the whole. */
-static int tvm_sort(tvm_ctx *c, int by_conflicts)
+int tvm_sort(tvm_ctx *c, int by_conflicts)
 {
 	const usmp_view *v = c->v;
 	int rc = USMP_ERR_NOMEM;
@@ -236,176 +157,6 @@ out:
 	host_release(c->h, count);
 	host_release(c->h, run);
 	return rc;
-}
-
-static uint64_t tvm_time_key(int64_t t)
-{
-	return (uint64_t)t ^ (UINT64_C(1) << 63);
-}
-
-/* Number every live range's begin and end among the part's distinct times
- * (one sort of all begins and ends, ranks read off in order); leaves
- * use_tree false when there is no live range or no memory. */
-static void tvm_tree_init(tvm_ctx *c)
-{
-	const usmp_view *v = c->v;
-	uint64_t *keys = NULL, *tk = NULL;
-	uint32_t *vals = NULL, *tv = NULL;
-	size_t *count = NULL;
-	uint32_t live = 0;
-	for (uint32_t b = 0; b < c->n; b++)
-		live += (v->buffers[b].flags & USMP_BUFFER_LIVE) != 0;
-	if (!live || live > UINT32_MAX / 4 || c->n > UINT32_MAX / 2)
-		return;
-	keys = host_array(c->h, (size_t)live * 2, sizeof *keys);
-	tk = host_array(c->h, (size_t)live * 2, sizeof *tk);
-	vals = host_array(c->h, (size_t)live * 2, sizeof *vals);
-	tv = host_array(c->h, (size_t)live * 2, sizeof *tv);
-	count = host_array(c->h, 65537, sizeof *count);
-	c->seg_lo = host_array(c->h, c->n, sizeof *c->seg_lo);
-	c->seg_hi = host_array(c->h, c->n, sizeof *c->seg_hi);
-	c->tree = host_array(c->h, c->v->pool_count, sizeof *c->tree);
-	if (!keys || !tk || !vals || !tv || !count || !c->seg_lo ||
-	    !c->seg_hi || !c->tree)
-		goto drop;
-	memset(c->tree, 0, (size_t)c->v->pool_count * sizeof *c->tree);
-	size_t k = 0;
-	for (uint32_t b = 0; b < c->n; b++) {
-		c->seg_lo[b] = c->seg_hi[b] = 0;
-		if (v->buffers[b].flags & USMP_BUFFER_LIVE) {
-			keys[k] = tvm_time_key(v->buffers[b].begin);
-			vals[k++] = b << 1;
-			keys[k] = tvm_time_key(v->buffers[b].end);
-			vals[k++] = b << 1 | 1;
-		}
-	}
-	tvm_radix_sort(keys, vals, tk, tv, k, count);
-	uint32_t u = 0; /* distinct times so far: the rank of keys[i] is u-1 */
-	for (size_t i = 0; i < k; i++) {
-		if (i == 0 || keys[i] != keys[i - 1])
-			u++;
-		if (vals[i] & 1)
-			c->seg_hi[vals[i] >> 1] = u - 1;
-		else
-			c->seg_lo[vals[i] >> 1] = u - 1;
-	}
-	c->seg_n = 1;
-	while (c->seg_n < u - 1)
-		c->seg_n *= 2;
-	c->use_tree = true;
-	host_release(c->h, keys);
-	host_release(c->h, tk);
-	host_release(c->h, vals);
-	host_release(c->h, tv);
-	host_release(c->h, count);
-	return;
-drop:
-	host_release(c->h, keys);
-	host_release(c->h, tk);
-	host_release(c->h, vals);
-	host_release(c->h, tv);
-	host_release(c->h, count);
-	host_release(c->h, c->seg_lo);
-	host_release(c->h, c->seg_hi);
-	host_release(c->h, c->tree);
-	c->seg_lo = c->seg_hi = NULL;
-	c->tree = NULL;
-}
-
-static void tvm_tree_drop(tvm_ctx *c)
-{
-	if (c->tree)
-		for (uint32_t p = 0; p < c->v->pool_count; p++)
-			host_release(c->h, c->tree[p]);
-	host_release(c->h, c->tree);
-	host_release(c->h, c->seg_lo);
-	host_release(c->h, c->seg_hi);
-	c->tree = NULL;
-	c->seg_lo = c->seg_hi = NULL;
-	c->use_tree = false;
-}
-
-/* Forget every placed end (trees allocated stay, emptied). */
-static void tvm_tree_clear(tvm_ctx *c)
-{
-	if (!c->use_tree)
-		return;
-	for (uint32_t p = 0; p < c->v->pool_count; p++)
-		if (c->tree[p])
-			memset(c->tree[p], 0, (size_t)c->seg_n * 4 * sizeof **c->tree);
-}
-
-static uint64_t tvm_max(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
-
-/* The highest end placed in pool p over slots [lo, hi), 0 when none. */
-static uint64_t tvm_tree_query(const tvm_ctx *c, uint32_t p, uint32_t lo,
-                               uint32_t hi)
-{
-	const uint64_t *t = c->tree[p]; /* node k: max t[2k], tag t[2k + 1] */
-	if (!t || lo >= hi)
-		return 0;
-	size_t l = lo + (size_t)c->seg_n, r = hi + (size_t)c->seg_n;
-	size_t a = l >> 1, z = (r - 1) >> 1;
-	uint64_t best = 0;
-	for (; l < r; l >>= 1, r >>= 1) {
-		if (l & 1) {
-			best = tvm_max(best, t[2 * l]);
-			l++;
-		}
-		if (r & 1) {
-			--r;
-			best = tvm_max(best, t[2 * r]);
-		}
-	}
-	/* tags on the ancestors of the two ends hold for every slot below */
-	for (; a; a >>= 1)
-		best = tvm_max(best, t[2 * a + 1]);
-	for (; z; z >>= 1)
-		best = tvm_max(best, t[2 * z + 1]);
-	return best;
-}
-
-/* Record buffer b's placement (live, in a valid pool) in its pool's tree. */
-static void tvm_tree_add(tvm_ctx *c, uint32_t b)
-{
-	const usmp_placement *pl = &c->work[b];
-	if (!c->use_tree || pl->pool >= c->v->pool_count ||
-	    !(c->v->buffers[b].flags & USMP_BUFFER_LIVE))
-		return;
-	uint64_t *mx = c->tree[pl->pool];
-	if (!mx) {
-		mx = host_array(c->h, (size_t)c->seg_n * 4, sizeof *mx);
-		if (!mx) {
-			tvm_tree_drop(c); /* the neighbour walk still works */
-			return;
-		}
-		memset(mx, 0, (size_t)c->seg_n * 4 * sizeof *mx);
-		c->tree[pl->pool] = mx;
-	}
-	/* node k: max mx[2k], tag mx[2k + 1] */
-	uint64_t end = tvm_sat_add(pl->offset, c->v->buffers[b].size);
-	size_t l = c->seg_lo[b] + (size_t)c->seg_n;
-	size_t r = c->seg_hi[b] + (size_t)c->seg_n;
-	size_t a = l, z = r - 1;
-	for (; l < r; l >>= 1, r >>= 1) {
-		if (l & 1) {
-			mx[2 * l] = tvm_max(mx[2 * l], end);
-			mx[2 * l + 1] = tvm_max(mx[2 * l + 1], end);
-			l++;
-		}
-		if (r & 1) {
-			--r;
-			mx[2 * r] = tvm_max(mx[2 * r], end);
-			mx[2 * r + 1] = tvm_max(mx[2 * r + 1], end);
-		}
-	}
-	for (a >>= 1; a; a >>= 1)
-		mx[2 * a] = tvm_max(mx[2 * a], end);
-	for (z >>= 1; z; z >>= 1)
-		mx[2 * z] = tvm_max(mx[2 * z], end);
 }
 
 /* ---- greedy placement ---------------------------------------------------- */
@@ -492,7 +243,7 @@ static int tvm_greedy_from(tvm_ctx *c, uint32_t start)
 }
 
 /* Place every buffer in c->order into c->work (fixed ones at their spot). */
-static int tvm_greedy(tvm_ctx *c)
+int tvm_greedy(tvm_ctx *c)
 {
 	const usmp_view *v = c->v;
 	for (uint32_t b = 0; b < c->n; b++) {
@@ -516,8 +267,8 @@ static int tvm_greedy(tvm_ctx *c)
 /* Re-place from order position `start` on, keeping the placements of the
  * positions before it from `base` (greedy is deterministic: a prefix of the
  * order that did not change places the same way). */
-static int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
-                             uint32_t start)
+int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
+                      uint32_t start)
 {
 	memcpy(c->work, base, (size_t)c->n * sizeof *c->work);
 	for (uint32_t i = start; i < c->count; i++) {
@@ -530,8 +281,7 @@ static int tvm_greedy_resume(tvm_ctx *c, const usmp_placement *base,
 	return tvm_greedy_from(c, start);
 }
 
-static uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl,
-                          uint64_t *hw)
+uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl, uint64_t *hw)
 {
 	const usmp_view *v = c->v;
 	memset(hw, 0, (size_t)v->pool_count * sizeof *hw);
@@ -548,7 +298,7 @@ static uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl,
 	return t;
 }
 
-static void tvm_fail_msg(tvm_ctx *c)
+void tvm_fail_msg(tvm_ctx *c)
 {
 	const usmp_buffer_rec *r = &c->v->buffers[c->fail];
 	snprintf(c->msg, sizeof c->msg,
@@ -560,8 +310,8 @@ static void tvm_fail_msg(tvm_ctx *c)
 
 /* ---- setup shared by the three algorithms -------------------------------- */
 
-static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
-                    const char *algo)
+int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
+             const char *algo)
 {
 	memset(c, 0, sizeof *c);
 	c->v = v;
@@ -586,7 +336,7 @@ static int tvm_init(tvm_ctx *c, const usmp_view *v, const usmp_host *h,
 	return USMP_OK;
 }
 
-static void tvm_finish(tvm_ctx *c)
+void tvm_finish(tvm_ctx *c)
 {
 	if (!c->h)
 		return;
@@ -650,274 +400,6 @@ static int greedy_by_conflicts(const usmp_view *v, const usmp_host *h,
                                usmp_placement *out)
 {
 	return tvm_greedy_main(v, h, out, 1, "greedy_by_conflicts");
-}
-
-/* ---- hill_climb ------------------------------------------------------------ */
-
-static int tvm_visit_list(void *arg, uint32_t other)
-{
-	tvm_ctx *c = arg;
-	if (other >= c->n || c->pos[other] == TVM_NONE ||
-	    c->pos[other] >= c->list_before)
-		return 0;
-	if (c->list_count == c->list_cap) {
-		size_t cap = c->list_cap ? c->list_cap * 2 : 64;
-		void *p = cap < SIZE_MAX / sizeof *c->list
-		                  ? c->h->realloc(c->h, c->list,
-		                                  cap * sizeof *c->list)
-		                  : NULL;
-		if (!p) {
-			c->list_rc = USMP_ERR_NOMEM;
-			return 1;
-		}
-		c->list = p;
-		c->list_cap = cap;
-	}
-	c->list[c->list_count++] = other;
-	return 0;
-}
-
-/* Neighbours of b placed before b in the order (non-fixed), into c->list. */
-static int tvm_earlier_neighbors(tvm_ctx *c, uint32_t b)
-{
-	c->list_count = 0;
-	c->list_rc = USMP_OK;
-	c->list_before = c->pos[b];
-	if (c->adj) {
-		for (uint64_t k = c->adj_start[b]; k < c->adj_start[b + 1] &&
-		                                   c->list_rc == USMP_OK;
-		     k++)
-			tvm_visit_list(c, c->adj[k]);
-	} else {
-		c->h->for_each_neighbor(c->h, b, tvm_visit_list, c);
-	}
-	return c->list_rc;
-}
-
-static void tvm_swap(tvm_ctx *c, uint32_t i, uint32_t j)
-{
-	uint32_t a = c->order[i], b = c->order[j];
-	c->order[i] = b;
-	c->order[j] = a;
-	c->pos[a] = j;
-	c->pos[b] = i;
-}
-
-/* Choose two order positions to swap, given the current plan `cur` with
- * pool high-water marks hw. Returns false when no useful swap was found. */
-static int tvm_perturb(tvm_ctx *c, const usmp_placement *cur,
-                       const uint64_t *hw, bool feasible, uint64_t *rng,
-                       uint32_t *si, uint32_t *sj, bool *found)
-{
-	const usmp_view *v = c->v;
-	*found = false;
-	if (!feasible) {
-		/* Move the buffer that did not fit earlier. */
-		uint32_t i = c->pos[c->fail];
-		if (i == 0 || i == TVM_NONE)
-			return USMP_OK;
-		*si = i;
-		*sj = (uint32_t)tvm_rand_below(rng, i);
-		*found = true;
-		return USMP_OK;
-	}
-	/* A buffer that sets its pool's high-water mark, chosen at random
-	 * among them (reservoir sampling over the order). */
-	uint32_t node = TVM_NONE, seen = 0;
-	for (uint32_t i = 0; i < c->count; i++) {
-		uint32_t b = c->order[i];
-		uint32_t p = cur[b].pool;
-		if (p < v->pool_count &&
-		    tvm_sat_add(cur[b].offset, v->buffers[b].size) == hw[p] &&
-		    tvm_rand_below(rng, ++seen) == 0)
-			node = b;
-	}
-	if (node == TVM_NONE)
-		return USMP_OK;
-	int rc = tvm_earlier_neighbors(c, node);
-	if (rc || c->list_count == 0)
-		return rc;
-	size_t first_count = c->list_count;
-	uint32_t b1 = c->list[tvm_rand_below(rng, first_count)];
-	uint32_t b2 = TVM_NONE;
-	if (tvm_rand_below(rng, 100) >= 25) {
-		/* Second level: a neighbour of b1 placed before b1. */
-		if ((rc = tvm_earlier_neighbors(c, b1)))
-			return rc;
-		if (c->list_count)
-			b2 = c->list[tvm_rand_below(rng, c->list_count)];
-		else
-			b2 = node;
-	} else if (first_count > 1) {
-		uint32_t k = (uint32_t)tvm_rand_below(rng, first_count);
-		b2 = c->list[k];
-		if (b2 == b1)
-			b2 = c->list[(k + 1) % first_count];
-	} else {
-		b2 = node;
-	}
-	if (b2 == b1 || b2 == TVM_NONE)
-		return USMP_OK;
-	*si = c->pos[b1];
-	*sj = c->pos[b2];
-	*found = true;
-	return USMP_OK;
-}
-
-static int tvm_visit_adj(void *arg, uint32_t other)
-{
-	tvm_ctx *c = arg;
-	if (c->adj_fill >= c->adj_cap)
-		return 1; /* more neighbours than degrees said: give up */
-	c->adj[c->adj_fill++] = other;
-	return 0;
-}
-
-/* Cache every buffer's neighbours when the view's degrees say they fit;
- * otherwise leave c->adj NULL (placements then ask the host). */
-static void tvm_adj_build(tvm_ctx *c)
-{
-	const usmp_view *v = c->v;
-	uint64_t total = 0;
-	if (!v->degree)
-		return;
-	for (uint32_t b = 0; b < c->n; b++) {
-		total += v->degree[b];
-		if (total > TVM_ADJ_MAX)
-			return;
-	}
-	c->adj_start = host_array(c->h, (size_t)c->n + 1, sizeof *c->adj_start);
-	c->adj = host_array(c->h, (size_t)total, sizeof *c->adj);
-	if (!c->adj_start || !c->adj)
-		goto drop;
-	c->adj_cap = total;
-	c->adj_fill = 0;
-	for (uint32_t b = 0; b < c->n; b++) {
-		c->adj_start[b] = c->adj_fill;
-		if (c->h->for_each_neighbor(c->h, b, tvm_visit_adj, c))
-			goto drop;
-	}
-	c->adj_start[c->n] = c->adj_fill;
-	return;
-drop:
-	host_release(c->h, c->adj_start);
-	host_release(c->h, c->adj);
-	c->adj_start = NULL;
-	c->adj = NULL;
-}
-
-static int hill_climb(const usmp_view *v, const usmp_host *h,
-                      usmp_placement *out, uint64_t seed, uint32_t attempts)
-{
-	tvm_ctx c;
-	usmp_placement *cur = NULL;
-	uint64_t *hw = NULL;
-	uint64_t rng = seed;
-	int rc = tvm_init(&c, v, h, "hill_climb");
-	if (rc)
-		goto fail;
-	if (!out) {
-		rc = USMP_ERR_INVALID;
-		goto fail;
-	}
-	cur = host_array(c.h, c.n, sizeof *cur);
-	hw = host_array(c.h, v->pool_count, sizeof *hw);
-	if (!cur || !hw) {
-		rc = USMP_ERR_NOMEM;
-		goto fail;
-	}
-	if ((rc = tvm_sort(&c, 0)))
-		goto fail;
-	tvm_adj_build(&c);
-
-	/* Start: greedy_by_size. */
-	rc = tvm_greedy(&c);
-	if (rc != USMP_OK && rc != USMP_ERR_INFEASIBLE)
-		goto fail;
-	uint32_t first_fail = c.fail;
-	bool cur_ok = rc == USMP_OK, have = cur_ok;
-	uint64_t cur_total = cur_ok ? tvm_total(&c, c.work, hw) : UINT64_MAX;
-	uint64_t best = cur_total;
-	memcpy(cur, c.work, (size_t)c.n * sizeof *cur);
-	if (have) {
-		memcpy(out, cur, (size_t)c.n * sizeof *out);
-		if (h->progress)
-			h->progress(h, best);
-	}
-
-	for (uint32_t a = 1; a <= attempts; a++) {
-		if ((have && best <= v->lower_bound) || h->should_stop(h))
-			break;
-		if (cur_ok)
-			tvm_total(&c, cur, hw);
-		uint32_t si = 0, sj = 0;
-		bool found;
-		rc = tvm_perturb(&c, cur, hw, cur_ok, &rng, &si, &sj, &found);
-		if (rc)
-			goto fail;
-		if (!found)
-			continue;
-		tvm_swap(&c, si, sj);
-		/* positions before min(si, sj) are placed in cur: it is
-		 * complete, or (infeasible) the swap moves the failing buffer
-		 * earlier and everything before it was placed */
-		rc = tvm_greedy_resume(&c, cur, si < sj ? si : sj);
-		if (rc == USMP_ERR_STOPPED)
-			break;
-		if (rc != USMP_OK && rc != USMP_ERR_INFEASIBLE)
-			goto fail;
-		bool ok = rc == USMP_OK;
-		uint64_t t = ok ? tvm_total(&c, c.work, hw) : UINT64_MAX;
-		/* Accept better or equal plans; a worse one with a probability
-		 * that falls with how much worse it is and as attempts pass. */
-		bool accept = t <= cur_total;
-		if (!accept && ok) {
-			double ratio = (double)cur_total / (double)t;
-			uint64_t permille = (uint64_t)(100.0 * ratio *
-			                               (double)(attempts - a) /
-			                               (double)attempts);
-			accept = tvm_rand_below(&rng, 1000) < permille;
-		}
-		if (!cur_ok && !ok)
-			accept = true; /* keep moving the failing buffer up */
-		if (!accept) {
-			tvm_swap(&c, si, sj);
-			continue;
-		}
-		cur_ok = ok;
-		cur_total = t;
-		memcpy(cur, c.work, (size_t)c.n * sizeof *cur);
-		if (ok && (!have || t < best)) {
-			have = true;
-			best = t;
-			memcpy(out, cur, (size_t)c.n * sizeof *out);
-			if (h->progress)
-				h->progress(h, best);
-		}
-	}
-	if (!have) {
-		c.fail = first_fail;
-		tvm_fail_msg(&c);
-		rc = USMP_ERR_INFEASIBLE;
-		goto fail;
-	}
-	host_release(c.h, cur);
-	host_release(c.h, hw);
-	tvm_finish(&c);
-	return USMP_OK;
-fail:
-	if (rc == USMP_ERR_NOMEM)
-		snprintf(c.msg, sizeof c.msg, "hill_climb: out of memory");
-	if (c.msg[0] && h && h->log)
-		tvm_log(&c, rc == USMP_ERR_INFEASIBLE ? USMP_LOG_ERROR
-		                                      : USMP_LOG_WARN,
-		        c.msg);
-	if (c.h) {
-		host_release(c.h, cur);
-		host_release(c.h, hw);
-	}
-	tvm_finish(&c);
-	return rc;
 }
 
 /* ---- descriptor ------------------------------------------------------------ */
