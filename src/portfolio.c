@@ -64,9 +64,11 @@
  * RANKING: a member's plan replaces the incumbent when it is better by
  * the several-pool objective (better_plan: less spill, then smaller; the
  * earlier member's on a tie), and "at the bound" (at_bound) means the
- * size reaches the lower bound and the spill is no more than the forced
- * spill (forced_spill), so no plan can beat it: a plan at the size bound
- * that spills more than that does not end the run.
+ * size reaches the lower bound and the spill is no more than the spill
+ * floor (usmp__spill_floor, spill_floor.c: the forced spill plus what each
+ * limited pool's first-choice buffers alive together must move out), so
+ * no plan can beat it: a plan at the size bound that spills more than
+ * that does not end the run.
  *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first
@@ -207,7 +209,7 @@ typedef struct run_state {
 	usmp_placement *trial;
 	uint64_t best_size; /* valid when have_best */
 	uint64_t best_spill; /* valid when have_best (plan_spill) */
-	uint64_t spill_floor; /* the spill no plan of the part avoids */
+	uint64_t spill_floor; /* no plan of the part spills less (spill_floor.c) */
 	int have_best;
 	char *winner;
 	int first_error;
@@ -268,29 +270,6 @@ static uint64_t plan_spill(const usmp_view *v, const usmp_placement *pl)
 		const usmp_buffer_rec *b = &v->buffers[i];
 		if (b->candidate_count &&
 		    pl[i].pool != v->candidates[b->candidate_start])
-			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
-			                                     : spill + b->size;
-	}
-	return spill;
-}
-
-/* The spill no plan avoids (spill_forced of the part's report, plan.c):
- * the bytes of buffers larger than their first candidate pool's size limit
- * or fixed in another pool (saturating). A plan spilling no more than this
- * has the least spill there is. */
-static uint64_t forced_spill(const usmp_view *v)
-{
-	uint64_t spill = 0;
-	for (uint32_t i = 0; i < v->buffer_count; i++) {
-		const usmp_buffer_rec *b = &v->buffers[i];
-		if (!b->candidate_count)
-			continue;
-		uint32_t first = v->candidates[b->candidate_start];
-		bool forced = ((b->flags & USMP_BUFFER_FIXED) &&
-		               b->fixed_pool != first) ||
-		              (first < v->pool_count &&
-		               b->size > v->pools[first].size_limit);
-		if (forced)
 			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
 			                                     : spill + b->size;
 	}
@@ -651,9 +630,10 @@ static int window_gain(int cls)
 }
 
 /* The best plan cannot be beaten: its size is at the lower bound (which
- * holds for every plan, whatever it spills) and it spills no more than no
- * plan avoids. A plan at the size bound that spills more may lose to one
- * of less spill and larger size: auto goes on. */
+ * holds for every plan, whatever it spills) and its spill at the spill
+ * floor (usmp__spill_floor: no valid plan spills less). A plan at the size
+ * bound that spills more may lose to one of less spill and larger size:
+ * auto goes on. */
 static bool at_bound(const run_state *s)
 {
 	return s->have_best && s->best_size <= s->v->lower_bound &&
@@ -1030,7 +1010,7 @@ static int auto_plan(usmp__call *c)
 		}
 		reset_trial(v, c->out);
 	}
-	s.spill_floor = forced_spill(v);
+	s.spill_floor = usmp__spill_floor(v);
 	auto_prepare(&s);
 	auto_first_plan(&s);
 	log_first_plan(&s, t_start);
