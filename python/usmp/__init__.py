@@ -823,7 +823,7 @@ Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
-            "overrun_by overrun_cause")
+            "overrun_by overrun_cause spill_floor")
 
 
 class Plan(_Guarded):
@@ -894,7 +894,8 @@ class Plan(_Guarded):
                 buffers[info.spill_largest] if info.spill_count else None,
                 info.spill_forced, info.rules_as_conflicts,
                 _str(info.overrun_by) or "",
-                _OVERRUN_CAUSES.get(info.overrun_cause, "unknown")))
+                _OVERRUN_CAUSES.get(info.overrun_cause, "unknown"),
+                info.spill_floor))
 
     @classmethod
     def read(cls, problem, path, format="auto"):
