@@ -32,18 +32,28 @@
  * sum over R of eff >= E = sum over S of eff - L. Their spill, the sum of
  * their sizes (each at least its eff), is at least need(t): with at most
  * EXACT_ITEMS movers, the least size of a subset reaching E, found by
- * enumeration; otherwise the larger of E and the sum of the m smallest
- * sizes, m being the fewest movers whose eff reaches E (largest first).
+ * enumeration; else, when no mover is charged (eff = size), the least
+ * subset sum reaching E, by a bitset over sums in units of the sizes' gcd
+ * (a least cover sums to less than E plus its largest item) while that
+ * stays within DP_WORDS words; otherwise the larger of E and the sum of
+ * the m smallest sizes, m being the fewest movers whose eff reaches E
+ * (largest first).
  * Buffers of other first pools that a plan also puts in P only take room:
  * leaving them out keeps the bound true. Alignment is not counted.
  *
- * Over time. The movers alive at t and at a later t' are the same bytes
- * only when one mover is alive at both. For times t1 < t2 < ... where the
- * movers alive at each consecutive two are disjoint (every mover alive at
- * t_k ends by t_{k+1}; live ranges being intervals, no mover is then alive
- * at two of the times), the spills add: spill(P) >= the sum of their
- * need. The largest such sum is a longest-path program over the times of
- * the sweep (chain below); one time alone is the plain maximum.
+ * Over time. Take times t1 < t2 < ... < tk and A_i the movers alive at
+ * t_i. Live ranges being intervals, the times at which one mover is alive
+ * are consecutive, so counting its spill once per time and taking it back
+ * once per consecutive pair of times that share it counts it once:
+ * spill(P) >= sum of spill(A_i) - sum of spill(A_i n A_i+1)
+ *          >= sum of need(t_i) - sum of size(A_i n A_i+1),
+ * the movers alive at both t_i and t_i+1 (those alive at t_i that end after
+ * t_i+1). Where no mover is shared the needs simply add. The best such sum
+ * is a longest-path program over the sweep's times (chain below): from any
+ * earlier time whose movers all end by t (a running maximum), or from one
+ * of the WINDOW times before, less what they share (each time keeps its
+ * movers' ends and sizes, up to STORE_CAP of them in all). One time alone
+ * is the plain maximum.
  *
  * Limits. Each time costs a pass over the buffers alive then; past
  * WORK_CAP steps the remaining times are not evaluated (a floor over fewer
@@ -53,8 +63,9 @@
  */
 
 enum { ROLE_NONE, ROLE_MOVES, ROLE_STAYS };
-enum { EXACT_ITEMS = 10 };
+enum { EXACT_ITEMS = 10, WINDOW = 64, DP_WORDS = 1 << 14 };
 #define WORK_CAP ((uint64_t)1 << 26)
+#define STORE_CAP ((size_t)1 << 22)
 #define NOT_ALIVE UINT32_MAX
 
 typedef struct sf_event {
@@ -67,7 +78,15 @@ typedef struct sf_event {
 typedef struct sf_time {
 	int64_t t, maxend;
 	uint64_t need, best;
+	size_t first;   /* its movers in ends/suffix[first..first + count) */
+	uint32_t count; /* UINT32_MAX: not kept (past STORE_CAP) */
 } sf_time;
+
+/* A mover of a kept time: its end and size (sorted by end). */
+typedef struct sf_mover {
+	int64_t end;
+	uint64_t size;
+} sf_mover;
 
 typedef struct sf_ctx {
 	const usmp_view *v;
@@ -81,8 +100,12 @@ typedef struct sf_ctx {
 	uint32_t *rnb;
 	uint64_t *rsh;
 	uint64_t *eff, *cost; /* scratch: the movers of one time */
+	uint64_t *dp;         /* scratch: DP_WORDS words of least_sum */
 	sf_time *times;
 	size_t ntimes;
+	sf_mover *movers; /* the kept times' movers, then suffix sums of size */
+	uint64_t *suffix;
+	size_t nmovers, cap_movers;
 	uint64_t work;
 } sf_ctx;
 
@@ -114,6 +137,12 @@ static int u64_asc(const void *a, const void *b)
 	return u64_desc(b, a);
 }
 
+static int mover_by_end(const void *a, const void *b)
+{
+	const sf_mover *x = a, *y = b;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
 static int time_by_end(const void *a, const void *b)
 {
 	const sf_time *x = *(const sf_time *const *)a;
@@ -132,6 +161,51 @@ static uint64_t item_eff(sf_ctx *c, uint32_t i)
 			charge = sat_add(charge, c->rsh[k]);
 	c->work += c->rstart[i + 1] - c->rstart[i];
 	return charge >= size ? 0 : size - charge;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The least sum of a subset of the na sizes cost[] reaching e (> 0, at
+ * most their sum), or 0 when the bitset would pass DP_WORDS words. */
+static uint64_t least_sum(sf_ctx *c, uint32_t na, uint64_t e)
+{
+	uint64_t g = 0, top = 0;
+	for (uint32_t k = 0; k < na; k++) {
+		g = gcd64(g, c->cost[k]);
+		if (c->cost[k] > top)
+			top = c->cost[k];
+	}
+	uint64_t units = e / g + (e % g != 0), bits = units + top / g;
+	if (bits < units || bits / 64 + 1 > DP_WORDS)
+		return 0;
+	size_t words = (size_t)(bits / 64 + 1);
+	uint64_t *bs = c->dp;
+	memset(bs, 0, words * sizeof *bs);
+	bs[0] = 1;
+	for (uint32_t k = 0; k < na; k++) {
+		uint64_t s = c->cost[k] / g;
+		size_t sw = (size_t)(s / 64);
+		unsigned sb = (unsigned)(s % 64);
+		for (size_t w = words; w-- > sw;) {
+			uint64_t x = bs[w - sw] << sb;
+			if (sb && w > sw)
+				x |= bs[w - sw - 1] >> (64 - sb);
+			bs[w] |= x;
+		}
+	}
+	c->work += (uint64_t)na * words;
+	for (uint64_t u = units; u < (uint64_t)words * 64; u++)
+		if (bs[u / 64] >> (u % 64) & 1)
+			return u * g;
+	return 0;
 }
 
 /* The least spill of the na movers (eff, cost) whose eff reaches e. */
@@ -161,6 +235,13 @@ static uint64_t least_cover(sf_ctx *c, uint32_t na, uint64_t e)
 		c->work += (uint64_t)na << na;
 		return best;
 	}
+	bool plain = true;
+	for (uint32_t k = 0; k < na && plain; k++)
+		plain = eff[k] == cost[k];
+	uint64_t exact = plain && (uint64_t)na * DP_WORDS <= WORK_CAP / 64
+	                         ? least_sum(c, na, e) : 0;
+	if (exact)
+		return exact;
 	qsort(eff, na, sizeof *eff, u64_desc);
 	qsort(cost, na, sizeof *cost, u64_asc);
 	c->work += 8u * na;
@@ -170,6 +251,63 @@ static uint64_t least_cover(sf_ctx *c, uint32_t na, uint64_t e)
 		sum = sat_add(sum, cost[k]);
 	}
 	return sum > e ? sum : e;
+}
+
+/* Record a time with its movers' ends and sizes (while room is left). */
+static void keep_time(sf_ctx *c, int64_t t, int64_t maxend, uint64_t need)
+{
+	sf_time *tm = &c->times[c->ntimes++];
+	*tm = (sf_time){.t = t, .maxend = maxend, .need = need,
+	                .first = c->nmovers, .count = UINT32_MAX};
+	size_t na = 0;
+	for (uint32_t k = 0; k < c->nalive; k++)
+		na += c->role[c->alive[k]] == ROLE_MOVES;
+	if (na > STORE_CAP - c->nmovers)
+		return;
+	if (c->nmovers + na > c->cap_movers) {
+		size_t cap = c->cap_movers ? c->cap_movers : 1024;
+		while (cap < c->nmovers + na)
+			cap *= 2;
+		sf_mover *m = realloc(c->movers, cap * sizeof *m);
+		if (!m)
+			return;
+		c->movers = m;
+		uint64_t *s = realloc(c->suffix, cap * sizeof *s);
+		if (!s)
+			return;
+		c->suffix = s;
+		c->cap_movers = cap;
+	}
+	sf_mover *m = c->movers + c->nmovers;
+	size_t w = 0;
+	for (uint32_t k = 0; k < c->nalive; k++) {
+		uint32_t i = c->alive[k];
+		if (c->role[i] == ROLE_MOVES)
+			m[w++] = (sf_mover){.end = c->v->buffers[i].end,
+			                    .size = c->v->buffers[i].size};
+	}
+	qsort(m, na, sizeof *m, mover_by_end);
+	uint64_t *s = c->suffix + c->nmovers, run = 0;
+	for (size_t k = na; k-- > 0;)
+		s[k] = run = sat_add(run, m[k].size);
+	c->work += 8u * na;
+	tm->count = (uint32_t)na;
+	c->nmovers += na;
+}
+
+/* The bytes of time j's movers still alive at t (those ending after t). */
+static uint64_t shared(const sf_ctx *c, const sf_time *j, int64_t t)
+{
+	const sf_mover *m = c->movers + j->first;
+	size_t lo = 0, hi = j->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->count ? c->suffix[j->first + lo] : 0;
 }
 
 /* Evaluate the time t of pool q's sweep: record it when movers must go. */
@@ -200,11 +338,10 @@ static void eval_time(sf_ctx *c, uint32_t q, int64_t t)
 	usmp__wide_sub(&tot, limit);
 	uint64_t need = least_cover(c, na, usmp__wide_min(tot, UINT64_MAX));
 	if (need)
-		c->times[c->ntimes++] = (sf_time){.t = t, .maxend = maxend,
-		                                  .need = need};
+		keep_time(c, t, maxend, need);
 }
 
-/* The best sum of need over times whose movers are disjoint (see top). */
+/* The best chain of the pool's times (see top). */
 static uint64_t chain(sf_ctx *c, sf_time **by_end)
 {
 	size_t n = c->ntimes, p = 0;
@@ -220,7 +357,16 @@ static uint64_t chain(sf_ctx *c, sf_time **by_end)
 				run = by_end[p]->best;
 			p++;
 		}
-		tk->best = sat_add(tk->need, run);
+		uint64_t from = run;
+		for (size_t j = k > WINDOW ? k - WINDOW : 0; j < k; j++) {
+			const sf_time *tj = &c->times[j];
+			if (tj->count == UINT32_MAX)
+				continue;
+			uint64_t sh = shared(c, tj, tk->t);
+			if (tj->best > sh && tj->best - sh > from)
+				from = tj->best - sh;
+		}
+		tk->best = sat_add(tk->need, from);
 		if (tk->best > top)
 			top = tk->best;
 	}
@@ -362,10 +508,11 @@ uint64_t usmp__spill_floor(const usmp_view *v)
 	c.alive = malloc(sz * sizeof *c.alive);
 	c.eff = malloc(sz * sizeof *c.eff);
 	c.cost = malloc(sz * sizeof *c.cost);
+	c.dp = malloc(DP_WORDS * sizeof *c.dp);
 	c.times = malloc(2 * sz * sizeof *c.times);
 	by_end = malloc(2 * sz * sizeof *by_end);
 	ev = malloc(2 * sz * sizeof *ev);
-	if (!c.alive || !c.eff || !c.cost || !c.times || !by_end || !ev ||
+	if (!c.alive || !c.eff || !c.cost || !c.dp || !c.times || !by_end || !ev ||
 	    rules_build(&c) != USMP_OK)
 		goto fail;
 	size_t ne = 0;
@@ -391,13 +538,17 @@ uint64_t usmp__spill_floor(const usmp_view *v)
 		if (last_of_pool) {
 			floor = sat_add(floor, chain(&c, by_end));
 			c.ntimes = 0;
+			c.nmovers = 0;
 		}
 	}
 fail:
 	free(ev);
 	free(by_end);
 	free(c.times);
+	free(c.movers);
+	free(c.suffix);
 	free(c.cost);
+	free(c.dp);
 	free(c.eff);
 	free(c.alive);
 	free(c.rstart);

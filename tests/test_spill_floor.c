@@ -76,7 +76,8 @@ static uint64_t floor_of(usmp_problem *p)
 {
 	cr_assert_eq(usmp__problem_prepare(p), USMP_OK, "%s",
 	             usmp_problem_error(p));
-	uint32_t n = usmp_problem_buffer_count(p), ids[MAX_N];
+	uint32_t n = usmp_problem_buffer_count(p), ids[16];
+	cr_assert_leq(n, 16);
 	uint64_t sum = 0;
 	for (uint32_t g = 0; g < p->group_count; g++) {
 		uint32_t k = 0;
@@ -138,6 +139,42 @@ Test(spill_floor, never_above_the_least_spill_of_an_exhaustive_search,
 	cr_assert_gt(spilled, cases / 10);
 	cr_assert_gt(rules, cases / 5);
 	cr_assert_gt(tight, spilled / 4);
+}
+
+/* 11 to 14 buffers alive together, all preferring sram (no rules, sizes
+ * multiples of a random unit), dram unbounded: a plan keeps any subset that
+ * fits, so the least spill is the least subset sum reaching the excess,
+ * which the floor finds exactly (by its bitset over sums beyond 10 movers). */
+Test(spill_floor, many_alive_together_the_floor_is_the_least_subset_sum)
+{
+	uint64_t s = 20261205;
+	for (int c = 0; c < 200; c++) {
+		uint32_t n = (uint32_t)test_rand_range(&s, 11, 14);
+		uint64_t unit = test_rand_range(&s, 1, 48), size[14], total = 0;
+		for (uint32_t i = 0; i < n; i++)
+			total += size[i] = unit * test_rand_range(&s, 1, 40);
+		uint64_t limit = test_rand_range(&s, 1, total - 1);
+		uint64_t excess = total - limit, best = UINT64_MAX;
+		for (uint32_t m = 1; m < (1u << n); m++) {
+			uint64_t sum = 0;
+			for (uint32_t i = 0; i < n; i++)
+				sum += m >> i & 1 ? size[i] : 0;
+			if (sum >= excess && sum < best)
+				best = sum;
+		}
+		usmp_problem *p = usmp_problem_create();
+		uint64_t lim[2] = {limit, USMP_UNBOUNDED}, al[2] = {1, 1};
+		test_add_pools(p, "p", 2, lim, al);
+		static const uint32_t cand[] = {0, 1};
+		for (uint32_t i = 0; i < n; i++)
+			test_add_buffer(p, i, &(test_buffer){.size = size[i], .align = 1,
+			                .live = 1, .begin = 0, .end = 1, .ncand = 2,
+			                .cand = cand});
+		uint64_t f = floor_of(p);
+		cr_assert_eq(f, best, "case %d: floor %" PRIu64 ", least subset "
+		             "sum %" PRIu64, c, f, best);
+		usmp_problem_destroy(p);
+	}
 }
 
 /* ---- hand cases ------------------------------------------------------------ */
