@@ -55,8 +55,9 @@
  * movers' ends and sizes, up to STORE_CAP of them in all). One time alone
  * is the plain maximum.
  *
- * Limits. Each time costs a pass over the buffers alive then; past
- * WORK_CAP steps the remaining times are not evaluated (a floor over fewer
+ * Limits. Each time costs a pass over the buffers alive then; the bitset
+ * runs only within the first half of WORK_CAP steps, and past WORK_CAP
+ * the remaining times are not evaluated (a floor over fewer
  * times is a weaker floor, never a wrong one). Sums are 128-bit or
  * saturate at UINT64_MAX, which only lowers a term. On out of memory the
  * floor is the forced spill.
@@ -238,7 +239,10 @@ static uint64_t least_cover(sf_ctx *c, uint32_t na, uint64_t e)
 	bool plain = true;
 	for (uint32_t k = 0; k < na && plain; k++)
 		plain = eff[k] == cost[k];
-	uint64_t exact = plain && (uint64_t)na * DP_WORDS <= WORK_CAP / 64
+	/* The bitset only in the first half of the work: the times after
+	 * it are still evaluated, by the cheaper bound. */
+	uint64_t exact = plain && (uint64_t)na * DP_WORDS <= WORK_CAP / 64 &&
+	                         c->work < WORK_CAP / 2
 	                         ? least_sum(c, na, e) : 0;
 	if (exact)
 		return exact;
