@@ -58,7 +58,7 @@ typedef struct bpair {
 	uint64_t share;
 } bpair;
 
-static uint64_t rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead)
+uint64_t usmp__rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead)
 {
 	uint64_t m = s_src < s_dst ? s_src : s_dst;
 	if (lead >= 0)
@@ -101,7 +101,7 @@ static int make_pairs(const bitem *it, uint32_t n, const usmp_overlap_rec *ov,
 	size_t w = 0;
 	for (size_t i = 0; i < k; i++) {
 		const usmp_overlap_rec *o = &ov[idx[i]];
-		uint64_t sh = rule_share(it[o->src].size, it[o->dst].size,
+		uint64_t sh = usmp__rule_share(it[o->src].size, it[o->dst].size,
 		                         o->max_lead);
 		uint32_t a = (uint32_t)(keys[i] >> 32), b = (uint32_t)keys[i];
 		if (w && pr[w - 1].a == a && pr[w - 1].b == b) {

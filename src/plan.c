@@ -104,7 +104,53 @@ static void spill_add(usmp__part *part, uint64_t size, uint32_t b, bool forced,
 	}
 }
 
-void usmp__plan_spill(usmp_plan *plan, const usmp_problem *p)
+/* The spill floor (spill_floor.c) of the part that has its group's spill
+ * (part_of), on the view of the group's buffers; the forced spill where
+ * that view cannot be built, and for the group's other parts. */
+static void group_floors(usmp_plan *plan, usmp_problem *p, size_t ng,
+                         const uint32_t *part_of)
+{
+	uint32_t *start = calloc(ng + 1, sizeof *start);
+	uint32_t *ids = malloc((p->buffer_count ? p->buffer_count : 1) *
+	                       sizeof *ids);
+	for (uint32_t k = 0; k < plan->part_count; k++)
+		plan->parts[k].spill_floor = plan->parts[k].spill_forced;
+	if (!start || !ids)
+		goto fail;
+	/* The buffers by group, ascending within each (a counting sort). */
+	for (size_t i = 0; i < p->buffer_count; i++)
+		if (p->buffer_group[i] < ng)
+			start[p->buffer_group[i] + 1]++;
+	for (size_t g = 0; g < ng; g++)
+		start[g + 1] += start[g];
+	for (size_t i = 0; i < p->buffer_count; i++)
+		if (p->buffer_group[i] < ng)
+			ids[start[p->buffer_group[i]]++] = (uint32_t)i;
+	for (size_t g = ng; g > 0; g--)
+		start[g] = start[g - 1];
+	start[0] = 0;
+	for (uint32_t k = 0; k < plan->part_count; k++) {
+		usmp__part *part = &plan->parts[k];
+		uint32_t g = part->group;
+		usmp__view_store vs;
+		char *msg = NULL;
+		if (g >= ng || part_of[g] != k || start[g + 1] == start[g])
+			continue;
+		if (usmp__view_build(p, ids + start[g], start[g + 1] - start[g],
+		                     &vs, &msg) == USMP_OK) {
+			uint64_t f = usmp__spill_floor(&vs.view);
+			if (f > part->spill_floor)
+				part->spill_floor = f;
+			usmp__view_finish(&vs);
+		}
+		usmp__free_msg(&msg);
+	}
+fail:
+	free(start);
+	free(ids);
+}
+
+void usmp__plan_spill(usmp_plan *plan, usmp_problem *p)
 {
 	size_t ng = p->group_count;
 	uint32_t *part_of = NULL, *first_pool = NULL;
@@ -147,6 +193,7 @@ void usmp__plan_spill(usmp_plan *plan, const usmp_problem *p)
 		          fixed || b->size > p->pools[first].size_limit,
 		          &largest[part_of[g]]);
 	}
+	group_floors(plan, p, ng, part_of);
 fail:
 	free(part_of);
 	free(first_pool);
@@ -247,6 +294,7 @@ int usmp_plan_part(const usmp_plan *plan, uint32_t i, usmp_part_info *info)
 		.spill_count = pt->spill_count,
 		.spill_largest = pt->spill_count ? pt->spill_largest : UINT32_MAX,
 		.spill_forced = pt->spill_forced,
+		.spill_floor = pt->spill_floor,
 		.rules_as_conflicts = pt->rules_as_conflicts,
 		.overrun_by = pt->overrun_by ? pt->overrun_by : "",
 		.overrun_cause = (uint32_t)pt->overrun_cause,
@@ -787,8 +835,9 @@ static bool capacity_narrows(const part_job *j)
 
 /* The part's spill (docs/design.md, "Several pools: the objective"): the
  * bytes of buffers placed outside their first candidate pool (saturating),
- * how many, the largest of them (a problem index), and the bytes no plan
- * avoids (a buffer larger than its first pool's limit, or fixed elsewhere). */
+ * how many, the largest of them (a problem index), the bytes no plan
+ * avoids (a buffer larger than its first pool's limit, or fixed elsewhere)
+ * and the spill floor (spill_floor.c). */
 static void part_spill(usmp__part *part, const usmp_view *v,
                        const usmp_placement *pl, const uint32_t *buffer_map)
 {
@@ -808,6 +857,7 @@ static void part_spill(usmp__part *part, const usmp_view *v,
 		                  b->size > v->pools[first].size_limit,
 		          &largest);
 	}
+	part->spill_floor = usmp__spill_floor(v);
 }
 
 /* Verify the part's plan on its own, measure it, and copy it into the

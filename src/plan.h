@@ -72,6 +72,7 @@ typedef struct usmp__part {
 	uint32_t spill_count;   /* buffers outside it */
 	uint32_t spill_largest; /* the largest of them; UINT32_MAX when none */
 	uint64_t spill_forced;  /* of spill, what no plan avoids */
+	uint64_t spill_floor;   /* no valid plan spills less (spill_floor.c) */
 	uint64_t rules_as_conflicts; /* rules its algorithm did not honour */
 	char *overrun_by; /* the member that ran past the limit, or NULL */
 	int overrun_cause; /* usmp_overrun_cause */
@@ -127,8 +128,9 @@ int usmp__plan_write_end(usmp_plan *plan, int rc, int own_status,
  * USMP_OK, or the failure recorded on the plan. */
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
 /* Fill each part's spill fields from the placements and p's candidate
- * lists, as planning does (a plan read from a file; p prepared). */
-void usmp__plan_spill(usmp_plan *plan, const usmp_problem *p);
+ * lists, as planning does, the spill floor on the view of its group (a
+ * plan read from a file; p prepared). */
+void usmp__plan_spill(usmp_plan *plan, usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
 

@@ -24,7 +24,7 @@ typedef struct run_state {
 	usmp_placement *trial;
 	uint64_t best_size; /* valid when have_best */
 	uint64_t best_spill; /* valid when have_best (plan_spill) */
-	uint64_t spill_floor; /* the spill no plan of the part avoids */
+	uint64_t spill_floor; /* no plan of the part spills less (spill_floor.c) */
 	int have_best;
 	char *winner;
 	int first_error;
@@ -86,29 +86,6 @@ static uint64_t plan_spill(const usmp_view *v, const usmp_placement *pl)
 		const usmp_buffer_rec *b = &v->buffers[i];
 		if (b->candidate_count &&
 		    pl[i].pool != v->candidates[b->candidate_start])
-			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
-			                                     : spill + b->size;
-	}
-	return spill;
-}
-
-/* The spill no plan avoids (spill_forced of the part's report, plan.c):
- * the bytes of buffers larger than their first candidate pool's size limit
- * or fixed in another pool (saturating). A plan spilling no more than this
- * has the least spill there is. */
-static uint64_t forced_spill(const usmp_view *v)
-{
-	uint64_t spill = 0;
-	for (uint32_t i = 0; i < v->buffer_count; i++) {
-		const usmp_buffer_rec *b = &v->buffers[i];
-		if (!b->candidate_count)
-			continue;
-		uint32_t first = v->candidates[b->candidate_start];
-		bool forced = ((b->flags & USMP_BUFFER_FIXED) &&
-		               b->fixed_pool != first) ||
-		              (first < v->pool_count &&
-		               b->size > v->pools[first].size_limit);
-		if (forced)
 			spill = b->size > UINT64_MAX - spill ? UINT64_MAX
 			                                     : spill + b->size;
 	}
@@ -470,9 +447,10 @@ static int window_gain(int cls)
 }
 
 /* The best plan cannot be beaten: its size is at the lower bound (which
- * holds for every plan, whatever it spills) and it spills no more than no
- * plan avoids. A plan at the size bound that spills more may lose to one
- * of less spill and larger size: auto goes on. */
+ * holds for every plan, whatever it spills) and its spill at the spill
+ * floor (usmp__spill_floor: no valid plan spills less). A plan at the size
+ * bound that spills more may lose to one of less spill and larger size:
+ * auto goes on. */
 static bool at_bound(const run_state *s)
 {
 	return s->have_best && s->best_size <= s->v->lower_bound &&
@@ -867,7 +845,7 @@ static int auto_plan(usmp__call *c)
 		}
 		reset_trial(v, c->out);
 	}
-	s.spill_floor = forced_spill(v);
+	s.spill_floor = usmp__spill_floor(v);
 	auto_prepare(&s);
 	auto_first_plan(&s);
 	log_first_plan(&s, t_start);

@@ -61,9 +61,11 @@
  * RANKING: a member's plan replaces the incumbent when it is better by
  * the several-pool objective (better_plan: less spill, then smaller; the
  * earlier member's on a tie), and "at the bound" (at_bound) means the
- * size reaches the lower bound and the spill is no more than the forced
- * spill (forced_spill), so no plan can beat it: a plan at the size bound
- * that spills more than that does not end the run.
+ * size reaches the lower bound and the spill is no more than the spill
+ * floor (usmp__spill_floor, spill_floor.c: the forced spill plus what each
+ * limited pool's first-choice buffers alive together must move out), so
+ * no plan can beat it: a plan at the size bound that spills more than
+ * that does not end the run.
  *
  * VOLUNTEERS are not in the table: every plugin algorithm that declares
  * USMP_CAP_PORTFOLIO (ABI 1.2). They run after the heuristics of the first

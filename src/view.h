@@ -111,9 +111,22 @@ bool usmp__conflict(const usmp_view *v, uint32_t a, uint32_t b);
  * the overlap rules among buffers alive then could share; never below the
  * largest single buffer nor the largest explicit-edge pair. */
 uint64_t usmp__lower_bound(const usmp_view *v);
+/* The most bytes an overlap rule (src of s_src bytes, dst of s_dst, lead)
+ * lets its two buffers share: min(s_src, s_dst) for lead >= 0, else
+ * min(s_src, max(0, s_dst + lead)). */
+uint64_t usmp__rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead);
 /* Groups: buffers that can share a pool, transitively (union-find), with
  * each group's lower bound; fills p's derived group fields. */
 int usmp__groups(usmp_problem *p);
+
+/* ---- spill_floor.c: a lower bound on spill ------------------------------ */
+
+/* A spill no valid plan of v goes below (docs/design.md, "Several pools:
+ * the objective"): the forced spill (buffers larger than their first
+ * pool's limit or fixed in another) plus, per limited pool, what its
+ * first-choice buffers alive together must move out (see the file). Never
+ * below the forced spill; on out of memory, the forced spill. */
+uint64_t usmp__spill_floor(const usmp_view *v);
 
 /* ---- verify.c: the independent verifier ---------------------------------- */
 

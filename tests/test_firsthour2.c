@@ -81,7 +81,8 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers outside their first "
 	                      "candidate pool, the largest \"c\" in dram; 200 bytes "
-	                      "of it forced\n"), "%s", out);
+	                      "of it forced; the least possible: no valid plan "
+	                      "spills less\n"), "%s", out);
 	free(out);
 	/* exact keeps the least spill: the same 264 bytes, no advice. */
 	st = test_usmp(&out, "plan '%s' -a exact -o /dev/null", path);
@@ -89,13 +90,15 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers"), "%s", out);
 	cr_assert_null(strstr(out, "-a exact proves the least"), "%s", out);
 	free(out);
-	/* auto keeps the least spill its members found; -a exact proves it. */
+	/* auto's spill is at the floor (200 forced, 64 of "a" or "b"): the
+	 * least possible, nothing left for -a exact to prove. */
 	st = test_usmp(&out, "plan '%s' -o /dev/null", path);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers"), "%s", out);
-	cr_assert(strstr(out, "; 200 bytes of it forced; auto keeps the least "
-	                      "spill it found, -a exact proves the least\n"),
+	cr_assert(strstr(out, "; 200 bytes of it forced; the least possible: no "
+	                      "valid plan spills less\n"),
 	          "%s", out);
+	cr_assert_null(strstr(out, "auto keeps"), "%s", out);
 	free(out);
 	/* Only the forced part: "c" alone, said so. */
 	char *forced = test_write_tmp(".json",
@@ -119,7 +122,8 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	cr_assert(strstr(out, "(4 buffers, 328 bytes in all pools)\n  part 1: "
 	                      "spill 264 bytes: 2 buffers outside their first "
 	                      "candidate pool, the largest \"c\" in dram; 200 "
-	                      "bytes of it forced\n"), "%s", out);
+	                      "bytes of it forced; the least possible: no valid "
+	                      "plan spills less\n"), "%s", out);
 	free(out);
 	free(plan);
 	/* No spill, no line. */
@@ -152,6 +156,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	cr_assert_eq(pi.spill_count, 2);
 	cr_assert_eq(pi.spill_largest, c);
 	cr_assert_eq(pi.spill_forced, 200);
+	cr_assert_eq(pi.spill_floor, 264);
 	/* The spill agrees with the placements and the candidate order. */
 	uint64_t in_dram = 0;
 	uint32_t dram = 0, pool = 0;
@@ -183,6 +188,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	cr_assert_eq(bi.spill_count, 2);
 	cr_assert_eq(bi.spill_largest, c);
 	cr_assert_eq(bi.spill_forced, 200);
+	cr_assert_eq(bi.spill_floor, 264);
 	usmp_plan_destroy(back);
 	free(file);
 	usmp_plan_destroy(plan);

@@ -198,7 +198,7 @@ Test(layout, usmp_plan_options_is_pinned)
 
 Test(layout, usmp_part_info_is_pinned)
 {
-	cr_assert_eq(sizeof(usmp_part_info), 136);
+	cr_assert_eq(sizeof(usmp_part_info), 144);
 	cr_assert_eq(offsetof(usmp_part_info, struct_size), 0);
 	cr_assert_eq(offsetof(usmp_part_info, buffer_count), 4);
 	cr_assert_eq(offsetof(usmp_part_info, optimal), 8);
@@ -221,6 +221,7 @@ Test(layout, usmp_part_info_is_pinned)
 	cr_assert_eq(offsetof(usmp_part_info, overrun_by), 120);
 	cr_assert_eq(offsetof(usmp_part_info, overrun_cause), 128);
 	cr_assert_eq(offsetof(usmp_part_info, reserved2), 132);
+	cr_assert_eq(offsetof(usmp_part_info, spill_floor), 136);
 }
 
 Test(layout, usmp_diagnostic_kind_is_pinned)

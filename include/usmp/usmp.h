@@ -783,6 +783,14 @@ typedef struct usmp_part_info {
 	 * plan, which is always finished). */
 	uint32_t overrun_cause;
 	uint32_t reserved2; /* 0 */
+	/* Appended: the part's spill floor, bytes no valid plan of the part
+	 * spills less than (docs/design.md, "Several pools: the objective"):
+	 * spill_forced's buffers, plus per pool with a size limit what the
+	 * buffers preferring it must move out when too many are alive
+	 * together; computed by the library from the problem alone. When
+	 * `spill` equals it the part's spill is the least possible (for a
+	 * plan read from a file, computed on the buffers of its group). */
+	uint64_t spill_floor;
 } usmp_part_info;
 
 /* usmp_part_info.overrun_cause: why auto ended past its deadline. The

@@ -137,7 +137,7 @@ class LayoutTest(unittest.TestCase):
         sizes = {_lib.RegistryOptions: 16, _lib.PluginInfo: 48,
                  _lib.AlgorithmInfo: 40, _lib.ParamInfo: 32,
                  _lib.Selection: 32, _lib.PlanOptions: 64,
-                 _lib.PartInfo: 136}
+                 _lib.PartInfo: 144}
         for struct, size in sizes.items():
             self.assertEqual(ctypes.sizeof(struct), size, struct.__name__)
         self.assertEqual(_lib.PlanOptions.time_limit.offset, 40)

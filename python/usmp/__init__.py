@@ -861,7 +861,7 @@ Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
-            "overrun_by overrun_cause time_limit stopped")
+            "overrun_by overrun_cause time_limit stopped spill_floor")
 
 
 class Plan(_Guarded):
@@ -937,7 +937,7 @@ class Plan(_Guarded):
                 info.spill_forced, info.rules_as_conflicts,
                 _str(info.overrun_by) or "",
                 _OVERRUN_CAUSES.get(info.overrun_cause, "unknown"),
-                limit.value, bool(stopped.value)))
+                limit.value, bool(stopped.value), info.spill_floor))
 
     @classmethod
     def read(cls, problem, path, format="auto"):

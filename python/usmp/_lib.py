@@ -85,7 +85,8 @@ class PartInfo(ctypes.Structure):
                 ("spill", c_uint64), ("spill_count", c_uint32),
                 ("spill_largest", c_uint32), ("spill_forced", c_uint64),
                 ("rules_as_conflicts", c_uint64), ("overrun_by", c_char_p),
-                ("overrun_cause", c_uint32), ("reserved2", c_uint32)]
+                ("overrun_cause", c_uint32), ("reserved2", c_uint32),
+                ("spill_floor", c_uint64)]
 
 
 class Infeasibility(ctypes.Structure):

@@ -143,8 +143,10 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 
 /* The part's spill, when some buffer is outside its first candidate pool
  * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
- * largest and where it went; auto's plans add that `-a exact` proves
- * the least spill (auto keeps the least its members found). */
+ * largest and where it went, what is forced, the spill floor or that the
+ * spill is at it (the least possible); auto's plans above the floor add
+ * that `-a exact` proves the least spill (auto keeps the least its members
+ * found). */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
                      usmp_plan *plan, const usmp_part_info *pi)
 {
@@ -167,10 +169,20 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 	else if (pi->spill_forced)
 		fprintf(f, "; %llu bytes of it forced",
 		        (unsigned long long)pi->spill_forced);
-	if (pi->spill_forced != pi->spill)
-		fputs(!strncmp(pi->algorithm, "auto", 4)
-		              ? "; auto keeps the least spill it found, -a exact "
-		                "proves the least\n"
-		              : "\n",
-		      f);
+	if (pi->spill_forced == pi->spill)
+		return;
+	/* The spill floor (usmp_part_info.spill_floor): no valid plan spills
+	 * less, so a spill at it is the least there is. */
+	if (pi->spill <= pi->spill_floor) {
+		fputs("; the least possible: no valid plan spills less\n", f);
+		return;
+	}
+	if (pi->spill_floor > pi->spill_forced)
+		fprintf(f, "; no valid plan spills less than %llu bytes",
+		        (unsigned long long)pi->spill_floor);
+	fputs(!strncmp(pi->algorithm, "auto", 4)
+	              ? "; auto keeps the least spill it found, -a exact "
+	                "proves the least\n"
+	              : "\n",
+	      f);
 }
