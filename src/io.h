@@ -110,9 +110,31 @@ int usmp__csv_check_problem(usmp_problem *p);
  * the error recorded on plan. */
 int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p);
 
-/* ---- io_file.c ------------------------------------------------------------- */
+/* The column names of a CSV header: 1 when every comma-separated cell of
+ * s[0..n) (blanks around it trimmed) is one the readers know, else 0. */
+int usmp__csv_header_known(const char *s, size_t n);
 
-/* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
-int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
+/* ---- io_read.c: reading a file whole ---------------------------------------- */
+
+/* The most bytes read from one problem or plan file (docs/formats.md,
+ * "Input limits"): no problem that fits in memory once read is larger. */
+#define USMP__READ_MAX ((size_t)4 << 30)
+/* Nesting beyond this depth is refused before jansson sees the text. */
+#define USMP__JSON_MAX_DEPTH 32
+/* Longest CSV line the readers take (a MiniMalloc row is a few dozen
+ * bytes); a line past USMP__CSV_READ_STOP is not read to its end. */
+#define USMP__CSV_MAX_LINE 4096
+#define USMP__CSV_READ_STOP ((size_t)1 << 20)
+/* USMP__READ_MAX, lowered by tests that link the library statically. */
+extern size_t usmp__read_max;
+
+/* Read a whole file (or "-" = stdin) of `format` (JSON or CSV) into a
+ * NUL-terminated heap buffer, at most usmp__read_max bytes. Reading stops
+ * early, with what was read so far, where the parser will refuse the text
+ * whatever follows (a NUL byte; JSON: a byte outside the document, too
+ * deep a nesting; CSV: a first line that is no header, a line past
+ * USMP__CSV_READ_STOP), so a source that never ends is refused at once. */
+int usmp__read_file(const char *path, int format, char **data, size_t *len,
+                    char **msg);
 
 #endif /* USMP_IO_H */

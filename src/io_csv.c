@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Longest line accepted: a MiniMalloc row is a few dozen bytes. */
-#define CSV_MAX_LINE 4096
+#define CSV_MAX_LINE USMP__CSV_MAX_LINE
 /* Longest rendering of an offending field quoted in a message. */
 #define CSV_SHOW_MAX 40
 
@@ -131,15 +131,24 @@ static int next_line(cctx *c, const char **s, size_t *n)
 			for (int j = 0; j < COL_COUNT; j++)
 				if (c->ncols && c->col_of[j] == k)
 					col = j;
+			/* A file is not read past a line of more than
+			 * USMP__CSV_READ_STOP bytes (io_read.c): its length is
+			 * not known, only that it is more. */
+			char got[64];
+			if (len > USMP__CSV_READ_STOP)
+				snprintf(got, sizeof got, "more than %zu",
+				         USMP__CSV_READ_STOP);
+			else
+				snprintf(got, sizeof got, "%zu", len);
 			if (col >= 0)
 				cfail(c, USMP_ERR_INVALID, c->line,
-				      "line longer than %d bytes (%zu): column \"%s\" "
-				      "runs past byte %d", CSV_MAX_LINE, len,
+				      "line longer than %d bytes (%s): column \"%s\" "
+				      "runs past byte %d", CSV_MAX_LINE, got,
 				      col_names[col], CSV_MAX_LINE);
 			else
 				cfail(c, USMP_ERR_INVALID, c->line,
-				      "line longer than %d bytes (%zu)",
-				      CSV_MAX_LINE, len);
+				      "line longer than %d bytes (%s)",
+				      CSV_MAX_LINE, got);
 			return -1;
 		}
 		if (is_blank(start, len))
@@ -251,6 +260,30 @@ static int close_column(field f)
 			return k;
 	}
 	return -1;
+}
+
+int usmp__csv_header_known(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (;;) {
+		size_t a = i;
+		while (i < n && s[i] != ',')
+			i++;
+		size_t b = i;
+		while (a < b && (s[a] == ' ' || s[a] == '\t'))
+			a++;
+		while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+			b--;
+		int k = 0;
+		while (k < COL_COUNT &&
+		       !field_is((field){s + a, b - a}, col_names[k]))
+			k++;
+		if (k == COL_COUNT)
+			return 0;
+		if (i >= n)
+			return 1;
+		i++; /* the comma */
+	}
 }
 
 /* Read the header row: which column is where. `plan` mode requires id and

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Deeper nesting than any valid file has is refused before jansson sees it. */
-#define JSON_MAX_DEPTH 32
+#define JSON_MAX_DEPTH USMP__JSON_MAX_DEPTH
 /* Longest rendering of an offending value quoted in a message. */
 #define SHOW_MAX 48
 

@@ -1,0 +1,221 @@
+/* test_redteam8.c — an eighth adversarial pass: inputs that never end, rules
+ * and plugin directories that said nothing, and what else it found. */
+#include "internal.h"
+#include "io.h"
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- inputs that never end ------------------------------------------------ */
+
+/* Run `usmp ARGS` (shell words) with `feed` (a shell command) on its
+ * standard input, under a 400 MB limit on address space. */
+static int run_fed(const char *feed, const char *args, char **out)
+{
+	char *cmd = test_fmt("ulimit -v 400000; %s | USMP_PLUGIN_PATH= "
+	                     "USMP_ALGORITHM= '%s' %s", feed, test_cli(), args);
+	int rc = test_run(cmd, out);
+	free(cmd);
+	return rc;
+}
+
+/* `yes | usmp plan -` read the endless stream whole before parsing it,
+ * until memory ran out (exit 5 under a limit; without one, the machine's
+ * memory). Reading stops at the first byte the parser must refuse
+ * whatever follows: here the "y" where the JSON object should begin. */
+Test(redteam8, an_endless_stream_the_parser_refuses_is_not_read_whole)
+{
+#ifdef USMP_TEST_SANITIZED
+	cr_skip("a limit on address space: not under the sanitizers");
+#else
+	static const struct {
+		const char *feed, *args, *says;
+	} cases[] = {
+		{"yes", "plan -", "<stdin>:1:1: '[' or '{' expected near 'y'"},
+		{"yes", "bound -", "<stdin>:1:1: '[' or '{' expected near 'y'"},
+		{"yes '{'", "plan -", "<stdin>:33:1: nested deeper than 32 levels"},
+		{"yes '{}'", "bound -", "<stdin>:2:1: end of file expected near '{'"},
+		{"yes a,b", "bound -", "(read as JSON; a MiniMalloc CSV problem"},
+		{"(printf '{\"usmp\": 1, \"buffers\": [{\"name\": \"'; yes)",
+		 "bound -", "<stdin>:1:35: unexpected newline near '\"y'"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char *out = NULL;
+		int rc = run_fed(cases[k].feed, cases[k].args, &out);
+		cr_assert_eq(rc, 2, "%s | usmp %s: exit %d: %s", cases[k].feed,
+		             cases[k].args, rc, out);
+		cr_assert(strstr(out, cases[k].says), "%s | usmp %s: %s",
+		          cases[k].feed, cases[k].args, out);
+		free(out);
+	}
+	/* a plan on standard input alike */
+	char *model = test_write_tmp(".json", "{\"usmp\": 1, \"buffers\": "
+	                             "[{\"name\": \"a\", \"size\": 8}]}");
+	char *args = test_fmt("verify '%s' -", model);
+	char *out = NULL;
+	int rc = run_fed("yes", args, &out);
+	cr_assert_eq(rc, 2, "%s", out);
+	cr_assert(strstr(out, "<stdin>:1:1: '[' or '{' expected near 'y'"), "%s",
+	          out);
+	free(out);
+	free(args);
+	remove(model);
+	free(model);
+#endif
+}
+
+/* A CSV file that is a FIFO fed forever, here with one line that never
+ * ends (or lines that are no header): read whole, until memory ran out.
+ * Reading stops past a line of 1 MiB (the readers take 4096 bytes) or
+ * after a first line that is no header. */
+Test(redteam8, an_endless_csv_line_or_headerless_stream_is_refused_naming_the_line)
+{
+#ifdef USMP_TEST_SANITIZED
+	cr_skip("a limit on address space: not under the sanitizers");
+#else
+	char *dir = test_fresh_dir("rt8fifo");
+	char *fifo = test_join(dir, "x.csv");
+	static const struct {
+		const char *feed, *says;
+	} cases[] = {
+		{"(printf 'id,lower,upper,size\\n'; yes | tr -d '\\n')",
+		 "x.csv:2: line longer than 4096 bytes (more than 1048576): "
+		 "column \"id\" runs past byte 4096"},
+		{"(printf 'id,lower,upper,size\\na,0,1,4\\n'; printf 'b,0,1,'; "
+		 "yes 9 | tr -d '\\n')",
+		 "x.csv:3: line longer than 4096 bytes (more than 1048576): "
+		 "column \"size\" runs past byte 4096"},
+		{"yes", "x.csv:1: unknown column \"y\""},
+		{"(printf '\\n  \\nid,lower,upper,size,colour\\n'; yes)",
+		 "x.csv:3: unknown column \"colour\""},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		cr_assert_eq(mkfifo(fifo, 0600), 0);
+		char *cmd = test_fmt("ulimit -v 400000; %s 2>/dev/null > '%s' & "
+		                     "USMP_PLUGIN_PATH= '%s' bound '%s'; rc=$?; "
+		                     "kill $! 2>/dev/null; exit $rc",
+		                     cases[k].feed, fifo, test_cli(), fifo);
+		char *out = NULL;
+		int rc = test_run(cmd, &out);
+		cr_assert_eq(rc, 2, "%s: exit %d: %s", cases[k].feed, rc, out);
+		cr_assert(strstr(out, cases[k].says), "%s: %s", cases[k].feed,
+		          out);
+		free(out);
+		free(cmd);
+		remove(fifo);
+	}
+	/* the limit of 4096 bytes is as it was: a line of 5000 gets its count */
+	char *csv = test_join(dir, "y.csv");
+	FILE *f = fopen(csv, "w");
+	cr_assert(f);
+	fprintf(f, "id,lower,upper,size\n");
+	for (int i = 0; i < 5000; i++)
+		fputc('i', f);
+	fprintf(f, ",0,3,4\n");
+	fclose(f);
+	char *out = NULL;
+	int rc = test_usmp(&out, "bound '%s'", csv);
+	cr_assert_eq(rc, 2, "%s", out);
+	cr_assert(strstr(out, "y.csv:2: line longer than 4096 bytes (5006): "
+	                      "column \"id\" runs past byte 4096"), "%s", out);
+	free(out);
+	remove(csv);
+	free(csv);
+	rmdir(dir);
+	free(fifo);
+	free(dir);
+#endif
+}
+
+/* A writer of an endless JSON problem whose every prefix is valid: a child
+ * writing to the FIFO until the reader goes away. */
+static pid_t endless_json_writer(const char *fifo)
+{
+	pid_t pid = fork();
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		FILE *f = fopen(fifo, "w");
+		if (!f)
+			_exit(1);
+		fputs("{\"usmp\": 1, \"buffers\": [", f);
+		for (unsigned long i = 0;; i++)
+			if (fprintf(f, "{\"name\": \"b%lu\", \"size\": 1},\n", i) < 0)
+				_exit(0);
+	}
+	return pid;
+}
+
+/* What the parser cannot refuse until it ends (a valid prefix forever) is
+ * read up to the documented limit on one file, then refused naming it
+ * (USMP_ERR_INVALID, exit 2), where it was read until memory ran out.
+ * The limit (4 GiB) is lowered here to 1 MiB; a regular file over it is
+ * refused by its size, before it is read. */
+Test(redteam8, input_past_the_read_limit_is_refused_naming_the_limit)
+{
+	size_t saved = usmp__read_max;
+	usmp__read_max = (size_t)1 << 20;
+#ifndef USMP_TEST_SANITIZED
+	/* should the limit not hold, fail rather than fill the machine */
+	struct rlimit as = {(rlim_t)2 << 30, (rlim_t)2 << 30};
+	cr_assert_eq(setrlimit(RLIMIT_AS, &as), 0);
+#endif
+	char *dir = test_fresh_dir("rt8cap");
+	char *fifo = test_join(dir, "endless.json");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	pid_t pid = endless_json_writer(fifo);
+	usmp_problem *p = usmp_problem_create();
+	int rc = usmp_problem_read(p, fifo, USMP_FORMAT_AUTO, 0);
+	cr_assert_eq(rc, USMP_ERR_INVALID, "%s", usmp_problem_error(p));
+	char *want = test_fmt("%s: more than the 1048576 bytes usmp reads from "
+	                      "one file (docs/formats.md, \"Input limits\")", fifo);
+	cr_assert_str_eq(usmp_problem_error(p), want);
+	free(want);
+	usmp_problem_destroy(p);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	/* a regular file: refused by its size */
+	char *big = test_join(dir, "big.json");
+	FILE *f = fopen(big, "w");
+	cr_assert(f);
+	fputs("{\"usmp\": 1, \"buffers\": [", f);
+	for (unsigned i = 0; i < 60000; i++)
+		fprintf(f, "%s{\"name\": \"b%u\", \"size\": 1}", i ? ", " : "", i);
+	fputs("]}", f);
+	fclose(f);
+	struct stat st;
+	cr_assert_eq(stat(big, &st), 0);
+	p = usmp_problem_create();
+	rc = usmp_problem_read(p, big, USMP_FORMAT_AUTO, 0);
+	cr_assert_eq(rc, USMP_ERR_INVALID, "%s", usmp_problem_error(p));
+	want = test_fmt("%s: %lld bytes, more than the 1048576 bytes usmp reads "
+	                "from one file (docs/formats.md, \"Input limits\")", big,
+	                (long long)st.st_size);
+	cr_assert_str_eq(usmp_problem_error(p), want);
+	free(want);
+	usmp_problem_destroy(p);
+	/* the same file under the real limit reads */
+	usmp__read_max = saved;
+	p = usmp_problem_create();
+	rc = usmp_problem_read(p, big, USMP_FORMAT_AUTO, 0);
+	cr_assert_eq(rc, USMP_OK, "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_buffer_count(p), 60000);
+	usmp_problem_destroy(p);
+	remove(big);
+	remove(fifo);
+	rmdir(dir);
+	free(big);
+	free(fifo);
+	free(dir);
+}
