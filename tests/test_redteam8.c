@@ -1,7 +1,7 @@
 /* test_redteam8.c — an eighth adversarial pass: inputs that never end, rules
  * and plugin directories that said nothing, and what else it found. */
 #include "internal.h"
-#include "io.h"
+#include "registry_private.h"
 #include "support.h"
 
 #include <criterion/criterion.h>
@@ -218,4 +218,140 @@ Test(redteam8, input_past_the_read_limit_is_refused_naming_the_limit)
 	free(big);
 	free(fifo);
 	free(dir);
+}
+
+/* ---- rules that never decide --------------------------------------------- */
+
+static const char board_json[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 4096, "
+	"\"targets\": [\"npu\"]}, {\"name\": \"dram\", \"targets\": [\"cpu\"]}], "
+	"\"buffers\": [{\"name\": \"a\", \"size\": 64, \"live\": [0, 2], "
+	"\"pools\": [\"sram\"]}, {\"name\": \"b\", \"size\": 64, \"live\": [1, 3], "
+	"\"pools\": [\"dram\"]}]}";
+
+/* USMP_ALGORITHM='npu=first_fit;npu=exact': the first rule that matches a
+ * part decides it, so the second never did, without a word (a user adding
+ * a rule at the end to change one target's algorithm saw nothing change).
+ * So with an earlier "*" (any target) or a glob matching the later rule's
+ * plain name. Now `usmp plan` warns (unless -q), naming both, and plans as
+ * before: the rule is as if not there, like one that matches no name. */
+Test(redteam8, a_rule_an_earlier_one_keeps_from_deciding_is_warned_naming_both)
+{
+	char *pp = test_write_tmp(".json", board_json);
+	static const struct {
+		const char *rules, *said, *chosen;
+	} cases[] = {
+		{"npu=first_fit;npu=exact",
+		 "usmp: USMP_ALGORITHM: rule \"npu=exact\" never decides: the earlier "
+		 "rule \"npu=first_fit\" has the same pattern (the first rule that "
+		 "matches a part decides it): remove one\n",
+		 "chosen by USMP_ALGORITHM rule \"npu=first_fit\""},
+		{"first_fit;*=best_fit",
+		 "usmp: USMP_ALGORITHM: rule \"*=best_fit\" never decides: the earlier "
+		 "rule \"first_fit\" has the same pattern",
+		 "chosen by USMP_ALGORITHM rule \"first_fit\""},
+		{"*=best_fit;npu=exact",
+		 "usmp: USMP_ALGORITHM: rule \"npu=exact\" never decides: the earlier "
+		 "rule \"*=best_fit\" matches every target (the first rule that "
+		 "matches a part decides it): put \"npu=exact\" before it, or remove "
+		 "one\n",
+		 "chosen by USMP_ALGORITHM rule \"*=best_fit\""},
+		{"n*=best_fit;npu=exact",
+		 "usmp: USMP_ALGORITHM: rule \"npu=exact\" never decides: the earlier "
+		 "rule \"n*=best_fit\" matches that target too",
+		 "chosen by USMP_ALGORITHM rule \"n*=best_fit\""},
+		{"@s*=best_fit;@sram=exact",
+		 "usmp: USMP_ALGORITHM: rule \"@sram=exact\" never decides: the "
+		 "earlier rule \"@s*=best_fit\" matches that pool too",
+		 "chosen by USMP_ALGORITHM rule \"@s*=best_fit\""},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char *out = NULL;
+		char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_LOG= USMP_ALGORITHM='%s' "
+		                     "'%s' plan '%s' -o /dev/null", cases[k].rules,
+		                     test_cli(), pp);
+		int st = test_run(cmd, &out);
+		cr_assert_eq(st, 0, "%s: exit %d: %s", cases[k].rules, st, out);
+		cr_assert(strstr(out, cases[k].said), "%s: %s", cases[k].rules, out);
+		cr_assert(strstr(out, cases[k].chosen), "%s: %s", cases[k].rules,
+		          out);
+		free(out);
+		/* -q: no line */
+		char *quiet = test_fmt("%s -q", cmd);
+		st = test_run(quiet, &out);
+		cr_assert_eq(st, 0, "%s", out);
+		cr_assert(!strstr(out, "never decides"), "%s", out);
+		free(out);
+		free(quiet);
+		free(cmd);
+	}
+	/* a pool rule and a target rule of one name are not one pattern; a
+	 * more specific rule first is what it takes */
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_LOG= USMP_ALGORITHM='@npu="
+	                     "exact;npu=first_fit;npu?=best_fit;*=best_fit' '%s' "
+	                     "plan '%s' -o /dev/null", test_cli(), pp);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert(!strstr(out, "never decides"), "%s", out);
+	free(out);
+	free(cmd);
+	remove(pp);
+	free(pp);
+}
+
+/* The same through the library, for rules bound by a host: one warning a
+ * rule, at USMP_LOG_WARN, named after the list. */
+Test(redteam8, a_bound_rule_that_never_decides_is_logged)
+{
+	char log[TEST_LOG_LINES] = "";
+	usmp_registry *r = test_registry(NULL);
+	usmp_registry_set_log(r, test_keep_log_lines, log, USMP_LOG_WARN);
+	cr_assert_eq(usmp_registry_bind_rules(r, "npu=first_fit;npu=best_fit"),
+	             USMP_OK);
+	usmp_problem *p = test_parse_json(board_json, "board.json");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert(strstr(log, "usmp_registry_bind: rule \"npu=best_fit\" never "
+	                      "decides: the earlier rule \"npu=first_fit\" has "
+	                      "the same pattern"), "%s", log);
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	for (uint32_t i = 0; i < usmp_plan_part_count(plan); i++) {
+		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		if (!strcmp(pi.algorithm, "first_fit"))
+			break;
+	}
+	cr_assert_str_eq(pi.algorithm, "first_fit");
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* A hostile USMP_ALGORITHM of 40,000 rules (plain names after 64 globs)
+ * is checked against itself in linear time, not rule against rule. */
+Test(redteam8, many_rules_are_checked_for_shadowing_in_linear_time)
+{
+	usmp__rule_list l = {0};
+	const uint32_t n = 40000;
+	l.items = calloc(n, sizeof *l.items);
+	cr_assert(l.items);
+	l.count = l.cap = n;
+	for (uint32_t i = 0; i < n; i++) {
+		l.items[i].pattern = test_fmt(i < 64 ? "g%u*x" : "t%u", i);
+		l.items[i].text = test_fmt("%s=first_fit", l.items[i].pattern);
+	}
+	free(l.items[n - 1].pattern);
+	l.items[n - 1].pattern = test_fmt("g3yx"); /* g3*x matches it */
+	size_t *by = usmp__rules_shadowing(&l);
+	cr_assert(by);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		cr_assert_eq(by[i], SIZE_MAX, "rule %u", i);
+	cr_assert_eq(by[n - 1], 3);
+	free(by);
+	for (uint32_t i = 0; i < n; i++) {
+		free(l.items[i].pattern);
+		free(l.items[i].text);
+	}
+	free(l.items);
 }
