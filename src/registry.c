@@ -695,6 +695,38 @@ static int search_file(search *s, const char *path, const struct stat *st)
 	return f->path ? USMP_OK : USMP_ERR_NOMEM;
 }
 
+/* A directory's .so entry that is no regular file (stat()'s errno `err`,
+ * or 0 and its stat): said, never loaded, never an error of the search. */
+static int skip_entry(search *s, const char *path, int err,
+                      const struct stat *st)
+{
+	char why[PATH_MAX + 96];
+	struct stat lst;
+
+	if (err == 0) {
+		snprintf(why, sizeof why, "%s, not a plugin file",
+		         S_ISDIR(st->st_mode)    ? "a directory"
+		         : S_ISFIFO(st->st_mode) ? "a FIFO"
+		         : S_ISCHR(st->st_mode)  ? "a character device"
+		         : S_ISBLK(st->st_mode)  ? "a block device"
+		         : S_ISSOCK(st->st_mode) ? "a socket"
+		                                 : "a special file");
+	} else if (err == ENOENT && lstat(path, &lst) == 0 &&
+	           S_ISLNK(lst.st_mode)) {
+		char to[PATH_MAX];
+		ssize_t n = readlink(path, to, sizeof to - 1);
+		to[n > 0 ? n : 0] = '\0';
+		snprintf(why, sizeof why, "a symbolic link to %s, which does not "
+		         "exist (a dangling link)", n > 0 ? to : "a missing file");
+	} else if (err == ELOOP) {
+		snprintf(why, sizeof why, "a loop of symbolic links");
+	} else {
+		snprintf(why, sizeof why, "cannot read it: %s", strerror(err));
+	}
+	return search_note(s, USMP_DIAG_PLUGIN_SKIPPED, "%s: skipped: %s", path,
+	                   why);
+}
+
 /* Every *.so in `dir`, sorted by name. A missing directory is reported
  * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
  * entry naming a file directly means that file, never a search of the
@@ -702,7 +734,7 @@ static int search_file(search *s, const char *path, const struct stat *st)
 static int search_dir(search *s, const char *dir, bool explicit)
 {
 	char **names = NULL, *path = NULL;
-	size_t count = 0, cap = 0;
+	size_t count = 0, cap = 0, files = 0;
 	struct dirent *e;
 	struct stat st;
 	DIR *dh = NULL;
@@ -786,15 +818,23 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		}
 		snprintf(path, n, "%s%s%s", dir,
 		         dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
-		/* stat() follows symlinks; skip what is not a regular file. */
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* stat() follows symlinks; what is not a regular file is
+		 * skipped and said (a dangling link is a plugin gone). */
+		int err = stat(path, &st) == 0 ? 0 : errno;
+		if (err == 0 && S_ISREG(st.st_mode)) {
 			rc = search_file(s, path, &st);
-			if (rc != USMP_OK)
-				goto out;
+			files++;
+		} else {
+			rc = skip_entry(s, path, err, &st);
 		}
+		if (rc != USMP_OK)
+			goto out;
 		free(path);
 		path = NULL;
 	}
+	if (count && !files && explicit)
+		search_miss(s, dir, "no .so file in the directory is a plugin file "
+		            "(usmp list -v says why)");
 out:
 	free(path);
 	for (size_t i = 0; i < count; i++)

@@ -355,3 +355,94 @@ Test(redteam8, many_rules_are_checked_for_shadowing_in_linear_time)
 	}
 	free(l.items);
 }
+
+/* ---- plugin directories ---------------------------------------------------- */
+
+/* A plugin directory's `.so` entries that are no regular file (a dangling
+ * symbolic link: a plugin removed or moved, its link left; a loop of
+ * links; a directory or FIFO named *.so) were skipped without a word: an
+ * algorithm from the gone plugin was then "not found" with nothing to say
+ * why, and `usmp list -v` listed nothing. Each is now a diagnostic
+ * (USMP_DIAG_PLUGIN_SKIPPED) naming the entry and why; the scan goes on. */
+Test(redteam8, a_dangling_plugin_link_is_said_and_the_scan_goes_on)
+{
+	char *dir = test_fresh_dir("rt8plugdir");
+	char *gone = test_join(dir, "gone.so");
+	char *loop = test_join(dir, "loop.so");
+	char *sub = test_join(dir, "sub.so");
+	char *fifo = test_join(dir, "fifo.so");
+	char *real = test_join(dir, "zz_fit.so");
+	char *fit = test_fmt("%s/plugins/fit.so", test_build_root());
+	cr_assert_eq(symlink("/nonexistent/acme.so", gone), 0);
+	cr_assert_eq(symlink("loop.so", loop), 0);
+	cr_assert_eq(mkdir(sub, 0700), 0);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	cr_assert_eq(symlink(fit, real), 0);
+
+	usmp_registry_options o = {.struct_size = sizeof o,
+	                           .flags = USMP_REGISTRY_NO_ENV |
+	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
+	                           .plugin_path = dir};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	char *want[4];
+	want[0] = test_fmt("%s: skipped: a FIFO, not a plugin file", fifo);
+	want[1] = test_fmt("%s: skipped: a symbolic link to /nonexistent/acme.so, "
+	                   "which does not exist (a dangling link)", gone);
+	want[2] = test_fmt("%s: skipped: a loop of symbolic links", loop);
+	want[3] = test_fmt("%s: skipped: a directory, not a plugin file", sub);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		cr_assert_str_eq(usmp_registry_diagnostic(r, i), want[i]);
+		cr_assert_eq(usmp_registry_diagnostic_kind(r, i),
+		             USMP_DIAG_PLUGIN_SKIPPED);
+	}
+	/* the plugin beside them loaded */
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "npu", "first_fit", &sel), USMP_OK,
+	             "%s", usmp_registry_error(r));
+	usmp_registry_destroy(r);
+
+	/* `usmp list -v` names them; plain `usmp list` counts them */
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' list -v", dir, test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	for (int i = 0; i < 4; i++)
+		cr_assert(strstr(out, want[i]), "%s", out);
+	free(out);
+	free(cmd);
+	cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' list", dir, test_cli());
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "usmp: note: 4 plugins skipped: usmp list -v says "
+	                      "why"), "%s", out);
+	free(out);
+	free(cmd);
+
+	/* a directory of nothing but such entries says so where an algorithm
+	 * is not found */
+	remove(real);
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_neq(usmp_registry_select(r, "npu", "first_fit", &sel), USMP_OK);
+	char *miss = test_fmt("%s: no .so file in the directory is a plugin file "
+	                      "(usmp list -v says why)", dir);
+	cr_assert(strstr(usmp_registry_error(r), miss), "%s",
+	          usmp_registry_error(r));
+	cr_assert(strstr(usmp_registry_error(r), want[1]), "%s",
+	          usmp_registry_error(r));
+	free(miss);
+	usmp_registry_destroy(r);
+	for (int i = 0; i < 4; i++)
+		free(want[i]);
+	remove(gone);
+	remove(loop);
+	rmdir(sub);
+	remove(fifo);
+	rmdir(dir);
+	free(gone);
+	free(loop);
+	free(sub);
+	free(fifo);
+	free(real);
+	free(fit);
+	free(dir);
+}
