@@ -446,3 +446,58 @@ Test(redteam8, a_dangling_plugin_link_is_said_and_the_scan_goes_on)
 	free(fit);
 	free(dir);
 }
+
+/* ---- output refused before the work ---------------------------------------- */
+
+/* `-o plan.csv` (or `--format csv`) for a problem of several pools was
+ * refused after planning: a long plan (here an algorithm that does not
+ * exist stands for it: its error came first) ended in the CSV refusal.
+ * It is now refused once the problem is read, with the writer's message;
+ * nothing is planned, no summary printed, no file left. */
+Test(redteam8, a_csv_plan_of_several_pools_is_refused_before_planning)
+{
+	char *pp = test_write_tmp(".json", board_json);
+	char *dir = test_fresh_dir("rt8csv");
+	char *csv = test_join(dir, "plan.CSV");
+	char *out = NULL;
+	int rc = test_usmp(&out, "plan '%s' -a nosuch -o '%s'", pp, csv);
+	cr_assert_eq(rc, 2, "%s", out);
+	char *want = test_fmt("usmp: %s: cannot write the plan as CSV: CSV holds "
+	                      "one pool\n", csv);
+	cr_assert_str_eq(out, want);
+	cr_assert_neq(access(csv, F_OK), 0);
+	free(want);
+	free(out);
+	rc = test_usmp(&out, "plan '%s' --format csv", pp);
+	cr_assert_eq(rc, 2, "%s", out);
+	cr_assert_str_eq(out, "usmp: <stdout>: cannot write the plan as CSV: "
+	                      "CSV holds one pool\n");
+	free(out);
+	/* the message is the writer's, as it was after planning */
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = test_parse_json(board_json, "board.json");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK);
+	cr_assert_eq(usmp_plan_write(plan, p, csv, USMP_FORMAT_AUTO),
+	             USMP_ERR_UNSUPPORTED);
+	want = test_fmt("%s: cannot write the plan as CSV: CSV holds one pool", csv);
+	cr_assert_str_eq(usmp_plan_error(plan), want);
+	free(want);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	/* one pool (the default one a JSON problem without pools gets): CSV */
+	char *one = test_write_tmp(".json", "{\"buffers\": [{\"name\": \"a\", "
+	                           "\"size\": 4, \"live\": [0, 1]}]}");
+	rc = test_usmp(&out, "plan '%s' --format csv -q", one);
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_assert(strstr(out, "id,lower,upper,size,offset\na,0,1,4,0\n"), "%s", out);
+	free(out);
+	remove(one);
+	free(one);
+	rmdir(dir);
+	free(csv);
+	free(dir);
+	remove(pp);
+	free(pp);
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -513,6 +514,24 @@ static void exit_while_planning(void)
 	_exit(EXIT_PLUGIN);
 }
 
+/* A CSV plan holds one pool: a problem of several is refused before it is
+ * planned, with the message usmp_plan_write gives (io_csv.c) after. What
+ * else the format cannot hold (a buffer without a live range, an id CSV
+ * cannot write) the writer still finds, after planning. 0 fine, -1 said. */
+static int refuse_csv_early(const plan_args *a, usmp_problem *p)
+{
+	const char *out = a->output ? a->output : "-";
+	size_t n = strlen(out);
+	int csv = a->format == USMP_FORMAT_CSV ||
+	          (a->format == USMP_FORMAT_AUTO && n >= 4 &&
+	           strcasecmp(out + n - 4, ".csv") == 0);
+	if (!csv || usmp_problem_pool_count(p) <= 1)
+		return 0;
+	cli_error("%s: cannot write the plan as CSV: CSV holds one pool",
+	          cli_shown(strcmp(out, "-") ? out : "<stdout>"));
+	return -1;
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	plan_args a = {.opts = {.struct_size = sizeof a.opts},
@@ -534,7 +553,7 @@ static int cmd_plan(int argc, char **argv)
 	if (cli_check_outputs(path, a.output, a.svg))
 		goto out;
 	p = cli_load_problem(path, a.capacity, &code);
-	if (!p)
+	if (!p || refuse_csv_early(&a, p))
 		goto out;
 	/* The plugin scanner follows isolation: --isolate reads installed
 	 * plugins in it too, --no-isolate loads everything in process. */
