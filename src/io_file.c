@@ -259,11 +259,15 @@ static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
 	if (plan->buffer_count != usmp__problem_nbuffers(p) ||
 	    plan->pool_count != usmp__problem_npools(p))
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "the plan (%u buffers, %u pools) is not "
-		                       "for this problem (%zu buffers, %zu pools)",
-		                       plan->buffer_count, plan->pool_count,
+		                       "the plan (%u buffer%s, %u pool%s) is not "
+		                       "for this problem (%zu buffer%s, %zu pool%s)",
+		                       plan->buffer_count,
+		                       usmp__s(plan->buffer_count),
+		                       plan->pool_count, usmp__s(plan->pool_count),
 		                       usmp__problem_nbuffers(p),
-		                       usmp__problem_npools(p));
+		                       usmp__s(usmp__problem_nbuffers(p)),
+		                       usmp__problem_npools(p),
+		                       usmp__s(usmp__problem_npools(p)));
 	if (check && (rc = check(plan, p)) != USMP_OK) {
 		msg = usmp__strdup(usmp_plan_error(plan));
 		usmp__plan_fail(plan, rc, "%s: %s", display_name(path, 1),

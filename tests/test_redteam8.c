@@ -501,3 +501,73 @@ Test(redteam8, a_csv_plan_of_several_pools_is_refused_before_planning)
 	remove(pp);
 	free(pp);
 }
+
+/* ---- counts of one ------------------------------------------------------- */
+
+/* "1 bytes", "1 buffers": the summary, verify, simulate, bound and the
+ * certificates of infeasibility counted one of a thing in the plural. */
+static void assert_no_plural_one(const char *what, const char *out)
+{
+	static const char *const bad[] = {" 1 bytes", "(1 bytes", " 1 buffers",
+	                                  "(1 buffers"};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+		cr_assert(!strstr(out, bad[k]), "%s: \"%s\" in: %s", what, bad[k],
+		          out);
+}
+
+Test(redteam8, a_count_of_one_byte_or_buffer_is_singular)
+{
+	char *one = test_write_tmp(".json", "{\"usmp\": 1, \"pools\": [{\"name\": "
+	                           "\"sram\", \"size_limit\": 1}], \"buffers\": "
+	                           "[{\"name\": \"a\", \"size\": 1, \"live\": [0, 1]}]}");
+	char *two = test_write_tmp(".json", "{\"usmp\": 1, \"pools\": [{\"name\": "
+	                           "\"sram\", \"size_limit\": 1}], \"buffers\": "
+	                           "[{\"name\": \"a\", \"size\": 1, \"live\": [0, 2]}, "
+	                           "{\"name\": \"b\", \"size\": 1, \"live\": [1, 2]}]}");
+	char *plan = test_tmpfile(".json");
+	char *csv = test_write_tmp(".csv", "id,lower,upper,size\na,0,1,1\n");
+	char *out = NULL;
+	int rc = test_usmp(&out, "plan '%s' -o '%s'", one, plan);
+	cr_assert_eq(rc, 0, "%s", out);
+	assert_no_plural_one("plan", out);
+	cr_assert(strstr(out, ": 1 buffer, 1 pool, 1 part\n"), "%s", out);
+	cr_assert(strstr(out, ", 1 buffer, "), "%s", out);
+	cr_assert(strstr(out, "    pool sram                    1 byte\n"), "%s", out);
+	cr_assert(strstr(out, "    total 1 byte, lower bound 1,"), "%s", out);
+	free(out);
+	rc = test_usmp(&out, "verify '%s' '%s'", one, plan);
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_assert(strstr(out, "(1 buffer, 1 byte in all pools)"), "%s", out);
+	free(out);
+	rc = test_usmp(&out, "simulate '%s' '%s'", one, plan);
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_assert(strstr(out, "replayed 1 buffer; every byte"), "%s", out);
+	free(out);
+	rc = test_usmp(&out, "bound '%s' --capacity 2", csv);
+	cr_assert_eq(rc, 0, "%s", out);
+	cr_assert(strstr(out, "lower bound 1 byte; pools: default; within the "
+	                      "capacity (2 bytes), 1 byte to spare"), "%s", out);
+	free(out);
+	static const char *const algos[] = {"first_fit", "best_fit",
+	                                    "greedy_by_size", "greedy_by_conflicts",
+	                                    "hill_climb", "first_fit_sweep",
+	                                    "exact", "auto"};
+	for (size_t k = 0; k < sizeof algos / sizeof *algos; k++) {
+		rc = test_usmp(&out, "plan '%s' -a %s", two, algos[k]);
+		cr_assert_eq(rc, 3, "%s: %s", algos[k], out);
+		assert_no_plural_one(algos[k], out);
+		cr_assert(strstr(out, "more than its limit (1 byte) by 1 byte; the "
+		                      "largest of the 2 is \"a\" (1 byte), then \"b\" "
+		                      "(1 byte); the lower bound of the group is 2 "
+		                      "bytes"), "%s: %s", algos[k], out);
+		free(out);
+	}
+	remove(one);
+	remove(two);
+	remove(plan);
+	remove(csv);
+	free(one);
+	free(two);
+	free(plan);
+	free(csv);
+}
