@@ -571,3 +571,32 @@ Test(redteam8, a_count_of_one_byte_or_buffer_is_singular)
 	free(plan);
 	free(csv);
 }
+
+/* ---- the time limit the user gave ------------------------------------------ */
+
+/* `--time-limit T` covers the whole command: a part works to what reading
+ * left of it, less writing. A part over it said "over the time limit of
+ * 0.001 s" for a command run with --time-limit 0.01 (its share, where the
+ * next line said "stopped at the time limit of 0.01 s"). It names the
+ * user's number first, then the part's share. */
+Test(redteam8, an_overrun_names_the_time_limit_asked_for)
+{
+	char *pp = test_write_tmp(".json", "{\"usmp\": 1, \"buffers\": [{\"name\": "
+	                          "\"a\", \"size\": 8, \"live\": [0, 4]}]}");
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s/loose_ends/hang_volunteer.so' "
+	                     "USMP_ALGORITHM= '%s' plan '%s' -a le_slow "
+	                     "--time-limit 0.05 -o /dev/null",
+	                     test_fixture_plugindir(), test_cli(), pp);
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	const char *over = strstr(out, "    over the time limit of 0.05 s (");
+	cr_assert(over, "%s", out);
+	cr_assert(strstr(over, " s of it for this part, after reading): a first "
+	                       "plan is always finished"), "%s", out);
+	cr_assert_null(strstr(out, "over the time limit of 0.04"), "%s", out);
+	free(out);
+	free(cmd);
+	remove(pp);
+	free(pp);
+}

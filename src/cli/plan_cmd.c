@@ -168,10 +168,17 @@ static int names_auto(const char *algorithm)
 
 /* Why a part ran over its limit, as auto saw it (usmp_overrun_cause); an
  * algorithm other than auto made one plan, its first. */
-static void print_overrun(const usmp_part_info *pi, double limit)
+static void print_overrun(const usmp_part_info *pi, double limit,
+                          double asked)
 {
 	const char *who = cli_shown(pi->overrun_by);
-	fprintf(stderr, "    over the time limit of %g s: ", limit);
+	/* The part worked to its share of the command's --time-limit (what
+	 * reading left, less writing): name the user's number, then it. */
+	if (asked > 0 && !isinf(asked) && fabs(asked - limit) > 1e-9 * asked)
+		fprintf(stderr, "    over the time limit of %g s (%g s of it for "
+		        "this part, after reading): ", asked, limit);
+	else
+		fprintf(stderr, "    over the time limit of %g s: ", limit);
 	switch (pi->overrun_cause) {
 	case USMP_OVERRUN_STOPPED:
 		fprintf(stderr, "volunteer %s did not return by then and was "
@@ -232,7 +239,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		 * check); only a first plan runs much longer, or a volunteer
 		 * of auto that had to be killed (the member grace past it). */
 		if (limit > 0 && pi.time_ms > limit * 1e3 * (stopped ? 1.1 : 1.0))
-			print_overrun(&pi, limit);
+			print_overrun(&pi, limit, time_limit);
 		/* The limit the user set is the command's; the part worked to
 		 * what reading left of it (and writing will need): name theirs. */
 		if (stopped && !pi.optimal)
