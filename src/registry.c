@@ -48,9 +48,19 @@ typedef struct search {
 	bool scan_all, no_scan, allow_insecure;
 	/* The plugin path's entries (plugin_path, USMP_PLUGIN_PATH) that gave
 	 * no plugin file, "DIR: why" joined by "; " (a usmp__set_msg message),
-	 * or NULL: an unknown algorithm's message names them. */
+	 * or NULL: an unknown algorithm's message names them (the first
+	 * MISSES_NAMED; miss_count counts them all). */
 	char *misses;
+	size_t miss_count;
+	/* The path entries searched so far (a plugin path may repeat one
+	 * many times: searched once); the keys are in `entries`. */
+	usmp__strmap entry_set;
+	char **entries;
+	size_t entry_count, entry_cap;
 } search;
+
+/* Plugin path entries that gave no plugin named in a message. */
+#define MISSES_NAMED 8
 
 /* ---- refusals ----------------------------------------------------------- */
 
@@ -573,8 +583,13 @@ static int search_note(search *s, int kind, const char *fmt, ...)
 /* Add "DIR: why" to the plugin path's entries that gave no plugin file. */
 static void search_miss(search *s, const char *dir, const char *why)
 {
-	usmp__set_msg(&s->misses, "%s%s%s: %s", s->misses ? s->misses : "",
-	              s->misses ? "; " : "", dir, why);
+	if (s->miss_count++ >= MISSES_NAMED)
+		return; /* counted: a path of thousands is not copied each time */
+	char *prev = s->misses;
+	s->misses = NULL;
+	usmp__set_msg(&s->misses, "%s%s%s: %s", prev ? prev : "",
+	              prev ? "; " : "", dir, why);
+	usmp__free_msg(&prev);
 }
 
 static void search_finish(search *s)
@@ -587,6 +602,10 @@ static void search_finish(search *s)
 	free(s->seen.dev);
 	free(s->seen.ino);
 	usmp__free_msg(&s->misses);
+	usmp__strmap_finish(&s->entry_set);
+	for (size_t i = 0; i < s->entry_count; i++)
+		free(s->entries[i]);
+	free(s->entries);
 }
 
 /* Why a plugin file, or a directory holding one, is unsafe to load from
@@ -854,12 +873,25 @@ static int search_path_list(search *s, const char *list)
 		size_t n = strcspn(p, ":");
 		if (n > 0) {
 			char *dir = strndup(p, n);
+			uint32_t at;
 			if (!dir)
 				return USMP_ERR_NOMEM;
-			int rc = search_dir(s, dir, true);
-			free(dir);
-			if (rc != USMP_OK)
-				return rc;
+			if (usmp__strmap_get(&s->entry_set, dir, &at) == USMP_OK) {
+				free(dir); /* searched already: same outcome */
+			} else {
+				if (usmp__grow((void **)&s->entries, &s->entry_cap,
+				               s->entry_count + 1,
+				               sizeof *s->entries) != USMP_OK ||
+				    usmp__strmap_put(&s->entry_set, dir,
+				                     (uint32_t)s->entry_count) != USMP_OK) {
+					free(dir);
+					return USMP_ERR_NOMEM;
+				}
+				s->entries[s->entry_count++] = dir;
+				int rc = search_dir(s, dir, true);
+				if (rc != USMP_OK)
+					return rc;
+			}
 		}
 		p += n;
 		if (*p == ':')
@@ -1015,6 +1047,13 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	}
 	if (load_found(r, &s) != USMP_OK)
 		goto fail;
+	if (s.miss_count > MISSES_NAMED) {
+		char *named = s.misses;
+		s.misses = NULL;
+		usmp__set_msg(&s.misses, "%s; and %zu more", named,
+		              s.miss_count - MISSES_NAMED);
+		usmp__free_msg(&named);
+	}
 	r->path_misses = s.misses; /* before the rules: their errors name them */
 	s.misses = NULL;
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS))

@@ -600,3 +600,51 @@ Test(redteam8, an_overrun_names_the_time_limit_asked_for)
 	remove(pp);
 	free(pp);
 }
+
+/* ---- a long plugin path ------------------------------------------------------ */
+
+/* A plugin path of many entries that give no plugin: each miss was added
+ * to the list an unknown algorithm's message names by printing the whole
+ * list again (quadratic: 4,000 entries took a second, the 65,000 of a
+ * 128 KiB USMP_PLUGIN_PATH of "x:x:..." more than ten minutes, before
+ * `usmp list` printed anything). An entry given again is searched once;
+ * the message names the first 8 misses and counts the rest. */
+Test(redteam8, a_plugin_path_of_many_missing_entries_is_searched_in_linear_time)
+{
+	const size_t n = 200000;
+	char *path = malloc(n * 2), *distinct = malloc(n * 12);
+	cr_assert(path && distinct);
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		path[2 * i] = 'x';
+		path[2 * i + 1] = ':';
+		used += (size_t)sprintf(distinct + used, "%sm%zu", i ? ":" : "", i);
+	}
+	path[2 * n - 1] = '\0';
+	usmp_registry_options o = {.struct_size = sizeof o,
+	                           .flags = USMP_REGISTRY_NO_ENV |
+	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
+	                           .plugin_path = path};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
+	cr_assert_str_eq(usmp_registry_diagnostic(r, 0),
+	                 "x: plugin directory not found");
+	usmp_registry_destroy(r);
+
+	o.plugin_path = distinct;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), n);
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "npu", "nosuch", &sel),
+	             USMP_ERR_NOT_FOUND);
+	const char *e = usmp_registry_error(r);
+	cr_assert(strstr(e, "entries of the plugin path that gave no plugin: m0: "
+	                    "plugin directory not found; m1: "), "%s", e);
+	cr_assert(strstr(e, "m7: plugin directory not found; and 199992 more"),
+	          "%s", e);
+	cr_assert_null(strstr(e, "m8:"), "%s", e);
+	usmp_registry_destroy(r);
+	free(path);
+	free(distinct);
+}
