@@ -123,6 +123,15 @@ static int next_line(cctx *c, const char **s, size_t *n)
 		c->line++;
 		if (len && start[len - 1] == '\r')
 			len--;
+		/* A file saved with bare CRs as line ends is one long line
+		 * whose header runs into the rows: say what it is. */
+		if (memchr(start, '\r', len)) {
+			cfail(c, USMP_ERR_INVALID, c->line,
+			      "a carriage return (CR) inside the line: lines end "
+			      "in LF or CRLF (is the file saved with CR line "
+			      "ends?)");
+			return -1;
+		}
 		if (len > CSV_MAX_LINE) {
 			/* Name the column that runs past the limit. */
 			int k = 0, col = -1;
