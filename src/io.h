@@ -80,6 +80,32 @@ static inline int usmp__unit_bytes(const char *s, size_t n, uint64_t *bytes)
 	return 1;
 }
 
+/* When data[0..len) starts as UTF-16 or UTF-32 text does (a byte order
+ * mark FF FE or FE FF, or a NUL byte beside the first character: what
+ * some editors and shells write by default), how, for the readers' "the
+ * file is ..., not UTF-8" message; NULL otherwise. */
+static inline const char *usmp__wide_text(const char *data, size_t len)
+{
+	const unsigned char *d = (const unsigned char *)data;
+	if (len >= 4 && d[0] == 0xFF && d[1] == 0xFE && !d[2] && !d[3])
+		return "UTF-32, little-endian, with a byte order mark";
+	if (len >= 2 && d[0] == 0xFF && d[1] == 0xFE)
+		return "UTF-16, little-endian, with a byte order mark";
+	if (len >= 2 && d[0] == 0xFE && d[1] == 0xFF)
+		return "UTF-16, big-endian, with a byte order mark";
+	/* Without a mark: a first character of ASCII text ('{', 'i', a
+	 * blank) beside NUL bytes, as no UTF-8 file and no /dev/zero has. */
+	if (len >= 4 && d[0] >= 0x09 && d[0] < 0x7F && !d[1] && !d[2] && !d[3])
+		return "UTF-32, little-endian";
+	if (len >= 2 && d[0] >= 0x09 && d[0] < 0x7F && !d[1])
+		return "UTF-16, little-endian";
+	if (len >= 4 && !d[0] && !d[1] && !d[2] && d[3] >= 0x09 && d[3] < 0x7F)
+		return "UTF-32, big-endian";
+	if (len >= 2 && !d[0] && d[1] >= 0x09 && d[1] < 0x7F)
+		return "UTF-16, big-endian";
+	return NULL;
+}
+
 /* Read a JSON problem from data[0..len) into the empty p; `name` for messages. */
 int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
                             const char *name);

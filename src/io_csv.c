@@ -514,6 +514,12 @@ static int get_id(cctx *c, char *buf, size_t n)
 /* A NUL byte anywhere is refused, naming its line. */
 static int check_nul(cctx *c)
 {
+	const char *wide = usmp__wide_text(c->data, c->len);
+	if (wide)
+		return cfail(c, USMP_ERR_INVALID, 0, "the file is %s, not UTF-8 as "
+		             "usmp reads: convert it (iconv -f %s -t UTF-8) or "
+		             "save it as UTF-8", wide,
+		             strncmp(wide, "UTF-32", 6) ? "UTF-16" : "UTF-32");
 	const char *z = memchr(c->data, '\0', c->len);
 	if (!z)
 		return USMP_OK;

@@ -150,6 +150,12 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	int rc;
 
 	*out = NULL;
+	const char *wide = usmp__wide_text(data, len);
+	if (wide)
+		return jfail(c, USMP_ERR_INVALID, NULL, "the file is %s, not UTF-8 "
+		             "as usmp reads: convert it (iconv -f %s -t UTF-8) or "
+		             "save it as UTF-8", wide,
+		             strncmp(wide, "UTF-32", 6) ? "UTF-16" : "UTF-32");
 	/* A UTF-8 byte order mark at the start is skipped (RFC 8259 lets a
 	 * parser ignore it; some editors write one). Columns do not count it,
 	 * as editors do not show it. */

@@ -742,3 +742,51 @@ Test(redteam8, a_plan_and_problem_given_swapped_are_named_so)
 	free(model);
 	free(plan);
 }
+
+/* ---- text that is not UTF-8 ------------------------------------------------ */
+
+/* A problem saved as UTF-16 (PowerShell 5's `>` and some Windows editors
+ * write it by default) got `unable to decode byte 0xff (read as JSON; a
+ * MiniMalloc CSV problem is read from a file whose name ends in .csv)`,
+ * `'[' or '{' expected near end of file`, `string or '}' expected` or, as
+ * CSV, `NUL byte in the file (is it binary?)`. It names the encoding. */
+Test(redteam8, a_utf16_or_utf32_file_is_named_with_the_fix)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		const char *suffix, *says;
+	} cases[] = {
+		{"\xff\xfe{\0}\0", 6, ".json", "UTF-16, little-endian, with a byte "
+		 "order mark, not UTF-8 as usmp reads: convert it (iconv -f UTF-16 "
+		 "-t UTF-8) or save it as UTF-8"},
+		{"\xfe\xff\0{\0}", 6, ".json", "UTF-16, big-endian, with a byte "
+		 "order mark"},
+		{"{\0}\0", 4, ".json", "UTF-16, little-endian, not UTF-8"},
+		{"\0{\0}", 4, ".json", "UTF-16, big-endian, not UTF-8"},
+		{"{\0\0\0}\0\0\0", 8, ".json", "UTF-32, little-endian, not UTF-8 as "
+		 "usmp reads: convert it (iconv -f UTF-32 -t UTF-8)"},
+		{"\xff\xfei\0d\0,\0", 8, ".csv", "UTF-16, little-endian, with a byte "
+		 "order mark"},
+		{"i\0d\0", 4, ".csv", "UTF-16, little-endian, not UTF-8"},
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char *path = test_tmpfile(cases[k].suffix);
+		test_write_bytes(path, cases[k].bytes, cases[k].len);
+		char *out = NULL;
+		int rc = test_usmp(&out, "bound '%s'", path);
+		cr_assert_eq(rc, 2, "case %zu: %s", k, out);
+		char *want = test_fmt("usmp: %s: the file is %s", path, cases[k].says);
+		cr_assert(strstr(out, want), "case %zu: %s", k, out);
+		free(want);
+		free(out);
+		remove(path);
+		free(path);
+	}
+	/* /dev/zero and a NUL in a UTF-8 file keep their messages */
+	char *out = NULL;
+	int rc = test_usmp(&out, "bound /dev/zero");
+	cr_assert_eq(rc, 2, "%s", out);
+	cr_assert(strstr(out, "/dev/zero:1:1: '[' or '{' expected"), "%s", out);
+	free(out);
+}
