@@ -316,6 +316,15 @@ static int read_header(cctx *c, int plan)
 	count = split(c, s, n, f, 64);
 	if (count < 0)
 		return USMP_ERR_INVALID;
+	/* One cell holding the column names another way apart (a
+	 * spreadsheet's ';' or tab export): say what separates them. */
+	if (count == 1 && (memchr(s, ';', n) || memchr(s, '\t', n)) &&
+	    n >= 2 && !strncmp(f[0].s, "id", 2))
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "the header has no comma: its columns are separated "
+		             "by %s; this CSV separates them by commas "
+		             "(id,lower,upper,size)",
+		             memchr(s, ';', n) ? "semicolons (;)" : "tabs");
 	if (count > 64)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "too many columns in the header row");

@@ -790,3 +790,28 @@ Test(redteam8, a_utf16_or_utf32_file_is_named_with_the_fix)
 	cr_assert(strstr(out, "/dev/zero:1:1: '[' or '{' expected"), "%s", out);
 	free(out);
 }
+
+/* A spreadsheet's export with ';' or tabs between the columns (a
+ * European Excel's "CSV") got `unknown column "id;lower;upper;size"`
+ * (or "id?lower?upper?size", the tab shown as '?'). It names the
+ * separator. */
+Test(redteam8, a_csv_header_separated_by_semicolons_or_tabs_says_so)
+{
+	static const char *const files[] = {"id;lower;upper;size\na;0;1;4\n",
+	                                    "id\tlower\tupper\tsize\na\t0\t1\t4\n"};
+	static const char *const by[] = {"semicolons (;)", "tabs"};
+	for (int k = 0; k < 2; k++) {
+		char *csv = test_write_tmp(".csv", files[k]);
+		char *out = NULL;
+		int rc = test_usmp(&out, "bound '%s'", csv);
+		cr_assert_eq(rc, 2, "%s", out);
+		char *want = test_fmt("%s:1: the header has no comma: its columns are "
+		                      "separated by %s; this CSV separates them by "
+		                      "commas (id,lower,upper,size)", csv, by[k]);
+		cr_assert(strstr(out, want), "%s", out);
+		free(want);
+		free(out);
+		remove(csv);
+		free(csv);
+	}
+}
