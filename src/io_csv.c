@@ -313,6 +313,17 @@ static int read_header(cctx *c, int plan)
 		return cfail(c, USMP_ERR_INVALID, 0,
 		             "empty file: expected a header row with %s",
 		             plan ? "id,offset" : "id,lower,upper,size");
+	/* JSON behind a .csv name: say so, not "quoted fields are not
+	 * supported" */
+	size_t lead = 0;
+	while (lead < n && (s[lead] == ' ' || s[lead] == '\t'))
+		lead++;
+	if (lead < n && (s[lead] == '{' || s[lead] == '['))
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "expected a header row (%s), got JSON text: a file "
+		             "whose name ends in .csv is read as MiniMalloc CSV "
+		             "(a JSON file needs a name that does not)",
+		             plan ? "id,...,offset" : "id,lower,upper,size");
 	count = split(c, s, n, f, 64);
 	if (count < 0)
 		return USMP_ERR_INVALID;

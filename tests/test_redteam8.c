@@ -815,3 +815,34 @@ Test(redteam8, a_csv_header_separated_by_semicolons_or_tabs_says_so)
 		free(csv);
 	}
 }
+
+/* A JSON problem or plan behind a name ending in .csv got `quoted fields
+ * are not supported (MiniMalloc's CSV has none)`: true of the text read
+ * as CSV, but the file is JSON. It says so. */
+Test(redteam8, json_behind_a_csv_name_is_named_as_json)
+{
+	char *csv = test_write_tmp(".csv", board_json);
+	char *out = NULL;
+	int rc = test_usmp(&out, "bound '%s'", csv);
+	cr_assert_eq(rc, 2, "%s", out);
+	char *want = test_fmt("%s:1: expected a header row (id,lower,upper,size), "
+	                      "got JSON text: a file whose name ends in .csv is "
+	                      "read as MiniMalloc CSV (a JSON file needs a name "
+	                      "that does not)", csv);
+	cr_assert(strstr(out, want), "%s", out);
+	free(want);
+	free(out);
+	char *problem = test_write_tmp(".csv", "id,lower,upper,size\na,0,1,4\n");
+	char *plan = test_write_tmp(".csv", "  [ {\"usmp\": 1} ]\n");
+	rc = test_usmp(&out, "verify '%s' '%s'", problem, plan);
+	cr_assert_eq(rc, 2, "%s", out);
+	cr_assert(strstr(out, ":1: expected a header row (id,...,offset), got "
+	                      "JSON text"), "%s", out);
+	free(out);
+	remove(csv);
+	remove(problem);
+	remove(plan);
+	free(csv);
+	free(problem);
+	free(plan);
+}
