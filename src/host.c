@@ -210,8 +210,8 @@ static void host_progress(const usmp_host *h, uint64_t best_size)
 	if (best_size < c->best_size) {
 		c->best_size = best_size;
 		char line[64];
-		snprintf(line, sizeof line, "best so far: %llu bytes",
-		         (unsigned long long)best_size);
+		snprintf(line, sizeof line, "best so far: %llu byte%s",
+		         (unsigned long long)best_size, usmp__s(best_size));
 		emit(c, USMP_LOG_DEBUG, line);
 	}
 	pthread_mutex_unlock(&hp->lock);

@@ -47,7 +47,7 @@ static void sb_limit(sbuf *b, uint64_t limit)
 		sb_add(b, "no size limit: %llu bytes of address space",
 		       (unsigned long long)limit);
 	else
-		sb_add(b, "%llu bytes", (unsigned long long)limit);
+		sb_add(b, "%llu byte%s", (unsigned long long)limit, usmp__s(limit));
 }
 
 /* ---- recording on the plan ------------------------------------------------ */
@@ -143,14 +143,16 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		const usmp_buffer_rec *big = &v->buffers[c->buffers[0]];
 		if (c->pool != NONE) {
 			sb_add(m, "at step %lld the buffers live that may use only pool "
-			       "\"%s\" need %s%llu bytes%s, more than its limit (",
+			       "\"%s\" need %s%llu byte%s%s, more than its limit (",
 			       (long long)c->step, pool, c->saturated ? "more than " : "",
 			       (unsigned long long)c->total,
+			       usmp__s(c->saturated ? 2 : c->total),
 			       c->rules ? " even sharing what overlap rules allow" : "");
 		} else {
-			sb_add(m, "at step %lld the buffers live need %s%llu bytes%s, more "
-			       "than the pools they may use (", (long long)c->step,
+			sb_add(m, "at step %lld the buffers live need %s%llu byte%s%s, "
+			       "more than the pools they may use (", (long long)c->step,
 			       c->saturated ? "more than " : "", (unsigned long long)c->total,
+			       usmp__s(c->saturated ? 2 : c->total),
 			       c->rules ? " even sharing what overlap rules allow" : "");
 			sb_pools(m, p, vs, c->pools, c->npool);
 			sb_add(m, ") hold together (");
@@ -158,33 +160,36 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		sb_limit(m, limit);
 		sb_add(m, ")");
 		if (!c->saturated && limit != USMP_UNBOUNDED && c->total > limit)
-			sb_add(m, " by %llu bytes",
-			       (unsigned long long)(c->total - limit));
-		sb_add(m, "; the largest of the %u is \"%s\" (%llu bytes)", c->nbuf,
-		       big->name, (unsigned long long)big->size);
+			sb_add(m, " by %llu byte%s",
+			       (unsigned long long)(c->total - limit),
+			       usmp__s(c->total - limit));
+		sb_add(m, "; the largest of the %u is \"%s\" (%llu byte%s)", c->nbuf,
+		       big->name, (unsigned long long)big->size,
+		       usmp__s(big->size));
 		/* The others live there, largest first, so that a model that
 		 * misses can be cut where it peaks. */
 		uint32_t shown = c->nbuf < 8 ? c->nbuf : 8;
 		for (uint32_t k = 1; k < shown; k++)
-			sb_add(m, "%s\"%s\" (%llu bytes)", k == 1 ? ", then " : ", ",
+			sb_add(m, "%s\"%s\" (%llu byte%s)", k == 1 ? ", then " : ", ",
 			       v->buffers[c->buffers[k]].name,
-			       (unsigned long long)v->buffers[c->buffers[k]].size);
+			       (unsigned long long)v->buffers[c->buffers[k]].size,
+			       usmp__s(v->buffers[c->buffers[k]].size));
 		if (c->nbuf > shown)
 			sb_add(m, " and %u more", c->nbuf - shown);
 		break;
 	}
 	case USMP_INFEASIBLE_BUFFER: {
 		const usmp_buffer_rec *b = &v->buffers[c->buffers[0]];
-		sb_add(m, "buffer \"%s\" (%llu bytes) is larger than every pool it "
-		       "may use (the largest, \"%s\", holds ", b->name,
-		       (unsigned long long)b->size, pool);
+		sb_add(m, "buffer \"%s\" (%llu byte%s) is larger than every pool "
+		       "it may use (the largest, \"%s\", holds ", b->name,
+		       (unsigned long long)b->size, usmp__s(b->size), pool);
 		sb_limit(m, limit);
 		sb_add(m, ")");
 		break;
 	}
 	case USMP_INFEASIBLE_BOUND:
-		sb_add(m, "the lower bound of the group (%llu bytes) exceeds what its "
-		       "pools (", (unsigned long long)bound);
+		sb_add(m, "the lower bound of the group (%llu byte%s) exceeds what "
+		       "its pools (", (unsigned long long)bound, usmp__s(bound));
 		sb_pools(m, p, vs, c->pools, c->npool);
 		sb_add(m, ") hold together (");
 		sb_limit(m, limit);
@@ -200,8 +205,8 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		break;
 	}
 	if (c->kind != USMP_INFEASIBLE_SEARCH && c->kind != USMP_INFEASIBLE_BOUND)
-		sb_add(m, "; the lower bound of the group is %llu bytes",
-		       (unsigned long long)bound);
+		sb_add(m, "; the lower bound of the group is %llu byte%s",
+		       (unsigned long long)bound, usmp__s(bound));
 }
 
 static void sb_advice(sbuf *m, const usmp_problem *p, const usmp__advice *a,
@@ -212,9 +217,10 @@ static void sb_advice(sbuf *m, const usmp_problem *p, const usmp__advice *a,
 	sb_add(m, ". Spill advice: let ");
 	for (uint32_t k = 0; k < a->count; k++) {
 		const usmp__buffer *b = &p->buffers[a->buf[k]];
-		sb_add(m, "%s\"%s\" (%llu bytes) use pool \"%s\"",
+		sb_add(m, "%s\"%s\" (%llu byte%s) use pool \"%s\"",
 		       k == 0 ? "" : k + 1 == a->count ? " and " : ", ", b->name,
-		       (unsigned long long)b->size, p->pools[a->pool[k]].name);
+		       (unsigned long long)b->size, usmp__s(b->size),
+		       p->pools[a->pool[k]].name);
 	}
 	sb_add(m, ": then no step needs more of pool \"%s\" than its limit "
 	       "(each pool named has room for them)", pool);
@@ -287,10 +293,11 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
 	if (!c.kind && (flags & USMP__WHY_RULES_AS_CONFLICTS)) {
 		/* exact planned the rules as conflicts: its proof is about
 		 * another, stricter problem. Not infeasible: a capability gap. */
-		sb_add(&m, "%s found no plan while treating the %llu overlap rules "
+		sb_add(&m, "%s found no plan while treating the %llu overlap rule%s "
 		       "as plain conflicts, which proves nothing about the rules; "
 		       "the lower bound (%llu) fits ", algo,
-		       (unsigned long long)v->overlap_count, (unsigned long long)bound);
+		       (unsigned long long)v->overlap_count,
+		       usmp__s(v->overlap_count), (unsigned long long)bound);
 		sb_part_pools(&m, p, vs);
 		sb_add(&m, ", so a plan that shares bytes as the rules allow may "
 		       "exist: use an algorithm with the overlap-rules capability "
@@ -434,8 +441,9 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 	if (c.pool != NONE) {
 		sb_add(&m, " (pool \"%s\", limit ", p->pools[vs->pool_map[c.pool]].name);
 		sb_limit(&m, limit_of(v, c.pool));
-		sb_add(&m, "; the lower bound of the group is %llu bytes)",
-		       (unsigned long long)v->lower_bound);
+		sb_add(&m, "; the lower bound of the group is %llu byte%s)",
+		       (unsigned long long)v->lower_bound,
+		       usmp__s(v->lower_bound));
 	}
 	if (m.oom || record(plan, vs, &c, &none, group, v->lower_bound, algo)) {
 		free(m.s);

@@ -80,6 +80,32 @@ static inline int usmp__unit_bytes(const char *s, size_t n, uint64_t *bytes)
 	return 1;
 }
 
+/* When data[0..len) starts as UTF-16 or UTF-32 text does (a byte order
+ * mark FF FE or FE FF, or a NUL byte beside the first character: what
+ * some editors and shells write by default), how, for the readers' "the
+ * file is ..., not UTF-8" message; NULL otherwise. */
+static inline const char *usmp__wide_text(const char *data, size_t len)
+{
+	const unsigned char *d = (const unsigned char *)data;
+	if (len >= 4 && d[0] == 0xFF && d[1] == 0xFE && !d[2] && !d[3])
+		return "UTF-32, little-endian, with a byte order mark";
+	if (len >= 2 && d[0] == 0xFF && d[1] == 0xFE)
+		return "UTF-16, little-endian, with a byte order mark";
+	if (len >= 2 && d[0] == 0xFE && d[1] == 0xFF)
+		return "UTF-16, big-endian, with a byte order mark";
+	/* Without a mark: a first character of ASCII text ('{', 'i', a
+	 * blank) beside NUL bytes, as no UTF-8 file and no /dev/zero has. */
+	if (len >= 4 && d[0] >= 0x09 && d[0] < 0x7F && !d[1] && !d[2] && !d[3])
+		return "UTF-32, little-endian";
+	if (len >= 2 && d[0] >= 0x09 && d[0] < 0x7F && !d[1])
+		return "UTF-16, little-endian";
+	if (len >= 4 && !d[0] && !d[1] && !d[2] && d[3] >= 0x09 && d[3] < 0x7F)
+		return "UTF-32, big-endian";
+	if (len >= 2 && !d[0] && d[1] >= 0x09 && d[1] < 0x7F)
+		return "UTF-16, big-endian";
+	return NULL;
+}
+
 /* Read a JSON problem from data[0..len) into the empty p; `name` for messages. */
 int usmp__json_read_problem(usmp_problem *p, const char *data, size_t len,
                             const char *name);
@@ -110,9 +136,31 @@ int usmp__csv_check_problem(usmp_problem *p);
  * the error recorded on plan. */
 int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p);
 
-/* ---- io_file.c ------------------------------------------------------------- */
+/* The column names of a CSV header: 1 when every comma-separated cell of
+ * s[0..n) (blanks around it trimmed) is one the readers know, else 0. */
+int usmp__csv_header_known(const char *s, size_t n);
 
-/* Read a whole file (or "-" = stdin) into a NUL-terminated heap buffer. */
-int usmp__read_file(const char *path, char **data, size_t *len, char **msg);
+/* ---- io_read.c: reading a file whole ---------------------------------------- */
+
+/* The most bytes read from one problem or plan file (docs/formats.md,
+ * "Input limits"): no problem that fits in memory once read is larger. */
+#define USMP__READ_MAX ((size_t)4 << 30)
+/* Nesting beyond this depth is refused before jansson sees the text. */
+#define USMP__JSON_MAX_DEPTH 32
+/* Longest CSV line the readers take (a MiniMalloc row is a few dozen
+ * bytes); a line past USMP__CSV_READ_STOP is not read to its end. */
+#define USMP__CSV_MAX_LINE 4096
+#define USMP__CSV_READ_STOP ((size_t)1 << 20)
+/* USMP__READ_MAX, lowered by tests that link the library statically. */
+extern size_t usmp__read_max;
+
+/* Read a whole file (or "-" = stdin) of `format` (JSON or CSV) into a
+ * NUL-terminated heap buffer, at most usmp__read_max bytes. Reading stops
+ * early, with what was read so far, where the parser will refuse the text
+ * whatever follows (a NUL byte; JSON: a byte outside the document, too
+ * deep a nesting; CSV: a first line that is no header, a line past
+ * USMP__CSV_READ_STOP), so a source that never ends is refused at once. */
+int usmp__read_file(const char *path, int format, char **data, size_t *len,
+                    char **msg);
 
 #endif /* USMP_IO_H */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Longest line accepted: a MiniMalloc row is a few dozen bytes. */
-#define CSV_MAX_LINE 4096
+#define CSV_MAX_LINE USMP__CSV_MAX_LINE
 /* Longest rendering of an offending field quoted in a message. */
 #define CSV_SHOW_MAX 40
 
@@ -123,6 +123,15 @@ static int next_line(cctx *c, const char **s, size_t *n)
 		c->line++;
 		if (len && start[len - 1] == '\r')
 			len--;
+		/* A file saved with bare CRs as line ends is one long line
+		 * whose header runs into the rows: say what it is. */
+		if (memchr(start, '\r', len)) {
+			cfail(c, USMP_ERR_INVALID, c->line,
+			      "a carriage return (CR) inside the line: lines end "
+			      "in LF or CRLF (is the file saved with CR line "
+			      "ends?)");
+			return -1;
+		}
 		if (len > CSV_MAX_LINE) {
 			/* Name the column that runs past the limit. */
 			int k = 0, col = -1;
@@ -131,15 +140,24 @@ static int next_line(cctx *c, const char **s, size_t *n)
 			for (int j = 0; j < COL_COUNT; j++)
 				if (c->ncols && c->col_of[j] == k)
 					col = j;
+			/* A file is not read past a line of more than
+			 * USMP__CSV_READ_STOP bytes (io_read.c): its length is
+			 * not known, only that it is more. */
+			char got[64];
+			if (len > USMP__CSV_READ_STOP)
+				snprintf(got, sizeof got, "more than %zu",
+				         USMP__CSV_READ_STOP);
+			else
+				snprintf(got, sizeof got, "%zu", len);
 			if (col >= 0)
 				cfail(c, USMP_ERR_INVALID, c->line,
-				      "line longer than %d bytes (%zu): column \"%s\" "
-				      "runs past byte %d", CSV_MAX_LINE, len,
+				      "line longer than %d bytes (%s): column \"%s\" "
+				      "runs past byte %d", CSV_MAX_LINE, got,
 				      col_names[col], CSV_MAX_LINE);
 			else
 				cfail(c, USMP_ERR_INVALID, c->line,
-				      "line longer than %d bytes (%zu)",
-				      CSV_MAX_LINE, len);
+				      "line longer than %d bytes (%s)",
+				      CSV_MAX_LINE, got);
 			return -1;
 		}
 		if (is_blank(start, len))
@@ -253,6 +271,30 @@ static int close_column(field f)
 	return -1;
 }
 
+int usmp__csv_header_known(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (;;) {
+		size_t a = i;
+		while (i < n && s[i] != ',')
+			i++;
+		size_t b = i;
+		while (a < b && (s[a] == ' ' || s[a] == '\t'))
+			a++;
+		while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+			b--;
+		int k = 0;
+		while (k < COL_COUNT &&
+		       !field_is((field){s + a, b - a}, col_names[k]))
+			k++;
+		if (k == COL_COUNT)
+			return 0;
+		if (i >= n)
+			return 1;
+		i++; /* the comma */
+	}
+}
+
 /* Read the header row: which column is where. `plan` mode requires id and
  * offset only; problem mode requires id, lower, upper, size. */
 static int read_header(cctx *c, int plan)
@@ -271,9 +313,29 @@ static int read_header(cctx *c, int plan)
 		return cfail(c, USMP_ERR_INVALID, 0,
 		             "empty file: expected a header row with %s",
 		             plan ? "id,offset" : "id,lower,upper,size");
+	/* JSON behind a .csv name: say so, not "quoted fields are not
+	 * supported" */
+	size_t lead = 0;
+	while (lead < n && (s[lead] == ' ' || s[lead] == '\t'))
+		lead++;
+	if (lead < n && (s[lead] == '{' || s[lead] == '['))
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "expected a header row (%s), got JSON text: a file "
+		             "whose name ends in .csv is read as MiniMalloc CSV "
+		             "(a JSON file needs a name that does not)",
+		             plan ? "id,...,offset" : "id,lower,upper,size");
 	count = split(c, s, n, f, 64);
 	if (count < 0)
 		return USMP_ERR_INVALID;
+	/* One cell holding the column names another way apart (a
+	 * spreadsheet's ';' or tab export): say what separates them. */
+	if (count == 1 && (memchr(s, ';', n) || memchr(s, '\t', n)) &&
+	    n >= 2 && !strncmp(f[0].s, "id", 2))
+		return cfail(c, USMP_ERR_INVALID, c->line,
+		             "the header has no comma: its columns are separated "
+		             "by %s; this CSV separates them by commas "
+		             "(id,lower,upper,size)",
+		             memchr(s, ';', n) ? "semicolons (;)" : "tabs");
 	if (count > 64)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "too many columns in the header row");
@@ -472,6 +534,12 @@ static int get_id(cctx *c, char *buf, size_t n)
 /* A NUL byte anywhere is refused, naming its line. */
 static int check_nul(cctx *c)
 {
+	const char *wide = usmp__wide_text(c->data, c->len);
+	if (wide)
+		return cfail(c, USMP_ERR_INVALID, 0, "the file is %s, not UTF-8 as "
+		             "usmp reads: convert it (iconv -f %s -t UTF-8) or "
+		             "save it as UTF-8", wide,
+		             strncmp(wide, "UTF-32", 6) ? "UTF-16" : "UTF-32");
 	const char *z = memchr(c->data, '\0', c->len);
 	if (!z)
 		return USMP_OK;

@@ -33,71 +33,6 @@ static int format_known(int format)
 	       format == USMP_FORMAT_CSV;
 }
 
-int usmp__read_file(const char *path, char **data, size_t *len, char **msg)
-{
-	FILE *f = NULL;
-	char *buf = NULL;
-	size_t cap = 0, used = 0;
-	int is_stdin = strcmp(path, "-") == 0;
-
-	*data = NULL;
-	*len = 0;
-	if (is_stdin) {
-		f = stdin;
-	} else {
-		f = fopen(path, "rb");
-		if (!f) {
-			usmp__set_msg(msg, "%s: cannot open: %s", path,
-			              strerror(errno));
-			return USMP_ERR_IO;
-		}
-	}
-	for (;;) {
-		if (used + 1 >= cap) {
-			size_t want = cap ? cap * 2 : 65536;
-			if (want <= cap)
-				goto nomem;
-			char *bigger = realloc(buf, want);
-			if (!bigger)
-				goto nomem;
-			buf = bigger;
-			cap = want;
-		}
-		size_t got = fread(buf + used, 1, cap - used - 1, f);
-		/* No problem or plan holds a NUL byte, and the parsers stop
-		 * at the first one: stop reading there, so an endless source
-		 * of them (/dev/zero) gets the parser's error, not a hang. */
-		int nul = got && memchr(buf + used, '\0', got) != NULL;
-		used += got;
-		if (got == 0 || nul)
-			break;
-	}
-	if (ferror(f)) {
-		usmp__set_msg(msg, "%s: cannot read: %s",
-		              display_name(path, 0), strerror(errno));
-		goto fail;
-	}
-	if (!is_stdin)
-		fclose(f);
-	buf[used] = '\0';
-	*data = buf;
-	*len = used;
-	return USMP_OK;
-
-nomem:
-	usmp__set_msg(msg, "%s: out of memory reading the file",
-	              display_name(path, 0));
-	if (!is_stdin)
-		fclose(f);
-	free(buf);
-	return USMP_ERR_NOMEM;
-fail:
-	if (!is_stdin)
-		fclose(f);
-	free(buf);
-	return USMP_ERR_IO;
-}
-
 static int is_empty(const usmp_problem *p)
 {
 	return usmp__problem_empty(p);
@@ -156,7 +91,8 @@ int usmp_problem_read(usmp_problem *p, const char *path, int format,
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
 		                          "%s: the problem to read into must be "
 		                          "empty", display_name(path, 0));
-	rc = usmp__read_file(path, &data, &len, &msg);
+	rc = usmp__read_file(path, resolve_format(format, path), &data, &len,
+	                     &msg);
 	if (rc != USMP_OK) {
 		usmp__problem_clear(p);
 		usmp__problem_fail(p, rc, "%s", msg);
@@ -251,7 +187,8 @@ int usmp_plan_read(usmp_problem *p, const char *path, int format,
 		                     "%s: unknown format %d", path, format);
 		goto done;
 	}
-	rc = usmp__read_file(path, &data, &len, &msg);
+	rc = usmp__read_file(path, resolve_format(format, path), &data, &len,
+	                     &msg);
 	if (rc != USMP_OK) {
 		usmp__plan_fail(plan, rc, "%s", msg);
 		goto done;
@@ -322,11 +259,15 @@ static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
 	if (plan->buffer_count != usmp__problem_nbuffers(p) ||
 	    plan->pool_count != usmp__problem_npools(p))
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "the plan (%u buffers, %u pools) is not "
-		                       "for this problem (%zu buffers, %zu pools)",
-		                       plan->buffer_count, plan->pool_count,
+		                       "the plan (%u buffer%s, %u pool%s) is not "
+		                       "for this problem (%zu buffer%s, %zu pool%s)",
+		                       plan->buffer_count,
+		                       usmp__s(plan->buffer_count),
+		                       plan->pool_count, usmp__s(plan->pool_count),
 		                       usmp__problem_nbuffers(p),
-		                       usmp__problem_npools(p));
+		                       usmp__s(usmp__problem_nbuffers(p)),
+		                       usmp__problem_npools(p),
+		                       usmp__s(usmp__problem_npools(p)));
 	if (check && (rc = check(plan, p)) != USMP_OK) {
 		msg = usmp__strdup(usmp_plan_error(plan));
 		usmp__plan_fail(plan, rc, "%s: %s", display_name(path, 1),

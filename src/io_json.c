@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Deeper nesting than any valid file has is refused before jansson sees it. */
-#define JSON_MAX_DEPTH 32
+#define JSON_MAX_DEPTH USMP__JSON_MAX_DEPTH
 /* Longest rendering of an offending value quoted in a message. */
 #define SHOW_MAX 48
 
@@ -150,6 +150,12 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	int rc;
 
 	*out = NULL;
+	const char *wide = usmp__wide_text(data, len);
+	if (wide)
+		return jfail(c, USMP_ERR_INVALID, NULL, "the file is %s, not UTF-8 "
+		             "as usmp reads: convert it (iconv -f %s -t UTF-8) or "
+		             "save it as UTF-8", wide,
+		             strncmp(wide, "UTF-32", 6) ? "UTF-16" : "UTF-32");
 	/* A UTF-8 byte order mark at the start is skipped (RFC 8259 lets a
 	 * parser ignore it; some editors write one). Columns do not count it,
 	 * as editors do not show it. */
@@ -205,6 +211,29 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 	return USMP_OK;
 }
 
+/* A key of the other kind of file (a plan's where a problem is read, or a
+ * problem's where a plan is): a hint that the files were swapped, "" else. */
+static const char *other_kind(const jctx *c, const char *key)
+{
+	static const char *const plan_only[] = {"algorithm", "params", "optimal",
+	                                        "time_ms", "parts", "pool",
+	                                        "offset", NULL};
+	static const char *const problem_only[] = {"conflicts", "overlaps",
+	                                           "size_limit", "alignment",
+	                                           "targets", "live", "fixed",
+	                                           "size", "pools", NULL};
+	const char *const *list = c->plan ? problem_only : plan_only;
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(key, list[i]))
+			return c->plan ? ": a problem's key: is this the problem "
+			                 "file? (usmp verify and simulate take the "
+			                 "PROBLEM first, then the PLAN)"
+			               : ": a plan's key: is this a plan file? (usmp "
+			                 "verify and simulate take the PROBLEM first, "
+			                 "then the PLAN)";
+	return "";
+}
+
 /* Every key of obj must be in known (NULL-terminated). */
 static int check_keys(jctx *c, json_t *obj, const char *place,
                       const char *const *known)
@@ -234,7 +263,8 @@ static int check_keys(jctx *c, json_t *obj, const char *place,
 		show(ks, shown, sizeof shown);
 		json_decref(ks);
 		return jfail(c, USMP_ERR_INVALID, place,
-		             "unknown key %s (known: %s)", shown, list);
+		             "unknown key %s (known: %s)%s", shown, list,
+		             other_kind(c, key));
 	}
 	return USMP_OK;
 }

@@ -324,9 +324,10 @@ int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p)
 	if (plan->buffer_count != p->buffer_count ||
 	    plan->pool_count != p->pool_count)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
-		                       "the plan has %u buffers and %u pools, the "
+		                       "the plan has %u buffer%s and %u pool%s, the "
 		                       "problem %zu and %zu",
-		                       plan->buffer_count, plan->pool_count,
+		                       plan->buffer_count, usmp__s(plan->buffer_count),
+		                       plan->pool_count, usmp__s(plan->pool_count),
 		                       p->buffer_count, p->pool_count);
 	return USMP_OK;
 }

@@ -553,9 +553,10 @@ static int run_volunteers(run_state *s)
 		}
 		if (at_bound(s)) {
 			snprintf(line, sizeof line, "volunteer %s not run: the plan "
-			         "of %s is at the lower bound (%llu bytes)", a->name,
+			         "of %s is at the lower bound (%llu byte%s)", a->name,
 			         s->winner ? s->winner : "an earlier member",
-			         (unsigned long long)s->v->lower_bound);
+			         (unsigned long long)s->v->lower_bound,
+			         usmp__s(s->v->lower_bound));
 			h->log(h, USMP_LOG_INFO, line);
 			continue;
 		}

@@ -48,9 +48,19 @@ typedef struct search {
 	bool scan_all, no_scan, allow_insecure;
 	/* The plugin path's entries (plugin_path, USMP_PLUGIN_PATH) that gave
 	 * no plugin file, "DIR: why" joined by "; " (a usmp__set_msg message),
-	 * or NULL: an unknown algorithm's message names them. */
+	 * or NULL: an unknown algorithm's message names them (the first
+	 * MISSES_NAMED; miss_count counts them all). */
 	char *misses;
+	size_t miss_count;
+	/* The path entries searched so far (a plugin path may repeat one
+	 * many times: searched once); the keys are in `entries`. */
+	usmp__strmap entry_set;
+	char **entries;
+	size_t entry_count, entry_cap;
 } search;
+
+/* Plugin path entries that gave no plugin named in a message. */
+#define MISSES_NAMED 8
 
 /* ---- refusals ----------------------------------------------------------- */
 
@@ -573,8 +583,13 @@ static int search_note(search *s, int kind, const char *fmt, ...)
 /* Add "DIR: why" to the plugin path's entries that gave no plugin file. */
 static void search_miss(search *s, const char *dir, const char *why)
 {
-	usmp__set_msg(&s->misses, "%s%s%s: %s", s->misses ? s->misses : "",
-	              s->misses ? "; " : "", dir, why);
+	if (s->miss_count++ >= MISSES_NAMED)
+		return; /* counted: a path of thousands is not copied each time */
+	char *prev = s->misses;
+	s->misses = NULL;
+	usmp__set_msg(&s->misses, "%s%s%s: %s", prev ? prev : "",
+	              prev ? "; " : "", dir, why);
+	usmp__free_msg(&prev);
 }
 
 static void search_finish(search *s)
@@ -587,6 +602,10 @@ static void search_finish(search *s)
 	free(s->seen.dev);
 	free(s->seen.ino);
 	usmp__free_msg(&s->misses);
+	usmp__strmap_finish(&s->entry_set);
+	for (size_t i = 0; i < s->entry_count; i++)
+		free(s->entries[i]);
+	free(s->entries);
 }
 
 /* Why a plugin file, or a directory holding one, is unsafe to load from
@@ -695,6 +714,38 @@ static int search_file(search *s, const char *path, const struct stat *st)
 	return f->path ? USMP_OK : USMP_ERR_NOMEM;
 }
 
+/* A directory's .so entry that is no regular file (stat()'s errno `err`,
+ * or 0 and its stat): said, never loaded, never an error of the search. */
+static int skip_entry(search *s, const char *path, int err,
+                      const struct stat *st)
+{
+	char why[PATH_MAX + 96];
+	struct stat lst;
+
+	if (err == 0) {
+		snprintf(why, sizeof why, "%s, not a plugin file",
+		         S_ISDIR(st->st_mode)    ? "a directory"
+		         : S_ISFIFO(st->st_mode) ? "a FIFO"
+		         : S_ISCHR(st->st_mode)  ? "a character device"
+		         : S_ISBLK(st->st_mode)  ? "a block device"
+		         : S_ISSOCK(st->st_mode) ? "a socket"
+		                                 : "a special file");
+	} else if (err == ENOENT && lstat(path, &lst) == 0 &&
+	           S_ISLNK(lst.st_mode)) {
+		char to[PATH_MAX];
+		ssize_t n = readlink(path, to, sizeof to - 1);
+		to[n > 0 ? n : 0] = '\0';
+		snprintf(why, sizeof why, "a symbolic link to %s, which does not "
+		         "exist (a dangling link)", n > 0 ? to : "a missing file");
+	} else if (err == ELOOP) {
+		snprintf(why, sizeof why, "a loop of symbolic links");
+	} else {
+		snprintf(why, sizeof why, "cannot read it: %s", strerror(err));
+	}
+	return search_note(s, USMP_DIAG_PLUGIN_SKIPPED, "%s: skipped: %s", path,
+	                   why);
+}
+
 /* Every *.so in `dir`, sorted by name. A missing directory is reported
  * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
  * entry naming a file directly means that file, never a search of the
@@ -702,7 +753,7 @@ static int search_file(search *s, const char *path, const struct stat *st)
 static int search_dir(search *s, const char *dir, bool explicit)
 {
 	char **names = NULL, *path = NULL;
-	size_t count = 0, cap = 0;
+	size_t count = 0, cap = 0, files = 0;
 	struct dirent *e;
 	struct stat st;
 	DIR *dh = NULL;
@@ -786,15 +837,23 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		}
 		snprintf(path, n, "%s%s%s", dir,
 		         dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
-		/* stat() follows symlinks; skip what is not a regular file. */
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* stat() follows symlinks; what is not a regular file is
+		 * skipped and said (a dangling link is a plugin gone). */
+		int err = stat(path, &st) == 0 ? 0 : errno;
+		if (err == 0 && S_ISREG(st.st_mode)) {
 			rc = search_file(s, path, &st);
-			if (rc != USMP_OK)
-				goto out;
+			files++;
+		} else {
+			rc = skip_entry(s, path, err, &st);
 		}
+		if (rc != USMP_OK)
+			goto out;
 		free(path);
 		path = NULL;
 	}
+	if (count && !files && explicit)
+		search_miss(s, dir, "no .so file in the directory is a plugin file "
+		            "(usmp list -v says why)");
 out:
 	free(path);
 	for (size_t i = 0; i < count; i++)
@@ -814,12 +873,25 @@ static int search_path_list(search *s, const char *list)
 		size_t n = strcspn(p, ":");
 		if (n > 0) {
 			char *dir = strndup(p, n);
+			uint32_t at;
 			if (!dir)
 				return USMP_ERR_NOMEM;
-			int rc = search_dir(s, dir, true);
-			free(dir);
-			if (rc != USMP_OK)
-				return rc;
+			if (usmp__strmap_get(&s->entry_set, dir, &at) == USMP_OK) {
+				free(dir); /* searched already: same outcome */
+			} else {
+				if (usmp__grow((void **)&s->entries, &s->entry_cap,
+				               s->entry_count + 1,
+				               sizeof *s->entries) != USMP_OK ||
+				    usmp__strmap_put(&s->entry_set, dir,
+				                     (uint32_t)s->entry_count) != USMP_OK) {
+					free(dir);
+					return USMP_ERR_NOMEM;
+				}
+				s->entries[s->entry_count++] = dir;
+				int rc = search_dir(s, dir, true);
+				if (rc != USMP_OK)
+					return rc;
+			}
 		}
 		p += n;
 		if (*p == ':')
@@ -975,6 +1047,13 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	}
 	if (load_found(r, &s) != USMP_OK)
 		goto fail;
+	if (s.miss_count > MISSES_NAMED) {
+		char *named = s.misses;
+		s.misses = NULL;
+		usmp__set_msg(&s.misses, "%s; and %zu more", named,
+		              s.miss_count - MISSES_NAMED);
+		usmp__free_msg(&named);
+	}
 	r->path_misses = s.misses; /* before the rules: their errors name them */
 	s.misses = NULL;
 	if (!(flags & USMP_REGISTRY_NO_DEFAULT_DIRS))

@@ -105,7 +105,9 @@ void usmp__log_config(const usmp_registry *r, usmp_log_fn *fn, void **ctx,
  * close to one of p's (a misspelling), else at USMP_LOG_INFO (the rule, or
  * the glob, may be meant for another problem). Through the registry's log
  * settings, with the call's log_ctx when it has one (NULL: the registry's),
- * named "USMP_ALGORITHM" or "usmp_registry_bind" after the rule's list. */
+ * named "USMP_ALGORITHM" or "usmp_registry_bind" after the rule's list.
+ * A rule an earlier one keeps from ever deciding (usmp__rules_shadowing)
+ * is said instead, at USMP_LOG_WARN, naming both. */
 void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,
                              const char *target, void *log_ctx);
 

@@ -36,6 +36,17 @@ typedef struct usmp__rule_list {
 	size_t count, cap;
 } usmp__rule_list;
 
+/* rule_shadow.c. For each rule of l, the index of the earlier rule of
+ * its kind (pool or target) that matches whatever it matches (the same
+ * pattern, "*", or a glob matching its plain name), so that it never
+ * decides a part; SIZE_MAX for none. A malloc'd array (NULL when out of
+ * memory); linear in the list's length. */
+size_t *usmp__rules_shadowing(const usmp__rule_list *l);
+/* The line saying rule j of l never decides because of rule `by`, naming
+ * both (*line malloc'd; USMP_ERR_NOMEM when out of memory). */
+int usmp__rule_shadow_line(const usmp__rule_list *l, size_t j, size_t by,
+                           char **line);
+
 /* Strings and rules that must outlive a thread-safe call (select() results
  * for overrides, error messages of concurrent selects): kept, de-duplicated,
  * until the registry is destroyed. Guarded by usmp_registry.keep_lock. */

@@ -1,5 +1,5 @@
 /* rule_names.c — the selection rules against one problem's names: a rule that
- * matches no pool or target of the problem is said, with the nearest name. */
+ * matches no pool or target of the problem, or never decides, is said. */
 #include "problem.h"
 #include "registry_private.h"
 
@@ -116,12 +116,35 @@ static void say_unmatched(const usmp__rule *rule, const name_set *s,
 		fprintf(stderr, "usmp: %s: %s\n", who, line);
 }
 
+/* Say the rules of l an earlier rule keeps from ever deciding; whether
+ * rule i is one is in by[i] (usmp__rules_shadowing). */
+static void say_shadowed(const usmp__rule_list *l, const size_t *by,
+                         const char *who, usmp_log_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		char *line = NULL;
+		if (by[i] == SIZE_MAX ||
+		    usmp__rule_shadow_line(l, i, by[i], &line))
+			continue;
+		if (fn)
+			fn(ctx, USMP_LOG_WARN, who, line);
+		else
+			fprintf(stderr, "usmp: %s: %s\n", who, line);
+		free(line);
+	}
+}
+
 static void check_list(const usmp__rule_list *l, const name_set *pools,
                        const name_set *targets, const char *who,
                        usmp_log_fn fn, void *ctx, int level)
 {
+	size_t *by = usmp__rules_shadowing(l);
+	if (by)
+		say_shadowed(l, by, who, fn, ctx);
 	for (size_t i = 0; i < l->count; i++) {
 		const usmp__rule *rule = &l->items[i];
+		if (by && by[i] != SIZE_MAX)
+			continue; /* said: it never decides */
 		const name_set *s = rule->pool ? pools : targets;
 		bool hit = false;
 		for (uint32_t k = 0; k < s->count && !hit; k++)
@@ -129,6 +152,7 @@ static void check_list(const usmp__rule_list *l, const name_set *pools,
 		if (!hit)
 			say_unmatched(rule, s, who, fn, ctx, level);
 	}
+	free(by);
 }
 
 void usmp__rules_check_names(usmp_registry *r, const usmp_problem *p,

@@ -400,9 +400,10 @@ int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p)
 				         (unsigned long long)(pl->offset + b->size));
 			return usmp__plan_fail(
 				plan, USMP_ERR_INVALID_PLAN, "buffer \"%s\" at bytes "
-				"[%llu, %s) lies past the end of pool \"%s\" (%llu bytes)",
+				"[%llu, %s) lies past the end of pool \"%s\" (%llu byte%s)",
 				b->name, (unsigned long long)pl->offset, end, q->name,
-				(unsigned long long)q->size_limit);
+				(unsigned long long)q->size_limit,
+				usmp__s(q->size_limit));
 		}
 	}
 	usmp__plan_measure(plan, p);

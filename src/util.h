@@ -37,6 +37,12 @@ double usmp__now(void);
  * the system cannot tell): with usmp__now, the load factor (budget.h). */
 double usmp__cpu_now(void);
 
+/* "s" for a count other than 1, for messages: "%llu byte%s", n, usmp__s(n). */
+static inline const char *usmp__s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* ---- 128-bit byte totals (inline) ---------------------------------------- */
 
 /* Byte totals kept exactly in 128 bits (two words): sums of many sizes up

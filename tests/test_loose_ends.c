@@ -64,7 +64,7 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	const char *over = strstr(out, "    over the time limit of ");
 	cr_assert(over, "%s", out);
-	cr_assert(strstr(over, " s: volunteer le_hang did not return by then and "
+	cr_assert(strstr(over, ": volunteer le_hang did not return by then and "
 	                       "was stopped\n"), "%s", out);
 	cr_assert_null(strstr(out, "first plan is always finished"), "%s", out);
 	free(out);
@@ -102,7 +102,7 @@ Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 	                     test_cli(), pp);
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	cr_assert(strstr(out, " s: a first plan is always finished, however long "
+	cr_assert(strstr(out, ": a first plan is always finished, however long "
 	                      "it takes\n"), "%s", out);
 	cr_assert_null(strstr(out, "volunteer"), "%s", out);
 	free(out);

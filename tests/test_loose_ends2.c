@@ -446,7 +446,7 @@ Test(loose_ends2, a_member_returning_late_is_named_not_the_first_plan)
 	                     test_cli(), pp);
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	cr_assert(strstr(out, " s: le2_late, a member of auto, returned after it "
+	cr_assert(strstr(out, ": le2_late, a member of auto, returned after it "
 	                      "(most of the time past it)\n"), "%s", out);
 	cr_assert_null(strstr(out, "first plan is always finished"), "%s", out);
 	free(out);

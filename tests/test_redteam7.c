@@ -342,8 +342,9 @@ Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
 
 /* Every command exits 5 for USMP_ERR_NOMEM ("nothing is said about the
  * input"), but reading the problem or the plan file out of memory exited
- * 2, bad input: an input of no NUL byte that never ends (`yes |`), or one
- * too large for the memory there is, was blamed. Reading now keeps the
+ * 2, bad input: an input of no NUL byte that never ends (then `yes |`;
+ * now a stream whose every prefix is valid), or one too large for the
+ * memory there is, was blamed. Reading now keeps the
  * status: 5 out of memory, 2 for a file that cannot be read or parsed. */
 Test(redteam7, reading_out_of_memory_exits_5_not_bad_input)
 {
@@ -357,7 +358,10 @@ Test(redteam7, reading_out_of_memory_exits_5_not_bad_input)
 	for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++) {
 		char *args = test_fmt(cmds[k], model);
 		char *out = NULL;
-		char *cmd = test_fmt("ulimit -v 400000; yes | USMP_PLUGIN_PATH= "
+		/* every prefix valid JSON: read until memory runs out (the
+		 * 4 GiB limit on one file is not reached under this limit) */
+		char *cmd = test_fmt("ulimit -v 400000; (printf '{\"a\": \"'; "
+		                     "yes | tr -d '\\n') | USMP_PLUGIN_PATH= "
 		                     "USMP_ALGORITHM= '%s' %s", test_cli(), args);
 		int rc = test_run(cmd, &out);
 		cr_assert_eq(rc, 5, "%s: exit %d: %s", args, rc, out);

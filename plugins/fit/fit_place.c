@@ -116,10 +116,10 @@ int usmp__fit_place(fit_ctx *c, uint32_t b)
 			return usmp__fit_put(c, b, p, x);
 	}
 	snprintf(c->msg, sizeof c->msg,
-	         "%s: buffer \"%s\" (%llu bytes) fits in none of its %u "
+	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
 	         "candidate pool(s)",
 	         c->algo, r->name ? r->name : "?", (unsigned long long)r->size,
-	         r->candidate_count);
+	         r->size == 1 ? "" : "s", r->candidate_count);
 	return USMP_ERR_INFEASIBLE;
 }
 

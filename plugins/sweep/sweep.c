@@ -325,16 +325,17 @@ static int sw_infeasible(sw_ctx *c, uint32_t b, uint32_t p, uint64_t x,
 	const usmp_buffer_rec *r = &v->buffers[b];
 	if (overflow)
 		snprintf(c->msg, sizeof c->msg, "first_fit_sweep: buffer \"%s\" "
-		         "(%llu bytes) has no offset below 2^64 in pool \"%s\"",
+		         "(%llu byte%s) has no offset below 2^64 in pool \"%s\"",
 		         r->name ? r->name : "?", (unsigned long long)r->size,
-		         v->pools[p].name);
+		         r->size == 1 ? "" : "s", v->pools[p].name);
 	else
 		snprintf(c->msg, sizeof c->msg, "first_fit_sweep: buffer \"%s\" "
-		         "(%llu bytes) does not fit in pool \"%s\" (limit %llu "
-		         "bytes): its lowest free offset is %llu",
+		         "(%llu byte%s) does not fit in pool \"%s\" (limit %llu "
+		         "byte%s): its lowest free offset is %llu",
 		         r->name ? r->name : "?", (unsigned long long)r->size,
-		         v->pools[p].name,
+		         r->size == 1 ? "" : "s", v->pools[p].name,
 		         (unsigned long long)v->pools[p].size_limit,
+		         v->pools[p].size_limit == 1 ? "" : "s",
 		         (unsigned long long)x);
 	return USMP_ERR_INFEASIBLE;
 }

@@ -302,10 +302,10 @@ void tvm_fail_msg(tvm_ctx *c)
 {
 	const usmp_buffer_rec *r = &c->v->buffers[c->fail];
 	snprintf(c->msg, sizeof c->msg,
-	         "%s: buffer \"%s\" (%llu bytes) fits in none of its %u "
+	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
 	         "candidate pool(s)",
 	         c->algo, r->name ? r->name : "?", (unsigned long long)r->size,
-	         r->candidate_count);
+	         r->size == 1 ? "" : "s", r->candidate_count);
 }
 
 /* ---- setup shared by the three algorithms -------------------------------- */

@@ -209,8 +209,8 @@ static void judge_plan(usmp_plan *plan, usmp_problem *p, outcome *o)
 		return;
 	}
 	o->verdict = PASS;
-	snprintf(o->text, sizeof o->text, "valid plan, %llu bytes",
-	         (unsigned long long)total);
+	snprintf(o->text, sizeof o->text, "valid plan, %llu byte%s",
+	         (unsigned long long)total, cli_s(total));
 }
 
 /* A USMP_ERR_PLUGIN failure in words: crash, kill, exit, invalid plan. */

@@ -86,6 +86,12 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- common.c: the helpers every subcommand shares ----------------------- */
 
+/* "s" for a count other than 1: "%llu byte%s", n, cli_s(n). */
+static inline const char *cli_s(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* "USMP_ALGORITHM", "--algorithm", "API", "default" for a usmp_rule_source. */
 const char *cli_source_name(uint32_t source);
 

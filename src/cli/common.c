@@ -154,9 +154,9 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 	if (!pi->spill_count)
 		return;
 	usmp_plan_placement(plan, pi->spill_largest, &pool, NULL);
-	fprintf(f, "%sspill %llu bytes: %u buffer%s outside %s first "
+	fprintf(f, "%sspill %llu byte%s: %u buffer%s outside %s first "
 	        "candidate pool, the largest \"%s\" in %s", lead,
-	        (unsigned long long)pi->spill, pi->spill_count,
+	        (unsigned long long)pi->spill, cli_s(pi->spill), pi->spill_count,
 	        pi->spill_count == 1 ? "" : "s",
 	        pi->spill_count == 1 ? "its" : "their",
 	        cli_shown(usmp_problem_buffer_name(p, pi->spill_largest)),
@@ -167,8 +167,9 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 		        "pool or fixed in another\n",
 		        pi->spill_count == 1 ? "it is" : "each is");
 	else if (pi->spill_forced)
-		fprintf(f, "; %llu bytes of it forced",
-		        (unsigned long long)pi->spill_forced);
+		fprintf(f, "; %llu byte%s of it forced",
+		        (unsigned long long)pi->spill_forced,
+		        cli_s(pi->spill_forced));
 	if (pi->spill_forced == pi->spill)
 		return;
 	/* The spill floor (usmp_part_info.spill_floor): no valid plan spills
@@ -178,8 +179,9 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 		return;
 	}
 	if (pi->spill_floor > pi->spill_forced)
-		fprintf(f, "; no valid plan spills less than %llu bytes",
-		        (unsigned long long)pi->spill_floor);
+		fprintf(f, "; no valid plan spills less than %llu byte%s",
+		        (unsigned long long)pi->spill_floor,
+		        cli_s(pi->spill_floor));
 	fputs(!strncmp(pi->algorithm, "auto", 4)
 	              ? "; auto keeps the least spill it found, -a exact "
 	                "proves the least\n"

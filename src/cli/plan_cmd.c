@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -77,8 +78,8 @@ static void pool_line(const usmp_problem *p, const usmp_plan *plan,
                       uint32_t pool, uint64_t capacity)
 {
 	unsigned long long size = usmp_plan_pool_size(plan, pool);
-	fprintf(stderr, "    pool %-12s %12llu bytes",
-	        cli_shown(usmp_problem_pool_name(p, pool)), size);
+	fprintf(stderr, "    pool %-12s %12llu byte%s",
+	        cli_shown(usmp_problem_pool_name(p, pool)), size, cli_s(size));
 	if (capacity != USMP_UNBOUNDED && size <= capacity)
 		fprintf(stderr, " of the capacity %llu (%llu free)",
 		        (unsigned long long)capacity,
@@ -210,8 +211,9 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 	uint32_t parts = usmp_plan_part_count(plan);
 	uint32_t *order, *start, groups;
 	pools_by_group(p, &order, &start, &groups);
-	fprintf(stderr, "usmp: %s: %u buffers, %u pool%s, %u part%s", cli_shown(path),
-	        usmp_problem_buffer_count(p), usmp_problem_pool_count(p),
+	fprintf(stderr, "usmp: %s: %u buffer%s, %u pool%s, %u part%s",
+	        cli_shown(path), usmp_problem_buffer_count(p),
+	        cli_s(usmp_problem_buffer_count(p)), usmp_problem_pool_count(p),
 	        usmp_problem_pool_count(p) == 1 ? "" : "s", parts,
 	        parts == 1 ? "" : "s");
 	if (isinf(time_limit))
@@ -223,11 +225,11 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		usmp_part_info pi = {.struct_size = sizeof pi};
 		if (usmp_plan_part(plan, i, &pi))
 			continue;
-		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffers, "
+		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffer%s, "
 		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "none",
 		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
-		        cli_shown(pi.params),
-		        *pi.params ? ")" : "", pi.buffer_count, pi.time_ms);
+		        cli_shown(pi.params), *pi.params ? ")" : "", pi.buffer_count,
+		        cli_s(pi.buffer_count), pi.time_ms);
 		fprintf(stderr, "    chosen by %s rule \"%s\"\n",
 		        cli_source_name(pi.source), cli_shown(pi.rule));
 		print_partial_rules(&pi);
@@ -250,9 +252,10 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 			        (unsigned long long)pi.proven_bound);
 		if (capacity != USMP_UNBOUNDED && names_exact(pi.algorithm) &&
 		    strstr(pi.params, "minimize=false"))
-			fprintf(stderr, "    fits in the capacity of %llu bytes (exact "
-			        "stops at the first plan that fits; -p minimize=true "
-			        "minimises)\n", (unsigned long long)capacity);
+			fprintf(stderr, "    fits in the capacity of %llu byte%s "
+			        "(exact stops at the first plan that fits; -p "
+			        "minimize=true minimises)\n",
+			        (unsigned long long)capacity, cli_s(capacity));
 		uint32_t group_pools = 0;
 		if (order && pi.group < groups) {
 			group_pools = start[pi.group + 1] - start[pi.group];
@@ -268,8 +271,8 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		}
 		double ratio = pi.lower_bound ? (double)pi.size / (double)pi.lower_bound
 		                              : 1.0;
-		fprintf(stderr, "    total %llu bytes, lower bound %llu, ratio %.4f%s\n",
-		        (unsigned long long)pi.size,
+		fprintf(stderr, "    total %llu byte%s, lower bound %llu, ratio %.4f%s\n",
+		        (unsigned long long)pi.size, cli_s(pi.size),
 		        (unsigned long long)pi.lower_bound, ratio,
 		        pi.optimal ? " (optimal)"
 		                   : pi.proven_bound > pi.lower_bound ? " (bound improved)" : "");
@@ -521,6 +524,24 @@ static void exit_while_planning(void)
 	_exit(EXIT_PLUGIN);
 }
 
+/* A CSV plan holds one pool: a problem of several is refused before it is
+ * planned, with the message usmp_plan_write gives (io_csv.c) after. What
+ * else the format cannot hold (a buffer without a live range, an id CSV
+ * cannot write) the writer still finds, after planning. 0 fine, -1 said. */
+static int refuse_csv_early(const plan_args *a, usmp_problem *p)
+{
+	const char *out = a->output ? a->output : "-";
+	size_t n = strlen(out);
+	int csv = a->format == USMP_FORMAT_CSV ||
+	          (a->format == USMP_FORMAT_AUTO && n >= 4 &&
+	           strcasecmp(out + n - 4, ".csv") == 0);
+	if (!csv || usmp_problem_pool_count(p) <= 1)
+		return 0;
+	cli_error("%s: cannot write the plan as CSV: CSV holds one pool",
+	          cli_shown(strcmp(out, "-") ? out : "<stdout>"));
+	return -1;
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	plan_args a = {.opts = {.struct_size = sizeof a.opts},
@@ -542,7 +563,7 @@ static int cmd_plan(int argc, char **argv)
 	if (cli_check_outputs(path, a.output, a.svg))
 		goto out;
 	p = cli_load_problem(path, a.capacity, &code);
-	if (!p)
+	if (!p || refuse_csv_early(&a, p))
 		goto out;
 	/* The plugin scanner follows isolation: --isolate reads installed
 	 * plugins in it too, --no-isolate loads everything in process. */

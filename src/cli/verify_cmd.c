@@ -111,11 +111,12 @@ static int cmd_verify(int argc, char **argv)
 			past = past || total + s < total;
 			total = past ? UINT64_MAX : total + s;
 		}
-		printf("%s: valid plan for %s (%u buffers, %s%llu bytes in all "
+		printf("%s: valid plan for %s (%u buffer%s, %s%llu byte%s in all "
 		       "pools)\n",
 		       cli_shown(argv[first + 1]), cli_shown(argv[first]),
-		       usmp_problem_buffer_count(p), past ? "more than " : "",
-		       (unsigned long long)total);
+		       usmp_problem_buffer_count(p),
+		       cli_s(usmp_problem_buffer_count(p)), past ? "more than " : "",
+		       (unsigned long long)total, cli_s(past ? 2 : total));
 		for (uint32_t i = 0; i < usmp_plan_part_count(plan); i++) {
 			usmp_part_info pi = {.struct_size = sizeof pi};
 			char lead[32];
@@ -146,8 +147,10 @@ static int cmd_simulate(int argc, char **argv)
 		          usmp_plan_error(plan));
 		code = st == USMP_ERR_INVALID_PLAN ? EXIT_OTHER : cli_exit_for(st);
 	} else {
-		printf("%s: replayed %u buffers; every byte intact at its last use\n",
-		       cli_shown(argv[first + 1]), usmp_problem_buffer_count(p));
+		printf("%s: replayed %u buffer%s; every byte intact at its last "
+		       "use\n", cli_shown(argv[first + 1]),
+		       usmp_problem_buffer_count(p),
+		       cli_s(usmp_problem_buffer_count(p)));
 	}
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -194,20 +197,23 @@ static int cmd_bound(int argc, char **argv)
 	}
 	for (uint32_t g = 0, at = 0; g < groups; g++) {
 		unsigned long long bound = usmp_problem_prepare_group_bound(p, g);
-		printf("group %u: lower bound %llu bytes; pools:", g, bound);
+		printf("group %u: lower bound %llu byte%s; pools:", g, bound,
+		       cli_s(bound));
 		for (; at < start[g]; at++)
 			printf(" %s",
 			       cli_shown(usmp_problem_pool_name(p, pools[at])));
 		/* A CSV problem's one pool: the bound against --capacity. */
 		if (capacity != USMP_UNBOUNDED && bound > capacity)
-			printf("; over the capacity (%llu bytes) by %llu bytes: no "
-			       "plan fits", (unsigned long long)capacity,
-			       bound - (unsigned long long)capacity);
+			printf("; over the capacity (%llu byte%s) by %llu byte%s: "
+			       "no plan fits", (unsigned long long)capacity,
+			       cli_s(capacity), bound - (unsigned long long)capacity,
+			       cli_s(bound - (unsigned long long)capacity));
 		else if (capacity != USMP_UNBOUNDED)
-			printf("; within the capacity (%llu bytes), %llu bytes to "
+			printf("; within the capacity (%llu byte%s), %llu byte%s to "
 			       "spare: a plan may fit (usmp plan says)",
-			       (unsigned long long)capacity,
-			       (unsigned long long)capacity - bound);
+			       (unsigned long long)capacity, cli_s(capacity),
+			       (unsigned long long)capacity - bound,
+			       cli_s(capacity - bound));
 		putchar('\n');
 	}
 	code = EXIT_DONE;
