@@ -470,8 +470,8 @@ static inline bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
  * (which mostly only seek: y jumps past their intervals) are looked at
  * again, and a set that moves y joins them. Any order of the passes
  * gives the same y (a pass moves only past intervals that block), but
- * this one makes about a third fewer passes on the field traces. Up to
- * 64 sets (a bit each); more go through fitg_advance. */
+ * this one makes a third to a half fewer passes on the field traces.
+ * Up to 64 sets (a bit each); more go through fitg_advance. */
 static bool fitg_first_walk(usmp__fit_gidx *g, uint64_t size, uint64_t align,
                             uint64_t limit, uint64_t *out)
 {
