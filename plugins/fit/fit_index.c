@@ -12,7 +12,8 @@
  * free gaps below the answer, not one per buffer alive. best_fit walks on
  * to the top, through every gap that holds the buffer, and keeps the
  * smallest: the gap around a stop is the largest end the cursors passed
- * up to the least key. An insertion adds one interval to a few tens of
+ * up to the least key. first_fit passes the sets that have moved x first
+ * (fitg_first_walk). An insertion adds one interval to a few tens of
  * sorted arrays; it works on them in batches, searching them side by
  * side a level at a time with each next probe asked from memory ahead.
  */
@@ -370,8 +371,12 @@ static void fitg_collect(usmp__fit_gidx *g, bool live, uint32_t l, uint32_t r)
 	}
 }
 
+/* The walk's per-pass helpers stay inlined in both walks (a call per
+ * pass costs more than the pass). */
+#define FITG_INLINE static inline __attribute__((always_inline))
+
 /* Move the cursor of set i to its first interval ending past x. */
-static uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
+FITG_INLINE uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
 {
 	const usmp__fit_set *s = g->qset[i];
 	uint32_t p = g->qpos[i];
@@ -402,8 +407,8 @@ static uint32_t fitg_seek(usmp__fit_gidx *g, unsigned i, uint64_t x)
 /* Set i's cursor to its first interval ending past x, then past every
  * interval that blocks [x, x + size), x moving above each; its key and
  * g->qlow follow. false when x passes limit - size. */
-static bool fitg_pass_set(usmp__fit_gidx *g, unsigned i, uint64_t *xp,
-                          uint64_t size, uint64_t align, uint64_t limit)
+FITG_INLINE bool fitg_pass_set(usmp__fit_gidx *g, unsigned i, uint64_t *xp,
+                               uint64_t size, uint64_t align, uint64_t limit)
 {
 	const usmp__fit_set *s = g->qset[i];
 	uint64_t x = *xp;
@@ -460,13 +465,60 @@ static inline bool fitg_advance(usmp__fit_gidx *g, uint64_t x, uint64_t size,
 	return true;
 }
 
+/* fitg_advance from 0 for first_fit, the sets that have moved y first:
+ * those are brought to each new y among themselves before the others
+ * (which mostly only seek: y jumps past their intervals) are looked at
+ * again, and a set that moves y joins them. Any order of the passes
+ * gives the same y (a pass moves only past intervals that block), but
+ * this one makes a third to a half fewer passes on the field traces.
+ * Up to 64 sets (a bit each); more go through fitg_advance. */
+static bool fitg_first_walk(usmp__fit_gidx *g, uint64_t size, uint64_t align,
+                            uint64_t limit, uint64_t *out)
+{
+	unsigned m = g->qcount;
+	uint64_t least, x = 0;
+	if (m > 64)
+		return fitg_advance(g, 0, size, align, limit, out, &least);
+	if (size > limit)
+		return false;
+	uint64_t hot = 0, all = m == 64 ? ~0ull : (1ull << m) - 1;
+	for (bool cold_moved = true; cold_moved;) {
+		for (bool moved = hot != 0; moved;) {
+			moved = false;
+			for (uint64_t t = hot; t; t &= t - 1) {
+				unsigned i = (unsigned)__builtin_ctzll(t);
+				if (g->qkey[i] >= x + size)
+					continue;
+				uint64_t was = x;
+				if (!fitg_pass_set(g, i, &x, size, align, limit))
+					return false;
+				moved |= x != was;
+			}
+		}
+		cold_moved = false;
+		for (uint64_t t = all & ~hot; t; t &= t - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(t);
+			if (g->qkey[i] >= x + size)
+				continue;
+			uint64_t was = x;
+			if (!fitg_pass_set(g, i, &x, size, align, limit))
+				return false;
+			if (x != was) {
+				hot |= 1ull << i;
+				cold_moved = true;
+			}
+		}
+	}
+	*out = x;
+	return true;
+}
+
 bool usmp__fit_gidx_first(usmp__fit_gidx *g, bool live, uint32_t lo,
                           uint32_t hi, uint64_t size, uint64_t align,
                           uint64_t limit, uint64_t *x)
 {
-	uint64_t least;
 	fitg_collect(g, live, lo, hi);
-	return fitg_advance(g, 0, size, align, limit, x, &least);
+	return fitg_first_walk(g, size, align, limit, x);
 }
 
 bool usmp__fit_gidx_best(usmp__fit_gidx *g, bool live, uint32_t lo,
