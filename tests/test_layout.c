@@ -297,7 +297,7 @@ Test(layout, abi_version_macros_match_the_library)
 	cr_assert_eq(major, USMP_ABI_MAJOR);
 	cr_assert_eq(minor, USMP_ABI_MINOR);
 	cr_assert_eq(USMP_ABI_MAJOR, 1);
-	cr_assert_eq(USMP_ABI_MINOR, 2);
+	cr_assert_eq(USMP_ABI_MINOR, 3);
 }
 
 Test(layout, abi_1_0_algorithm_descriptor_ends_before_param_help)
