@@ -53,7 +53,7 @@ Test(firsthour2, readme_plugin_compiles_as_cxx_and_passes_check_plugin)
 	}
 	int st = test_usmp(&out, "check-plugin '%s/stack_1.so'", dir);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	cr_assert(strstr(out, "plugin \"stack\" 1.0 (MIT), ABI 1.2, 1 algorithm"),
+	cr_assert(strstr(out, "plugin \"stack\" 1.0 (MIT), ABI 1.3, 1 algorithm"),
 	          "%s", out);
 	cr_assert(strstr(out, "ok   algorithm acme_stack:"), "%s", out);
 	free(out);

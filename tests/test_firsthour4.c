@@ -344,18 +344,26 @@ Test(firsthour4, each_call_logs_to_its_own_context)
 typedef struct full_api {
 #define FULL_FIELD(fn) __typeof__(&fn) fn;
 	USMP_FUNCTIONS_1_2(FULL_FIELD)
+	USMP_FUNCTIONS_1_3(FULL_FIELD)
 #undef FULL_FIELD
 } full_api;
 
-static const char *const listed[] = {
-#define FULL_NAME(fn) #fn,
-	USMP_FUNCTIONS_1_2(FULL_NAME)
-#undef FULL_NAME
+/* Each listed name with the symbol version it must carry. */
+static const struct {
+	const char *name, *version;
+} listed[] = {
+#define FULL_NAME_1(fn) {#fn, "USMP_1"},
+#define FULL_NAME_1_3(fn) {#fn, "USMP_1.3"},
+	USMP_FUNCTIONS_1_2(FULL_NAME_1)
+	USMP_FUNCTIONS_1_3(FULL_NAME_1_3)
+#undef FULL_NAME_1
+#undef FULL_NAME_1_3
 };
 
-/* USMP_FUNCTIONS_1_2 names every exported function (abi/symbols.txt) but
- * the three deprecated ones, each once, and every name resolves in the
- * built library into a table typed from the header. */
+/* USMP_FUNCTIONS_1_2 and _1_3 name every exported function
+ * (abi/symbols.txt) but the three deprecated ones, each once, with the
+ * version node of its minor (src/libusmp.map), and every name resolves in
+ * the built library into a table typed from the header. */
 Test(firsthour4, the_entry_point_list_is_what_the_library_exports)
 {
 	enum { N = sizeof listed / sizeof *listed };
@@ -365,16 +373,23 @@ Test(firsthour4, the_entry_point_list_is_what_the_library_exports)
 	int exported = 0;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		char *at = strchr(line, '@');
-		if (at)
+		const char *version = "";
+		if (at) {
 			*at = '\0';
+			version = at + 1 + (at[1] == '@');
+		}
 		if (!strcmp(line, "usmp_problem_group_count") ||
 		    !strcmp(line, "usmp_problem_group_bound") ||
 		    !strcmp(line, "usmp_problem_pool_group"))
 			continue;
 		exported++;
 		int seen = 0;
-		for (int i = 0; i < N; i++)
-			seen += !strcmp(listed[i], line);
+		for (int i = 0; i < N; i++) {
+			if (strcmp(listed[i].name, line))
+				continue;
+			seen++;
+			cr_assert_str_eq(version, listed[i].version, "%s", line);
+		}
 		cr_assert_eq(seen, 1, "%s is listed %d times", line, seen);
 	}
 	cr_assert_eq(exported, N, "%d exported, %d listed", exported, (int)N);
@@ -385,10 +400,12 @@ Test(firsthour4, the_entry_point_list_is_what_the_library_exports)
 	full_api api;
 #define FULL_RESOLVE(fn) *(void **)&api.fn = sym(h, #fn);
 	USMP_FUNCTIONS_1_2(FULL_RESOLVE)
+	USMP_FUNCTIONS_1_3(FULL_RESOLVE)
 #undef FULL_RESOLVE
 	uint32_t major = 0, minor = 0;
 	api.usmp_abi_version(&major, &minor);
-	cr_assert(major == USMP_ABI_MAJOR && minor >= 2, "%u.%u", major, minor);
+	cr_assert(major == USMP_ABI_MAJOR && minor >= 3, "%u.%u", major, minor);
+	cr_assert_eq(api.usmp_problem_conflict_count(NULL), 0);
 	cr_assert_str_eq(api.usmp_status_name(USMP_ERR_INFEASIBLE), "infeasible");
 	dlclose(h);
 	free(lib);

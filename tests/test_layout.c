@@ -142,6 +142,27 @@ Test(layout, usmp_algorithm_info_is_pinned)
 	cr_assert_eq(offsetof(usmp_algorithm_info, params), 32);
 }
 
+Test(layout, usmp_pool_info_and_buffer_info_are_pinned) /* ABI 1.3 */
+{
+	cr_assert_eq(sizeof(usmp_pool_info), 32);
+	cr_assert_eq(offsetof(usmp_pool_info, struct_size), 0);
+	cr_assert_eq(offsetof(usmp_pool_info, target_count), 4);
+	cr_assert_eq(offsetof(usmp_pool_info, name), 8);
+	cr_assert_eq(offsetof(usmp_pool_info, size_limit), 16);
+	cr_assert_eq(offsetof(usmp_pool_info, alignment), 24);
+	cr_assert_eq(sizeof(usmp_buffer_info), 64);
+	cr_assert_eq(offsetof(usmp_buffer_info, struct_size), 0);
+	cr_assert_eq(offsetof(usmp_buffer_info, live), 4);
+	cr_assert_eq(offsetof(usmp_buffer_info, name), 8);
+	cr_assert_eq(offsetof(usmp_buffer_info, size), 16);
+	cr_assert_eq(offsetof(usmp_buffer_info, alignment), 24);
+	cr_assert_eq(offsetof(usmp_buffer_info, begin), 32);
+	cr_assert_eq(offsetof(usmp_buffer_info, end), 40);
+	cr_assert_eq(offsetof(usmp_buffer_info, candidate_count), 48);
+	cr_assert_eq(offsetof(usmp_buffer_info, fixed_pool), 52);
+	cr_assert_eq(offsetof(usmp_buffer_info, fixed_offset), 56);
+}
+
 Test(layout, usmp_member_info_is_pinned)
 {
 	cr_assert_eq(sizeof(usmp_member_info), 40);
@@ -298,7 +319,7 @@ Test(layout, abi_version_macros_match_the_library)
 	cr_assert_eq(major, USMP_ABI_MAJOR);
 	cr_assert_eq(minor, USMP_ABI_MINOR);
 	cr_assert_eq(USMP_ABI_MAJOR, 1);
-	cr_assert_eq(USMP_ABI_MINOR, 2);
+	cr_assert_eq(USMP_ABI_MINOR, 3);
 }
 
 Test(layout, abi_1_0_algorithm_descriptor_ends_before_param_help)

@@ -85,10 +85,10 @@ Test(refusals, abi_refused_algorithm_exits_4_with_the_reason)
 	static const struct {
 		const char *file, *algo, *reason;
 	} cases[] = {
-		{"newer_minor", "fx_newer", "newer_minor.so: built against ABI 1.3, "
-		                            "newer than this host's 1.2"},
+		{"newer_minor", "fx_newer", "newer_minor.so: built against ABI 1.4, "
+		                            "newer than this host's 1.3"},
 		{"refused/wrong_major", "fx_major2", "wrong_major.so: descriptor says "
-		                                     "ABI 2.0; this host implements 1.2"},
+		                                     "ABI 2.0; this host implements 1.3"},
 		{"bad_signature", "fx_bad_sig", "bad_signature.so: algorithm "
 		                                "\"fx_bad_sig\": bad parameter "
 		                                "signature \"seed:u65=0\""},
@@ -138,10 +138,10 @@ Test(refusals, unknown_algorithm_names_every_skipped_plugin_and_close_names)
 	cr_assert_eq(st, 2, "exit %d:\n%s", st, out);
 	assert_has(out, "no algorithm \"fx_neewer\" (algorithms: auto, fx_sig_ok,");
 	assert_has(out, "did you mean \"fx_newer\"? Skipped while loading plugins: ");
-	assert_has(out, "newer_minor.so: built against ABI 1.3, newer than this "
-	                "host's 1.2; ");
+	assert_has(out, "newer_minor.so: built against ABI 1.4, newer than this "
+	                "host's 1.3; ");
 	assert_has(out, "v2_only.so: built for plugin ABI major 2 (exports "
-	                "usmp_plugin_v2); this host implements 1.2; ");
+	                "usmp_plugin_v2); this host implements 1.3; ");
 	assert_has(out, "bad_signature.so: algorithm \"fx_bad_sig\": bad parameter");
 	free(out);
 	/* A major-2 descriptor is never read, so its names are unknown: its
@@ -215,7 +215,7 @@ Test(refusals, plain_list_counts_the_skipped_plugins)
 	/* The verbose list says why, as before. */
 	cr_assert_eq(usmp_with(path, "", "list -v", &out), 0, "%s", out);
 	assert_has(out, "skipped:\n");
-	assert_has(out, "newer_minor.so: built against ABI 1.3");
+	assert_has(out, "newer_minor.so: built against ABI 1.4");
 	free(out);
 	free(path);
 }

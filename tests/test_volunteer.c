@@ -228,16 +228,17 @@ Test(volunteer, members_list_the_table_then_volunteers_only)
 	free(path);
 }
 
-/* One plugin per ABI revision, loaded side by side (good_v1_2 names its
- * algorithms as good_v1_1 does: each in a registry of its own). */
-Test(volunteer, plugins_of_abi_1_0_1_1_and_1_2_load)
+/* One plugin per ABI revision, loaded side by side (good_v1_2 and good_v1_3
+ * name their algorithms as good_v1_1 does: each in a registry of its own). */
+Test(volunteer, plugins_of_abi_1_0_to_1_3_load)
 {
 	static const struct {
 		const char *file, *algo;
 		uint32_t minor;
 	} revs[] = {{"good_v1_0", "fx_old", 0},
 	            {"good_v1_1", "fx_good", 1},
-	            {"volunteer/good_v1_2", "fx_good", 2}};
+	            {"volunteer/good_v1_2", "fx_good", 2},
+	            {"volunteer/good_v1_3", "fx_good", 3}};
 	for (size_t i = 0; i < sizeof revs / sizeof *revs; i++) {
 		char path[8192];
 		snprintf(path, sizeof path, "%s/%s.so", test_fixture_plugindir(),

@@ -93,7 +93,7 @@ export USMP_PLUGIN_PATH="$tmp/plugins:$plugindir"
 unset USMP_ALGORITHM
 "$usmp" list -v >"$tmp/list" 2>&1
 if grep -q "^sweep_fit  (sweep)" "$tmp/list" && grep -q "^stack  (sweep)" "$tmp/list" &&
-   grep -q "sweep 1.0.0 (Apache-2.0), ABI 1.2, 2 algorithms: $tmp/plugins/sweep.so" "$tmp/list"
+   grep -q "sweep 1.0.0 (Apache-2.0), ABI 1.3, 2 algorithms: $tmp/plugins/sweep.so" "$tmp/list"
 then pass "usmp list -v shows the plugin, its file and its algorithms"
 else fail "usmp list -v shows the plugin, its file and its algorithms"; diag "$tmp/list"
 fi

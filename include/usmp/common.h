@@ -22,9 +22,10 @@ extern "C" {
 /* ABI version of these headers. A plugin loads into a host when its major
  * equals the host's and its minor is not newer than the host's.
  * Minor history: 1.0 first release; 1.1 appended usmp_algorithm.param_help;
- * 1.2 added USMP_CAP_PORTFOLIO and appended usmp_algorithm.cost. */
+ * 1.2 added USMP_CAP_PORTFOLIO and appended usmp_algorithm.cost; 1.3 added
+ * host calls that read a problem back (no change on the plugin side). */
 #define USMP_ABI_MAJOR 1
-#define USMP_ABI_MINOR 2
+#define USMP_ABI_MINOR 3
 
 /* Status codes, returned as `int` by every fallible call of the host API and
  * by every algorithm. 0 is success; everything else is an error whose text

@@ -18,7 +18,9 @@
  *    thread-safe; usmp_registry_bind, usmp_registry_bind_rules,
  *    usmp_registry_clear_bindings and usmp_registry_set_log are not and must
  *    not run concurrently with any other call on the registry.
- *  - Indices (pools, buffers) are dense, 0-based, in insertion order.
+ *  - Indices (pools, buffers, parts, ...) are dense, 0-based, in insertion
+ *    order. Messages count parts from 1 ("part 1" is usmp_plan_part's
+ *    index 0), as the usmp command's output does.
  *
  * How each function is documented (checked by tests/check_header_docs.py,
  * `meson test header_docs`): the comment right above a USMP_API declaration
@@ -167,8 +169,9 @@ USMP_API int usmp_problem_add_overlap(usmp_problem *p, uint32_t src,
                                       uint32_t dst, int64_t max_lead);
 
 /* Counts and names. Names are owned by `p`.
- * Thread-safe: yes with other read-only calls on `p` (these four and
- * usmp_problem_find_*), not with a call that changes `p`.
+ * Thread-safe: yes with other read-only calls on `p` (these four,
+ * usmp_problem_find_* and the calls that read a problem back, below), not
+ * with a call that changes `p`.
  * Returns: the count or name; 0 or NULL for a NULL problem or an
  * out-of-range index. */
 USMP_API uint32_t usmp_problem_pool_count(const usmp_problem *p);
@@ -185,6 +188,105 @@ USMP_API int usmp_problem_find_pool(const usmp_problem *p, const char *name,
                                     uint32_t *id);
 USMP_API int usmp_problem_find_buffer(const usmp_problem *p, const char *name,
                                       uint32_t *id);
+
+/* Reading a problem back (ABI 1.3): everything the calls above put in,
+ * for a host that read a problem from a file (usmp_problem_read,
+ * usmp_problem_parse) or built it elsewhere. These calls read `p` only:
+ *  - Thread-safe: yes with each other and the other read-only calls on `p`
+ *    (counts, names, usmp_problem_find_*), not with a call that changes
+ *    `p`.
+ *  - Failures set no message: usmp_problem_error stays as it was (writing
+ *    it would make concurrent readers race). The status says what was
+ *    wrong: USMP_ERR_INVALID for a NULL problem or a NULL required pointer
+ *    (a struct_size below 4 included), USMP_ERR_NOT_FOUND for an index at
+ *    or past its count (usmp_problem_pool_count, _buffer_count,
+ *    _conflict_count, _overlap_count, or the info's target_count and
+ *    candidate_count).
+ *  - Strings are owned by `p` and stay valid until it is destroyed or
+ *    emptied by a failed read; the info structs are the caller's, filled
+ *    with at most info->struct_size bytes (zero-fill, then set struct_size
+ *    to sizeof: a caller built against these headers keeps working with a
+ *    later library that appends fields).
+ *  - Indices are the problem's, 0-based, as everywhere in this header.
+ * What a file holds reads back as its reader added it (docs/formats.md):
+ * a JSON problem without pools, or any CSV, has the one pool "default";
+ * a buffer a JSON file gives no "pools" has candidate_count 0 (every
+ * pool; a fixed buffer stays in its fixed pool). Preparing `p` (planning, bounding, writing) adds the "default"
+ * pool to a problem built without pools; nothing else it does shows here. */
+
+/* A pool as added (usmp_problem_add_pool, _add_pool_target). */
+typedef struct usmp_pool_info {
+	uint32_t struct_size;  /* set by the caller to sizeof(usmp_pool_info) */
+	uint32_t target_count; /* its targets, for usmp_problem_pool_target */
+	const char *name;
+	uint64_t size_limit;   /* bytes; USMP_UNBOUNDED when none */
+	uint64_t alignment;    /* a power of two >= 1 (an alignment added as 0
+	                          reads 1) */
+} usmp_pool_info;
+
+/* A buffer as added (usmp_problem_add_buffer and the calls that set it). */
+typedef struct usmp_buffer_info {
+	uint32_t struct_size; /* set by the caller to sizeof(usmp_buffer_info) */
+	uint32_t live;        /* 1: [begin, end) is its live range; 0: it has
+	                         none (begin and end are then 0) */
+	const char *name;
+	uint64_t size;        /* bytes, > 0 */
+	uint64_t alignment;   /* a power of two >= 1 */
+	int64_t begin, end;
+	uint32_t candidate_count; /* its candidate pools (usmp_problem_
+	                             buffer_candidate); 0: every pool (a fixed
+	                             buffer: its fixed pool) */
+	uint32_t fixed_pool;      /* usmp_problem_set_fixed's pool;
+	                             USMP_NO_POOL when not fixed */
+	uint64_t fixed_offset;    /* its offset; 0 when not fixed */
+} usmp_buffer_info;
+
+/* Pool `pool` and buffer `b`: copy at most info->struct_size bytes of the
+ * record into *info.
+ * Thread-safe: yes with other read-only calls on `p` (see above).
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL p or info, struct_size below
+ * 4); USMP_ERR_NOT_FOUND (index out of range). */
+USMP_API int usmp_problem_pool_info(const usmp_problem *p, uint32_t pool,
+                                    usmp_pool_info *info);
+USMP_API int usmp_problem_buffer_info(const usmp_problem *p, uint32_t b,
+                                      usmp_buffer_info *info);
+
+/* Target i (0 <= i < target_count) of pool `pool`, in the order named (a
+ * target named twice is listed once), into *target (owned by `p`).
+ * Thread-safe: yes with other read-only calls on `p`.
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL p or target);
+ * USMP_ERR_NOT_FOUND (pool or i out of range). */
+USMP_API int usmp_problem_pool_target(const usmp_problem *p, uint32_t pool,
+                                      uint32_t i, const char **target);
+
+/* Candidate i (0 <= i < candidate_count) of buffer b, in priority order,
+ * into *pool.
+ * Thread-safe: yes with other read-only calls on `p`.
+ * Returns: USMP_OK; USMP_ERR_INVALID (NULL p or pool); USMP_ERR_NOT_FOUND
+ * (b or i out of range; every i for a buffer without candidates). */
+USMP_API int usmp_problem_buffer_candidate(const usmp_problem *p, uint32_t b,
+                                           uint32_t i, uint32_t *pool);
+
+/* Explicit conflicts (usmp_problem_add_conflict), in the order added,
+ * each with *a < *b; a pair added twice is listed twice (planning counts
+ * it once, and usmp_problem_write writes it once). Either pointer may be
+ * NULL.
+ * Thread-safe: yes with other read-only calls on `p`.
+ * Returns: the count (0 for NULL); USMP_OK; USMP_ERR_INVALID (NULL p);
+ * USMP_ERR_NOT_FOUND (i out of range). */
+USMP_API uint32_t usmp_problem_conflict_count(const usmp_problem *p);
+USMP_API int usmp_problem_conflict(const usmp_problem *p, uint32_t i,
+                                   uint32_t *a, uint32_t *b);
+
+/* Overlap rules (usmp_problem_add_overlap), in the order added. Any of the
+ * three pointers may be NULL.
+ * Thread-safe: yes with other read-only calls on `p`.
+ * Returns: the count (0 for NULL); USMP_OK; USMP_ERR_INVALID (NULL p);
+ * USMP_ERR_NOT_FOUND (i out of range). */
+USMP_API uint32_t usmp_problem_overlap_count(const usmp_problem *p);
+USMP_API int usmp_problem_overlap(const usmp_problem *p, uint32_t i,
+                                  uint32_t *src, uint32_t *dst,
+                                  int64_t *max_lead);
 
 /* File formats for problems and plans. */
 enum usmp_format {
@@ -804,7 +906,8 @@ enum usmp_overrun_cause {
 };
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with
- * strings owned by the plan.
+ * strings owned by the plan. i is 0-based; a message's "(part N: ...)"
+ * is index N - 1.
  * Thread-safe: yes with other read-only calls on `plan`.
  * Returns: the count (0 for NULL); USMP_OK; USMP_ERR_INVALID (NULL
  * argument, i out of range, struct_size below 4). */
@@ -918,8 +1021,8 @@ USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
 /* X(name) once for each function of this header, in its order, but the
  * three deprecated usmp_problem_group_count, _group_bound and _pool_group.
  * A library whose usmp_abi_version is 1.2 exports every one; a function a
- * later minor adds goes into a list of its own (USMP_FUNCTIONS_1_3), so
- * resolving this list never fails against a 1.2 library or a newer 1.x.
+ * later minor adds goes into a list of its own (USMP_FUNCTIONS_1_3 below),
+ * so resolving this list never fails against a 1.2 library or a newer 1.x.
  * docs/hosts.md, "Loading libusmp at run time", builds a table of typed
  * function pointers from it:
  *
@@ -991,6 +1094,20 @@ USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
 	X(usmp_plan_infeasibility)                           \
 	X(usmp_plan_write)                                   \
 	X(usmp_plan_write_svg)
+
+/* X(name) once for each function ABI 1.3 added (reading a problem back),
+ * in this header's order. Resolve them only from a library whose
+ * usmp_abi_version is 1.3 or newer; a host that must also run with a 1.2
+ * library resolves USMP_FUNCTIONS_1_2 alone there and does without these. */
+#define USMP_FUNCTIONS_1_3(X) \
+	X(usmp_problem_pool_info)                            \
+	X(usmp_problem_buffer_info)                          \
+	X(usmp_problem_pool_target)                          \
+	X(usmp_problem_buffer_candidate)                     \
+	X(usmp_problem_conflict_count)                       \
+	X(usmp_problem_conflict)                             \
+	X(usmp_problem_overlap_count)                        \
+	X(usmp_problem_overlap)
 
 #ifdef __cplusplus
 }

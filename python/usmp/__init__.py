@@ -35,7 +35,7 @@ __all__ = [
     "Problem", "Registry", "Plan", "Placement", "Part", "Algorithm", "Param",
     "PluginInfo", "Member", "Selection", "Cancel", "plan",
     "default_registry",
-    "Infeasibility",
+    "Infeasibility", "PoolInfo", "BufferInfo",
     "version",
     "abi_version", "UNBOUNDED", "CAPABILITIES",
 ]
@@ -355,6 +355,15 @@ class _Guarded:
 
 # ---- problems -------------------------------------------------------------
 
+# What Problem.pool_info and buffer_info read back (ABI 1.3): the arguments
+# of add_pool and add_buffer, so p.add_buffer(**q.buffer_info(b)._asdict())
+# copies a buffer. size_limit None: unbounded; live None: no live range;
+# pools None: every pool; fixed None: not fixed, else (pool name, offset).
+PoolInfo = collections.namedtuple("PoolInfo",
+                                  "name size_limit alignment targets")
+BufferInfo = collections.namedtuple("BufferInfo",
+                                    "name size alignment live pools fixed")
+
 class Problem(_Guarded):
     """Pools and buffers to plan. Pools and buffers are referred to by name
     or by index (dense, in insertion order). Not for concurrent use, but
@@ -436,6 +445,91 @@ class Problem(_Guarded):
                  for i in range(lib.usmp_problem_pool_count(h))],
                 [_str(lib.usmp_problem_buffer_name(h, i))
                  for i in range(lib.usmp_problem_buffer_count(h))])
+
+    # reading back (ABI 1.3)
+    def _reader(self, what):
+        """The live handle, when the library has the ABI 1.3 read calls;
+        else UnsupportedError naming `what` and the library's ABI."""
+        why = _lib.too_old(self._lib, 3, what)
+        if why:
+            raise UnsupportedError(why, 8)
+        return self._handle()
+
+    def pool_info(self, pool):
+        """Pool `pool` (index or name) as added: a PoolInfo."""
+        h = self._reader("Problem.pool_info")
+        lib, i = self._lib, self._pool(pool)
+        info = _lib.new(_lib.PoolInfo)
+        st = lib.usmp_problem_pool_info(h, i, ctypes.byref(info))
+        if st:
+            _raise(st, "pool index %d out of range (%d pools)"
+                   % (i, lib.usmp_problem_pool_count(h)))
+        targets = []
+        for k in range(info.target_count):
+            t = ctypes.c_char_p()
+            self._check(lib.usmp_problem_pool_target(h, i, k,
+                                                     ctypes.byref(t)))
+            targets.append(_str(t.value))
+        return PoolInfo(_str(info.name),
+                        None if info.size_limit == UNBOUNDED
+                        else info.size_limit, info.alignment, targets)
+
+    def buffer_info(self, buf):
+        """Buffer `buf` (index or name) as added: a BufferInfo, pools and
+        the fixed pool by name."""
+        h = self._reader("Problem.buffer_info")
+        lib, b = self._lib, self._buffer(buf)
+        info = _lib.new(_lib.BufferInfo)
+        st = lib.usmp_problem_buffer_info(h, b, ctypes.byref(info))
+        if st:
+            _raise(st, "buffer index %d out of range (%d buffers)"
+                   % (b, lib.usmp_problem_buffer_count(h)))
+        pools = None
+        if info.candidate_count:
+            pools = []
+            for k in range(info.candidate_count):
+                j = ctypes.c_uint32()
+                self._check(lib.usmp_problem_buffer_candidate(
+                    h, b, k, ctypes.byref(j)))
+                pools.append(_str(lib.usmp_problem_pool_name(h, j.value)))
+        fixed = None
+        if info.fixed_pool != _NONE:
+            fixed = (_str(lib.usmp_problem_pool_name(h, info.fixed_pool)),
+                     info.fixed_offset)
+        return BufferInfo(_str(info.name), info.size, info.alignment,
+                          (info.begin, info.end) if info.live else None,
+                          pools, fixed)
+
+    @property
+    def conflicts(self):
+        """Explicit conflicts as (name, name) pairs, in the order added (the
+        lower index first; a pair added twice is listed twice)."""
+        h = self._reader("Problem.conflicts")
+        lib = self._lib
+        out = []
+        for i in range(lib.usmp_problem_conflict_count(h)):
+            a, b = ctypes.c_uint32(), ctypes.c_uint32()
+            self._check(lib.usmp_problem_conflict(h, i, ctypes.byref(a),
+                                                  ctypes.byref(b)))
+            out.append((_str(lib.usmp_problem_buffer_name(h, a.value)),
+                        _str(lib.usmp_problem_buffer_name(h, b.value))))
+        return out
+
+    @property
+    def overlaps(self):
+        """Overlap rules as (src, dst, max_lead), buffers by name, in the
+        order added."""
+        h = self._reader("Problem.overlaps")
+        lib = self._lib
+        out = []
+        for i in range(lib.usmp_problem_overlap_count(h)):
+            s, d, lead = ctypes.c_uint32(), ctypes.c_uint32(), ctypes.c_int64()
+            self._check(lib.usmp_problem_overlap(
+                h, i, ctypes.byref(s), ctypes.byref(d), ctypes.byref(lead)))
+            out.append((_str(lib.usmp_problem_buffer_name(h, s.value)),
+                        _str(lib.usmp_problem_buffer_name(h, d.value)),
+                        lead.value))
+        return out
 
     # building
     def add_pool(self, name, size_limit=None, alignment=1, targets=()):

@@ -17,6 +17,8 @@ import threading
 
 ABI_MAJOR = 1  # the major of <usmp/common.h> this binding was written for
 ABI_MINOR = 2  # the oldest minor it needs: it calls 1.2 functions
+# Functions of a later minor are declared only when the library has it
+# (_PROTOTYPES_BY_MINOR); the calls using them check has_minor() first.
 
 c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
@@ -101,6 +103,20 @@ class Infeasibility(ctypes.Structure):
                 ("algorithm", c_char_p)]
 
 
+class PoolInfo(ctypes.Structure):  # ABI 1.3
+    _fields_ = [("struct_size", c_uint32), ("target_count", c_uint32),
+                ("name", c_char_p), ("size_limit", c_uint64),
+                ("alignment", c_uint64)]
+
+
+class BufferInfo(ctypes.Structure):  # ABI 1.3
+    _fields_ = [("struct_size", c_uint32), ("live", c_uint32),
+                ("name", c_char_p), ("size", c_uint64),
+                ("alignment", c_uint64), ("begin", c_int64),
+                ("end", c_int64), ("candidate_count", c_uint32),
+                ("fixed_pool", c_uint32), ("fixed_offset", c_uint64)]
+
+
 # name: (restype, argtypes)
 _PROTOTYPES = {
     "usmp_version": (c_char_p, []),
@@ -178,6 +194,25 @@ _PROTOTYPES = {
     "usmp_plan_write_svg": (c_int, [c_void_p, c_void_p, c_char_p]),
 }
 
+# minor: {name: (restype, argtypes)}, the functions each later minor added.
+_PROTOTYPES_BY_MINOR = {
+    3: {
+        "usmp_problem_pool_info": (c_int, [c_void_p, c_uint32, P(PoolInfo)]),
+        "usmp_problem_buffer_info": (c_int, [c_void_p, c_uint32,
+                                             P(BufferInfo)]),
+        "usmp_problem_pool_target": (c_int, [c_void_p, c_uint32, c_uint32,
+                                             P(c_char_p)]),
+        "usmp_problem_buffer_candidate": (c_int, [c_void_p, c_uint32,
+                                                  c_uint32, P(c_uint32)]),
+        "usmp_problem_conflict_count": (c_uint32, [c_void_p]),
+        "usmp_problem_conflict": (c_int, [c_void_p, c_uint32, P(c_uint32),
+                                          P(c_uint32)]),
+        "usmp_problem_overlap_count": (c_uint32, [c_void_p]),
+        "usmp_problem_overlap": (c_int, [c_void_p, c_uint32, P(c_uint32),
+                                         P(c_uint32), P(c_int64)]),
+    },
+}
+
 _lock = threading.Lock()
 _lib = None
 
@@ -246,7 +281,11 @@ def lib():
                           "%d.%d or a later %d.x" % (name, major.value,
                                                      minor.value, ABI_MAJOR,
                                                      ABI_MINOR, ABI_MAJOR))
-        for fn, (restype, argtypes) in _PROTOTYPES.items():
+        protos = dict(_PROTOTYPES)
+        for m, table in _PROTOTYPES_BY_MINOR.items():
+            if minor.value >= m:
+                protos.update(table)
+        for fn, (restype, argtypes) in protos.items():
             try:
                 f = getattr(handle, fn)
             except AttributeError:
@@ -255,8 +294,20 @@ def lib():
             f.restype = restype
             f.argtypes = argtypes
         handle.usmp_library_path = name
+        handle.usmp_abi_minor = minor.value
         _lib = handle
         return _lib
+
+
+def too_old(handle, minor, what):
+    """The message saying `what` needs ABI 1.minor when the loaded library
+    (handle) is older, else None; the rest of the binding works from
+    ABI_MINOR on."""
+    if handle.usmp_abi_minor < minor:
+        return ("%s needs libusmp ABI %d.%d or later; %s implements %d.%d"
+                % (what, ABI_MAJOR, minor, handle.usmp_library_path,
+                   ABI_MAJOR, handle.usmp_abi_minor))
+    return None
 
 
 def new(struct):

@@ -23,7 +23,7 @@ then pass "usmp --version prints usmp $version (plugin ABI $abi)"
 else fail "usmp --version prints usmp $version (plugin ABI $abi)"; diag "$tmp/out"
 fi
 # The library's file carries the ABI, the soname its major (what a host
-# dlopen()s): libusmp.so.1 -> libusmp.so.1.2.0.
+# dlopen()s): libusmp.so.1 -> libusmp.so.1.3.0.
 major=${abi%%.*}
 if [ "$(readlink "$LIBDIR/libusmp.so.$major")" = "libusmp.so.$abi.0" ] &&
    readelf -d "$LIBDIR/libusmp.so.$abi.0" | grep -q "SONAME.*\[libusmp\.so\.$major\]"

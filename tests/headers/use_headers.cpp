@@ -76,7 +76,14 @@ int main()
 	            !usmp_problem_set_fixed(p, b, dram, 128) &&
 	            !std::strcmp(usmp_problem_pool_name(p, dram), "dram") &&
 	            o.algorithm == nullptr;
+	usmp_buffer_info bi{};
+	bi.struct_size = sizeof bi;
+	uint32_t cand = USMP_NO_POOL;
+	host = host && !usmp_problem_buffer_info(p, b, &bi) &&
+	       bi.fixed_pool == dram && bi.fixed_offset == 128 &&
+	       bi.candidate_count == 2 &&
+	       !usmp_problem_buffer_candidate(p, b, 1, &cand) && cand == dram;
 	usmp_problem_destroy(p);
-	bad |= ok(6, host, "the host API's builder calls from C++");
+	bad |= ok(6, host, "the host API's builder and read calls from C++");
 	return bad;
 }

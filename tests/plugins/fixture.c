@@ -95,8 +95,10 @@ FX_UNUSED static int fx_seeded_order(const usmp_view *v, const usmp_host *h,
                  USMP_CAP_DETERMINISTIC | USMP_CAP_EXPLICIT_CONFLICTS)
 #define FN(f) ((usmp_algorithm_fn)(f))
 
-/* ---- good_v1_2: today's ABI, with param_help and cost ------------------ */
-#if defined(FX_GOOD_V1_2) || defined(FX_DUPLICATE)
+/* ---- good_v1_2, good_v1_3: ABI 1.2 and 1.3, with param_help and cost ----- */
+/* 1.3 changed nothing on the plugin side: both have today's layout and
+ * differ in the minor they claim. */
+#if defined(FX_GOOD_V1_2) || defined(FX_GOOD_V1_3) || defined(FX_DUPLICATE)
 static const usmp_algorithm fx_good = USMP_ALGORITHM_INIT(
 	fx_seeded_order, "fx_good", FX_CAPS,
 	"stack buffers in their first pool (fixture)");
@@ -106,8 +108,16 @@ static const usmp_algorithm fx_good = USMP_ALGORITHM_INIT(
 static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
 	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
-#define FX_MINOR USMP_ABI_MINOR
+#define FX_MINOR 2
 #define FX_NAME "good_v1_2"
+#endif
+
+#if defined(FX_GOOD_V1_3)
+static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
+	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
+static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
+#define FX_MINOR 3
+#define FX_NAME "good_v1_3"
 #endif
 
 /* ---- good_v1_1: built as ABI 1.1, whose usmp_algorithm ends at param_help - */
