@@ -885,7 +885,7 @@ typedef struct usmp_part_info {
 	 * plan, which is always finished). */
 	uint32_t overrun_cause;
 	uint32_t reserved2; /* 0 */
-	/* Appended: the part's spill floor, bytes no valid plan of the part
+	/* Appended in ABI 1.3: the part's spill floor, bytes no valid plan of the part
 	 * spills less than (docs/design.md, "Several pools: the objective"):
 	 * spill_forced's buffers, plus per pool with a size limit what the
 	 * buffers preferring it must move out when too many are alive
