@@ -784,6 +784,13 @@ static void auto_search(run_state *s)
 static int auto_no_plan(run_state *s)
 {
 	const usmp_host *h = s->h;
+	if (only_cancel(s->hc)) {
+		/* cancelled before any member made a plan: no member may have
+		 * run at all, which says nothing about the plugins */
+		h->log(h, USMP_LOG_ERROR, "cancelled before any member made a "
+		       "plan");
+		return USMP_ERR_STOPPED;
+	}
 	if (!s->ran && !s->first_error) {
 		const char *missing = usmp__registry_missing_plugindir(s->r);
 		char line[1024];

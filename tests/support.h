@@ -53,7 +53,8 @@ struct usmp_registry *test_registry(const char *plugin_path);
 int test_run(const char *cmd, char **out);
 /* Run a Python `script` with the source tree's binding on the build's
  * libusmp, the build's shipped plugins on the path when `plugins` is
- * nonzero (else none), USMP_ALGORITHM unset: as test_run. */
+ * nonzero (else none), USMP_ALGORITHM unset: as test_run. Skips the test
+ * in a build under the sanitizers (python3 cannot load that libusmp). */
 int test_python(const char *script, int plugins, char **out);
 /* Run `usmp ARGS` (ARGS printf-formatted, shell words) without
  * USMP_PLUGIN_PATH or USMP_ALGORITHM: as test_run. */
