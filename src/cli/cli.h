@@ -106,9 +106,14 @@ int cli_parse_format(const char *text);
  * that cannot be read) and returns NULL. `capacity` (USMP_UNBOUNDED for
  * none) is refused for a JSON problem. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity, int *code);
-/* Create the registry with usmp_registry_flag `flags`; prints load
- * diagnostics (skipped plugins as notes, shadowed algorithms as warnings)
- * when `verbose`. Its algorithms log as cli_log_shown says. */
+/* Most registry diagnostics cli_registry prints before "... and N more". */
+#define CLI_DIAGNOSTICS_SHOWN 8u
+/* The registry's load diagnostics to stderr: skipped plugins as notes,
+ * shadowed algorithms as warnings; the first CLI_DIAGNOSTICS_SHOWN, then
+ * "... and N more". */
+void cli_print_diagnostics(const usmp_registry *r);
+/* Create the registry with usmp_registry_flag `flags`; prints its load
+ * diagnostics (cli_print_diagnostics) when `verbose`. Its algorithms log as cli_log_shown says. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
 /* Algorithms' log lines on `r` (at the level USMP_LOG names) go to stderr
  * escaped like cli_shown. */

@@ -122,6 +122,21 @@ void cli_log_shown(usmp_registry *r)
 	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
 }
 
+void cli_print_diagnostics(const usmp_registry *r)
+{
+	uint32_t n = usmp_registry_diagnostic_count(r);
+	/* The first few, then how many more: a USMP_PLUGIN_PATH of thousands
+	 * of missing entries would print thousands of lines. */
+	for (uint32_t i = 0; i < n && i < CLI_DIAGNOSTICS_SHOWN; i++)
+		fprintf(stderr, "usmp: %s: %s\n",
+		        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
+		                ? "warning" : "note",
+		        cli_shown(usmp_registry_diagnostic(r, i)));
+	if (n > CLI_DIAGNOSTICS_SHOWN)
+		fprintf(stderr, "usmp: note: ... and %u more: `usmp list -v` shows "
+		        "them all\n", n - CLI_DIAGNOSTICS_SHOWN);
+}
+
 usmp_registry *cli_registry(int verbose, uint32_t flags)
 {
 	usmp_registry_options o = {.struct_size = sizeof o, .flags = flags};
@@ -130,13 +145,8 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 		cli_error("cannot create the plugin registry (out of memory)");
 		return NULL;
 	}
-	uint32_t n = usmp_registry_diagnostic_count(r);
-	for (uint32_t i = 0; i < n; i++)
-		if (verbose)
-			fprintf(stderr, "usmp: %s: %s\n",
-			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
-			                ? "warning" : "note",
-			        cli_shown(usmp_registry_diagnostic(r, i)));
+	if (verbose)
+		cli_print_diagnostics(r);
 	cli_log_shown(r);
 	return r;
 }

@@ -600,10 +600,8 @@ static int cmd_plan(int argc, char **argv)
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
 		                               : "out of memory");
-		for (uint32_t i = 0; a.quiet && st == USMP_ERR_PLUGIN &&
-		                     i < usmp_registry_diagnostic_count(r); i++)
-			fprintf(stderr, "usmp: note: %s\n",
-			        cli_shown(usmp_registry_diagnostic(r, i)));
+		if (a.quiet && st == USMP_ERR_PLUGIN)
+			cli_print_diagnostics(r);
 		code = cli_exit_for(st);
 		goto out;
 	}
