@@ -59,3 +59,51 @@ Test(loose_ends3, plan_collapses_thousands_of_registry_notes)
 	free(path);
 	free(pp);
 }
+
+/* ---- USMP_LOG checked by every command that honours it -------------------- */
+
+/* list, select and check-plugin warned about nothing (the library took
+ * the unknown level for silence); now each warns once, naming the levels;
+ * plan still refuses it. */
+Test(loose_ends3, every_command_warns_once_about_an_unknown_log_level)
+{
+	static const char warning[] = "usmp: warning: USMP_LOG=bogus: expected "
+	                              "error, warn, info or debug";
+	const char *args[] = {"list", "list -v", "select npu",
+	                      "check-plugin '%s/plugins/fit.so'"};
+	for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+		char *a = test_fmt(args[i], test_build_root());
+		char *cmd = test_fmt("USMP_LOG=bogus USMP_PLUGIN_PATH= "
+		                     "USMP_ALGORITHM= '%s' %s", test_cli(), a);
+		char *out = NULL;
+		int st = test_run(cmd, &out);
+		cr_assert_eq(st, 0, "%s: exit %d: %s", a, st, out);
+		cr_assert_eq(count(out, warning), 1, "%s: %s", a, out);
+		free(out);
+		/* A known level: no warning. */
+		free(cmd);
+		cmd = test_fmt("USMP_LOG=warn USMP_PLUGIN_PATH= USMP_ALGORITHM= "
+		               "'%s' %s", test_cli(), a);
+		st = test_run(cmd, &out);
+		cr_assert_eq(st, 0, "%s: exit %d: %s", a, st, out);
+		cr_assert_null(strstr(out, "USMP_LOG"), "%s: %s", a, out);
+		free(out);
+		free(cmd);
+		free(a);
+	}
+	char *pp = test_write_tmp(".csv", two_csv);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", pp);
+	cr_assert_eq(st, 0, "%s", out);
+	free(out);
+	char *cmd = test_fmt("USMP_LOG=bogus '%s' plan '%s' -o /dev/null",
+	                     test_cli(), pp);
+	st = test_run(cmd, &out);
+	cr_assert_eq(st, 2, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "usmp: USMP_LOG=bogus: expected error, warn, info "
+	                      "or debug (unset or empty: no log messages)\n"),
+	          "%s", out);
+	free(out);
+	free(cmd);
+	free(pp);
+}

@@ -115,8 +115,13 @@ void cli_print_diagnostics(const usmp_registry *r);
 /* Create the registry with usmp_registry_flag `flags`; prints its load
  * diagnostics (cli_print_diagnostics) when `verbose`. Its algorithms log as cli_log_shown says. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
+/* The levels USMP_LOG may name, for messages. */
+#define CLI_LOG_LEVELS "error, warn, info or debug"
+/* USMP_LOG's value when it names no level (NULL: unset, empty or known). */
+const char *cli_log_unknown(void);
 /* Algorithms' log lines on `r` (at the level USMP_LOG names) go to stderr
- * escaped like cli_shown. */
+ * escaped like cli_shown; an unknown USMP_LOG is warned about, once per
+ * process. */
 void cli_log_shown(usmp_registry *r);
 
 /* Refuse (out_guard.c; message printed, -1) outputs that cannot be opened

@@ -117,8 +117,28 @@ static void log_shown(void *ctx, int level, const char *algorithm,
 	fprintf(stderr, "%s\n", cli_shown(message));
 }
 
+const char *cli_log_unknown(void)
+{
+	static const char *levels[] = {"error", "warn", "info", "debug"};
+	const char *s = getenv("USMP_LOG");
+	if (!s || !*s)
+		return NULL;
+	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+		if (!strcmp(s, levels[i]))
+			return NULL;
+	return s;
+}
+
 void cli_log_shown(usmp_registry *r)
 {
+	/* The library takes an unknown level for silence: say so, once. */
+	static int warned;
+	const char *s = cli_log_unknown();
+	if (s && !warned) {
+		warned = 1;
+		cli_error("warning: USMP_LOG=%s: expected " CLI_LOG_LEVELS " (unset "
+		          "or empty: no log messages); no log messages are shown", s);
+	}
 	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
 }
 

@@ -327,18 +327,14 @@ static const cli_option plan_options[] = {
 };
 
 /* USMP_LOG is read by the library, which takes any unknown value for the
- * default (silent); the command refuses it instead. */
+ * default (silent); plan refuses it instead (the other commands warn). */
 static int log_level_ok(void)
 {
-	static const char *levels[] = {"error", "warn", "info", "debug"};
-	const char *s = getenv("USMP_LOG");
-	if (!s || !*s)
+	const char *s = cli_log_unknown();
+	if (!s)
 		return 1;
-	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-		if (!strcmp(s, levels[i]))
-			return 1;
-	cli_error("USMP_LOG=%s: expected error, warn, info or debug (unset or "
-	          "empty: no log messages)", s);
+	cli_error("USMP_LOG=%s: expected " CLI_LOG_LEVELS " (unset or empty: no "
+	          "log messages)", s);
 	return 0;
 }
 
