@@ -107,3 +107,105 @@ Test(loose_ends3, every_command_warns_once_about_an_unknown_log_level)
 	free(cmd);
 	free(pp);
 }
+
+/* ---- long names shortened in messages ------------------------------------- */
+
+/* Whether `s` is valid UTF-8 (no sequence cut). */
+static int valid_utf8(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		int n = *u < 0x80 ? 1 : (*u & 0xe0) == 0xc0 ? 2
+		        : (*u & 0xf0) == 0xe0 ? 3 : (*u & 0xf8) == 0xf0 ? 4 : 0;
+		if (!n)
+			return 0;
+		for (int i = 1; i < n; i++)
+			if ((u[i] & 0xc0) != 0x80)
+				return 0;
+		u += n;
+	}
+	return 1;
+}
+
+/* A name of `len` bytes: `lead` then "é" (2 bytes) repeated. */
+static char *long_name(const char *lead, size_t len)
+{
+	char *s = malloc(len + 1);
+	cr_assert_not_null(s);
+	size_t k = strlen(lead);
+	memcpy(s, lead, k);
+	while (k + 2 <= len) {
+		s[k++] = (char)0xc3;
+		s[k++] = (char)0xa9;
+	}
+	while (k < len)
+		s[k++] = 'x';
+	s[len] = '\0';
+	return s;
+}
+
+/* A 1 MB name given twice: the message quoted it whole (2 MB); now its
+ * first 59 bytes (60 would split an "é") and "…(1048576 bytes)". */
+Test(loose_ends3, a_long_name_is_shortened_in_library_messages)
+{
+	char *name = long_name("a", 1u << 20);
+	usmp_problem *p = usmp_problem_create();
+	uint32_t pool = 0, b = 0;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 1000, 1, &pool), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b), USMP_OK,
+	             "%s", usmp_problem_error(p));
+	cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b),
+	             USMP_ERR_INVALID);
+	const char *msg = usmp_problem_error(p);
+	cr_assert_lt(strlen(msg), 200, "%zu bytes", strlen(msg));
+	char *want = test_fmt("buffer \"%.59s\xe2\x80\xa6(1048576 bytes)\": name "
+	                      "already used by buffer 0", name);
+	cr_assert_str_eq(msg, want);
+	cr_assert(valid_utf8(msg));
+	free(want);
+	/* A name at the limit (120 bytes) is quoted whole. */
+	name[120] = '\0';
+	cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p), name), "%s",
+	          usmp_problem_error(p));
+	usmp_problem_destroy(p);
+	free(name);
+}
+
+/* `usmp plan` on a 1 MB pool name and a 1 MB buffer name (spilled out of
+ * that pool): the summary quoted both whole, now shortened; the plan file
+ * keeps them whole. */
+Test(loose_ends3, the_summary_shortens_long_names_the_plan_file_keeps_them)
+{
+	char *pool = long_name("p", 1u << 20), *buf = long_name("bb", 1u << 20);
+	char *json = test_fmt(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"%s\", \"size_limit\": 10},"
+		" {\"name\": \"dram\", \"size_limit\": 1000}], \"buffers\": ["
+		"{\"name\": \"%s\", \"size\": 20, \"live\": [0, 2], \"pools\": "
+		"[\"%s\", \"dram\"]}]}", pool, buf, pool);
+	char *pp = test_write_tmp(".json", json);
+	char *plan = test_tmpfile(".json");
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o '%s'", pp, plan);
+	cr_assert_eq(st, 0, "exit %d: %.2000s", st, out);
+	cr_assert_lt(strlen(out), 4000, "%zu bytes", strlen(out));
+	char *pool_shown = test_fmt("pool %.59s\xe2\x80\xa6(1048576 bytes)", pool);
+	char *buf_shown = test_fmt("the largest \"%.60s\xe2\x80\xa6(1048576 bytes)\" "
+	                           "in dram", buf);
+	cr_assert(strstr(out, pool_shown), "%s", out);
+	cr_assert(strstr(out, buf_shown), "%s", out);
+	cr_assert(valid_utf8(out));
+	char *written = test_read_file(plan);
+	cr_assert(strstr(written, buf), "the plan file lost the name");
+	free(written);
+	free(buf_shown);
+	free(pool_shown);
+	free(out);
+	free(plan);
+	free(pp);
+	free(json);
+	free(buf);
+	free(pool);
+}

@@ -75,6 +75,13 @@ void cli_print_synopsis(const cli_command *cmd, FILE *f, const char *indent);
  * calls; freed by cli_shown_release. The string itself when nothing needs
  * escaping. */
 const char *cli_shown(const char *text);
+/* A name from the problem as messages and summaries quote it: cli_shown,
+ * and over CLI_NAME_SHOWN_MAX bytes only its first CLI_NAME_KEPT (fewer
+ * rather than split a UTF-8 sequence) and "…(N bytes)", so a 1 MB name
+ * gives a short line. Plan files keep names whole. Valid as cli_shown. */
+#define CLI_NAME_SHOWN_MAX 120u
+#define CLI_NAME_KEPT 60u
+const char *cli_name(const char *name);
 /* The line "<lead>spill N bytes: ..." of a part whose buffers are outside
  * their first candidate pool (nothing otherwise), to f (plan, verify). */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,

@@ -189,8 +189,8 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 	        (unsigned long long)pi->spill, cli_s(pi->spill), pi->spill_count,
 	        pi->spill_count == 1 ? "" : "s",
 	        pi->spill_count == 1 ? "its" : "their",
-	        cli_shown(usmp_problem_buffer_name(p, pi->spill_largest)),
-	        pool == USMP_NO_POOL ? "?" : cli_shown(usmp_problem_pool_name(p, pool)));
+	        cli_name(usmp_problem_buffer_name(p, pi->spill_largest)),
+	        pool == USMP_NO_POOL ? "?" : cli_name(usmp_problem_pool_name(p, pool)));
 	/* Forced: no plan keeps those bytes in their first pools. */
 	if (pi->spill_forced == pi->spill)
 		fprintf(f, "; forced: %s larger than its first candidate "

@@ -79,7 +79,7 @@ static void pool_line(const usmp_problem *p, const usmp_plan *plan,
 {
 	unsigned long long size = usmp_plan_pool_size(plan, pool);
 	fprintf(stderr, "    pool %-12s %12llu byte%s",
-	        cli_shown(usmp_problem_pool_name(p, pool)), size, cli_s(size));
+	        cli_name(usmp_problem_pool_name(p, pool)), size, cli_s(size));
 	if (capacity != USMP_UNBOUNDED && size <= capacity)
 		fprintf(stderr, " of the capacity %llu (%llu free)",
 		        (unsigned long long)capacity,
@@ -226,7 +226,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		if (usmp_plan_part(plan, i, &pi))
 			continue;
 		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffer%s, "
-		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "none",
+		        "%.1f ms\n", i + 1, *pi.target ? cli_name(pi.target) : "none",
 		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
 		        cli_shown(pi.params), *pi.params ? ")" : "", pi.buffer_count,
 		        cli_s(pi.buffer_count), pi.time_ms);
