@@ -190,7 +190,8 @@ void usmp__plan_spill(usmp_plan *plan, usmp_problem *p)
 		if (first >= p->pool_count || pool == first)
 			continue;
 		spill_add(&plan->parts[part_of[g]], b->size, (uint32_t)i,
-		          fixed || b->size > p->pools[first].size_limit,
+		          usmp__spill_is_forced(b->size, fixed, b->fixed_pool, first,
+		                                p->pools[first].size_limit),
 		          &largest[part_of[g]]);
 	}
 	group_floors(plan, p, ng, part_of);
