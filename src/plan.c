@@ -888,6 +888,13 @@ static int part_accept(part_job *j)
 	 * saturated, however far apart they are. */
 	part->optimal = !saturated && part->size <= part->proven_bound;
 	part_spill(part, v, j->out, j->vs.buffer_map);
+	/* An exact algorithm (auto's member too) that proved its plan proved
+	 * its spill the least of any valid plan (docs/design.md, "What
+	 * optimal claims"); the plan kept spills no more: that is the floor. */
+	if (part->optimal && j->hc.reported && j->hc.optimal &&
+	    (j->algo->caps & USMP_CAP_EXACT) && !capacity_narrows(j) &&
+	    part->spill > part->spill_floor)
+		part->spill_floor = part->spill;
 	part->rules_as_conflicts =
 		j->algo->portfolio || (j->algo->caps & USMP_CAP_OVERLAP_RULES)
 			? 0 : v->overlap_count;

@@ -271,3 +271,76 @@ Test(loose_ends3, an_isolated_volunteer_is_budgeted_with_its_child_process)
 	cr_assert(strstr(log, "volunteer fx_oracle took"), "%s", log);
 	cr_assert(strstr(log, "with its child process"), "%s", log);
 }
+
+/* ---- the spill line's wording for auto ------------------------------------ */
+
+/* tests/test_auto_spill.c's `cycle`: sram 100 bytes before dram; x (70)
+ * over [0, 4), y (50) and w (80, dram only) over [0, 2), z (60) over
+ * [2, 4), five 45-byte dram-only buffers in a cycle of conflict edges. The
+ * computed spill floor is 60; the least spill is 70 (x alone in dram),
+ * which auto's exact member finds and proves; the heuristics spill 110. */
+static const char cycle_json[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 100},"
+	" {\"name\": \"dram\"}], \"buffers\": ["
+	" {\"name\": \"x\", \"size\": 70, \"live\": [0, 4], \"pools\": [\"sram\", "
+	"\"dram\"]},"
+	" {\"name\": \"y\", \"size\": 50, \"live\": [0, 2], \"pools\": [\"sram\", "
+	"\"dram\"]},"
+	" {\"name\": \"z\", \"size\": 60, \"live\": [2, 4], \"pools\": [\"sram\", "
+	"\"dram\"]},"
+	" {\"name\": \"w\", \"size\": 80, \"live\": [0, 2], \"pools\": [\"dram\"]},"
+	" {\"name\": \"c0\", \"size\": 45, \"pools\": [\"dram\"]},"
+	" {\"name\": \"c1\", \"size\": 45, \"pools\": [\"dram\"]},"
+	" {\"name\": \"c2\", \"size\": 45, \"pools\": [\"dram\"]},"
+	" {\"name\": \"c3\", \"size\": 45, \"pools\": [\"dram\"]},"
+	" {\"name\": \"c4\", \"size\": 45, \"pools\": [\"dram\"]}],"
+	" \"conflicts\": [[\"c0\", \"c1\"], [\"c1\", \"c2\"], [\"c2\", \"c3\"],"
+	" [\"c3\", \"c4\"], [\"c4\", \"c0\"]]}\n";
+
+/* auto's exact member proved the least spill (70) and the summary said
+ * "auto keeps the least spill it found, -a exact proves the least"; now
+ * the proof raises the part's floor to 70 and the line says it is the
+ * least possible. Without the search (improve=false) the heuristics' 110
+ * is said to be unproven, never that -a exact proves it. */
+Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = test_parse_json(cycle_json, "cycle.json");
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
+	                       .flags = USMP_PLAN_NO_ISOLATE};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_str_eq(pi.algorithm, "auto/exact");
+	cr_assert_eq(pi.spill, 70);
+	cr_assert_eq(pi.spill_floor, 70, "floor %llu",
+	             (unsigned long long)pi.spill_floor);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+
+	char *path = test_write_tmp(".json", cycle_json);
+	char *out = NULL;
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "\n    spill 70 bytes: 1 buffer outside its first "
+	                      "candidate pool, the largest \"x\" in dram; the "
+	                      "least possible: no valid plan spills less\n"),
+	          "%s", out);
+	cr_assert_null(strstr(out, "-a exact"), "%s", out);
+	free(out);
+	st = test_usmp(&out, "plan '%s' -a auto -p improve=false -o /dev/null",
+	               path);
+	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
+	                      "first candidate pool, the largest \"z\" in dram; "
+	                      "no valid plan spills less than 60 bytes; auto "
+	                      "keeps the least spill it found, not proven the "
+	                      "least (-a exact may prove it, given the time)\n"),
+	          "%s", out);
+	cr_assert_null(strstr(out, "-a exact proves"), "%s", out);
+	free(out);
+	free(path);
+}

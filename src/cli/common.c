@@ -174,9 +174,9 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 /* The part's spill, when some buffer is outside its first candidate pool
  * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
  * largest and where it went, what is forced, the spill floor or that the
- * spill is at it (the least possible); auto's plans above the floor add
- * that `-a exact` proves the least spill (auto keeps the least its members
- * found). */
+ * spill is at it (the least possible, also when an exact search proved
+ * it: the library raises the floor to it); auto's plans above the floor
+ * add that auto keeps the least its members found, unproven. */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
                      usmp_plan *plan, const usmp_part_info *pi)
 {
@@ -212,9 +212,11 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 		fprintf(f, "; no valid plan spills less than %llu byte%s",
 		        (unsigned long long)pi->spill_floor,
 		        cli_s(pi->spill_floor));
+	/* A plan whose spill an exact search proved the least has it as its
+	 * floor (above); auto's other plans are the least its members found. */
 	fputs(!strncmp(pi->algorithm, "auto", 4)
-	              ? "; auto keeps the least spill it found, -a exact "
-	                "proves the least\n"
+	              ? "; auto keeps the least spill it found, not proven the "
+	                "least (-a exact may prove it, given the time)\n"
 	              : "\n",
 	      f);
 }
