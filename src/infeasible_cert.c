@@ -42,16 +42,6 @@ static uint64_t wide_excess(usmp__wide a, usmp__wide b)
 
 /* ---- rule partners -------------------------------------------------------- */
 
-static uint64_t rule_share(uint64_t s_src, uint64_t s_dst, int64_t lead)
-{
-	uint64_t m = s_src < s_dst ? s_src : s_dst;
-	if (lead >= 0)
-		return m;
-	uint64_t back = (uint64_t)(-(lead + 1)) + 1;
-	uint64_t room = s_dst > back ? s_dst - back : 0;
-	return room < s_src ? room : s_src;
-}
-
 /* Rule partners as a symmetric CSR with the largest share of each pair. */
 typedef struct partners {
 	uint64_t *start; /* [n + 1] */
@@ -95,7 +85,7 @@ static int partners_build(partners *r, const usmp_view *v)
 		const usmp_overlap_rec *o = &v->overlaps[k];
 		if (o->src >= n || o->dst >= n || o->src == o->dst)
 			continue;
-		uint64_t sh = rule_share(v->buffers[o->src].size,
+		uint64_t sh = usmp__rule_share(v->buffers[o->src].size,
 		                         v->buffers[o->dst].size, o->max_lead);
 		/* A pair with rules both ways keeps the larger share, once. */
 		uint64_t e;

@@ -190,7 +190,8 @@ void usmp__plan_spill(usmp_plan *plan, usmp_problem *p)
 		if (first >= p->pool_count || pool == first)
 			continue;
 		spill_add(&plan->parts[part_of[g]], b->size, (uint32_t)i,
-		          fixed || b->size > p->pools[first].size_limit,
+		          usmp__spill_is_forced(b->size, fixed, b->fixed_pool, first,
+		                                p->pools[first].size_limit),
 		          &largest[part_of[g]]);
 	}
 	group_floors(plan, p, ng, part_of);
@@ -890,6 +891,13 @@ static int part_accept(part_job *j)
 	 * saturated, however far apart they are. */
 	part->optimal = !saturated && part->size <= part->proven_bound;
 	part_spill(part, v, j->out, j->vs.buffer_map);
+	/* An exact algorithm (auto's member too) that proved its plan proved
+	 * its spill the least of any valid plan (docs/design.md, "What
+	 * optimal claims"); the plan kept spills no more: that is the floor. */
+	if (part->optimal && j->hc.reported && j->hc.optimal &&
+	    (j->algo->caps & USMP_CAP_EXACT) && !capacity_narrows(j) &&
+	    part->spill > part->spill_floor)
+		part->spill_floor = part->spill;
 	part->rules_as_conflicts =
 		j->algo->portfolio || (j->algo->caps & USMP_CAP_OVERLAP_RULES)
 			? 0 : v->overlap_count;

@@ -46,6 +46,8 @@ typedef struct run_state {
 	size_t nidx;
 	double verify_cost; /* seconds the last verification of a plan took */
 	double call_s; /* the last member call's usmp__call.call_s */
+	double isolate_s; /* a volunteer's child-process overhead: measured by
+	                   * the last isolated one, USMP__ISOLATE_OVERHEAD before */
 	uint64_t best_digest; /* placements_digest of best when it was verified */
 	/* A member's proven bound holds for plans that spill no more than its
 	 * own (docs/design.md, "What optimal claims"): the least spill of the
@@ -497,11 +499,15 @@ static void run_heuristics(run_state *s, double share)
 	}
 }
 
-/* A volunteer's estimated cost, as a multiple of the first plan's time:
- * what it declares, or 1 (as first_fit) when it declares none. */
-static double volunteer_cost(const usmp__algo *a)
+/* A volunteer's estimated seconds: its declared cost (1, as first_fit,
+ * when it declares none) x the first plan's time, plus the overhead of its
+ * child process when it runs in one (*isolated). */
+static double volunteer_cost(const run_state *s, const usmp__algo *a,
+                             bool *isolated)
 {
-	return a->cost > 0 ? a->cost : 1.0;
+	*isolated = usmp__dispatch_isolates(s->r, a, s->call->flags);
+	return (a->cost > 0 ? a->cost : 1.0) * s->first_cost +
+	       (*isolated ? s->isolate_s : 0);
 }
 
 /* The info line on what volunteer a took: its function's own time (in
@@ -528,7 +534,8 @@ static void volunteer_took(run_state *s, const usmp__algo *a, double took,
 /* Run every volunteer (a plugin algorithm with USMP_CAP_PORTFOLIO), in
  * registry order, with its default knobs: while no plan is at the bound
  * and time remains, each whose estimated cost (its declared cost x the time
- * the first plan took) fits the time left; every one while no plan exists.
+ * the first plan took, plus its child process's overhead when isolated:
+ * volunteer_cost) fits the time left; every one while no plan exists.
  * Logs what each took as a multiple of the first plan (its measured cost),
  * and at info why one did not run (a capability the part needs, a plan
  * already at the bound, the time), so that its author can tell.
@@ -567,18 +574,26 @@ static int run_volunteers(run_state *s)
 			h->log(h, USMP_LOG_INFO, line);
 			continue;
 		}
-		double est = volunteer_cost(a) * first_cost;
+		bool isolated;
+		double est = volunteer_cost(s, a, &isolated);
 		if (s->have_best && est > time_left(s->hc)) {
+			char child[64] = "";
+			if (isolated)
+				snprintf(child, sizeof child, " (%.1f ms of it for its "
+				         "child process)", s->isolate_s * 1e3);
 			snprintf(line, sizeof line, "volunteer %s skipped: "
-			         "estimated %.1f ms, %.1f ms left", a->name, est * 1e3,
-			         time_left(s->hc) * 1e3);
+			         "estimated %.1f ms%s, %.1f ms left", a->name, est * 1e3,
+			         child, time_left(s->hc) * 1e3);
 			h->log(h, USMP_LOG_INFO, line);
 			continue;
 		}
 		double t0 = usmp__now();
 		s->call_s = 0;
 		ran += run_algo(s, a, NULL, false, true);
-		volunteer_took(s, a, usmp__now() - t0, first_cost);
+		double took = usmp__now() - t0;
+		volunteer_took(s, a, took, first_cost);
+		if (isolated && s->call_s > 0 && took > s->call_s)
+			s->isolate_s = took - s->call_s;
 	}
 	return ran;
 }
@@ -835,6 +850,7 @@ static int auto_plan(usmp__call *c)
 	const usmp_host *h = &hc->host;
 	double t_start = usmp__now();
 	run_state s = {.call = c, .r = c->r, .v = v, .hc = hc, .h = h,
+	               .isolate_s = USMP__ISOLATE_OVERHEAD,
 	               .best = c->out, .best_size = UINT64_MAX};
 	s.improve = k && k->sig && k->sig->count ? k->values[0].b : true;
 	s.hw = calloc(v->pool_count ? v->pool_count : 1, sizeof *s.hw);

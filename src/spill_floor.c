@@ -440,15 +440,20 @@ static int rules_build(sf_ctx *c)
 	return USMP_OK;
 }
 
-/* Whether buffer b is outside its first pool in every plan: larger than
- * its limit, or fixed in another pool. */
+bool usmp__spill_is_forced(uint64_t size, bool fixed, uint32_t fixed_pool,
+                           uint32_t first, uint64_t first_limit)
+{
+	return (fixed && fixed_pool != first) || size > first_limit;
+}
+
+/* Whether buffer b of the view is outside its first pool in every plan. */
 static bool is_forced(const usmp_view *v, const usmp_buffer_rec *b)
 {
 	uint32_t first = v->candidates[b->candidate_start];
 	uint64_t limit = first < v->pool_count ? v->pools[first].size_limit
 	                                       : USMP_UNBOUNDED;
-	return ((b->flags & USMP_BUFFER_FIXED) && b->fixed_pool != first) ||
-	       b->size > limit;
+	return usmp__spill_is_forced(b->size, b->flags & USMP_BUFFER_FIXED,
+	                             b->fixed_pool, first, limit);
 }
 
 /* The forced spill: the bytes of the buffers is_forced names. */

@@ -37,6 +37,7 @@ void usmp__vset_msg(char **slot, const char *fmt, va_list ap)
 		goto fail;
 	if (vsnprintf(text, (size_t)n + 1, fmt, ap) != n)
 		goto fail;
+	usmp__shorten_quoted(text);
 	release(slot);
 	*slot = text;
 	return;
@@ -44,6 +45,39 @@ fail:
 	free(text);
 	release(slot);
 	*slot = (char *)usmp__oom_text;
+}
+
+size_t usmp__name_cut(const char *name, size_t len)
+{
+	size_t cut = len < USMP__NAME_KEPT ? len : USMP__NAME_KEPT;
+	/* Back off continuation bytes: the cut then ends before a sequence's
+	 * first byte (at most 3 of them in valid UTF-8). */
+	for (int k = 0; k < 3 && cut > 0 && cut < len &&
+	                ((unsigned char)name[cut] & 0xc0) == 0x80; k++)
+		cut--;
+	return cut;
+}
+
+void usmp__shorten_quoted(char *text)
+{
+	char *at = text;
+	while ((at = strchr(at, '"'))) {
+		char *open = at + 1, *close = strchr(open, '"');
+		if (!close)
+			return;
+		size_t len = (size_t)(close - open);
+		if (len <= USMP__NAME_SHOWN_MAX) {
+			at = close + 1;
+			continue;
+		}
+		/* "<first bytes>…(N bytes)": never longer than what it replaces. */
+		char mark[48];
+		int m = snprintf(mark, sizeof mark, "\xe2\x80\xa6(%zu bytes)", len);
+		size_t cut = usmp__name_cut(open, len);
+		memcpy(open + cut, mark, (size_t)m);
+		memmove(open + cut + m, close, strlen(close) + 1);
+		at = open + cut + m + 1;
+	}
 }
 
 void usmp__set_msg(char **slot, const char *fmt, ...)

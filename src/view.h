@@ -127,6 +127,12 @@ int usmp__groups(usmp_problem *p);
  * first-choice buffers alive together must move out (see the file). Never
  * below the forced spill; on out of memory, the forced spill. */
 uint64_t usmp__spill_floor(const usmp_view *v);
+/* Whether a buffer of `size` bytes, fixed (in `fixed_pool`) or not, whose
+ * first pool is `first` (limit `first_limit`) is outside it in every plan:
+ * larger than the limit, or fixed in another pool. What spill_floor counts
+ * as forced, and plan.c's spill_forced. */
+bool usmp__spill_is_forced(uint64_t size, bool fixed, uint32_t fixed_pool,
+                           uint32_t first, uint64_t first_limit);
 
 /* ---- verify.c: the independent verifier ---------------------------------- */
 

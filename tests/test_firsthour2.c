@@ -72,7 +72,7 @@ static const char spill_json[] =
 	" {\"name\": \"d\", \"size\": 32, \"live\": [2, 4], \"pools\": [\"sram\", \"dram\"]}]}\n";
 
 /* The summary says what went outside its first pool, how much of it no
- * plan avoids, and, for auto, that -a exact proves the least. */
+ * plan avoids and whether it is the least possible. */
 Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 {
 	char *path = test_write_tmp(".json", spill_json);

@@ -889,7 +889,9 @@ typedef struct usmp_part_info {
 	 * spills less than (docs/design.md, "Several pools: the objective"):
 	 * spill_forced's buffers, plus per pool with a size limit what the
 	 * buffers preferring it must move out when too many are alive
-	 * together; computed by the library from the problem alone. When
+	 * together; computed by the library from the problem alone, then raised
+	 * to the plan's spill when an exact search (exact, or auto's exact
+	 * member) proved its plan, which proves that spill the least. When
 	 * `spill` equals it the part's spill is the least possible (for a
 	 * plan read from a file, computed on the buffers of its group). */
 	uint64_t spill_floor;

@@ -75,6 +75,13 @@ void cli_print_synopsis(const cli_command *cmd, FILE *f, const char *indent);
  * calls; freed by cli_shown_release. The string itself when nothing needs
  * escaping. */
 const char *cli_shown(const char *text);
+/* A name from the problem as messages and summaries quote it: cli_shown,
+ * and over CLI_NAME_SHOWN_MAX bytes only its first CLI_NAME_KEPT (fewer
+ * rather than split a UTF-8 sequence) and "…(N bytes)", so a 1 MB name
+ * gives a short line. Plan files keep names whole. Valid as cli_shown. */
+#define CLI_NAME_SHOWN_MAX 120u
+#define CLI_NAME_KEPT 60u
+const char *cli_name(const char *name);
 /* The line "<lead>spill N bytes: ..." of a part whose buffers are outside
  * their first candidate pool (nothing otherwise), to f (plan, verify). */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
@@ -106,12 +113,22 @@ int cli_parse_format(const char *text);
  * that cannot be read) and returns NULL. `capacity` (USMP_UNBOUNDED for
  * none) is refused for a JSON problem. */
 usmp_problem *cli_load_problem(const char *path, uint64_t capacity, int *code);
-/* Create the registry with usmp_registry_flag `flags`; prints load
- * diagnostics (skipped plugins as notes, shadowed algorithms as warnings)
- * when `verbose`. Its algorithms log as cli_log_shown says. */
+/* Most registry diagnostics cli_registry prints before "... and N more". */
+#define CLI_DIAGNOSTICS_SHOWN 8u
+/* The registry's load diagnostics to stderr: skipped plugins as notes,
+ * shadowed algorithms as warnings; the first CLI_DIAGNOSTICS_SHOWN, then
+ * "... and N more". */
+void cli_print_diagnostics(const usmp_registry *r);
+/* Create the registry with usmp_registry_flag `flags`; prints its load
+ * diagnostics (cli_print_diagnostics) when `verbose`. Its algorithms log as cli_log_shown says. */
 usmp_registry *cli_registry(int verbose, uint32_t flags);
+/* The levels USMP_LOG may name, for messages. */
+#define CLI_LOG_LEVELS "error, warn, info or debug"
+/* USMP_LOG's value when it names no level (NULL: unset, empty or known). */
+const char *cli_log_unknown(void);
 /* Algorithms' log lines on `r` (at the level USMP_LOG names) go to stderr
- * escaped like cli_shown. */
+ * escaped like cli_shown; an unknown USMP_LOG is warned about, once per
+ * process. */
 void cli_log_shown(usmp_registry *r);
 
 /* Refuse (out_guard.c; message printed, -1) outputs that cannot be opened

@@ -117,9 +117,44 @@ static void log_shown(void *ctx, int level, const char *algorithm,
 	fprintf(stderr, "%s\n", cli_shown(message));
 }
 
+const char *cli_log_unknown(void)
+{
+	static const char *levels[] = {"error", "warn", "info", "debug"};
+	const char *s = getenv("USMP_LOG");
+	if (!s || !*s)
+		return NULL;
+	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+		if (!strcmp(s, levels[i]))
+			return NULL;
+	return s;
+}
+
 void cli_log_shown(usmp_registry *r)
 {
+	/* The library takes an unknown level for silence: say so, once. */
+	static int warned;
+	const char *s = cli_log_unknown();
+	if (s && !warned) {
+		warned = 1;
+		cli_error("warning: USMP_LOG=%s: expected " CLI_LOG_LEVELS " (unset "
+		          "or empty: no log messages); no log messages are shown", s);
+	}
 	usmp_registry_set_log(r, log_shown, NULL, USMP_LOG_LEVEL_ENV);
+}
+
+void cli_print_diagnostics(const usmp_registry *r)
+{
+	uint32_t n = usmp_registry_diagnostic_count(r);
+	/* The first few, then how many more: a USMP_PLUGIN_PATH of thousands
+	 * of missing entries would print thousands of lines. */
+	for (uint32_t i = 0; i < n && i < CLI_DIAGNOSTICS_SHOWN; i++)
+		fprintf(stderr, "usmp: %s: %s\n",
+		        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
+		                ? "warning" : "note",
+		        cli_shown(usmp_registry_diagnostic(r, i)));
+	if (n > CLI_DIAGNOSTICS_SHOWN)
+		fprintf(stderr, "usmp: note: ... and %u more: `usmp list -v` shows "
+		        "them all\n", n - CLI_DIAGNOSTICS_SHOWN);
 }
 
 usmp_registry *cli_registry(int verbose, uint32_t flags)
@@ -130,13 +165,8 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 		cli_error("cannot create the plugin registry (out of memory)");
 		return NULL;
 	}
-	uint32_t n = usmp_registry_diagnostic_count(r);
-	for (uint32_t i = 0; i < n; i++)
-		if (verbose)
-			fprintf(stderr, "usmp: %s: %s\n",
-			        usmp_registry_diagnostic_kind(r, i) == USMP_DIAG_SHADOWED
-			                ? "warning" : "note",
-			        cli_shown(usmp_registry_diagnostic(r, i)));
+	if (verbose)
+		cli_print_diagnostics(r);
 	cli_log_shown(r);
 	return r;
 }
@@ -144,9 +174,9 @@ usmp_registry *cli_registry(int verbose, uint32_t flags)
 /* The part's spill, when some buffer is outside its first candidate pool
  * (docs/design.md, "Several pools: the objective"): bytes, buffers, the
  * largest and where it went, what is forced, the spill floor or that the
- * spill is at it (the least possible); auto's plans above the floor add
- * that `-a exact` proves the least spill (auto keeps the least its members
- * found). */
+ * spill is at it (the least possible, also when an exact search proved
+ * it: the library raises the floor to it); auto's plans above the floor
+ * add that auto keeps the least its members found, unproven. */
 void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
                      usmp_plan *plan, const usmp_part_info *pi)
 {
@@ -159,8 +189,8 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 	        (unsigned long long)pi->spill, cli_s(pi->spill), pi->spill_count,
 	        pi->spill_count == 1 ? "" : "s",
 	        pi->spill_count == 1 ? "its" : "their",
-	        cli_shown(usmp_problem_buffer_name(p, pi->spill_largest)),
-	        pool == USMP_NO_POOL ? "?" : cli_shown(usmp_problem_pool_name(p, pool)));
+	        cli_name(usmp_problem_buffer_name(p, pi->spill_largest)),
+	        pool == USMP_NO_POOL ? "?" : cli_name(usmp_problem_pool_name(p, pool)));
 	/* Forced: no plan keeps those bytes in their first pools. */
 	if (pi->spill_forced == pi->spill)
 		fprintf(f, "; forced: %s larger than its first candidate "
@@ -182,9 +212,11 @@ void cli_print_spill(FILE *f, const char *lead, usmp_problem *p,
 		fprintf(f, "; no valid plan spills less than %llu byte%s",
 		        (unsigned long long)pi->spill_floor,
 		        cli_s(pi->spill_floor));
+	/* A plan whose spill an exact search proved the least has it as its
+	 * floor (above); auto's other plans are the least its members found. */
 	fputs(!strncmp(pi->algorithm, "auto", 4)
-	              ? "; auto keeps the least spill it found, -a exact "
-	                "proves the least\n"
+	              ? "; auto keeps the least spill it found, not proven the "
+	                "least (-a exact may prove it, given the time)\n"
 	              : "\n",
 	      f);
 }

@@ -79,7 +79,7 @@ static void pool_line(const usmp_problem *p, const usmp_plan *plan,
 {
 	unsigned long long size = usmp_plan_pool_size(plan, pool);
 	fprintf(stderr, "    pool %-12s %12llu byte%s",
-	        cli_shown(usmp_problem_pool_name(p, pool)), size, cli_s(size));
+	        cli_name(usmp_problem_pool_name(p, pool)), size, cli_s(size));
 	if (capacity != USMP_UNBOUNDED && size <= capacity)
 		fprintf(stderr, " of the capacity %llu (%llu free)",
 		        (unsigned long long)capacity,
@@ -226,7 +226,7 @@ static void print_summary(const char *path, usmp_problem *p, usmp_plan *plan,
 		if (usmp_plan_part(plan, i, &pi))
 			continue;
 		fprintf(stderr, "  part %u: target %s, algorithm %s%s%s%s, %u buffer%s, "
-		        "%.1f ms\n", i + 1, *pi.target ? cli_shown(pi.target) : "none",
+		        "%.1f ms\n", i + 1, *pi.target ? cli_name(pi.target) : "none",
 		        cli_shown(pi.algorithm), *pi.params ? " (" : "",
 		        cli_shown(pi.params), *pi.params ? ")" : "", pi.buffer_count,
 		        cli_s(pi.buffer_count), pi.time_ms);
@@ -327,18 +327,14 @@ static const cli_option plan_options[] = {
 };
 
 /* USMP_LOG is read by the library, which takes any unknown value for the
- * default (silent); the command refuses it instead. */
+ * default (silent); plan refuses it instead (the other commands warn). */
 static int log_level_ok(void)
 {
-	static const char *levels[] = {"error", "warn", "info", "debug"};
-	const char *s = getenv("USMP_LOG");
-	if (!s || !*s)
+	const char *s = cli_log_unknown();
+	if (!s)
 		return 1;
-	for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-		if (!strcmp(s, levels[i]))
-			return 1;
-	cli_error("USMP_LOG=%s: expected error, warn, info or debug (unset or "
-	          "empty: no log messages)", s);
+	cli_error("USMP_LOG=%s: expected " CLI_LOG_LEVELS " (unset or empty: no "
+	          "log messages)", s);
 	return 0;
 }
 
@@ -600,10 +596,8 @@ static int cmd_plan(int argc, char **argv)
 	if (st) {
 		cli_error("%s: %s", path, plan ? usmp_plan_error(plan)
 		                               : "out of memory");
-		for (uint32_t i = 0; a.quiet && st == USMP_ERR_PLUGIN &&
-		                     i < usmp_registry_diagnostic_count(r); i++)
-			fprintf(stderr, "usmp: note: %s\n",
-			        cli_shown(usmp_registry_diagnostic(r, i)));
+		if (a.quiet && st == USMP_ERR_PLUGIN)
+			cli_print_diagnostics(r);
 		code = cli_exit_for(st);
 		goto out;
 	}

@@ -82,13 +82,10 @@ static char *ring[RING];
 static size_t ring_size[RING];
 static unsigned ring_next;
 
-const char *cli_shown(const char *text)
+/* `text` escaped into the next slot of the ring. */
+static const char *shown_copy(const char *text)
 {
-	if (!text)
-		return "(none)";
 	size_t len = escape(text, NULL);
-	if (len == strlen(text))
-		return text; /* nothing escaped: same length means same bytes */
 	unsigned slot = ring_next++ % RING;
 	if (ring_size[slot] < len + 1) {
 		char *grown = realloc(ring[slot], len + 1);
@@ -99,6 +96,35 @@ const char *cli_shown(const char *text)
 	}
 	escape(text, ring[slot]);
 	return ring[slot];
+}
+
+const char *cli_shown(const char *text)
+{
+	if (!text)
+		return "(none)";
+	if (escape(text, NULL) == strlen(text))
+		return text; /* nothing escaped: same length means same bytes */
+	return shown_copy(text);
+}
+
+const char *cli_name(const char *name)
+{
+	if (!name)
+		return "(none)";
+	size_t len = strlen(name);
+	if (len <= CLI_NAME_SHOWN_MAX)
+		return cli_shown(name);
+	/* The first bytes, backed off so no UTF-8 sequence is split. */
+	size_t cut = CLI_NAME_KEPT;
+	for (int k = 0; k < 3 && cut > 0 &&
+	                ((unsigned char)name[cut] & 0xc0) == 0x80; k++)
+		cut--;
+	char head[CLI_NAME_KEPT + 40];
+	memcpy(head, name, cut);
+	snprintf(head + cut, sizeof head - cut, "\xe2\x80\xa6(%zu bytes)", len);
+	/* cli_shown copies it into its ring when anything is escaped; else
+	 * it would hand back `head` itself, so escape into the ring always. */
+	return shown_copy(head);
 }
 
 void cli_shown_release(void)
