@@ -115,6 +115,33 @@ int usmp__csv_read_problem(usmp_problem *p, const char *data, size_t len,
 /* Read a JSON plan for the prepared p into plan. */
 int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
                          size_t len, const char *name);
+/* ---- plan_claims.c: what a plan file claims --------------------------------- */
+
+/* A part's or pool's claims as a plan file gives them; `has` says which. */
+enum {
+	USMP__CLAIM_SIZE = 1u << 0,
+	USMP__CLAIM_LOWER_BOUND = 1u << 1,
+	USMP__CLAIM_PROVEN_BOUND = 1u << 2,
+	USMP__CLAIM_BUFFERS = 1u << 3
+};
+typedef struct usmp__claim {
+	unsigned has;
+	uint64_t at; /* the record's index in the file's array */
+	uint64_t size, lower_bound, proven_bound, buffers;
+	int optimal; /* "optimal": true */
+} usmp__claim;
+
+/* After the placements of plan were read and measured (p prepared): check
+ * the claims of the file `name` (parts[i] for plan->parts[i], pools[q] for
+ * pool q, may be NULL; optimal: the top-level "optimal" is true). Records
+ * the first false one in plan->claim_error; each part then keeps only what
+ * the library establishes (docs/formats.md, "What a plan file claims").
+ * USMP_OK; USMP_ERR_INVALID (a part's group out of range or taken);
+ * USMP_ERR_NOMEM. */
+int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
+                      const usmp__claim *parts, const usmp__claim *pools,
+                      int optimal);
+
 /* Read a CSV plan (offsets column) for the prepared p into plan. */
 int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
                         size_t len, const char *name);

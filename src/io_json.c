@@ -1350,7 +1350,8 @@ static int params_text(jctx *c, json_t *obj, const char *place, char **out,
 	return USMP_OK;
 }
 
-static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt)
+static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt,
+                     usmp__claim *cl)
 {
 	static const char *const ints[] = {"size", "lower_bound",
 	                                   "proven_bound", "buffers", "group"};
@@ -1394,20 +1395,23 @@ static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt)
 		                  k >= 3 ? (int64_t)UINT32_MAX : INT64_MAX,
 		                  "a non-negative integer", &x)))
 			return rc;
+		/* Claims go to cl, checked once the placements are read. */
 		switch (k) {
-		case 0: pt->size = (uint64_t)x; break;
-		case 1: pt->lower_bound = (uint64_t)x; break;
-		case 2: pt->proven_bound = (uint64_t)x; break;
-		case 3: pt->buffer_count = (uint32_t)x; break;
+		case 0: cl->size = (uint64_t)x; break;
+		case 1: cl->lower_bound = (uint64_t)x; break;
+		case 2: cl->proven_bound = (uint64_t)x; break;
+		case 3: cl->buffers = (uint64_t)x; break;
 		default: pt->group = (uint32_t)x; break;
 		}
+		if (k < 4)
+			cl->has |= 1u << k;
 	}
 	if ((v = json_object_get(rec, "optimal"))) {
 		snprintf(place, sizeof place, "parts[%zu].optimal", i);
 		if (!json_is_boolean(v))
 			return jfail(c, USMP_ERR_INVALID, place,
 			             "expected true or false");
-		pt->optimal = json_is_true(v);
+		cl->optimal = json_is_true(v);
 	}
 	if ((v = json_object_get(rec, "time_ms"))) {
 		snprintf(place, sizeof place, "parts[%zu].time_ms", i);
@@ -1419,8 +1423,10 @@ static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt)
 	return USMP_OK;
 }
 
-/* How the plan was made, kept for writing it again. */
-static int read_plan_parts(jctx *c, usmp_plan *plan, json_t *arr)
+/* How the plan was made, kept for writing it again; its claims in
+ * *claims (one per part, for usmp__plan_claims). */
+static int read_plan_parts(jctx *c, usmp_plan *plan, json_t *arr,
+                           usmp__claim **claims)
 {
 	size_t n = json_array_size(arr), i;
 	json_t *rec;
@@ -1431,11 +1437,15 @@ static int read_plan_parts(jctx *c, usmp_plan *plan, json_t *arr)
 	if (n > UINT32_MAX)
 		return jfail(c, USMP_ERR_INVALID, "parts", "too many parts");
 	plan->parts = calloc(n, sizeof *plan->parts);
-	if (!plan->parts)
+	*claims = calloc(n, sizeof **claims);
+	if (!plan->parts || !*claims) {
+		free(plan->parts);
+		plan->parts = NULL;
 		return jfail(c, USMP_ERR_NOMEM, "parts", "out of memory");
+	}
 	plan->part_count = (uint32_t)n; /* freed by usmp_plan_destroy */
 	json_array_foreach(arr, i, rec) {
-		if ((rc = read_part(c, rec, i, &plan->parts[i])))
+		if ((rc = read_part(c, rec, i, &plan->parts[i], &(*claims)[i])))
 			goto fail;
 	}
 	return USMP_OK;
@@ -1452,7 +1462,9 @@ fail:
 	return rc;
 }
 
-static int read_plan_pools(jctx *c, json_t *arr)
+/* The pools' records: names checked, size and lower_bound kept in
+ * claims[pool] for usmp__plan_claims. */
+static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 {
 	char place[96];
 	json_t *rec, *v;
@@ -1480,6 +1492,14 @@ static int read_plan_pools(jctx *c, json_t *arr)
 			if ((rc = get_int(c, v, place, 0, INT64_MAX,
 			                  "a non-negative integer", &x)))
 				return rc;
+			claims[id].at = i;
+			if (!strcmp(*k, "size")) {
+				claims[id].size = (uint64_t)x;
+				claims[id].has |= USMP__CLAIM_SIZE;
+			} else if (!strcmp(*k, "lower_bound")) {
+				claims[id].lower_bound = (uint64_t)x;
+				claims[id].has |= USMP__CLAIM_LOWER_BOUND;
+			}
 		}
 	}
 	return USMP_OK;
@@ -1491,6 +1511,7 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	jctx c = {.name = name, .p = p, .plan = plan};
 	json_t *root = NULL, *arr, *rec, *v;
 	uint32_t *seen = NULL;
+	usmp__claim *part_claims = NULL, *pool_claims = NULL;
 	char place[96];
 	size_t i;
 	int rc;
@@ -1500,8 +1521,14 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	if ((rc = check_keys(&c, root, "", plan_keys)) ||
 	    (rc = check_version(&c, root)) || (rc = check_plan_head(&c, root)))
 		goto done;
+	pool_claims = calloc(plan->pool_count ? plan->pool_count : 1,
+	                     sizeof *pool_claims);
+	if (!pool_claims) {
+		rc = jfail(&c, USMP_ERR_NOMEM, NULL, "out of memory");
+		goto done;
+	}
 	if ((v = json_object_get(root, "pools")) &&
-	    (rc = read_plan_pools(&c, v)))
+	    (rc = read_plan_pools(&c, v, pool_claims)))
 		goto done;
 	arr = json_object_get(root, "buffers");
 	if (!arr) {
@@ -1573,12 +1600,21 @@ int usmp__json_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 	if ((v = json_object_get(root, "time_ms")))
 		plan->time_ms = json_number_value(v);
 	if ((v = json_object_get(root, "parts")) &&
-	    (rc = read_plan_parts(&c, plan, v)))
+	    (rc = read_plan_parts(&c, plan, v, &part_claims)))
 		goto done;
 	usmp__plan_measure(plan, p);
+	v = json_object_get(root, "optimal");
+	if ((rc = usmp__plan_claims(plan, p, c.name, part_claims, pool_claims,
+	                            v && json_is_true(v)))) {
+		for (i = 0; i < plan->buffer_count; i++) /* as jfail */
+			plan->placements[i].pool = USMP_NO_POOL;
+		goto done;
+	}
 	plan->status = USMP_OK;
 done:
 	free(seen);
+	free(part_claims);
+	free(pool_claims);
 	json_decref(root);
 	return rc;
 }

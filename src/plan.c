@@ -235,6 +235,7 @@ void usmp_plan_destroy(usmp_plan *plan)
 	usmp__infeasible_free(plan->infeasible);
 	usmp__free_msg(&plan->error);
 	usmp__free_msg(&plan->own_error);
+	usmp__free_msg(&plan->claim_error);
 	free(plan);
 }
 
@@ -356,6 +357,9 @@ int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)
 		usmp__plan_fail(plan, st, "%s", msg ? msg
 		                : st == USMP_ERR_NOMEM ? "verify: out of memory"
 		                                       : "invalid plan");
+	else if (plan->claim_error) /* valid placements, a false claim */
+		st = usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN, "%s",
+		                     plan->claim_error);
 	else
 		usmp__plan_ok(plan);
 	usmp__free_msg(&msg);

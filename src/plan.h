@@ -95,6 +95,9 @@ struct usmp_plan {
 	int write_failed;
 	int own_status;
 	char *own_error;
+	/* Read from a file: its first claim the placements disprove
+	 * (plan_claims.c), which usmp_plan_verify reports; NULL when none. */
+	char *claim_error;
 };
 
 /* An empty plan shaped for p (every buffer at USMP_NO_POOL). */

@@ -558,7 +558,7 @@ Test(io, json_plan_round_trip_keeps_placements_and_parts)
 	plan->parts[0].lower_bound = 1200;
 	plan->parts[0].proven_bound = 1210;
 	plan->parts[0].buffer_count = 4;
-	plan->parts[0].group = 1;
+	plan->parts[0].group = 0;
 	plan->parts[0].time_ms = 2.25;
 	plan->parts[0].optimal = 1;
 	plan->time_ms = 3.5;
@@ -590,11 +590,16 @@ Test(io, json_plan_round_trip_keeps_placements_and_parts)
 	cr_assert_str_eq(b->target, a->target);
 	cr_assert_str_eq(b->algorithm, a->algorithm);
 	cr_assert_str_eq(b->params, a->params);
-	cr_assert_eq(b->size, a->size);
-	cr_assert_eq(b->lower_bound, a->lower_bound);
-	cr_assert_eq(b->proven_bound, a->proven_bound);
-	cr_assert_eq(b->optimal, a->optimal);
-	cr_assert_eq(b->buffer_count, a->buffer_count);
+	/* The made-up figures are not kept: the library's own come back
+	 * (tests/test_certify.c has the rules). */
+	uint64_t bound = usmp_problem_prepare_group_bound(p, 0), size = 0;
+	for (uint32_t j = 0; j < back->pool_count; j++)
+		size += back->pool_size[j];
+	cr_assert_eq(b->size, size);
+	cr_assert_eq(b->lower_bound, bound);
+	cr_assert_eq(b->proven_bound, bound);
+	cr_assert_eq(b->optimal, size == bound);
+	cr_assert_eq(b->buffer_count, usmp_problem_buffer_count(p));
 	cr_assert_eq(b->group, a->group);
 	cr_assert_float_eq(b->time_ms, a->time_ms, 1e-9);
 	free(text);

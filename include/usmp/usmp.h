@@ -779,7 +779,11 @@ USMP_API int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 
 /* Read a plan file (JSON or CSV) for problem `p`, e.g. to verify it. Sets
  * *out like usmp_plan_compute (NULL only when out of memory or `out` or `p`
- * is NULL). Prepares `p`.
+ * is NULL). Prepares `p`. The file's claims (a part's size, bounds,
+ * "optimal") are not taken: its parts get the library's figures, and a
+ * claim the library cannot check is dropped; one the placements disprove
+ * makes usmp_plan_verify fail (docs/formats.md, "What a plan file
+ * claims"). Does not verify the placements.
  * Thread-safe: no: one thread at a time per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, malformed
  * file, a plan not for this problem); USMP_ERR_IO; USMP_ERR_NOMEM. */
@@ -807,9 +811,11 @@ USMP_API const char *usmp_plan_error(const usmp_plan *plan);
  * violation goes to usmp_plan_error (it names the buffers involved).
  * Prepares `p`.
  * Thread-safe: no: one thread at a time per plan and per problem.
- * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (a violation, or a plan for
- * another problem); USMP_ERR_INVALID (NULL argument, a problem that fails
- * its checks); USMP_ERR_NOMEM. */
+ * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (a violation, a plan for
+ * another problem, or valid placements read from a file with a claim they
+ * disprove: "false claim in FILE: parts[0].proven_bound: ...", see
+ * docs/formats.md, "What a plan file claims"); USMP_ERR_INVALID (NULL
+ * argument, a problem that fails its checks); USMP_ERR_NOMEM. */
 USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
 
 /* Execute `plan` (independently of the verifier): lay every buffer into real pool
@@ -844,14 +850,18 @@ USMP_API uint64_t usmp_plan_pool_size(const usmp_plan *plan, uint32_t pool);
 typedef struct usmp_part_info {
 	uint32_t struct_size; /* set by the caller */
 	uint32_t buffer_count;
-	uint32_t optimal;     /* 1 when proven optimal */
+	uint32_t optimal;     /* 1 when proven optimal (read from a file: when
+	                         the file says so and size == lower_bound) */
 	uint32_t group;       /* the bound group (usmp_problem_prepare_group_bound) */
 	const char *target;    /* "" when none; "npu,cpu" when its pools name several */
 	const char *algorithm; /* the algorithm that produced it ("auto/best_fit") */
 	const char *params;    /* knob values used, "k=v k=v" */
-	uint64_t size;         /* sum of the part's pool high-water marks */
+	uint64_t size;         /* sum of the part's pool high-water marks
+	                          (read from a file: recomputed, as every
+	                          figure here; docs/formats.md) */
 	uint64_t lower_bound;
-	uint64_t proven_bound; /* best bound proven (>= lower_bound) */
+	uint64_t proven_bound; /* best bound proven (>= lower_bound; read from
+	                          a file: lower_bound, the file's is dropped) */
 	double time_ms;
 	const char *rule;      /* the selection rule that chose the algorithm */
 	uint32_t source;       /* usmp_rule_source of that rule */

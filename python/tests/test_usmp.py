@@ -395,6 +395,37 @@ class PlanTest(unittest.TestCase):
         self.assertIn("left", cm.exception.message)
         self.assertIn("right", cm.exception.message)
 
+    def test_a_plan_files_claims_are_the_librarys(self):
+        # docs/formats.md, "What a plan file claims"
+        spec = {"pools": {"default": (None, 1)},
+                "buffers": {"left": {"size": 16, "live": (0, 2)},
+                            "right": {"size": 16, "live": (1, 3)}}}
+        p = build(spec)
+        plan = usmp.plan(p, algorithm="first_fit")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "plan.json")
+            plan.write(path)
+            with open(path) as f:
+                doc = json.load(f)
+            for b in doc["buffers"]:  # 48 bytes, 16 above the bound
+                b["offset"] = 32 if b["name"] == "right" else 0
+            doc["pools"][0]["size"] = 48
+            doc["parts"][0].update(size=48, proven_bound=48, optimal=True)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            kept = usmp.Plan.read(p, path)
+            doc["parts"][0].update(proven_bound=64)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            false = usmp.Plan.read(p, path)
+        kept.verify()  # a claim it cannot check: dropped
+        self.assertFalse(kept.parts[0].optimal)
+        self.assertEqual(kept.parts[0].proven_bound, 32)
+        self.assertEqual(kept.parts[0].size, 48)
+        with self.assertRaises(usmp.InvalidPlanError) as cm:
+            false.verify()
+        self.assertIn("parts[0].proven_bound: 64", cm.exception.message)
+
     def test_mobilenet_example_plans_near_its_bound(self):
         path = os.path.join(EXAMPLES, "mobilenet_v2.json")
         self.assertTrue(os.path.isfile(path), "%s is missing" % path)

@@ -1036,7 +1036,11 @@ class Plan(_Guarded):
     @classmethod
     def read(cls, problem, path, format="auto"):
         """A plan file (JSON or CSV) for `problem`, e.g. to verify it: the
-        file's placements are not checked until verify() is called."""
+        file's placements are not checked until verify() is called. Its
+        parts' figures are the library's, not the file's: a claim the
+        library cannot check (a bound proven above its own, "optimal" above
+        it) is dropped, and one the placements disprove makes verify()
+        raise (docs/formats.md, "What a plan file claims")."""
         lib = _lib.lib()
         out = ctypes.c_void_p()
         with problem._use() as ph:
