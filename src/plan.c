@@ -804,8 +804,8 @@ static int part_failed(part_job *j, int st)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
 	if (st == USMP_ERR_STOPPED && j->o->cancel && *j->o->cancel)
-		return usmp__plan_fail(plan, st, "%s: cancelled before finding a "
-		                       "plan", a->name);
+		return usmp__plan_fail(plan, st, "%s: stopped by a cancel "
+		                       "before finding a plan", a->name);
 	if (st == USMP_ERR_STOPPED) {
 		/* The default budget is the library's: say how long it was. */
 		char dflt[64] = "";

@@ -142,7 +142,7 @@ Test(firsthour7, a_cancel_reaches_auto_beside_a_plugin_of_ones_own,
 		/* a slow machine (the sanitizers, a loaded one): the cancel came
 		 * before auto's first plan, which said "no installed algorithm
 		 * can plan this part" */
-		cr_assert(strstr(usmp_plan_error(plan), "auto: cancelled before "
+		cr_assert(strstr(usmp_plan_error(plan), "auto: stopped by a cancel before "
 		                 "finding a plan"), "%s", usmp_plan_error(plan));
 		goto done;
 	}
@@ -400,7 +400,8 @@ Test(firsthour7, auto_cancelled_before_its_first_plan_says_so)
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_STOPPED, "%s",
 	             usmp_plan_error(plan));
 	const char *msg = usmp_plan_error(plan);
-	cr_assert(strstr(msg, "auto: cancelled before finding a plan"), "%s", msg);
+	cr_assert(strstr(msg, "auto: stopped by a cancel before finding a "
+	                      "plan"), "%s", msg);
 	cr_assert_null(strstr(msg, "installed"), "%s", msg);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
