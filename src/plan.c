@@ -862,8 +862,10 @@ static void part_spill(usmp__part *part, const usmp_view *v,
 			continue;
 		uint32_t first = v->candidates[b->candidate_start];
 		spill_add(part, b->size, buffer_map[i],
-		          (b->flags & USMP_BUFFER_FIXED) ||
-		                  b->size > v->pools[first].size_limit,
+		          usmp__spill_is_forced(b->size,
+		                                b->flags & USMP_BUFFER_FIXED,
+		                                b->fixed_pool, first,
+		                                v->pools[first].size_limit),
 		          &largest);
 	}
 	part->spill_floor = usmp__spill_floor(v);

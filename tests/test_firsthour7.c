@@ -20,21 +20,6 @@ static const char small_json[] =
 	"{\"name\": \"b\", \"size\": 64, \"live\": [1, 3]},\n"
 	"{\"name\": \"c\", \"size\": 32, \"live\": [2, 4]}]}\n";
 
-/* A registry of `path` alone (no environment, no shipped directory). */
-static usmp_registry *registry_of(const char *path)
-{
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s",
-	             usmp_registry_diagnostic(r, 0));
-	return r;
-}
-
 /* The host's problem: `n` buffers of 1000..61000 bytes with live ranges of
  * 2..26 steps, an SRAM (256 KiB), a DTCM (64 KiB) every third buffer may
  * use, an unbounded DRAM; t0 fixed at SRAM offset 0, an in-place rule
@@ -105,7 +90,7 @@ static int plan_cancelled(usmp_registry *r, usmp_problem *p,
 Test(firsthour7, a_cancel_reaches_a_plugin_in_a_child_process, .timeout = 120)
 {
 	char *path = test_fmt("%s/budget/poll.so", test_fixture_plugindir());
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry(path);
 	usmp_problem *p = test_parse_json(small_json, "small.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "fx_poll",
 	                       .time_limit = 300};
@@ -132,7 +117,7 @@ Test(firsthour7, a_cancel_reaches_auto_beside_a_plugin_of_ones_own,
 {
 	char *path = test_fmt("%s/plugins:%s/budget/poll.so", test_build_root(),
 	                      test_fixture_plugindir());
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry(path);
 	usmp_problem *p = npu_problem(300);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .time_limit = INFINITY};
@@ -167,7 +152,7 @@ done:
 Test(firsthour7, a_cancelled_child_that_does_not_stop_is_killed, .timeout = 120)
 {
 	char *path = test_fmt("%s/hang.so", test_fixture_plugindir());
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry(path);
 	usmp_problem *p = test_parse_json(small_json, "small.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "fx_hang",
 	                       .time_limit = INFINITY};
@@ -238,7 +223,7 @@ Test(firsthour7, a_volunteers_time_is_its_own_not_its_child_process)
 {
 	char *path = test_fmt("%s/plugins:%s/volunteer/volunteer.so",
 	                      test_build_root(), test_fixture_plugindir());
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry(path);
 	char *log = calloc(1, TEST_LOG_LINES);
 	cr_assert_not_null(log);
 	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
