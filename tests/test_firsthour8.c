@@ -205,3 +205,36 @@ Test(firsthour8, a_misspelt_json_key_names_the_known_one)
 	               usmp_problem_error(p));
 	usmp_problem_destroy(p);
 }
+
+/* A trace exported by another tool names its columns its own way: the
+ * header said `unknown column "start"` and left the user to map start, end,
+ * name and bytes onto the known list (and to learn that upper is
+ * excluded). The message names the column meant. */
+Test(firsthour8, another_tools_csv_columns_name_the_column_meant)
+{
+	static const struct {
+		const char *header, *message;
+	} cases[] = {
+		{"id,start,end,size", "t.csv:1: unknown column \"start\": did you mean "
+		 "\"lower\"? (known: id, lower, upper, size, alignment, offset)"},
+		{"id,lower,End,size", "t.csv:1: unknown column \"End\": did you mean "
+		 "\"upper\"? (known: id, lower, upper, size, alignment, offset); upper "
+		 "is excluded: a buffer last used at step t has upper t + 1"},
+		{"name,lower,upper,size", "t.csv:1: unknown column \"name\": did you "
+		 "mean \"id\"? (known: id, lower, upper, size, alignment, offset)"},
+		{"id,lower,upper,bytes", "t.csv:1: unknown column \"bytes\": did you "
+		 "mean \"size\"? (known: id, lower, upper, size, alignment, offset)"},
+		{"id,lower,upper,size,colour", "t.csv:1: unknown column \"colour\" "
+		 "(known: id, lower, upper, size, alignment, offset)"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = test_fmt("%s\na,0,1,16\n", cases[i].header);
+		usmp_problem *p = usmp_problem_create();
+		cr_assert_eq(usmp_problem_parse(p, text, strlen(text), "t.csv",
+		                                USMP_FORMAT_CSV, USMP_UNBOUNDED),
+		             USMP_ERR_INVALID, "%s", cases[i].header);
+		cr_assert_str_eq(usmp_problem_error(p), cases[i].message);
+		usmp_problem_destroy(p);
+		free(text);
+	}
+}
