@@ -803,7 +803,7 @@ static int part_failed(part_job *j, int st)
 	if (st == USMP_ERR_INFEASIBLE)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
-	if (st == USMP_ERR_STOPPED && j->o->cancel && *j->o->cancel)
+	if (st == USMP_ERR_STOPPED && usmp__cancelled(j->o->cancel))
 		return usmp__plan_fail(plan, st, "%s: stopped by a cancel "
 		                       "before finding a plan", a->name);
 	if (st == USMP_ERR_STOPPED) {
