@@ -189,7 +189,7 @@ static void host_log(const usmp_host *h, int level, const char *message)
 static bool host_should_stop(const usmp_host *h)
 {
 	usmp__host_ctx *c = ctx_of(h);
-	if (c->cancel && *c->cancel) {
+	if (usmp__cancelled(c->cancel)) {
 		c->stopped = 1;
 		return true;
 	}

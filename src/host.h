@@ -24,6 +24,14 @@ typedef struct usmp__watch {
  * characters). */
 #define USMP__HOST_NAME 132
 
+/* Whether the caller's cancel flag (usmp_plan_options.cancel, NULL: none)
+ * is set. An atomic load, so a host that sets the flag with an atomic store
+ * from another thread (docs/hosts.md) has no data race with the library. */
+static inline int usmp__cancelled(const volatile int *flag)
+{
+	return flag && __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+
 /* The state of one algorithm call behind its usmp_host table. */
 struct usmp__host_ctx {
 	usmp_host host; /* what plugins get; host.host_data points back here */

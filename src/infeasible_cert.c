@@ -459,6 +459,26 @@ int usmp__infeasible_certify(const usmp_view *v, usmp__cert *c)
 	return USMP_OK;
 }
 
+bool usmp__infeasible_plain(const usmp_view *v)
+{
+	usmp__wide all = {0, 0};
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		usmp__wide_add(&all, limit_of(v, j));
+	if (wide_gt((usmp__wide){0, v->lower_bound}, all))
+		return true;
+	for (uint32_t i = 0; i < v->buffer_count; i++) {
+		uint32_t np;
+		const uint32_t *ps = pools_of(v, i, &np);
+		bool fits = false;
+		for (uint32_t k = 0; k < np && !fits; k++)
+			fits = ps[k] < v->pool_count &&
+			       v->buffers[i].size <= limit_of(v, ps[k]);
+		if (!fits && np)
+			return true;
+	}
+	return false;
+}
+
 void usmp__cert_free(usmp__cert *c)
 {
 	free(c->buffers);

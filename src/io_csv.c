@@ -271,6 +271,44 @@ static int close_column(field f)
 	return -1;
 }
 
+/* Another tool's name for a column (a planner's export, a spreadsheet):
+ * the column meant and what to know about it, or NULL. Case ignored. */
+static const char *column_meant(field f, int *col)
+{
+#define UPPER_NOTE "; upper is excluded: a buffer last used at step t has " \
+	           "upper t + 1"
+	static const struct {
+		const char *word;
+		int col;
+		const char *note;
+	} words[] = {
+		{"begin", COL_LOWER, ""}, {"start", COL_LOWER, ""},
+		{"first", COL_LOWER, ""}, {"from", COL_LOWER, ""},
+		{"end", COL_UPPER, UPPER_NOTE},
+		{"stop", COL_UPPER, UPPER_NOTE},
+		{"last", COL_UPPER, UPPER_NOTE},
+		{"until", COL_UPPER, UPPER_NOTE},
+		{"to", COL_UPPER, UPPER_NOTE},
+		{"name", COL_ID, ""}, {"buffer", COL_ID, ""}, {"tensor", COL_ID, ""},
+		{"bytes", COL_SIZE, ""}, {"length", COL_SIZE, ""},
+		{"len", COL_SIZE, ""}, {"align", COL_ALIGNMENT, ""},
+		{"address", COL_OFFSET, ""}, {"addr", COL_OFFSET, ""},
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t n = strlen(words[i].word), j = 0;
+		if (n != f.n)
+			continue;
+		while (j < n && (f.s[j] | 0x20) == words[i].word[j])
+			j++;
+		if (j == n) {
+			*col = words[i].col;
+			return words[i].note;
+		}
+	}
+	return NULL;
+#undef UPPER_NOTE
+}
+
 int usmp__csv_header_known(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -354,12 +392,13 @@ static int read_header(cctx *c, int plan)
 				             plan ? "id,...,offset"
 				                  : "id,lower,upper,size");
 			int near = close_column(f[i]);
+			const char *note = near < 0 ? column_meant(f[i], &near) : "";
 			return cfail(c, USMP_ERR_INVALID, c->line,
 			             "unknown column %s%s%s%s (known: id, lower, "
-			             "upper, size, alignment, offset)", got,
+			             "upper, size, alignment, offset)%s", got,
 			             near >= 0 ? ": did you mean \"" : "",
 			             near >= 0 ? col_names[near] : "",
-			             near >= 0 ? "\"?" : "");
+			             near >= 0 ? "\"?" : "", note ? note : "");
 		}
 		if (c->col_of[k] >= 0)
 			return cfail(c, USMP_ERR_INVALID, c->line,

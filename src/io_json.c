@@ -262,9 +262,23 @@ static int check_keys(jctx *c, json_t *obj, const char *place,
 		json_t *ks = json_string(key);
 		show(ks, shown, sizeof shown);
 		json_decref(ks);
+		/* A misspelt key ("pool" for "pools", "size_limt"): name the
+		 * closest known one before any guess about the file's kind. */
+		const char *near = NULL;
+		size_t best = SIZE_MAX;
+		for (i = 0; known[i]; i++) {
+			size_t d = usmp__name_distance(key, known[i]);
+			if (d < best) {
+				best = d;
+				near = known[i];
+			}
+		}
+		const char *kind = other_kind(c, key);
 		return jfail(c, USMP_ERR_INVALID, place,
-		             "unknown key %s (known: %s)%s", shown, list,
-		             other_kind(c, key));
+		             "unknown key %s (known: %s)%s%s%s%s%s", shown, list,
+		             near ? ": did you mean \"" : "", near ? near : "",
+		             near ? "\"?" : "", near && *kind ? " Or" : "",
+		             near && *kind ? kind + 1 : kind);
 	}
 	return USMP_OK;
 }

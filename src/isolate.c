@@ -186,7 +186,7 @@ static int watch_child(pid_t pid, const usmp__host_ctx *hc,
 {
 	long ns = 20 * 1000;
 	while (!usmp__child_exited(pid)) {
-		if (!*cancelled && hc->cancel && *hc->cancel) {
+		if (!*cancelled && usmp__cancelled(hc->cancel)) {
 			__atomic_store_n(&res->cancel, 1, __ATOMIC_SEQ_CST);
 			*cancelled = usmp__now();
 			ns = 20 * 1000;
@@ -237,7 +237,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 	memcpy(shared_out, out, n * sizeof *out);
 	res->status = USMP_ERR_INTERNAL;
 	res->watch.deadline = hc->deadline;
-	res->cancel = hc->cancel && *hc->cancel; /* a cancel before the fork */
+	res->cancel = usmp__cancelled(hc->cancel); /* a cancel before the fork */
 
 	pid_t pid = usmp__child_fork("usmp-isolated");
 	if (pid < 0) {

@@ -803,7 +803,7 @@ static int part_failed(part_job *j, int st)
 	if (st == USMP_ERR_INFEASIBLE)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
-	if (st == USMP_ERR_STOPPED && j->o->cancel && *j->o->cancel)
+	if (st == USMP_ERR_STOPPED && usmp__cancelled(j->o->cancel))
 		return usmp__plan_fail(plan, st, "%s: stopped by a cancel "
 		                       "before finding a plan", a->name);
 	if (st == USMP_ERR_STOPPED) {
@@ -920,6 +920,27 @@ static int part_accept(part_job *j)
 	return USMP_OK;
 }
 
+/* auto's one error line for a part no member could plan, as when all of
+ * them failed (docs/hosts.md, "Log messages"). */
+static void auto_not_run(const part_job *j)
+{
+	usmp_log_fn fn;
+	void *ctx;
+	int level;
+	usmp__log_config(j->r, &fn, &ctx, &level);
+	if (fn && j->o->log_ctx)
+		ctx = j->o->log_ctx;
+	if (level < USMP_LOG_ERROR)
+		return;
+	static const char line[] = "no member run: the part's lower bound, or "
+	                           "one of its buffers, exceeds what its pools "
+	                           "hold, so no plan fits";
+	if (fn)
+		fn(ctx, USMP_LOG_ERROR, j->algo->name, line);
+	else
+		fprintf(stderr, "usmp: %s: %s\n", j->algo->name, line);
+}
+
 /* Plan the buffers ids[0..n) (one bound group) into plan->placements, by
  * the call's deadline (0 = the default, < 0 = none) from the call's start
  * t_call; `left` buffers remain to plan, these included. */
@@ -936,6 +957,14 @@ static int plan_part(usmp_registry *r, usmp_problem *p,
 	if (st)
 		goto done;
 	double dl = part_budget(&j, deadline, t_call, left);
+	if (j.algo->portfolio && j.algo->builtin &&
+	    usmp__infeasible_plain(&j.vs.view)) {
+		/* No member could plan it: say so now, not after all of them
+		 * failed (seconds on a large part). */
+		auto_not_run(&j);
+		st = part_failed(&j, USMP_ERR_INFEASIBLE);
+		goto done;
+	}
 	st = part_call(&j, dl, deadline == 0);
 	if (st && j.call.error)
 		goto done; /* recorded: the call never returned */

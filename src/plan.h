@@ -42,6 +42,11 @@ int usmp__infeasible_explain(usmp_problem *p, const usmp__view_store *vs,
  * buffer stacked (aligned) above the highest fixed byte ends within 2^64.
  * Fixed buffers that clash are usmp__infeasible_fixed's to find. */
 bool usmp__infeasible_never(const usmp_view *v);
+/* Whether a part is infeasible at a glance, in O(buffers + candidates):
+ * its lower bound above all its pools hold, or a buffer larger than every
+ * pool it may use (a BOUND or BUFFER certificate holds). auto then runs
+ * no member (infeasible_cert.c). */
+bool usmp__infeasible_plain(const usmp_view *v);
 /* Fixed placements of the part that clash make every plan invalid:
  * USMP_ERR_INFEASIBLE recorded on the plan (certificate FIXED), else
  * USMP_OK. Run before any algorithm. */

@@ -360,7 +360,7 @@ static int run_member(run_state *s, const struct member *m)
  * beats no plan; a million buffers take seconds even for first fit). */
 static bool only_cancel(const usmp__host_ctx *c)
 {
-	return c->cancel && *c->cancel;
+	return usmp__cancelled(c->cancel);
 }
 
 /* The most auto may stretch its default time limit by on a part of n

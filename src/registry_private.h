@@ -130,10 +130,6 @@ void usmp__select_finish(usmp_registry *r);
 
 /* ---- missing_algorithm.c: an algorithm name not found -------------------- */
 
-/* The edit distance of `cand` from `name` when it is close enough to
- * suggest for a misspelt name (a few edits, more for longer names), else
- * SIZE_MAX (also for equal names). */
-size_t usmp__name_distance(const char *name, const char *cand);
 /* Why algorithm `name` is not in the registry, into *msg: a plugin failure
  * (USMP_ERR_PLUGIN) with the refusal's reason when a refused plugin declared
  * it, else USMP_ERR_NOT_FOUND with the algorithms there are, close names,

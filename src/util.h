@@ -36,6 +36,11 @@ size_t usmp__name_cut(const char *name, size_t len);
  * USMP__NAME_SHOWN_MAX bytes; usmp__set_msg does it to every message, so a
  * 1 MB name gives a short message. */
 void usmp__shorten_quoted(char *text);
+/* The edit distance of `cand` from `name` when it is close enough to
+ * suggest for a misspelt name (a few edits, more for longer names), else
+ * SIZE_MAX (also for equal names). Defined in missing_algorithm.c; also
+ * suggests known keys of a JSON file (io_json.c). */
+size_t usmp__name_distance(const char *name, const char *cand);
 /* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */
 void usmp__free_msg(char **slot);
 /* strdup that returns NULL on failure. */

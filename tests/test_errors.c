@@ -373,7 +373,7 @@ Test(errors, json_unknown_top_level_key_is_named)
 	static const char input[] = "{\"usmp\": 1, \"bufers\": []}";
 	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
 	                   "model.json: unknown key \"bufers\" (known: usmp, pools, buffers,"
-	                   " conflicts, overlaps)");
+	                   " conflicts, overlaps): did you mean \"buffers\"?");
 }
 
 /* JSON syntax errors */

@@ -84,7 +84,8 @@ Test(firsthour3, a_header_typo_names_the_column_meant)
 		"\"SIZ\": did you mean \"size\"?", "\"lowr\": did you mean \"lower\"?",
 		"\"alignmnt\": did you mean \"alignment\"?",
 		"\"ofset\": did you mean \"offset\"?",
-		"\"name\" (known: id, lower, upper, size, alignment, offset)"};
+		"\"name\": did you mean \"id\"? (known: id, lower, upper, size, "
+		"alignment, offset)"}; /* another tool's word: firsthour8 */
 	for (size_t i = 0; i < sizeof header / sizeof *header; i++) {
 		char *text = test_fmt("%s\na,0,1,16%s\n", header[i],
 		                      strstr(header[i], "alignmnt") ||

@@ -37,14 +37,23 @@ static void record(void *ctx, int level, const char *algorithm,
 static usmp_problem *pair_problem(uint64_t limit)
 {
 	usmp_problem *p = usmp_problem_create();
-	uint32_t pool, id;
+	uint32_t pool, dram, id;
 	cr_assert_eq(usmp_problem_add_pool(p, "sram", limit, 16, &pool), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", 4096, 16, &dram), USMP_OK);
 	for (int i = 0; i < 3; i++) {
 		char name[8];
 		snprintf(name, sizeof name, "t%d", i);
 		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, &id), USMP_OK);
 		cr_assert_eq(usmp_problem_set_live(p, id, i, i + 2), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, id, pool), USMP_OK);
 	}
+	/* u joins the pools into one group, so no glance at the group's
+	 * bound or sizes shows the sram too small: auto runs its members
+	 * (firsthour8 has the part it need not run them on). */
+	cr_assert_eq(usmp_problem_add_buffer(p, "u", 16, 16, &id), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, id, 0, 4), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, id, dram), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, id, pool), USMP_OK);
 	return p;
 }
 

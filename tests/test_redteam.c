@@ -258,7 +258,9 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
 	cr_assert_str_eq(out, "group 49999: lower bound 6 bytes; pools: "
-	                      "p49999\n");
+	                      "p49999; within the pool's size limit (64 bytes), "
+	                      "58 bytes to spare: a plan may fit (usmp plan "
+	                      "says)\n");
 	free(out);
 	free(cmd);
 	cmd = test_fmt("timeout 300 '%s' plan '%s' -q -o '%s'"

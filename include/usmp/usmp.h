@@ -744,7 +744,9 @@ typedef struct usmp_plan_options {
 	 * auto beside one) is stopped alike: the watcher passes the flag on,
 	 * and a child still running a grace after it (1 s without a time
 	 * limit; docs/abi.md, "Isolation") is killed, USMP_ERR_STOPPED naming
-	 * the algorithm. Read, never written, by the library: it must stay
+	 * the algorithm. Read, never written, by the library, with an atomic
+	 * load: set it with an atomic store (__atomic_store_n(&flag, 1,
+	 * __ATOMIC_RELAXED)) and there is no data race. It must stay
 	 * valid until the call returns; clear it before the next call. */
 	const volatile int *cancel;
 	/* Appended (set struct_size to sizeof(usmp_plan_options) to use it):

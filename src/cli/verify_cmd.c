@@ -2,6 +2,7 @@
  * with the verifier or by replaying it in real memory; print lower bounds. */
 #include "cli.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,33 @@ static int cmd_simulate(int argc, char **argv)
 	return code;
 }
 
+/* The bound of a group against what its pools hold together, when every
+ * one of them has a size limit: over it no plan fits (usmp plan exits 3). */
+static void against_limits(const usmp_problem *p, const uint32_t *pools,
+                           uint32_t n, unsigned long long bound)
+{
+	unsigned long long total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		usmp_pool_info info = {.struct_size = sizeof info};
+		if (usmp_problem_pool_info(p, pools[i], &info) != USMP_OK ||
+		    info.size_limit == USMP_UNBOUNDED)
+			return; /* an unbounded pool holds any bound */
+		total = info.size_limit > ULLONG_MAX - total ? ULLONG_MAX
+		                                              : total + info.size_limit;
+	}
+	if (!n)
+		return;
+	const char *what = n == 1 ? "the pool's size limit"
+	                         : "the pools' size limits together";
+	if (bound > total)
+		printf("; over %s (%llu byte%s) by %llu byte%s: no plan fits", what,
+		       total, cli_s(total), bound - total, cli_s(bound - total));
+	else
+		printf("; within %s (%llu byte%s), %llu byte%s to spare: a plan "
+		       "may fit (usmp plan says)", what, total, cli_s(total),
+		       total - bound, cli_s(total - bound));
+}
+
 static int cmd_bound(int argc, char **argv)
 {
 	uint64_t capacity = USMP_UNBOUNDED;
@@ -199,6 +227,7 @@ static int cmd_bound(int argc, char **argv)
 		unsigned long long bound = usmp_problem_prepare_group_bound(p, g);
 		printf("group %u: lower bound %llu byte%s; pools:", g, bound,
 		       cli_s(bound));
+		uint32_t from = at;
 		for (; at < start[g]; at++)
 			printf(" %s",
 			       cli_shown(usmp_problem_pool_name(p, pools[at])));
@@ -214,6 +243,8 @@ static int cmd_bound(int argc, char **argv)
 			       (unsigned long long)capacity, cli_s(capacity),
 			       (unsigned long long)capacity - bound,
 			       cli_s(capacity - bound));
+		else
+			against_limits(p, pools + from, at - from, bound);
 		putchar('\n');
 	}
 	code = EXIT_DONE;

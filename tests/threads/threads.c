@@ -1,7 +1,10 @@
 /* threads.c — one registry shared by several threads planning different
  * problems at once; every plan must equal the single-threaded reference.
  *
- * Usage: threads PLUGINDIR [THREADS] [ROUNDS]
+ * Usage: threads PLUGINDIR [THREADS] [ROUNDS] [CSV]
+ * CSV, a problem exact cannot finish quickly (run.sh passes MiniMalloc's
+ * D), is planned with no time limit and cancelled from another thread by an
+ * atomic store, as docs/hosts.md says to set the flag.
  * Prints "ok - ..." / "not ok - ..." lines (tests/threads/run.sh numbers them
  * as TAP) and exits non-zero when any check fails. Built and run under
  * ThreadSanitizer by run.sh, so a data race in the registry, the selection
@@ -10,10 +13,12 @@
 #include <usmp/usmp.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_THREADS 64
 
@@ -287,6 +292,59 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* The other thread of the cancel check: sets the flag once exact runs. */
+static void *cancel_soon(void *flag)
+{
+	struct timespec ts = {0, 200 * 1000 * 1000};
+	nanosleep(&ts, NULL);
+	__atomic_store_n((int *)flag, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* exact on `csv` without a time limit, cancelled 0.2 s in: its best plan,
+ * stopped (or none yet: USMP_ERR_STOPPED). 0, or -1 with err. Under
+ * ThreadSanitizer the library's reads of the flag race with no store. */
+static int cancel_check(usmp_registry *r, const char *csv, char *err,
+                        size_t errlen)
+{
+	static volatile int flag;
+	usmp_problem *p = usmp_problem_create();
+	usmp_plan *plan = NULL;
+	pthread_t t;
+	int status = -1;
+	if (!p || usmp_problem_read(p, csv, USMP_FORMAT_AUTO, USMP_UNBOUNDED)) {
+		snprintf(err, errlen, "%s: %s", csv,
+		         p ? usmp_problem_error(p) : "no memory");
+		goto out;
+	}
+	usmp_plan_options o;
+	memset(&o, 0, sizeof o);
+	o.struct_size = sizeof o;
+	o.flags = USMP_PLAN_NO_ISOLATE;
+	o.algorithm = "exact";
+	o.time_limit = INFINITY;
+	o.cancel = &flag;
+	if (pthread_create(&t, NULL, cancel_soon, (void *)&flag)) {
+		snprintf(err, errlen, "no thread");
+		goto out;
+	}
+	int rc = usmp_plan_compute(r, p, &o, &plan);
+	pthread_join(t, NULL);
+	double limit = -1;
+	int stopped = 0;
+	if (rc == USMP_OK)
+		usmp_plan_part_limit(plan, 0, &limit, &stopped);
+	if ((rc == USMP_OK && stopped) || rc == USMP_ERR_STOPPED)
+		status = 0;
+	else
+		snprintf(err, errlen, "%s, stopped %d: %s", usmp_status_name(rc),
+		         stopped, plan ? usmp_plan_error(plan) : "no memory");
+out:
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	usmp_registry_options ro;
@@ -380,6 +438,14 @@ int main(int argc, char **argv)
 	printf("%s - concurrent registry queries (select, find, algorithm info) "
 	       "answered consistently\n", qf ? "not ok" : "ok");
 	failed |= qf != 0;
+	if (argc > 4) {
+		int bad = cancel_check(r, argv[4], err, sizeof err);
+		printf("%s - exact without a time limit stops at a cancel another "
+		       "thread stores atomically\n", bad ? "not ok" : "ok");
+		if (bad)
+			printf("# %s\n", err);
+		failed |= bad;
+	}
 out:
 	for (size_t i = 0; i < job_count; i++)
 		result_free(&jobs[i].ref);
