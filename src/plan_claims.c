@@ -27,11 +27,31 @@ static void disproved(usmp_plan *plan, const char *name, const char *fmt, ...)
 	usmp__free_msg(&msg);
 }
 
+/* The claims a reading drops (true or not, the library cannot tell): the
+ * first one named, and how many in all, for the note usmp_plan_error
+ * holds after the read. */
+typedef struct dropped_claims {
+	char *first;
+	uint64_t count;
+} dropped_claims;
+
+static void dropped(dropped_claims *d, const char *fmt, ...) USMP__PRINTF(2, 3);
+
+static void dropped(dropped_claims *d, const char *fmt, ...)
+{
+	va_list ap;
+	if (d->count++)
+		return;
+	va_start(ap, fmt);
+	usmp__vset_msg(&d->first, fmt, ap);
+	va_end(ap);
+}
+
 /* Part i's claims (group g, size/buffers/bound of the group in this plan)
  * checked; then the part keeps only what the library established. */
 static void check_part(usmp_plan *plan, const char *name, uint32_t i,
                        const usmp__claim *c, uint64_t size, int saturated,
-                       uint64_t buffers, uint64_t bound)
+                       uint64_t buffers, uint64_t bound, dropped_claims *d)
 {
 	usmp__part *pt = &plan->parts[i];
 	if ((c->has & USMP__CLAIM_SIZE) && c->size != size)
@@ -66,7 +86,28 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 		          "it", i, saturated ? "more than " : "", size,
 		          usmp__s(size), bound, usmp__s(bound));
 	/* What the library established; a claim it cannot check (a bound
-	 * above its own, "optimal" above it) is dropped. */
+	 * above its own, "optimal" above it) is dropped, and said. */
+	if ((c->has & USMP__CLAIM_LOWER_BOUND) && c->lower_bound > bound &&
+	    (saturated || c->lower_bound <= size))
+		dropped(d, "parts[%u].lower_bound: %" PRIu64 " byte%s, above the "
+		        "lower bound the library computes (%" PRIu64 " byte%s): "
+		        "cannot be checked, not kept",
+		        i, c->lower_bound, usmp__s(c->lower_bound), bound,
+		        usmp__s(bound));
+	if ((c->has & USMP__CLAIM_PROVEN_BOUND) && c->proven_bound > bound &&
+	    (saturated || c->proven_bound <= size))
+		dropped(d, "parts[%u].proven_bound: %" PRIu64 " byte%s, above the "
+		        "lower bound (%" PRIu64 " byte%s): only an exact search "
+		        "can check it, not kept", i, c->proven_bound,
+		        usmp__s(c->proven_bound), bound, usmp__s(bound));
+	if (c->optimal && (saturated || size != bound) &&
+	    (c->has & USMP__CLAIM_PROVEN_BOUND) && c->proven_bound >= size &&
+	    !saturated)
+		dropped(d, "parts[%u].optimal: true, above the lower bound "
+		        "(%" PRIu64 " byte%s; the part has %" PRIu64 " byte%s): "
+		        "only an exact search can check it, not kept (reads "
+		        "false)", i, bound, usmp__s(bound), size,
+		        usmp__s(size));
 	pt->size = size;
 	pt->buffer_count = buffers > UINT32_MAX ? UINT32_MAX : (uint32_t)buffers;
 	pt->lower_bound = bound;
@@ -83,6 +124,7 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 	uint64_t *count = calloc(ng ? ng : 1, sizeof *count);
 	uint32_t *owner = malloc((ng ? ng : 1) * sizeof *owner);
 	unsigned char *sat = calloc(ng ? ng : 1, 1);
+	dropped_claims d = {NULL, 0};
 	int rc = USMP_OK;
 
 	if (!size || !count || !owner || !sat) {
@@ -141,11 +183,19 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 			          "valid plan (%" PRIu64 " byte%s)", c->at,
 			          c->lower_bound, usmp__s(c->lower_bound), size[g],
 			          usmp__s(size[g]));
+		else if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng &&
+		         c->lower_bound > p->group_bound[g])
+			dropped(&d, "pools[%" PRIu64 "].lower_bound: %" PRIu64
+			        " byte%s, above the lower bound the library computes "
+			        "for its group (%" PRIu64 " byte%s): cannot be checked, "
+			        "not kept", c->at,
+			        c->lower_bound, usmp__s(c->lower_bound),
+			        p->group_bound[g], usmp__s(p->group_bound[g]));
 	}
 	for (uint32_t i = 0; i < plan->part_count; i++) {
 		uint32_t g = plan->parts[i].group;
 		check_part(plan, name, i, &parts[i], size[g], sat[g], count[g],
-		           p->group_bound[g]);
+		           p->group_bound[g], &d);
 	}
 	/* The top-level "optimal" is every part's: false when a part of the
 	 * file says otherwise, or no part proves a group above its bound. */
@@ -160,7 +210,20 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 			          "part proves it optimal", g, p->group_bound[g],
 			          usmp__s(p->group_bound[g]));
 	}
+	/* Claims dropped, none disproved: the read's note (a false claim is
+	 * usmp_plan_verify's to report). */
+	if (d.count && !plan->claim_error) {
+		if (d.count > 1)
+			usmp__set_msg(&plan->error, "%s: %s (and %" PRIu64 " more "
+			              "claim%s not kept)",
+			              name, d.first ? d.first : "?", d.count - 1,
+			              usmp__s(d.count - 1));
+		else
+			usmp__set_msg(&plan->error, "%s: %s", name,
+			              d.first ? d.first : "?");
+	}
 fail:
+	usmp__free_msg(&d.first);
 	free(size);
 	free(count);
 	free(owner);

@@ -785,7 +785,9 @@ USMP_API int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
  * "optimal") are not taken: its parts get the library's figures, and a
  * claim the library cannot check is dropped; one the placements disprove
  * makes usmp_plan_verify fail (docs/formats.md, "What a plan file
- * claims"). Does not verify the placements.
+ * claims"). When it succeeds having dropped claims, usmp_plan_error holds
+ * a note naming the file, the first such claim and how many more ("" when
+ * none). Does not verify the placements.
  * Thread-safe: no: one thread at a time per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, malformed
  * file, a plan not for this problem); USMP_ERR_IO; USMP_ERR_NOMEM. */

@@ -77,6 +77,9 @@ static int load_problem_and_plan(const cli_command *cmd, int argc, char **argv,
 		usmp_problem_destroy(*p);
 		return st == USMP_ERR_NOMEM || !*plan ? EXIT_NOMEM : EXIT_USAGE;
 	}
+	/* A read that succeeds says which claims of the file it dropped. */
+	if (*usmp_plan_error(*plan))
+		cli_error("note: %s", usmp_plan_error(*plan));
 	return -1;
 }
 

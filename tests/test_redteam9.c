@@ -1,0 +1,128 @@
+/* test_redteam9.c — a ninth adversarial pass, "nothing lost or wrongly
+ * certified": claims dropped silently, names with quotes cut wrongly. */
+#include "internal.h"
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- claims a read drops are said ------------------------------------------ */
+
+/* Three buffers one after another (bound 16), placed side by side (40). */
+static const char chain_problem[] =
+	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 16, \"live\": "
+	"[0, 1]}, {\"name\": \"b\", \"size\": 16, \"live\": [1, 2]}, {\"name\": "
+	"\"c\", \"size\": 8, \"live\": [2, 3]}]}";
+
+static char *chain_plan(const char *part, const char *pool)
+{
+	return test_fmt("{\"usmp\": 1, \"pools\": [{\"name\": \"default\"%s}],"
+	                " \"buffers\": [{\"name\": \"a\", \"pool\": \"default\","
+	                " \"offset\": 0}, {\"name\": \"b\", \"pool\": \"default\","
+	                " \"offset\": 16}, {\"name\": \"c\", \"pool\": "
+	                "\"default\", \"offset\": 32}], \"parts\": [{\"group\": "
+	                "0%s}]}", pool, part);
+}
+
+/* `usmp verify` dropped a proven_bound above the lower bound (and a
+ * lower_bound, an "optimal") without a word; the read now leaves a note on
+ * usmp_plan_error (status USMP_OK) and verify prints it, exit 0. */
+Test(redteam9, verify_says_which_claims_it_drops)
+{
+	static const struct {
+		const char *part, *pool, *says;
+	} cases[] = {
+		{", \"proven_bound\": 40", "",
+		 "plan.json: parts[0].proven_bound: 40 bytes, above the lower bound "
+		 "(16 bytes): only an exact search can check it, not kept"},
+		{", \"lower_bound\": 20", "",
+		 "plan.json: parts[0].lower_bound: 20 bytes, above the lower bound "
+		 "the library computes (16 bytes): cannot be checked, not kept"},
+		{", \"proven_bound\": 40, \"optimal\": true", "",
+		 "plan.json: parts[0].proven_bound: 40 bytes, above the lower bound "
+		 "(16 bytes): only an exact search can check it, not kept (and 1 "
+		 "more claim not kept)"},
+		{"", ", \"lower_bound\": 24",
+		 "plan.json: pools[0].lower_bound: 24 bytes, above the lower bound "
+		 "the library computes for its group (16 bytes): cannot be "
+		 "checked, not kept"},
+		{", \"lower_bound\": 16, \"proven_bound\": 16", "", ""},
+		{", \"size\": 40, \"buffers\": 3", ", \"size\": 40", ""},
+	};
+	char *dir = test_fresh_dir("rt9-drop");
+	char *prob = test_join(dir, "problem.json");
+	char *path = test_join(dir, "plan.json");
+	test_write_bytes(prob, chain_problem, strlen(chain_problem));
+	usmp_problem *p = test_parse_json(chain_problem, "problem.json");
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char *text = chain_plan(cases[k].part, cases[k].pool);
+		test_write_bytes(path, text, strlen(text));
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_AUTO, &plan),
+		             USMP_OK, "%s", usmp_plan_error(plan));
+		cr_assert_eq(usmp_plan_status(plan), USMP_OK);
+		/* the message names the path as given: compare its tail */
+		const char *note = usmp_plan_error(plan);
+		size_t n = strlen(note), m = strlen(cases[k].says);
+		cr_assert(n >= m && !strcmp(note + n - m, cases[k].says),
+		          "case %zu: %s", k, note);
+		cr_assert_eq(!*note, !*cases[k].says, "case %zu: %s", k, note);
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		cr_assert_eq(pi.proven_bound, 16);
+		cr_assert_eq(pi.lower_bound, 16);
+		cr_assert_eq(pi.optimal, 0);
+		cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+		             usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+
+		char *out = NULL;
+		int rc = test_usmp(&out, "verify '%s' '%s'", prob, path);
+		cr_assert_eq(rc, 0, "case %zu: exit %d: %s", k, rc, out);
+		cr_assert(strstr(out, "valid plan for"), "%s", out);
+		if (*cases[k].says) {
+			cr_assert(strstr(out, "usmp: note: ") &&
+			          strstr(out, cases[k].says), "case %zu: %s", k, out);
+			cr_assert(strstr(out, path), "the note names the file: %s",
+			          out);
+		} else {
+			cr_assert_null(strstr(out, "note"), "case %zu: %s", k, out);
+		}
+		free(out);
+		free(text);
+	}
+	usmp_problem_destroy(p);
+	remove(path);
+	remove(prob);
+	free(path);
+	free(prob);
+	free(dir);
+}
+
+/* A plan the placements disprove says the false claim (exit 1), not a
+ * note: the note is for claims that may be true. */
+Test(redteam9, a_false_claim_is_no_note)
+{
+	char *dir = test_fresh_dir("rt9-false");
+	char *prob = test_join(dir, "problem.json");
+	char *path = test_join(dir, "plan.json");
+	test_write_bytes(prob, chain_problem, strlen(chain_problem));
+	char *text = chain_plan(", \"proven_bound\": 41", "");
+	test_write_bytes(path, text, strlen(text));
+	char *out = NULL;
+	int rc = test_usmp(&out, "verify '%s' '%s'", prob, path);
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+	cr_assert(strstr(out, "false claim in"), "%s", out);
+	cr_assert_null(strstr(out, "note"), "%s", out);
+	free(out);
+	free(text);
+	remove(path);
+	remove(prob);
+	free(path);
+	free(prob);
+	free(dir);
+}
