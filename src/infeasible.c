@@ -21,24 +21,19 @@ static void sb_add(sbuf *b, const char *fmt, ...)
 	va_list ap;
 	if (b->oom)
 		return;
-	for (;;) {
-		size_t room = b->cap - b->len;
-		va_start(ap, fmt);
-		int n = vsnprintf(b->s ? b->s + b->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = 1;
-			return;
-		}
-		if ((size_t)n < room) {
-			b->len += (size_t)n;
-			return;
-		}
-		if (usmp__grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1)) {
-			b->oom = 1;
-			return;
-		}
+	/* Names quoted in fmt shortened as usmp__set_msg shortens them. */
+	va_start(ap, fmt);
+	char *piece = usmp__vformat_msg(fmt, ap);
+	va_end(ap);
+	size_t n = piece ? strlen(piece) : 0;
+	if (!piece || usmp__grow((void **)&b->s, &b->cap, b->len + n + 1, 1)) {
+		free(piece);
+		b->oom = 1;
+		return;
 	}
+	memcpy(b->s + b->len, piece, n + 1);
+	b->len += n;
+	free(piece);
 }
 
 static void sb_limit(sbuf *b, uint64_t limit)

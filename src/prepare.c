@@ -3,6 +3,8 @@
 #include "problem.h"
 #include "view.h"
 
+#include <string.h>
+
 /* Buffer i is fixed in a pool its candidate list leaves out: name the
  * record, the list, and the two ways out. */
 static int fixed_not_a_candidate(usmp_problem *p, size_t i)
@@ -11,8 +13,16 @@ static int fixed_not_a_candidate(usmp_problem *p, size_t i)
 	char list[200] = "";
 	size_t len = 0;
 	for (uint32_t k = 0; k < b->candidate_count && len < sizeof list; k++) {
-		int n = snprintf(list + len, sizeof list - len, "%s\"%s\"",
-		                 k ? ", " : "", p->pools[b->candidates[k]].name);
+		const char *name = p->pools[b->candidates[k]].name;
+		size_t whole = strlen(name);
+		size_t cut = whole > USMP__NAME_SHOWN_MAX ? usmp__name_cut(name, whole)
+		                                          : whole;
+		int n = cut < whole
+			? snprintf(list + len, sizeof list - len, "%s\"%.*s\xe2\x80"
+			           "\xa6(%zu bytes)\"", k ? ", " : "", (int)cut, name,
+			           whole)
+			: snprintf(list + len, sizeof list - len, "%s\"%s\"",
+			           k ? ", " : "", name);
 		if (n < 0 || (size_t)n >= sizeof list - len) {
 			snprintf(list + (len < sizeof list - 6 ? len : sizeof list - 6),
 			         6, ", ...");

@@ -19,32 +19,13 @@ static void release(char **slot)
 
 void usmp__vset_msg(char **slot, const char *fmt, va_list ap)
 {
-	va_list copy;
-	char *text = NULL;
-	int n;
-
 	if (!slot)
 		return;
 	/* Format before releasing the old text: the arguments may point into it
 	 * (a caller prefixing context to a message it already holds). */
-	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	if (n < 0)
-		goto fail;
-	text = malloc((size_t)n + 1);
-	if (!text)
-		goto fail;
-	if (vsnprintf(text, (size_t)n + 1, fmt, ap) != n)
-		goto fail;
-	usmp__shorten_quoted(text);
+	char *text = usmp__vformat_msg(fmt, ap);
 	release(slot);
-	*slot = text;
-	return;
-fail:
-	free(text);
-	release(slot);
-	*slot = (char *)usmp__oom_text;
+	*slot = text ? text : (char *)usmp__oom_text;
 }
 
 size_t usmp__name_cut(const char *name, size_t len)
@@ -56,28 +37,6 @@ size_t usmp__name_cut(const char *name, size_t len)
 	                ((unsigned char)name[cut] & 0xc0) == 0x80; k++)
 		cut--;
 	return cut;
-}
-
-void usmp__shorten_quoted(char *text)
-{
-	char *at = text;
-	while ((at = strchr(at, '"'))) {
-		char *open = at + 1, *close = strchr(open, '"');
-		if (!close)
-			return;
-		size_t len = (size_t)(close - open);
-		if (len <= USMP__NAME_SHOWN_MAX) {
-			at = close + 1;
-			continue;
-		}
-		/* "<first bytes>…(N bytes)": never longer than what it replaces. */
-		char mark[48];
-		int m = snprintf(mark, sizeof mark, "\xe2\x80\xa6(%zu bytes)", len);
-		size_t cut = usmp__name_cut(open, len);
-		memcpy(open + cut, mark, (size_t)m);
-		memmove(open + cut + m, close, strlen(close) + 1);
-		at = open + cut + m + 1;
-	}
 }
 
 void usmp__set_msg(char **slot, const char *fmt, ...)

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <usmp/usmp.h>
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,4 +126,125 @@ Test(redteam9, a_false_claim_is_no_note)
 	free(path);
 	free(prob);
 	free(dir);
+}
+
+/* ---- names holding '"' shortened right ----------------------------------- */
+
+/* `n` bytes: `head`, then `fill` repeated (caller frees). */
+static char *name_of(const char *head, char fill, size_t n)
+{
+	char *s = malloc(n + 1);
+	cr_assert_not_null(s);
+	memset(s, fill, n);
+	memcpy(s, head, strlen(head));
+	s[n] = '\0';
+	return s;
+}
+
+/* The shortener paired '"' in the message: a long name holding one was
+ * quoted whole (302 bytes here, 1 MB as easily), and the pairing shifted
+ * onto the message's own text. Names are shortened as they go into the
+ * message, whatever they hold. */
+Test(redteam9, a_name_holding_quotes_is_shortened_right)
+{
+	static const char *const heads[] = {"a\"", "\"\"\"", "\"", "x\"\"y"};
+	for (size_t k = 0; k < sizeof heads / sizeof *heads; k++) {
+		char *name = name_of(heads[k], 'b', 302);
+		usmp_problem *p = usmp_problem_create();
+		uint32_t b = 0;
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b), USMP_OK);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 10, 1, &b),
+		             USMP_ERR_INVALID);
+		char *want = test_fmt("buffer \"%.60s\xe2\x80\xa6(302 bytes)\": name "
+		                      "already used by buffer 0", name);
+		cr_assert_str_eq(usmp_problem_error(p), want);
+		free(want);
+		usmp_problem_destroy(p);
+		free(name);
+	}
+	/* A name of 120 bytes full of '"' is quoted whole. */
+	char *quotes = name_of("", '"', 120);
+	usmp_problem *p = usmp_problem_create();
+	uint32_t b = 0;
+	cr_assert_eq(usmp_problem_add_buffer(p, quotes, 10, 1, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, quotes, 10, 1, &b),
+	             USMP_ERR_INVALID);
+	char *want = test_fmt("buffer \"%s\": name already used by buffer 0",
+	                      quotes);
+	cr_assert_str_eq(usmp_problem_error(p), want);
+	free(want);
+	usmp_problem_destroy(p);
+	free(quotes);
+}
+
+/* Two names in one message, the first with an odd '"', the second long
+ * with a '"' inside: each is quoted as it is, the second shortened, the
+ * message's own words untouched (`usmp verify` of two buffers placed on
+ * each other). */
+Test(redteam9, two_names_with_quotes_in_one_message)
+{
+	char *longer = name_of("", 'k', 141);
+	longer[70] = '"';
+	/* the same names escaped for JSON */
+	char *esc = name_of("", 'k', 142);
+	esc[70] = '\\';
+	esc[71] = '"';
+	char *problem = test_fmt(
+		"{\"usmp\": 1, \"buffers\": [{\"name\": \"q\\\"\", \"size\": 8, "
+		"\"live\": [0, 2]}, {\"name\": \"%s\", \"size\": 8, \"live\": [0, "
+		"2]}]}", esc);
+	char *plan = test_fmt(
+		"{\"usmp\": 1, \"buffers\": [{\"name\": \"q\\\"\", \"pool\": "
+		"\"default\", \"offset\": 0}, {\"name\": \"%s\", \"pool\": "
+		"\"default\", \"offset\": 4}]}", esc);
+	char *pp = test_write_tmp(".json", problem);
+	char *pl = test_write_tmp(".json", plan);
+	char *out = NULL;
+	int rc = test_usmp(&out, "verify '%s' '%s'", pp, pl);
+	cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
+	char *want = test_fmt("buffers \"q\"\" and \"%.60s\xe2\x80\xa6(141 bytes)\" "
+	                      "overlap in pool \"default\" at bytes [4, 8)",
+	                      longer);
+	cr_assert(strstr(out, want), "%s\nwanted: %s", out, want);
+	free(want);
+	free(out);
+	remove(pp);
+	remove(pl);
+	free(pp);
+	free(pl);
+	free(problem);
+	free(plan);
+	free(esc);
+	free(longer);
+}
+
+/* The message formatter reads every conversion the library's messages
+ * use as printf does. */
+Test(redteam9, the_message_formatter_formats_as_printf)
+{
+	char want[512];
+	char *got = usmp__format_msg(
+		"%d|%5d|%-5u|%lld|%zu|%" PRIu64 "|%.*s|%*d|%x|%g|%.2f|%c|%%|%s|"
+		"%03u|%+d|%hhu|%ld|%p|%s|\"%s\"", -7, 42, 3u, -123456789012LL,
+		(size_t)99, UINT64_MAX, 3, "abcdef", -4, 9, 255u, 0.25, 3.14159, 'z',
+		"plain", 7u, 5, (unsigned char)200, -1L, (void *)want, (char *)NULL,
+		"short");
+	snprintf(want, sizeof want,
+	         "%d|%5d|%-5u|%lld|%zu|%" PRIu64 "|%.*s|%*d|%x|%g|%.2f|%c|%%|%s|"
+	         "%03u|%+d|%hhu|%ld|%p|%s|\"%s\"", -7, 42, 3u, -123456789012LL,
+	         (size_t)99, UINT64_MAX, 3, "abcdef", -4, 9, 255u, 0.25, 3.14159,
+	         'z', "plain", 7u, 5, (unsigned char)200, -1L, (void *)want,
+	         (char *)NULL, "short");
+	cr_assert_not_null(got);
+	cr_assert_str_eq(got, want);
+	free(got);
+	/* a long name not quoted in the format (a path, a list) is left whole */
+	char *name = name_of("", 'n', 200);
+	got = usmp__format_msg("%s: \"%s\"", name, name);
+	want[0] = '\0';
+	char *expect = test_fmt("%s: \"%.60s\xe2\x80\xa6(200 bytes)\"", name, name);
+	cr_assert_str_eq(got, expect);
+	free(expect);
+	free(got);
+	free(name);
 }
