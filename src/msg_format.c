@@ -11,7 +11,8 @@
 typedef struct text {
 	char *s;
 	size_t len, cap;
-	int bad; /* out of memory, or a conversion the formatter does not know */
+	int bad;     /* out of memory */
+	int unknown; /* a conversion the formatter does not know */
 } text;
 
 static void put(text *t, const char *s, size_t n)
@@ -219,19 +220,35 @@ static void put_conversion(text *t, const char **f, int quoted, va_list *ap)
 		put(t, "%", 1);
 		break;
 	default: /* %n, %ls, a conversion no message uses */
-		t->bad = 1;
+		t->unknown = 1;
 		break;
 	}
 }
 
+/* fmt formatted by vsnprintf itself, names whole: for a format the
+ * formatter above does not know. */
+static char *plain(const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (s && vsnprintf(s, (size_t)n + 1, fmt, ap) != n) {
+		free(s);
+		s = NULL;
+	}
+	return s;
+}
+
 char *usmp__vformat_msg(const char *fmt, va_list ap)
 {
-	text t = {NULL, 0, 0, 0};
+	text t = {NULL, 0, 0, 0, 0};
 	va_list args;
 	va_copy(args, ap);
 	put(&t, "", 0);
 	const char *f = fmt;
-	while (*f && !t.bad) {
+	while (*f && !t.bad && !t.unknown) {
 		const char *pct = strchr(f, '%');
 		size_t n = pct ? (size_t)(pct - f) : strlen(f);
 		put(&t, f, n);
@@ -242,9 +259,9 @@ char *usmp__vformat_msg(const char *fmt, va_list ap)
 		put_conversion(&t, &f, quoted, &args);
 	}
 	va_end(args);
-	if (t.bad) {
+	if (t.bad || t.unknown) {
 		free(t.s);
-		return NULL;
+		return t.unknown ? plain(fmt, ap) : NULL;
 	}
 	return t.s;
 }

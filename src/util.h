@@ -40,8 +40,9 @@ size_t usmp__name_cut(const char *name, size_t len);
 size_t usmp__name_distance(const char *name, const char *cand);
 /* ---- msg_format.c: formatting a message ----------------------------------- */
 /* The message fmt formats (a new heap string), each quoted name shortened
- * as above; usmp__set_msg formats with it. NULL when out of memory or for
- * a conversion it does not know (%n, wide strings). */
+ * as above; usmp__set_msg formats with it. A conversion it does not know
+ * (%n, wide strings) makes vsnprintf format the whole message, names whole.
+ * NULL when out of memory. */
 char *usmp__vformat_msg(const char *fmt, va_list ap);
 char *usmp__format_msg(const char *fmt, ...) USMP__PRINTF(1, 2);
 /* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */

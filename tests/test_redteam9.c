@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 /* ---- claims a read drops are said ------------------------------------------ */
 
@@ -243,6 +244,12 @@ Test(redteam9, the_message_formatter_formats_as_printf)
 	got = usmp__format_msg("%s: \"%s\"", name, name);
 	want[0] = '\0';
 	char *expect = test_fmt("%s: \"%.60s\xe2\x80\xa6(200 bytes)\"", name, name);
+	cr_assert_str_eq(got, expect);
+	free(expect);
+	free(got);
+	/* a conversion no message uses (%lc): the whole text by vsnprintf */
+	got = usmp__format_msg("%lc \"%s\"", (wint_t)'w', name);
+	expect = test_fmt("w \"%s\"", name);
 	cr_assert_str_eq(got, expect);
 	free(expect);
 	free(got);
