@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <usmp/usmp.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,9 +248,17 @@ Test(redteam9, the_message_formatter_formats_as_printf)
 	cr_assert_str_eq(got, expect);
 	free(expect);
 	free(got);
-	/* a conversion no message uses (%lc): the whole text by vsnprintf */
+	/* %lc is read as printf reads it */
 	got = usmp__format_msg("%lc \"%s\"", (wint_t)'w', name);
-	expect = test_fmt("w \"%s\"", name);
+	expect = test_fmt("w \"%.60s\xe2\x80\xa6(200 bytes)\"", name);
+	cr_assert_str_eq(got, expect);
+	free(expect);
+	free(got);
+	/* a conversion the formatter does not know (glibc's %m): the whole
+	 * text by vsnprintf, the name whole */
+	errno = EDOM;
+	got = usmp__format_msg("%m \"%s\"", name);
+	expect = test_fmt("%s \"%s\"", strerror(EDOM), name);
 	cr_assert_str_eq(got, expect);
 	free(expect);
 	free(got);
