@@ -19,9 +19,22 @@ static void put(text *t, const char *s, size_t n)
 {
 	if (t->bad)
 		return;
-	if (usmp__grow((void **)&t->s, &t->cap, t->len + n + 1, 1)) {
+	if (n > SIZE_MAX - t->len - 1) {
 		t->bad = 1;
 		return;
+	}
+	if (t->len + n + 1 > t->cap) {
+		/* double, or take what is needed when doubling would overflow */
+		size_t need = t->len + n + 1, cap = t->cap < 64 ? 64 : t->cap;
+		while (cap < need)
+			cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+		char *grown = realloc(t->s, cap);
+		if (!grown) {
+			t->bad = 1;
+			return;
+		}
+		t->s = grown;
+		t->cap = cap;
 	}
 	memcpy(t->s + t->len, s, n);
 	t->len += n;
@@ -56,6 +69,17 @@ static void put_spec(text *t, const char *spec, ...)
 #pragma GCC diagnostic pop
 	va_end(again);
 	va_end(ap);
+}
+
+size_t usmp__name_cut(const char *name, size_t len)
+{
+	size_t cut = len < USMP__NAME_KEPT ? len : USMP__NAME_KEPT;
+	/* Back off continuation bytes: the cut then ends before a sequence's
+	 * first byte (at most 3 of them in valid UTF-8). */
+	for (int k = 0; k < 3 && cut > 0 && cut < len &&
+	                ((unsigned char)name[cut] & 0xc0) == 0x80; k++)
+		cut--;
+	return cut;
 }
 
 /* A quoted name: whole up to USMP__NAME_SHOWN_MAX bytes, else its first

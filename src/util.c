@@ -28,17 +28,6 @@ void usmp__vset_msg(char **slot, const char *fmt, va_list ap)
 	*slot = text ? text : (char *)usmp__oom_text;
 }
 
-size_t usmp__name_cut(const char *name, size_t len)
-{
-	size_t cut = len < USMP__NAME_KEPT ? len : USMP__NAME_KEPT;
-	/* Back off continuation bytes: the cut then ends before a sequence's
-	 * first byte (at most 3 of them in valid UTF-8). */
-	for (int k = 0; k < 3 && cut > 0 && cut < len &&
-	                ((unsigned char)name[cut] & 0xc0) == 0x80; k++)
-		cut--;
-	return cut;
-}
-
 void usmp__set_msg(char **slot, const char *fmt, ...)
 {
 	va_list ap;

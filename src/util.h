@@ -24,27 +24,11 @@
 void usmp__set_msg(char **slot, const char *fmt, ...) USMP__PRINTF(2, 3);
 /* usmp__set_msg with a va_list. */
 void usmp__vset_msg(char **slot, const char *fmt, va_list ap);
-/* Names in messages: a name quoted in a message's format ("%s" between
- * two '"') of more than USMP__NAME_SHOWN_MAX bytes keeps its first
- * USMP__NAME_KEPT bytes (fewer rather than split a UTF-8 sequence), then
- * "…(N bytes)" (N: the whole name), whatever the name holds ('"' too).
- * Data outputs (plan files) keep names whole. */
-#define USMP__NAME_SHOWN_MAX 120u
-#define USMP__NAME_KEPT 60u
-/* How many of a name's `len` bytes a shortened quote keeps. */
-size_t usmp__name_cut(const char *name, size_t len);
 /* The edit distance of `cand` from `name` when it is close enough to
  * suggest for a misspelt name (a few edits, more for longer names), else
  * SIZE_MAX (also for equal names). Defined in missing_algorithm.c; also
  * suggests known keys of a JSON file (io_json.c). */
 size_t usmp__name_distance(const char *name, const char *cand);
-/* ---- msg_format.c: formatting a message ----------------------------------- */
-/* The message fmt formats (a new heap string), each quoted name shortened
- * as above; usmp__set_msg formats with it. A conversion it does not know
- * (%n, wide strings) makes vsnprintf format the whole message, names whole.
- * NULL when out of memory. */
-char *usmp__vformat_msg(const char *fmt, va_list ap);
-char *usmp__format_msg(const char *fmt, ...) USMP__PRINTF(1, 2);
 /* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */
 void usmp__free_msg(char **slot);
 /* strdup that returns NULL on failure. */
@@ -63,6 +47,24 @@ static inline const char *usmp__s(unsigned long long n)
 {
 	return n == 1 ? "" : "s";
 }
+
+/* ---- msg_format.c: formatting a message ----------------------------------- */
+
+/* Names in messages: a name quoted in a message's format ("%s" between
+ * two '"') of more than USMP__NAME_SHOWN_MAX bytes keeps its first
+ * USMP__NAME_KEPT bytes (fewer rather than split a UTF-8 sequence), then
+ * "…(N bytes)" (N: the whole name), whatever the name holds ('"' too).
+ * Data outputs (plan files) keep names whole. */
+#define USMP__NAME_SHOWN_MAX 120u
+#define USMP__NAME_KEPT 60u
+/* How many of a name's `len` bytes a shortened quote keeps. */
+size_t usmp__name_cut(const char *name, size_t len);
+/* The message fmt formats (a new heap string), each quoted name shortened
+ * as above; usmp__set_msg formats with it. A conversion it does not know
+ * (%n, glibc's %m) makes vsnprintf format the whole message, names whole.
+ * NULL when out of memory. */
+char *usmp__vformat_msg(const char *fmt, va_list ap);
+char *usmp__format_msg(const char *fmt, ...) USMP__PRINTF(1, 2);
 
 /* ---- 128-bit byte totals (inline) ---------------------------------------- */
 
