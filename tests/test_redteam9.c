@@ -264,3 +264,38 @@ Test(redteam9, the_message_formatter_formats_as_printf)
 	free(got);
 	free(name);
 }
+
+/* Python's Plan.read: the note is `note` ("" for a plan without one). */
+Test(redteam9, python_plan_read_has_the_note)
+{
+	char *dir = test_fresh_dir("rt9-py");
+	char *prob = test_join(dir, "problem.json");
+	char *path = test_join(dir, "plan.json");
+	test_write_bytes(prob, chain_problem, strlen(chain_problem));
+	char *text = chain_plan(", \"proven_bound\": 40", "");
+	test_write_bytes(path, text, strlen(text));
+	char *script = test_fmt(
+		"import usmp\n"
+		"p = usmp.Problem.read('%s')\n"
+		"q = usmp.Plan.read(p, '%s')\n"
+		"q.verify()\n"
+		"print('NOTE=' + q.note)\n"
+		"print('PART=%%d' %% q.parts[0].proven_bound)\n"
+		"print('PLANNED=%%r' %% usmp.plan(p, algorithm='first_fit').note)\n",
+		prob, path);
+	char *out = NULL;
+	cr_assert_eq(test_python(script, 0, &out), 0, "%s", out);
+	cr_assert(strstr(out, "NOTE=") && strstr(out, "plan.json: parts[0]."
+	          "proven_bound: 40 bytes, above the lower bound (16 bytes): "
+	          "only an exact search can check it, not kept"), "%s", out);
+	cr_assert(strstr(out, "PART=16"), "%s", out);
+	cr_assert(strstr(out, "PLANNED=''"), "%s", out);
+	free(out);
+	free(script);
+	free(text);
+	remove(path);
+	remove(prob);
+	free(path);
+	free(prob);
+	free(dir);
+}

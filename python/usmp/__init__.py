@@ -963,6 +963,8 @@ class Plan(_Guarded):
     `offsets` by buffer index, `pool_sizes` {pool: high-water mark},
     `parts` (how each independent part was planned), `size` (the sum)."""
     _kind = "plan"
+    # Plan.read: what the reading dropped of the file's claims ("" none)
+    note = ""
 
     def __init__(self):
         raise TypeError("plans come from Registry.plan(), usmp.plan() or "
@@ -1039,14 +1041,18 @@ class Plan(_Guarded):
         file's placements are not checked until verify() is called. Its
         parts' figures are the library's, not the file's: a claim the
         library cannot check (a bound proven above its own, "optimal" above
-        it) is dropped, and one the placements disprove makes verify()
-        raise (docs/formats.md, "What a plan file claims")."""
+        it) is dropped, and `note` says so (the file, the first claim
+        dropped and how many more; "" when none); one the placements
+        disprove makes verify() raise (docs/formats.md, "What a plan file
+        claims")."""
         lib = _lib.lib()
         out = ctypes.c_void_p()
         with problem._use() as ph:
             st = lib.usmp_plan_read(ph, _bytes(str(path)), _format(format),
                                     ctypes.byref(out))
-            return cls._take(problem, ph, out.value, st)
+            plan = cls._take(problem, ph, out.value, st)
+            plan.note = _str(lib.usmp_plan_error(out.value)) or ""
+            return plan
 
     def _free(self, h):
         self._lib.usmp_plan_destroy(h)
