@@ -909,6 +909,19 @@ static size_t row_length(const usmp__buffer *b, int align, int offset,
  * reason in why[0..whyn) otherwise, with the buffer in *who when one is to
  * blame. Sets *align when an alignment column is needed and *offset when
  * an offset column is written. */
+/* "WHAT (pool "NAME")" into why, the name shortened as messages shorten
+ * names (USMP__NAME_SHOWN_MAX), never cut inside a UTF-8 sequence. */
+static void why_pool(char *why, size_t whyn, const char *what,
+                     const char *name)
+{
+	size_t len = strlen(name);
+	if (len <= USMP__NAME_SHOWN_MAX)
+		snprintf(why, whyn, "%s (pool \"%s\")", what, name);
+	else
+		snprintf(why, whyn, "%s (pool \"%.*s\xe2\x80\xa6(%zu bytes)\")",
+		         what, (int)usmp__name_cut(name, len), name, len);
+}
+
 static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
                     size_t whyn, const char **who, int *align, int *offset)
 {
@@ -934,13 +947,11 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 	 * the reader's capacity argument. */
 	const usmp__pool *pool = usmp__problem_pool(p, 0);
 	if (!plan && strcmp(pool->name, "default") != 0) {
-		snprintf(why, whyn, "CSV names its one pool \"default\" (pool "
-		         "\"%.64s\")", pool->name);
+		why_pool(why, whyn, "CSV names its one pool \"default\"", pool->name);
 		return 0;
 	}
 	if (!plan && pool->target_count) {
-		snprintf(why, whyn, "CSV cannot express pool targets (pool "
-		         "\"%.64s\")", pool->name);
+		why_pool(why, whyn, "CSV cannot express pool targets", pool->name);
 		return 0;
 	}
 	for (size_t i = 0; i < usmp__problem_nbuffers(p); i++) {
@@ -990,7 +1001,7 @@ static int csv_fits(usmp_problem *p, const usmp_plan *plan, char *why,
 int usmp__csv_check_problem(usmp_problem *p)
 {
 	const char *who;
-	char why[160];
+	char why[256];
 	int align, offset;
 
 	if (csv_fits(p, NULL, why, sizeof why, &who, &align, &offset))
@@ -1006,7 +1017,7 @@ int usmp__csv_check_problem(usmp_problem *p)
 int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 {
 	const char *who;
-	char why[160];
+	char why[256];
 	int align, offset, rc = usmp__csv_check_problem(p);
 
 	if (rc != USMP_OK)
@@ -1034,7 +1045,7 @@ int usmp__csv_write_problem(usmp_problem *p, FILE *f)
 int usmp__csv_check_plan(usmp_plan *plan, usmp_problem *p)
 {
 	const char *who;
-	char why[160];
+	char why[256];
 	int align, offset;
 
 	if (!csv_fits(p, plan, why, sizeof why, &who, &align, &offset)) {
@@ -1110,7 +1121,7 @@ static void csv_put_i64(csv_out *o, int64_t x)
 int usmp__csv_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 {
 	const char *who;
-	char why[160];
+	char why[256];
 	int align, offset, rc = usmp__csv_check_plan(plan, p);
 	csv_out *o = NULL;
 

@@ -299,3 +299,39 @@ Test(redteam9, python_plan_read_has_the_note)
 	free(prob);
 	free(dir);
 }
+
+/* The CSV writer's refusal cut a pool name at 64 bytes, inside a UTF-8
+ * sequence and without saying so; it is now quoted like every name. */
+Test(redteam9, csv_refusal_quotes_the_pool_name_whole_or_marked)
+{
+	char *at64 = name_of("", 'x', 65); /* 63 x, then é (2 bytes) */
+	memcpy(at64 + 63, "\xc3\xa9", 2);
+	char *big = name_of("", 'z', 202);
+	memcpy(big + 200, "\xc3\xa9", 2);
+	const char *const names[] = {at64, big};
+	char *dir = test_fresh_dir("rt9-csv");
+	char *path = test_join(dir, "w.csv");
+	for (size_t k = 0; k < 2; k++) {
+		usmp_problem *p = usmp_problem_create();
+		uint32_t pool = 0, b = 0;
+		cr_assert_eq(usmp_problem_add_pool(p, names[k], 100, 1, &pool),
+		             USMP_OK);
+		cr_assert_eq(usmp_problem_add_buffer(p, "a", 4, 1, &b), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, b, 0, 2), USMP_OK);
+		cr_assert_eq(usmp_problem_write(p, path, USMP_FORMAT_CSV),
+		             USMP_ERR_UNSUPPORTED);
+		char *want = k == 0
+			? test_fmt("CSV names its one pool \"default\" (pool \"%s\")",
+			           names[k])
+			: test_fmt("CSV names its one pool \"default\" (pool "
+			           "\"%.60s\xe2\x80\xa6(202 bytes)\")", names[k]);
+		cr_assert(strstr(usmp_problem_error(p), want), "%s",
+		          usmp_problem_error(p));
+		free(want);
+		usmp_problem_destroy(p);
+	}
+	free(path);
+	free(dir);
+	free(big);
+	free(at64);
+}
