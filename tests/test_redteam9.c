@@ -96,6 +96,12 @@ Test(redteam9, verify_says_which_claims_it_drops)
 			cr_assert_null(strstr(out, "note"), "case %zu: %s", k, out);
 		}
 		free(out);
+		/* simulate reads the plan alike and says the same */
+		rc = test_usmp(&out, "simulate '%s' '%s'", prob, path);
+		cr_assert_eq(rc, 0, "case %zu: exit %d: %s", k, rc, out);
+		cr_assert_eq(strstr(out, "usmp: note: ") != NULL, *cases[k].says != 0,
+		             "case %zu: %s", k, out);
+		free(out);
 		free(text);
 	}
 	usmp_problem_destroy(p);
