@@ -216,6 +216,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 	/* Placements end exactly at the guard page when n*16 fills whole
 	 * pages; otherwise a scribble first lands in the slack before it. */
 	size_t total = res_bytes + out_bytes + page;
+	char *named = NULL; /* the culprit's name, once the child runs */
 	int st = USMP_OK;
 
 	unsigned char *map = mmap(NULL, total, PROT_READ | PROT_WRITE,
@@ -250,13 +251,12 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		child_run(c, shared_out, res); /* never returns */
 
 	/* Name the culprit by algorithm and plugin file. */
-	char culprit[1024];
 	usmp_plugin_info info = {.struct_size = sizeof info};
-	if (!a->builtin && !usmp_registry_plugin(r, a->plugin, &info))
-		snprintf(culprit, sizeof culprit, "algorithm \"%s\" (plugin \"%s\", "
-		         "%s)", a->name, info.name, info.path);
-	else
-		snprintf(culprit, sizeof culprit, "algorithm \"%s\"", a->name);
+	named = !a->builtin && !usmp_registry_plugin(r, a->plugin, &info)
+		? usmp__format_msg("algorithm \"%s\" (plugin \"%s\", %s)",
+		                   a->name, info.name, info.path)
+		: usmp__format_msg("algorithm \"%s\"", a->name);
+	const char *culprit = named ? named : "the algorithm";
 	double started = usmp__now(), cancelled = 0;
 	int killed = watch_child(pid, hc, res, started, grace, &cancelled);
 	/* Every way out reaps the child and kills its group. */
@@ -308,6 +308,7 @@ int usmp__isolated_call(usmp__call *c, double grace)
 		}
 	}
 out:
+	free(named);
 	munmap(map, total);
 	return st;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <wchar.h>
 
 /* ---- claims a read drops are said ------------------------------------------ */
@@ -340,4 +341,45 @@ Test(redteam9, csv_refusal_quotes_the_pool_name_whole_or_marked)
 	free(dir);
 	free(big);
 	free(at64);
+}
+
+/* ---- the plugin file a crash names ---------------------------------------- */
+
+/* An isolated plugin that crashed was named in a 1024-byte buffer: from a
+ * directory 1,200 bytes deep the message ended inside the path, without
+ * the file's name. The whole path is named now. */
+Test(redteam9, a_crash_names_the_whole_plugin_path)
+{
+	char *dir = test_fresh_dir("rt9-deep");
+	char part[201];
+	memset(part, 'd', 200);
+	part[200] = '\0';
+	char *deep = test_fmt("%s", dir);
+	for (int k = 0; k < 6; k++) {
+		char *next = test_join(deep, part);
+		cr_assert(mkdir(next, 0755) == 0 || errno == EEXIST, "%s", next);
+		free(deep);
+		deep = next;
+	}
+	char *from = test_join(test_fixture_plugindir(), "crash.so");
+	char *to = test_join(deep, "crash.so");
+	char *cp = test_fmt("cp '%s' '%s'", from, to);
+	cr_assert_eq(test_run(cp, NULL), 0);
+	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' plan '%s/examples/"
+	                     "mobilenet_v2.json' -a fx_crash --isolate -o "
+	                     "/dev/null", to, test_cli(), test_source_root());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 4, "exit %d: %s", st, out);
+	char *named = test_fmt("%s) ", to);
+	cr_assert(strstr(out, named), "%s", out);
+	free(named);
+	free(out);
+	free(cmd);
+	remove(to);
+	free(cp);
+	free(to);
+	free(from);
+	free(deep);
+	free(dir);
 }
