@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* ---- claims a read drops are said ------------------------------------------ */
@@ -377,6 +378,11 @@ Test(redteam9, a_crash_names_the_whole_plugin_path)
 	free(out);
 	free(cmd);
 	remove(to);
+	/* the six directories, deepest first */
+	for (int k = 0; k < 6; k++) {
+		rmdir(deep);
+		*strrchr(deep, '/') = '\0';
+	}
 	free(cp);
 	free(to);
 	free(from);
