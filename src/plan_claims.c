@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The first false claim of the file, for usmp_plan_verify; later ones are
  * not recorded (as the verifier reports its first violation). */
@@ -115,6 +116,37 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 	pt->optimal = c->optimal && !saturated && size == bound;
 }
 
+/* The parts of a plan file that has none: one per bound group with
+ * buffers (group order), checked as a part with no claims of its own. */
+static int own_parts(usmp_plan *plan, const char *name, uint32_t ng,
+                     const uint64_t *size, const unsigned char *sat,
+                     const uint64_t *count, const uint64_t *bound,
+                     int optimal, dropped_claims *d)
+{
+	uint32_t n = 0;
+	usmp__claim none;
+	for (uint32_t g = 0; g < ng; g++)
+		n += count[g] != 0;
+	if (n == 0)
+		return USMP_OK;
+	plan->parts = calloc(n, sizeof *plan->parts);
+	if (!plan->parts)
+		return usmp__plan_fail(plan, USMP_ERR_NOMEM, "%s: out of memory",
+		                       name);
+	memset(&none, 0, sizeof none);
+	none.optimal = optimal;
+	for (uint32_t g = 0; g < ng; g++) {
+		if (!count[g])
+			continue;
+		uint32_t i = plan->part_count++;
+		plan->parts[i].group = g;
+		plan->parts[i].spill_largest = UINT32_MAX;
+		check_part(plan, name, i, &none, size[g], sat[g], count[g],
+		           bound[g], d);
+	}
+	return USMP_OK;
+}
+
 int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
                       const usmp__claim *parts, const usmp__claim *pools,
                       int optimal)
@@ -210,6 +242,13 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 			          "part proves it optimal", g, p->group_bound[g],
 			          usmp__s(p->group_bound[g]));
 	}
+	/* A file with no parts (or "parts": []) gets the library's own: one
+	 * per bound group that has buffers, its figures from the placements
+	 * as for a file's part, "optimal" the file's top-level claim. */
+	if (plan->part_count == 0 &&
+	    (rc = own_parts(plan, name, ng, size, sat, count, p->group_bound,
+	                    optimal, &d)))
+		goto fail;
 	/* Claims dropped, none disproved: the read's note (a false claim is
 	 * usmp_plan_verify's to report). */
 	if (d.count && !plan->claim_error) {
