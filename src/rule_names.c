@@ -75,21 +75,26 @@ static const char *nearest(const name_set *s, const char *pattern)
 	return best;
 }
 
-/* "sram, dram" (at most NAMES_SHOWN, then "and N more") into buf. */
-static void list_names(const name_set *s, char *buf, size_t size)
+/* "\"sram\", \"dram\"" (at most NAMES_SHOWN, then "and N more"), each name
+ * shortened as in every library message (msg_format.c), so the list is
+ * never cut; "none" when s is empty; NULL when out of memory. */
+static char *list_names(const name_set *s)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < s->count && used < size; i++) {
-		if (i == NAMES_SHOWN) {
-			snprintf(buf + used, size - used, " and %u more",
-			         s->count - NAMES_SHOWN);
-			return;
-		}
-		int n = snprintf(buf + used, size - used, "%s\"%s\"", i ? ", " : "",
-		                 s->names[i]);
-		used += n > 0 ? (size_t)n : 0;
+	char *list = usmp__strdup(s->count ? "" : "none");
+	for (uint32_t i = 0; i < s->count && list; i++) {
+		char *more;
+		if (i == NAMES_SHOWN)
+			more = usmp__format_msg("%s and %u more", list,
+			                        s->count - NAMES_SHOWN);
+		else
+			more = usmp__format_msg("%s%s\"%s\"", list, i ? ", " : "",
+			                        s->names[i]);
+		free(list);
+		list = more;
+		if (i == NAMES_SHOWN)
+			break;
 	}
+	return list;
 }
 
 /* Say one rule that matches no name of its kind. */
@@ -102,18 +107,32 @@ static void say_unmatched(const usmp__rule *rule, const name_set *s,
 	const char *near = glob ? NULL : nearest(s, rule->pattern);
 	int at = near ? USMP_LOG_WARN : USMP_LOG_INFO;
 	const char *kind = rule->pool ? "pool" : "target";
-	char names[512], line[1024];
+	char *names = NULL, *guess = NULL, *line = NULL;
 	if (at > level)
 		return;
-	list_names(s, names, sizeof names);
-	snprintf(line, sizeof line, "rule \"%s\" matches no %s of the problem "
-	         "(%ss: %s)%s%s%s%s", rule->text, kind, kind,
-	         s->count ? names : "none", near ? "; did you mean \"" : "",
-	         near && rule->pool ? "@" : "", near ? near : "", near ? "\"?" : "");
+	names = list_names(s);
+	/* the guess quoted (so shortened) as a name, '@' put in after */
+	guess = near ? usmp__format_msg("\"%s\"", near) : usmp__strdup("");
+	if (!names || !guess)
+		goto fail;
+	if (near)
+		line = usmp__format_msg("rule \"%s\" matches no %s of the problem "
+		                        "(%ss: %s); did you mean \"%s%s?", rule->text,
+		                        kind, kind, names, rule->pool ? "@" : "",
+		                        guess + 1);
+	else
+		line = usmp__format_msg("rule \"%s\" matches no %s of the problem "
+		                        "(%ss: %s)", rule->text, kind, kind, names);
+	if (!line)
+		goto fail;
 	if (fn)
 		fn(ctx, at, who, line);
 	else
 		fprintf(stderr, "usmp: %s: %s\n", who, line);
+fail:
+	free(line);
+	free(guess);
+	free(names);
 }
 
 /* Say the rules of l an earlier rule keeps from ever deciding; whether

@@ -72,3 +72,82 @@ Test(loose_ends4, a_plan_without_parts_gets_the_librarys_part)
 	remove(pp);
 	free(pp);
 }
+
+/* ---- a rule matching no pool, with long names -------------------------------- */
+
+/* The line of a rule matching nothing, kept whole (the last one said). */
+static void keep_line(void *ctx, int level, const char *who, const char *msg)
+{
+	char **slot = ctx;
+	(void)level;
+	(void)who;
+	if (strstr(msg, "matches no")) {
+		free(*slot);
+		*slot = strdup(msg);
+	}
+}
+
+/* Whether s is well-formed UTF-8 (no sequence cut). */
+static int utf8_ok(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (*u) {
+		int n = *u < 0x80 ? 0 : (*u & 0xe0) == 0xc0 ? 1
+		        : (*u & 0xf0) == 0xe0 ? 2 : (*u & 0xf8) == 0xf0 ? 3 : -1;
+		if (n < 0)
+			return 0;
+		u++;
+		for (int k = 0; k < n; k++, u++)
+			if ((*u & 0xc0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+/* Ten pools named "pN" then 60 'é' (122 bytes), a rule naming one nearly:
+ * the line was built in 512 and 1,024-byte buffers, so the pool list ended
+ * mid-name (or mid-character) with no closing quote and no word of it. */
+Test(loose_ends4, a_rule_line_with_long_names_is_never_cut)
+{
+	char e60[121] = "";
+	for (int i = 0; i < 60; i++)
+		strcat(e60, "\xc3\xa9");
+	char *json = test_fmt("{\"usmp\": 1, \"pools\": [{\"name\": \"p0%s\"}",
+	                      e60);
+	for (int i = 1; i < 10; i++) {
+		char *more = test_fmt("%s, {\"name\": \"p%d%s\"}", json, i, e60);
+		free(json);
+		json = more;
+	}
+	char *more = test_fmt("%s], \"buffers\": [{\"name\": \"b\", \"size\": 8, "
+	                      "\"live\": [0, 1], \"pools\": [\"p0%s\"]}]}", json,
+	                      e60);
+	free(json);
+	json = more;
+	usmp_problem *p = test_parse_json(json, "long.json");
+	usmp_registry *r = test_registry(NULL);
+	char *rule = test_fmt("@p0%.118s=exact", e60); /* 59 'é' */
+	cr_assert_eq(usmp_registry_bind_rules(r, rule), USMP_OK);
+	char *line = NULL;
+	usmp_registry_set_log(r, keep_line, &line, USMP_LOG_INFO);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_not_null(line);
+	cr_assert(utf8_ok(line), "%s", line);
+	cr_assert(strstr(line, "rule \"@p0"), "%s", line);
+	cr_assert(strstr(line, "…(127 bytes)\" matches no pool of the problem "
+	                       "(pools: \"p0"), "%s", line);
+	cr_assert(strstr(line, "\"p7"), "%s", line);
+	cr_assert(strstr(line, "…(122 bytes)\" and 2 more); did you mean "
+	                       "\"@p0"), "%s", line);
+	size_t n = strlen(line);
+	cr_assert(n > 13 && !strcmp(line + n - 13, "(122 bytes)\"?"), "%s",
+	          line);
+	free(line);
+	free(rule);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	free(json);
+}
