@@ -151,3 +151,46 @@ Test(loose_ends4, a_rule_line_with_long_names_is_never_cut)
 	usmp_problem_destroy(p);
 	free(json);
 }
+
+/* ---- empty rules --------------------------------------------------------------- */
+
+/* The documented grammar ignores empty rules (docs/registry.md, the
+ * header): the API and USMP_ALGORITHM bind the same rules from a list
+ * with leading, doubled and trailing ';'. */
+Test(loose_ends4, empty_rules_are_ignored_by_the_api_and_the_environment)
+{
+	usmp_registry *r = test_registry(NULL);
+	cr_assert_eq(usmp_registry_bind_rules(r, ";npu=best_fit;; ;cpu=first_fit;"),
+	             USMP_OK, "%s", usmp_registry_error(r));
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "npu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "best_fit");
+	cr_assert_str_eq(sel.rule, "npu=best_fit");
+	cr_assert_eq(usmp_registry_select(r, "cpu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "first_fit");
+	cr_assert_str_eq(sel.rule, "cpu=first_fit");
+	cr_assert_eq(usmp_registry_select(r, "gpu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "auto"); /* the default: no more rules */
+	/* Nothing but empty rules: bound, nothing. */
+	usmp_registry_clear_bindings(r);
+	cr_assert_eq(usmp_registry_bind_rules(r, ""), USMP_OK);
+	cr_assert_eq(usmp_registry_bind_rules(r, " ; ;"), USMP_OK);
+	cr_assert_eq(usmp_registry_select(r, "npu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "auto");
+	cr_assert_eq(sel.source, USMP_SOURCE_DEFAULT);
+	/* A broken rule among empty ones is still refused, all or nothing. */
+	cr_assert_eq(usmp_registry_bind_rules(r, ";npu=best_fit;;@=x;"),
+	             USMP_ERR_INVALID);
+	cr_assert_eq(usmp_registry_select(r, "npu", NULL, &sel), USMP_OK);
+	cr_assert_str_eq(sel.algorithm, "auto");
+	usmp_registry_destroy(r);
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_PLUGIN_PATH= USMP_LOG= USMP_ALGORITHM="
+	                     "';npu=best_fit;; ;' '%s' select npu", test_cli());
+	int st = test_run(cmd, &out);
+	free(cmd);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert(strstr(out, "npu: best_fit\n  chosen by USMP_ALGORITHM rule "
+	                      "\"npu=best_fit\""), "%s", out);
+	free(out);
+}

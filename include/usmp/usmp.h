@@ -642,7 +642,10 @@ USMP_API int usmp_registry_bind(usmp_registry *r, const char *pattern,
 
 /* Parse and bind a rule list in USMP_ALGORITHM syntax:
  * "pattern=algo[:key=value[:key=value...]][;...]". All or nothing: a list
- * with one bad rule binds none.
+ * with one bad rule binds none. Empty rules (blank, or between ";;", or
+ * before a leading or after a trailing ';') are ignored, as in
+ * USMP_ALGORITHM (docs/registry.md): "" or ";" binds nothing and returns
+ * USMP_OK.
  * Thread-safe: no: like usmp_registry_bind.
  * Returns: USMP_OK; USMP_ERR_INVALID; USMP_ERR_NOT_FOUND; USMP_ERR_PLUGIN;
  * USMP_ERR_NOMEM (as usmp_registry_bind). */
