@@ -551,13 +551,15 @@ class Problem(_Guarded):
 
     def add_buffer(self, name, size, alignment=1, live=None, pools=None,
                    fixed=None):
-        """Add a buffer. live=(begin, end) half-open; pools = candidate pools
+        """Add a buffer. size: an int or a byte count such as "16K" (as
+        size_limit); live=(begin, end) half-open; pools = candidate pools
         in priority order (None: every pool); fixed=(pool, offset). Returns
         its index."""
         # Checked before the buffer is added, so that a mistake leaves the
         # problem as it was (the library has no call that removes a
         # buffer): only a fixed placement the pool refuses (past its size
         # limit, off its alignment) is found after, by the library.
+        size = _size("size", size)
         if live is not None:
             begin, end = _pair("live", live, "begin, end")
             _i64("begin", begin)
