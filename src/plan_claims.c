@@ -117,7 +117,8 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 }
 
 /* The parts of a plan file that has none: one per bound group with
- * buffers (group order), checked as a part with no claims of its own. */
+ * buffers (group order), its figures from the placements as for a file's
+ * part, with no claims of its own but the top-level "optimal". */
 static int own_parts(usmp_plan *plan, const char *name, uint32_t ng,
                      const uint64_t *size, const unsigned char *sat,
                      const uint64_t *count, const uint64_t *bound,
@@ -242,9 +243,7 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 			          "part proves it optimal", g, p->group_bound[g],
 			          usmp__s(p->group_bound[g]));
 	}
-	/* A file with no parts (or "parts": []) gets the library's own: one
-	 * per bound group that has buffers, its figures from the placements
-	 * as for a file's part, "optimal" the file's top-level claim. */
+	/* A file with no parts (or "parts": []) gets the library's own. */
 	if (plan->part_count == 0 &&
 	    (rc = own_parts(plan, name, ng, size, sat, count, p->group_bound,
 	                    optimal, &d)))
