@@ -890,12 +890,17 @@ Test(exact, same_problem_gives_the_same_plan)
 			cr_assert_eq(a[i].offset, b[i].offset, "mode %d buffer %u",
 			             mode, i);
 	}
-	/* Random problems with restarts and memo hits: same plan twice. */
+	/* Random problems with restarts and memo hits: same plan twice. Under
+	 * the sanitizers every fourth problem is planned (1, 5, 9, ...: those
+	 * restart and hit the memo too), not the hardest (11 needs about 20
+	 * times the rest together); all are made, the same in both builds. */
 	uint64_t rng = 31337;
 	for (int iter = 0; iter < 200; iter++) {
 		prob p;
 		random_prob(&p, &rng, (uint32_t)test_rand_range(&rng, 8, 14),
 		            iter % 2 == 0, false);
+		if (iter % TEST_SANITIZED_DIVISOR != 1 % TEST_SANITIZED_DIVISOR)
+			continue;
 		usmp_placement x[MAXB], y[MAXB];
 		thost t;
 		int r1 = run_exact(&p, &t, x, 0, 0, true);
