@@ -890,12 +890,20 @@ Test(exact, same_problem_gives_the_same_plan)
 			cr_assert_eq(a[i].offset, b[i].offset, "mode %d buffer %u",
 			             mode, i);
 	}
-	/* Random problems with restarts and memo hits: same plan twice. */
+	/* Random problems with restarts and memo hits: same plan twice. Under
+	 * the sanitizers a quarter are planned, two of every eight (0, 1, 8,
+	 * 9, ...: with and without fixed buffers), not the hardest: 11 needs
+	 * about 20 times the rest together, and is the only one whose probe
+	 * stops at its round's budget (exact.c's rounds); the others run every
+	 * other line of the plugin that all 200 run (gcov). All are made, the
+	 * same problems in both builds. */
 	uint64_t rng = 31337;
 	for (int iter = 0; iter < 200; iter++) {
 		prob p;
 		random_prob(&p, &rng, (uint32_t)test_rand_range(&rng, 8, 14),
 		            iter % 2 == 0, false);
+		if (iter / 2 % TEST_SANITIZED_DIVISOR != 0)
+			continue;
 		usmp_placement x[MAXB], y[MAXB];
 		thost t;
 		int r1 = run_exact(&p, &t, x, 0, 0, true);

@@ -246,8 +246,9 @@ static char *many_pools_json(size_t n)
 Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
      .timeout = 600)
 {
-	size_t n = 50000; /* each part's view once: a scan of every pool per
-	                   * part took minutes at this size */
+	/* each part's view once: a scan of every pool per part took minutes at
+	 * 50,000 parts (a quarter of them under the sanitizers: TEST_SWEEP) */
+	size_t n = TEST_SWEEP(50000), svg_n = TEST_SWEEP(20000);
 	char *text = many_pools_json(n);
 	char *path = test_write_tmp(".json", text);
 	char *svg = test_tmpfile(".svg");
@@ -257,10 +258,15 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	                path);
 	int st = test_run(cmd, &out);
 	cr_assert_eq(st, 0, "exit %d: %s", st, out);
-	cr_assert_str_eq(out, "group 49999: lower bound 6 bytes; pools: "
-	                      "p49999; within the pool's size limit (64 bytes), "
-	                      "58 bytes to spare: a plan may fit (usmp plan "
-	                      "says)\n");
+	/* b<i> has 1 + i % 7 bytes, its group's bound; each pool holds 64 */
+	size_t lb = 1 + (n - 1) % 7;
+	char *want = test_fmt("group %zu: lower bound %zu byte%s; pools: p%zu; "
+	                      "within the pool's size limit (64 bytes), %zu "
+	                      "bytes to spare: a plan may fit (usmp plan "
+	                      "says)\n", n - 1, lb, lb == 1 ? "" : "s", n - 1,
+	                      64 - lb);
+	cr_assert_str_eq(out, want);
+	free(want);
 	free(out);
 	free(cmd);
 	cmd = test_fmt("timeout 300 '%s' plan '%s' -q -o '%s'"
@@ -274,8 +280,9 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	remove(path);
 	free(path);
 	free(text);
-	/* The picture of 20,000 one-pool parts (33 MB): a panel each. */
-	text = many_pools_json(20000);
+	/* The picture of 20,000 one-pool parts (33 MB; a quarter under the
+	 * sanitizers): a panel each. */
+	text = many_pools_json(svg_n);
 	path = test_write_tmp(".json", text);
 	cmd = test_fmt("timeout 300 '%s' plan '%s' -a first_fit -q -o /dev/null "
 	          "--svg '%s'", test_cli(), path, svg);
@@ -284,9 +291,12 @@ Test(redteam, a_problem_of_many_one_pool_parts_plans_bounds_and_draws,
 	free(out);
 	char *pic = test_read_file(svg);
 	cr_assert_not_null(pic);
-	/* b19999 has 1 + 19999 % 7 = 1 byte, its group's bound */
-	cr_assert(strstr(pic, "pool \"p19999\": size 1 B, lower bound 1 B "
-	                      "(ratio 1.000)"), "the last pool's panel is wrong");
+	want = test_fmt("pool \"p%zu\": size %zu B, lower bound %zu B "
+	                "(ratio 1.000)", svg_n - 1, 1 + (svg_n - 1) % 7,
+	                1 + (svg_n - 1) % 7);
+	cr_assert(strstr(pic, want), "the last pool's panel is wrong: no %s",
+	          want);
+	free(want);
 	cr_assert_null(strstr(pic, "pool group"), "no pool shares its group");
 	free(pic);
 	free(cmd);

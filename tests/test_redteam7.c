@@ -359,8 +359,10 @@ Test(redteam7, reading_out_of_memory_exits_5_not_bad_input)
 		char *args = test_fmt(cmds[k], model);
 		char *out = NULL;
 		/* every prefix valid JSON: read until memory runs out (the
-		 * 4 GiB limit on one file is not reached under this limit) */
-		char *cmd = test_fmt("ulimit -v 400000; (printf '{\"a\": \"'; "
+		 * 4 GiB limit on one file is not reached under this limit;
+		 * the smaller the limit, the sooner: 150 MB is three times
+		 * what the command needs before it reads) */
+		char *cmd = test_fmt("ulimit -v 150000; (printf '{\"a\": \"'; "
 		                     "yes | tr -d '\\n') | USMP_PLUGIN_PATH= "
 		                     "USMP_ALGORITHM= '%s' %s", test_cli(), args);
 		int rc = test_run(cmd, &out);
