@@ -116,28 +116,33 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 	pt->optimal = c->optimal && !saturated && size == bound;
 }
 
-/* The parts of a plan file that has none: one per bound group with
- * buffers (group order), its figures from the placements as for a file's
- * part, with no claims of its own but the top-level "optimal". */
+/* The parts of the bound groups with buffers that no part of the file
+ * names (all of them for a file with no parts, or a CSV plan), appended in
+ * group order: their figures from the placements as for a file's part,
+ * with no claims of their own but the top-level "optimal". */
 static int own_parts(usmp_plan *plan, const char *name, uint32_t ng,
-                     const uint64_t *size, const unsigned char *sat,
-                     const uint64_t *count, const uint64_t *bound,
-                     int optimal, dropped_claims *d)
+                     const uint32_t *owner, const uint64_t *size,
+                     const unsigned char *sat, const uint64_t *count,
+                     const uint64_t *bound, int optimal, dropped_claims *d)
 {
 	uint32_t n = 0;
+	usmp__part *parts;
 	usmp__claim none;
 	for (uint32_t g = 0; g < ng; g++)
-		n += count[g] != 0;
+		n += count[g] != 0 && owner[g] == UINT32_MAX;
 	if (n == 0)
 		return USMP_OK;
-	plan->parts = calloc(n, sizeof *plan->parts);
-	if (!plan->parts)
+	parts = realloc(plan->parts,
+	                ((size_t)plan->part_count + n) * sizeof *parts);
+	if (!parts)
 		return usmp__plan_fail(plan, USMP_ERR_NOMEM, "%s: out of memory",
 		                       name);
+	plan->parts = parts;
+	memset(parts + plan->part_count, 0, n * sizeof *parts);
 	memset(&none, 0, sizeof none);
 	none.optimal = optimal;
 	for (uint32_t g = 0; g < ng; g++) {
-		if (!count[g])
+		if (!count[g] || owner[g] != UINT32_MAX)
 			continue;
 		uint32_t i = plan->part_count++;
 		plan->parts[i].group = g;
@@ -243,10 +248,10 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 			          "part proves it optimal", g, p->group_bound[g],
 			          usmp__s(p->group_bound[g]));
 	}
-	/* A file with no parts (or "parts": []) gets the library's own. */
-	if (plan->part_count == 0 &&
-	    (rc = own_parts(plan, name, ng, size, sat, count, p->group_bound,
-	                    optimal, &d)))
+	/* A group no part of the file names (every group of a file with no
+	 * parts, or "parts": []) gets the library's own part. */
+	if ((rc = own_parts(plan, name, ng, owner, size, sat, count,
+	                    p->group_bound, optimal, &d)))
 		goto fail;
 	/* Claims dropped, none disproved: the read's note (a false claim is
 	 * usmp_plan_verify's to report). */

@@ -194,3 +194,56 @@ Test(loose_ends4, empty_rules_are_ignored_by_the_api_and_the_environment)
 	                      "\"npu=best_fit\""), "%s", out);
 	free(out);
 }
+
+/* ---- a plan file whose parts leave a group out ----------------------------- */
+
+/* a only in sram, b only in dram: two bound groups (0: sram, 1: dram). */
+static const char two_groups_problem[] =
+	"{\"usmp\": 1,\n"
+	" \"pools\": [{\"name\": \"sram\", \"size_limit\": 24}, "
+	"{\"name\": \"dram\"}],\n"
+	" \"buffers\": [\n"
+	"  {\"name\": \"a\", \"size\": 16, \"live\": [0, 2], "
+	"\"pools\": [\"sram\"]},\n"
+	"  {\"name\": \"b\", \"size\": 8, \"live\": [1, 3], "
+	"\"pools\": [\"dram\"]}]}\n";
+
+/* A file whose parts name group 1 only: group 0 gets the library's part,
+ * after the file's, with its size and bound from the placements. */
+Test(loose_ends4, a_group_the_files_parts_leave_out_gets_the_librarys_part)
+{
+	char *pp = test_write_tmp(".json", two_groups_problem);
+	char *planp = test_write_tmp(".json",
+		"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"pool\": "
+		"\"sram\", \"offset\": 0}, {\"name\": \"b\", \"pool\": \"dram\", "
+		"\"offset\": 0}], \"parts\": [{\"group\": 1, \"algorithm\": "
+		"\"best_fit\"}]}\n");
+	usmp_problem *p = usmp_problem_create();
+	usmp_plan *plan = NULL;
+	usmp_part_info pi;
+	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO,
+	                               USMP_UNBOUNDED), USMP_OK);
+	cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &plan),
+	             USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), 2);
+	memset(&pi, 0, sizeof pi);
+	pi.struct_size = sizeof pi;
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.group, 1);
+	cr_assert_str_eq(pi.algorithm, "best_fit");
+	cr_assert_eq(pi.size, 8);
+	cr_assert_eq(usmp_plan_part(plan, 1, &pi), USMP_OK);
+	cr_assert_eq(pi.group, 0);
+	cr_assert_eq(pi.size, 16);
+	cr_assert_eq(pi.buffer_count, 1);
+	cr_assert_eq(pi.lower_bound, 16);
+	cr_assert_eq(pi.proven_bound, 16);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	remove(planp);
+	remove(pp);
+	free(planp);
+	free(pp);
+}
