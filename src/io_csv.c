@@ -842,8 +842,10 @@ int usmp__csv_read_plan(usmp_plan *plan, usmp_problem *p, const char *data,
 		}
 	}
 	usmp__plan_measure(plan, p);
+	/* No claims: the library's part, as for a JSON plan without parts. */
+	if ((rc = usmp__plan_claims(plan, p, name, NULL, NULL, 0)))
+		goto done;
 	plan->status = USMP_OK;
-	rc = USMP_OK;
 done:
 	free(seen);
 	return rc;

@@ -247,3 +247,42 @@ Test(loose_ends4, a_group_the_files_parts_leave_out_gets_the_librarys_part)
 	free(planp);
 	free(pp);
 }
+
+/* ---- a CSV plan's part ------------------------------------------------------ */
+
+/* A CSV plan (one pool) reads back with the library's part: size, buffers
+ * and bound from the placements, no spill. */
+Test(loose_ends4, a_csv_plan_gets_the_librarys_part)
+{
+	char *pp = test_write_tmp(".csv", "id,lower,upper,size\n"
+	                                  "x,0,2,16\ny,1,3,8\n");
+	char *planp = test_write_tmp(".csv", "id,lower,upper,size,offset\n"
+	                                     "x,0,2,16,8\ny,1,3,8,0\n");
+	usmp_problem *p = usmp_problem_create();
+	usmp_plan *plan = NULL;
+	usmp_part_info pi;
+	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO,
+	                               USMP_UNBOUNDED), USMP_OK);
+	cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &plan),
+	             USMP_OK, "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), 1);
+	memset(&pi, 0, sizeof pi);
+	pi.struct_size = sizeof pi;
+	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	cr_assert_eq(pi.group, 0);
+	cr_assert_eq(pi.size, 24);
+	cr_assert_eq(pi.buffer_count, 2);
+	cr_assert_eq(pi.lower_bound, 24);
+	cr_assert_eq(pi.proven_bound, 24);
+	cr_assert_eq(pi.optimal, 0);
+	cr_assert_eq(pi.spill, 0);
+	cr_assert_eq(pi.spill_largest, UINT32_MAX);
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	remove(planp);
+	remove(pp);
+	free(planp);
+	free(pp);
+}
