@@ -277,6 +277,9 @@ Test(loose_ends4, a_csv_plan_gets_the_librarys_part)
 	cr_assert_eq(pi.optimal, 0);
 	cr_assert_eq(pi.spill, 0);
 	cr_assert_eq(pi.spill_largest, UINT32_MAX);
+	/* No rule chose it: source 0, rule "" (include/usmp/usmp.h). */
+	cr_assert_eq(pi.source, 0);
+	cr_assert_str_eq(pi.rule, "");
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	usmp_plan_destroy(plan);

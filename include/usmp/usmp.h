@@ -870,8 +870,11 @@ typedef struct usmp_part_info {
 	uint64_t proven_bound; /* best bound proven (>= lower_bound; read from
 	                          a file: lower_bound, the file's is dropped) */
 	double time_ms;
-	const char *rule;      /* the selection rule that chose the algorithm */
-	uint32_t source;       /* usmp_rule_source of that rule */
+	const char *rule;      /* the selection rule that chose the algorithm
+	                          ("" for a plan read from a file) */
+	uint32_t source;       /* usmp_rule_source of that rule; 0 for a plan
+	                          read from a file (no rule chose it; Python
+	                          shows "file") */
 	uint32_t reserved;
 	/* Appended (set struct_size to sizeof(usmp_part_info) to get them):
 	 * the part's spill (docs/design.md, "Several pools: the objective"),

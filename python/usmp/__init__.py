@@ -54,6 +54,9 @@ CAPABILITIES = {
 _PARAM_TYPES = {1: "bool", 2: "i32", 3: "u32", 4: "i64", 5: "u64", 6: "f64",
                 7: "str"}
 _SOURCES = {1: "api", 2: "options", 3: "env", 4: "default"}
+# Part.source of a plan read from a file: no rule chose its algorithm
+_PART_SOURCES = dict(_SOURCES)
+_PART_SOURCES[0] = "file"
 _OVERRUN_CAUSES = {0: "", 1: "first_plan", 2: "stopped", 3: "late",
                    4: "unknown"}
 _PLAN_ISOLATE, _PLAN_NO_ISOLATE = 1, 2
@@ -1030,7 +1033,8 @@ class Plan(_Guarded):
                 _str(info.params) or "", info.buffer_count, info.size,
                 info.lower_bound, info.proven_bound, bool(info.optimal),
                 info.group, info.time_ms, _str(info.rule) or "",
-                _SOURCES.get(info.source, "?"), info.spill, info.spill_count,
+                _PART_SOURCES.get(info.source, "?"), info.spill,
+                info.spill_count,
                 buffers[info.spill_largest] if info.spill_count else None,
                 info.spill_forced, info.rules_as_conflicts,
                 _str(info.overrun_by) or "",
