@@ -116,6 +116,41 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 	pt->optimal = c->optimal && !saturated && size == bound;
 }
 
+/* A pool's claims: a size other than its high-water mark, or a lower
+ * bound above its group's size, disproved; one above the library's bound
+ * only dropped. */
+static void check_pools(usmp_plan *plan, const usmp_problem *p,
+                        const char *name, const usmp__claim *pools,
+                        const uint64_t *size, const unsigned char *sat,
+                        dropped_claims *d)
+{
+	uint32_t ng = p->group_count;
+	for (uint32_t q = 0; q < plan->pool_count; q++) {
+		const usmp__claim *c = &pools[q];
+		uint32_t g = p->pool_group[q];
+		if ((c->has & USMP__CLAIM_SIZE) && c->size != plan->pool_size[q])
+			disproved(plan, name, "pools[%" PRIu64 "].size: %" PRIu64
+			          " byte%s, but the placements make %" PRIu64
+			          " byte%s", c->at, c->size, usmp__s(c->size),
+			          plan->pool_size[q], usmp__s(plan->pool_size[q]));
+		if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng && !sat[g] &&
+		    c->lower_bound > size[g])
+			disproved(plan, name, "pools[%" PRIu64 "].lower_bound: %"
+			          PRIu64 " byte%s, above its group's size in this "
+			          "valid plan (%" PRIu64 " byte%s)", c->at,
+			          c->lower_bound, usmp__s(c->lower_bound), size[g],
+			          usmp__s(size[g]));
+		else if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng &&
+		         c->lower_bound > p->group_bound[g])
+			dropped(d, "pools[%" PRIu64 "].lower_bound: %" PRIu64
+			        " byte%s, above the lower bound the library computes "
+			        "for its group (%" PRIu64 " byte%s): cannot be checked, "
+			        "not kept", c->at,
+			        c->lower_bound, usmp__s(c->lower_bound),
+			        p->group_bound[g], usmp__s(p->group_bound[g]));
+	}
+}
+
 /* The parts of the bound groups with buffers that no part of the file
  * names (all of them for a file with no parts, or a CSV plan), appended in
  * group order: their figures from the placements as for a file's part,
@@ -206,30 +241,8 @@ int usmp__plan_claims(usmp_plan *plan, usmp_problem *p, const char *name,
 		}
 		owner[g] = i;
 	}
-	for (uint32_t q = 0; pools && q < plan->pool_count; q++) {
-		const usmp__claim *c = &pools[q];
-		uint32_t g = p->pool_group[q];
-		if ((c->has & USMP__CLAIM_SIZE) && c->size != plan->pool_size[q])
-			disproved(plan, name, "pools[%" PRIu64 "].size: %" PRIu64
-			          " byte%s, but the placements make %" PRIu64
-			          " byte%s", c->at, c->size, usmp__s(c->size),
-			          plan->pool_size[q], usmp__s(plan->pool_size[q]));
-		if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng && !sat[g] &&
-		    c->lower_bound > size[g])
-			disproved(plan, name, "pools[%" PRIu64 "].lower_bound: %"
-			          PRIu64 " byte%s, above its group's size in this "
-			          "valid plan (%" PRIu64 " byte%s)", c->at,
-			          c->lower_bound, usmp__s(c->lower_bound), size[g],
-			          usmp__s(size[g]));
-		else if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng &&
-		         c->lower_bound > p->group_bound[g])
-			dropped(&d, "pools[%" PRIu64 "].lower_bound: %" PRIu64
-			        " byte%s, above the lower bound the library computes "
-			        "for its group (%" PRIu64 " byte%s): cannot be checked, "
-			        "not kept", c->at,
-			        c->lower_bound, usmp__s(c->lower_bound),
-			        p->group_bound[g], usmp__s(p->group_bound[g]));
-	}
+	if (pools)
+		check_pools(plan, p, name, pools, size, sat, &d);
 	for (uint32_t i = 0; i < plan->part_count; i++) {
 		uint32_t g = plan->parts[i].group;
 		check_part(plan, name, i, &parts[i], size[g], sat[g], count[g],
