@@ -11,6 +11,30 @@
 
 /* ---- a plan file with no parts --------------------------------------------- */
 
+/* The problem file pp read, then the plan file planp for it: both must
+ * read (the plan's note, if any, is in its error). */
+static usmp_plan *read_back(const char *pp, const char *planp,
+                            usmp_problem **p)
+{
+	usmp_plan *plan = NULL;
+	*p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_read(*p, pp, USMP_FORMAT_AUTO,
+	                               USMP_UNBOUNDED), USMP_OK);
+	cr_assert_eq(usmp_plan_read(*p, planp, USMP_FORMAT_AUTO, &plan),
+	             USMP_OK, "%s", usmp_plan_error(plan));
+	return plan;
+}
+
+/* Part i of a plan; it must exist. */
+static usmp_part_info part_of(const usmp_plan *plan, uint32_t i)
+{
+	usmp_part_info pi;
+	memset(&pi, 0, sizeof pi);
+	pi.struct_size = sizeof pi;
+	cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+	return pi;
+}
+
 /* sram holds 24 bytes; a and b (16 each) live together, so b goes to dram. */
 static const char spill_problem[] =
 	"{\"usmp\": 1,\n"
@@ -35,17 +59,10 @@ Test(loose_ends4, a_plan_without_parts_gets_the_librarys_part)
 	for (size_t k = 0; k < 2; k++) {
 		char *text = test_fmt("%s%s", spill_plan_head, tails[k]);
 		char *planp = test_write_tmp(".json", text);
-		usmp_problem *p = usmp_problem_create();
-		usmp_plan *plan = NULL;
-		cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO,
-		                               USMP_UNBOUNDED), USMP_OK);
-		cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &plan),
-		             USMP_OK, "%s", usmp_plan_error(plan));
+		usmp_problem *p;
+		usmp_plan *plan = read_back(pp, planp, &p);
 		cr_assert_eq(usmp_plan_part_count(plan), 1);
-		usmp_part_info pi;
-		memset(&pi, 0, sizeof pi);
-		pi.struct_size = sizeof pi;
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = part_of(plan, 0);
 		cr_assert_eq(pi.size, 32);
 		cr_assert_eq(pi.buffer_count, 2);
 		cr_assert_eq(pi.lower_bound, 32);
@@ -218,21 +235,14 @@ Test(loose_ends4, a_group_the_files_parts_leave_out_gets_the_librarys_part)
 		"\"sram\", \"offset\": 0}, {\"name\": \"b\", \"pool\": \"dram\", "
 		"\"offset\": 0}], \"parts\": [{\"group\": 1, \"algorithm\": "
 		"\"best_fit\"}]}\n");
-	usmp_problem *p = usmp_problem_create();
-	usmp_plan *plan = NULL;
-	usmp_part_info pi;
-	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO,
-	                               USMP_UNBOUNDED), USMP_OK);
-	cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &plan),
-	             USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_problem *p;
+	usmp_plan *plan = read_back(pp, planp, &p);
 	cr_assert_eq(usmp_plan_part_count(plan), 2);
-	memset(&pi, 0, sizeof pi);
-	pi.struct_size = sizeof pi;
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = part_of(plan, 0);
 	cr_assert_eq(pi.group, 1);
 	cr_assert_str_eq(pi.algorithm, "best_fit");
 	cr_assert_eq(pi.size, 8);
-	cr_assert_eq(usmp_plan_part(plan, 1, &pi), USMP_OK);
+	pi = part_of(plan, 1);
 	cr_assert_eq(pi.group, 0);
 	cr_assert_eq(pi.size, 16);
 	cr_assert_eq(pi.buffer_count, 1);
@@ -258,17 +268,10 @@ Test(loose_ends4, a_csv_plan_gets_the_librarys_part)
 	                                  "x,0,2,16\ny,1,3,8\n");
 	char *planp = test_write_tmp(".csv", "id,lower,upper,size,offset\n"
 	                                     "x,0,2,16,8\ny,1,3,8,0\n");
-	usmp_problem *p = usmp_problem_create();
-	usmp_plan *plan = NULL;
-	usmp_part_info pi;
-	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO,
-	                               USMP_UNBOUNDED), USMP_OK);
-	cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &plan),
-	             USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_problem *p;
+	usmp_plan *plan = read_back(pp, planp, &p);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	memset(&pi, 0, sizeof pi);
-	pi.struct_size = sizeof pi;
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = part_of(plan, 0);
 	cr_assert_eq(pi.group, 0);
 	cr_assert_eq(pi.size, 24);
 	cr_assert_eq(pi.buffer_count, 2);
