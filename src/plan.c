@@ -871,6 +871,25 @@ static void part_spill(usmp__part *part, const usmp_view *v,
 	part->spill_floor = usmp__spill_floor(v);
 }
 
+/* The verifier refused the plan of the part's algorithm: name the
+ * violation and, for a plugin's, its file and the command that tests it. */
+static int invalid_plan(part_job *j)
+{
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (j->algo->plugin == UINT32_MAX ||
+	    usmp_registry_plugin(j->r, j->algo->plugin, &info) || !info.path)
+		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+		                       "algorithm \"%s\" returned an invalid plan: "
+		                       "%s", j->algo->name, j->msg ? j->msg : "?");
+	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+	                       "algorithm \"%s\" returned an invalid plan: %s; "
+	                       "its plugin \"%s\" (%s) broke its contract: usmp "
+	                       "check-plugin %s runs it on small problems and "
+	                       "names each failure", j->algo->name,
+	                       j->msg ? j->msg : "?", info.name, info.path,
+	                       info.path);
+}
+
 /* Verify the part's plan on its own, measure it, and copy it into the
  * plan's placements (problem indices). */
 static int part_accept(part_job *j)
@@ -881,9 +900,7 @@ static int part_accept(part_job *j)
 	 * not swept again: the same verifier, the same placements. */
 	int st = j->call.verified ? USMP_OK : usmp__verify(v, j->out, &j->msg);
 	if (st)
-		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
-		                       "algorithm \"%s\" returned an invalid plan: "
-		                       "%s", j->algo->name, j->msg ? j->msg : "?");
+		return invalid_plan(j);
 	bool saturated;
 	part->size = view_plan_size(v, j->out, &saturated);
 	part->proven_bound = v->lower_bound;

@@ -398,8 +398,11 @@ int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
 	if (end <= begin)
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
-			"buffer \"%s\": live range [%lld, %lld): end must be after begin",
-			buf->name, (long long)begin, (long long)end);
+			"buffer \"%s\": live range [%lld, %lld): end must be after "
+			"begin%s", buf->name, (long long)begin, (long long)end,
+			end == begin ? ": the range excludes its end, so a buffer "
+			"alive only at step t is [t, t + 1) (an inclusive last "
+			"step + 1)" : "");
 	buf->begin = begin;
 	buf->end = end;
 	buf->flags |= USMP_BUFFER_LIVE;

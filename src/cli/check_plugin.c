@@ -241,8 +241,14 @@ static void judge_plugin_error(const checker *c, const char *msg,
 		                   "entries) also ends this way"
 		                 : "");
 	} else if ((at = strstr(msg, "returned an invalid plan: "))) {
+		/* The violation alone: the plugin's file and the advice to run
+		 * check-plugin are what this command is. */
+		at += strlen("returned an invalid plan: ");
+		const char *end = strstr(at, "; its plugin \"");
+		const char *part = end ? strstr(end, " (part ") : NULL;
 		snprintf(o->text, sizeof o->text, "returned a plan the verifier "
-		         "rejects: %s", at + strlen("returned an invalid plan: "));
+		         "rejects: %.*s%s", (int)(end ? end - at : (int)strlen(at)),
+		         at, part ? part : "");
 	} else if (strstr(msg, "instead of returning")) {
 		snprintf(o->text, sizeof o->text, "ended its process instead of "
 		         "returning (exit(), or a crash a sanitizer or signal "
