@@ -1133,8 +1133,10 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		                       "the defaults", (unsigned)opts->struct_size);
 	if (o.time_limit < 0 || o.time_limit != o.time_limit)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "time limit must be >= 0 seconds (INFINITY: "
-		                       "none)");
+		                       "time limit %g s (usmp_plan_options."
+		                       "time_limit): give seconds (more than 0), 0 "
+		                       "for the default budget or INFINITY for none",
+		                       o.time_limit);
 	/* A rule naming a pool or target the problem lacks (a typo) would
 	 * silently leave its parts to a later rule or the default. */
 	usmp__rules_check_names(r, p, o.target, o.log_ctx);

@@ -1,6 +1,7 @@
 /* test_firsthour9.c — a compiler engineer's first hour, round 9: plugin path
  * slips, refused ABIs, hand-written JSON slips, fixed clashes, bad plugins. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,4 +336,33 @@ Test(firsthour9, an_invalid_plugin_plan_names_its_file_and_check_plugin)
 	cr_assert_null(strstr(out, "broke its contract"), "%s", out);
 	free(out);
 	free(liars);
+}
+
+/* ---- the options ------------------------------------------------------------ */
+
+/* time_limit = NAN (an uninitialised double, a division by zero) or -1:
+ * "time limit must be >= 0 seconds" named neither the field nor the value
+ * (NaN is not below 0). */
+Test(firsthour9, a_bad_time_limit_names_the_field_and_value)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = test_parse_json("{\"buffers\": [{\"name\": \"a\", "
+	                                  "\"size\": 4, \"live\": [0, 1]}]}",
+	                                  "x.json");
+	static const double limits[] = {-1.0, NAN};
+	static const char *const shown[] = {"-1", "nan"};
+	for (int i = 0; i < 2; i++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .time_limit = limits[i]};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INVALID);
+		char *want = test_fmt("time limit %s s (usmp_plan_options.time_limit): "
+		                      "give seconds (more than 0), 0 for the default "
+		                      "budget or INFINITY for none", shown[i]);
+		cr_assert_str_eq(usmp_plan_error(plan), want);
+		free(want);
+		usmp_plan_destroy(plan);
+	}
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
 }
