@@ -615,7 +615,8 @@ static int read_buffer(jctx *c, json_t *rec, size_t i)
 		if (be[1] <= be[0])
 			return jfail(c, USMP_ERR_INVALID, place,
 			             "end (%" PRId64 ") is not after begin (%"
-			             PRId64 ")%s", be[1], be[0], be[1] == be[0] ?
+			             PRId64 ")%s", be[1], be[0],
+			             be[1] == be[0] && be[0] < INT64_MAX ?
 			             ": [begin, end] is half-open, end excluded, so a "
 			             "buffer alive only at step t is [t, t + 1] (an "
 			             "inclusive last step + 1)" : "");

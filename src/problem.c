@@ -400,7 +400,7 @@ int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
 			p, USMP_ERR_INVALID,
 			"buffer \"%s\": live range [%lld, %lld): end must be after "
 			"begin%s", buf->name, (long long)begin, (long long)end,
-			end == begin ? ": the range excludes its end, so a buffer "
+			end == begin && begin < INT64_MAX ? ": the range excludes its end, so a buffer "
 			"alive only at step t is [t, t + 1) (an inclusive last "
 			"step + 1)" : "");
 	buf->begin = begin;

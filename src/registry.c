@@ -355,6 +355,33 @@ static void plugin_rec_free(usmp__plugin_rec *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* What a plugin file the dynamic loader refused most likely is, from its
+ * message: a call into libusmp, a source or object file. "" else. */
+static const char *load_hint(const char *err)
+{
+	if (!err)
+		return "";
+	if (strstr(err, "undefined symbol: usmp_"))
+		return " (a plugin calls only what its usmp_host table gives it and "
+		       "links no libusmp: the functions of usmp.h are the host's, "
+		       "not the plugin's; docs/plugins.md, \"What you need\")";
+	if (strstr(err, "invalid ELF header") || strstr(err, "file too short"))
+		return " (not a shared object: build the plugin with cc -shared "
+		       "-fPIC ...; docs/plugins.md, \"What you need\")";
+	return "";
+}
+
+/* dlopen() refused `path`: its diagnostic, the loader's words and what
+ * they most likely mean. */
+static int cannot_load(usmp_registry *r, const char *path)
+{
+	const char *err = dlerror();
+	usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED, "%s: cannot load: %s%s",
+	                    path, err ? err : "unknown dlopen error",
+	                    load_hint(err));
+	return USMP_OK;
+}
+
 static int load_plugin_locked(usmp_registry *r, const char *path);
 
 /* Load the plugin at `path`. Every problem becomes a "path: reason"
@@ -374,19 +401,13 @@ static int load_plugin_locked(usmp_registry *r, const char *path)
 	const usmp_plugin *d;
 	uint32_t index = (uint32_t)r->plugin_count, accepted_count = 0;
 	size_t first_algo = r->algo_count;
-	const char *err;
 	int rc, major;
 
 	memset(&rec, 0, sizeof rec);
 	dlerror();
 	rec.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!rec.handle) {
-		err = dlerror();
-		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
-		                    "%s: cannot load: %s", path,
-		                    err ? err : "unknown dlopen error");
-		return USMP_OK;
-	}
+	if (!rec.handle)
+		return cannot_load(r, path);
 	d = dlsym(rec.handle, "usmp_plugin_v1");
 	if (!d) {
 		major = other_major(rec.handle);

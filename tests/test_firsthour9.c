@@ -366,3 +366,107 @@ Test(firsthour9, a_bad_time_limit_names_the_field_and_value)
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
+
+/* ---- a plugin that calls into libusmp --------------------------------------- */
+
+/* A plugin whose error path logs usmp_status_name(): the usmp command
+ * links libusmp, so the call resolved there and `usmp check-plugin`
+ * passed it, but a compiler that dlopen()s libusmp (RTLD_LOCAL, as
+ * docs/hosts.md says) or Python could not load it ("undefined symbol"). */
+static const char calls_libusmp_c[] =
+	"#include <usmp/plugin.h>\n"
+	"#include <usmp/usmp.h>\n"
+	"%s\n"
+	"USMP_ALGORITHM_DECLARE(acme_calls, USMP_NO_KNOBS);\n"
+	"static int acme_calls(const usmp_view *v, const usmp_host *h,\n"
+	"                      usmp_placement *out)\n"
+	"{\n"
+	"	uint64_t top = 0;\n"
+	"	for (uint32_t b = 0; b < v->buffer_count; b++) {\n"
+	"		uint64_t a = v->buffers[b].alignment > v->pools[0].alignment ?\n"
+	"			v->buffers[b].alignment : v->pools[0].alignment;\n"
+	"		top = (top + a - 1) / a * a;\n"
+	"		if (top + v->buffers[b].size > v->pools[0].size_limit) {\n"
+	"			h->log(h, USMP_LOG_ERROR, %s);\n"
+	"			return USMP_ERR_INFEASIBLE;\n"
+	"		}\n"
+	"		out[b].pool = 0;\n"
+	"		out[b].offset = top;\n"
+	"		top += v->buffers[b].size;\n"
+	"	}\n"
+	"	return USMP_OK;\n"
+	"}\n"
+	"static const usmp_algorithm algo = USMP_ALGORITHM_INIT(acme_calls,\n"
+	"	\"acme_calls\", USMP_CAP_DETERMINISTIC, \"stack\");\n"
+	"static const usmp_algorithm *const algos[] = {&algo};\n"
+	"USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =\n"
+	"	USMP_PLUGIN_INIT(\"calls\", \"0\", \"MIT\", algos);\n";
+
+/* Build `name`.so in `dir` from calls_libusmp_c with `decl` and `call`. */
+static void build_calls(const char *dir, const char *name, const char *decl,
+                        const char *call)
+{
+	char *code = test_fmt(calls_libusmp_c, decl, call);
+	char *file = test_fmt("%s.c", name);
+	test_write_in(dir, file, code, strlen(code));
+	char *cmd = test_fmt(
+		"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
+		"cc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared "
+		"-fvisibility=hidden $(pkg-config --cflags usmp-uninstalled) "
+		"-o %s.so %s.c", dir, test_build_root(), name, name);
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s\n%s", st, cmd, out);
+	free(out);
+	free(cmd);
+	free(file);
+	free(code);
+}
+
+Test(firsthour9, check_plugin_fails_a_plugin_that_calls_libusmp)
+{
+	char *dir = test_fresh_dir("firsthour9-calls");
+	build_calls(dir, "calls", "", "usmp_status_name(USMP_ERR_INFEASIBLE)");
+	char *out = NULL;
+	int st = test_usmp(&out, "check-plugin '%s/calls.so'", dir);
+	cr_assert_eq(st, 4, "exit %d:\n%s", st, out);
+	assert_has(out, "FAIL imports usmp_status_name from libusmp: a plugin "
+	                "calls only what its usmp_host table gives it and links "
+	                "no libusmp; it loads here, where usmp has libusmp, but "
+	                "not in a host that dlopen()s libusmp (RTLD_LOCAL) or in "
+	                "Python (\"undefined symbol: usmp_status_name\")");
+	/* Its algorithm still ran: the rest of the check is as before. */
+	assert_has(out, "ok   algorithm acme_calls: ");
+	free(out);
+	/* The same plugin without the call passes. */
+	build_calls(dir, "clean", "", "\"a buffer fits in none of its pools\"");
+	st = test_usmp(&out, "check-plugin '%s/clean.so'", dir);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	cr_assert_null(strstr(out, "FAIL"), "%s", out);
+	free(out);
+	/* Where the loader cannot resolve the call (here: a usmp_ name no
+	 * library has, as libusmp's are missing in a RTLD_LOCAL host), the
+	 * refusal says what a plugin may call. */
+	build_calls(dir, "missing", "int usmp_fh9_nonexistent(void);",
+	            "usmp_fh9_nonexistent() ? \"x\" : \"y\"");
+	char *path = test_fmt("%s/missing.so", dir);
+	usmp_registry *r = registry_of(path);
+	const char *d = diagnostic_with(r, "cannot load");
+	cr_assert_not_null(d);
+	assert_has(d, "undefined symbol: usmp_fh9_nonexistent (a plugin calls "
+	              "only what its usmp_host table gives it and links no "
+	              "libusmp: the functions of usmp.h are the host's, not the "
+	              "plugin's; docs/plugins.md, \"What you need\")");
+	usmp_registry_destroy(r);
+	free(path);
+	/* A source file on the plugin path, named as one. */
+	path = test_fmt("%s/calls.c", dir);
+	r = registry_of(path);
+	d = diagnostic_with(r, "cannot load");
+	cr_assert_not_null(d);
+	assert_has(d, "(not a shared object: build the plugin with cc -shared "
+	              "-fPIC ...; docs/plugins.md, \"What you need\")");
+	usmp_registry_destroy(r);
+	free(path);
+	free(dir);
+}

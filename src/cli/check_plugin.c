@@ -641,6 +641,20 @@ static int cmd_check_plugin(int argc, char **argv)
 	       cli_shown(c.path), cli_shown(pi.name), cli_shown(pi.version),
 	       cli_shown(pi.license), pi.abi_major, pi.abi_minor,
 	       pi.algorithm_count, pi.algorithm_count == 1 ? "" : "s");
+	/* A call into libusmp resolves in this command, which links it, but
+	 * not in a host that dlopen()s libusmp locally (RTLD_LOCAL, Python's
+	 * ctypes): the plugin would not load there. */
+	char imports[512];
+	unsigned ni = cli_plugin_imports(c.path, imports, sizeof imports);
+	if (ni) {
+		c.failures++;
+		printf("FAIL imports %s from libusmp: a plugin calls only what "
+		       "its usmp_host table gives it and links no libusmp; it "
+		       "loads here, where usmp has libusmp, but not in a host "
+		       "that dlopen()s libusmp (RTLD_LOCAL) or in Python "
+		       "(\"undefined symbol: %.*s\")\n",
+		       cli_shown(imports), (int)strcspn(imports, ","), imports);
+	}
 	/* Algorithms the registry skipped while loading the file. */
 	for (uint32_t i = 0; i < usmp_registry_diagnostic_count(c.r); i++) {
 		c.failures++;
