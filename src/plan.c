@@ -760,6 +760,27 @@ static int exact_lied(part_job *j)
 	                       info.path);
 }
 
+/* The algorithm returned USMP_ERR_STOPPED with its deadline still ahead
+ * and no cancel: should_stop() never said so, and "give it more time"
+ * would not help. The status stays; the message says what happened. */
+static int stopped_early(part_job *j)
+{
+	char limit[80] = "with no time limit and no cancel";
+	if (j->hc.deadline > 0)
+		snprintf(limit, sizeof limit, "before its time limit (%g s%s) and "
+		         "without a cancel", j->part->limit,
+		         j->call.default_budget ? ", the default" : "");
+	return usmp__plan_fail(j->plan, USMP_ERR_STOPPED, "%s returned "
+	                       "USMP_ERR_STOPPED after %.3f s without a plan, "
+	                       "%s: nothing asked "
+	                       "it to stop (an algorithm returns it only once "
+	                       "host->should_stop() is true)%s%s", j->algo->name,
+	                       usmp__now() - j->t_call, limit,
+	                       j->hc.last_message[0] ? "; its last message: "
+	                                             : "",
+	                       j->hc.last_message);
+}
+
 /* The algorithm failed with st: record why on the plan and return the
  * status recorded. An infeasible or stopped part gets the library's
  * certificate (infeasible.c) when there is one, the same whoever failed. */
@@ -799,13 +820,19 @@ static int part_failed(part_job *j, int st)
 			return got;
 	}
 	const char *why = j->hc.last_message[0] ? j->hc.last_message
-	                                        : usmp_status_name(st);
+	                  : a->builtin ? usmp_status_name(st)
+	                               : "it logged no reason (an algorithm "
+	                                 "logs why with host->log before it "
+	                                 "returns a failure)";
 	if (st == USMP_ERR_INFEASIBLE)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
 	if (st == USMP_ERR_STOPPED && usmp__cancelled(j->o->cancel))
 		return usmp__plan_fail(plan, st, "%s: stopped by a cancel "
 		                       "before finding a plan", a->name);
+	if (st == USMP_ERR_STOPPED && !a->portfolio && !j->hc.stopped &&
+	    (j->hc.deadline <= 0 || usmp__now() < j->hc.deadline))
+		return stopped_early(j);
 	if (st == USMP_ERR_STOPPED) {
 		/* The default budget is the library's: say how long it was. */
 		char dflt[64] = "";

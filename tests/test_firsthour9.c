@@ -470,3 +470,81 @@ Test(firsthour9, check_plugin_fails_a_plugin_that_calls_libusmp)
 	free(path);
 	free(dir);
 }
+
+/* ---- a plugin that fails without a word ------------------------------------ */
+
+/* A plugin returning USMP_ERR_STOPPED at once was told "stopped at the
+ * time limit (the default, 10 s) before finding a plan: give it a longer
+ * time limit", which no time limit would change; one returning
+ * USMP_ERR_INVALID without a log line gave "failed (invalid): invalid". */
+static const char quits_c[] =
+	"#include <usmp/plugin.h>\n"
+	"#define K(X) X(u32, status, 0, \"the status returned\")\n"
+	"USMP_ALGORITHM_DECLARE(acme_quits, K);\n"
+	"static int acme_quits(const usmp_view *v, const usmp_host *h,\n"
+	"                      usmp_placement *out, uint32_t status)\n"
+	"{\n"
+	"	(void)v; (void)h; (void)out;\n"
+	"	return (int)status;\n"
+	"}\n"
+	"static const usmp_algorithm algo = USMP_ALGORITHM_INIT(acme_quits,\n"
+	"	\"acme_quits\", 0, \"returns the status its knob names\");\n"
+	"static const usmp_algorithm *const algos[] = {&algo};\n"
+	"USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =\n"
+	"	USMP_PLUGIN_INIT(\"quits\", \"0\", \"MIT\", algos);\n";
+
+Test(firsthour9, a_plugin_failing_without_a_word_is_told_what_it_did)
+{
+	char *dir = test_fresh_dir("firsthour9-quits");
+	test_write_in(dir, "quits.c", quits_c, strlen(quits_c));
+	char *cmd = test_fmt(
+		"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
+		"cc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared "
+		"-fvisibility=hidden $(pkg-config --cflags usmp-uninstalled) "
+		"-o quits.so quits.c", dir, test_build_root());
+	char *out = NULL;
+	int st = test_run(cmd, &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s\n%s", st, cmd, out);
+	free(out);
+	free(cmd);
+	usmp_registry *r = test_registry(dir);
+	usmp_problem *p = test_parse_json("{\"buffers\": [{\"name\": \"a\", "
+	                                  "\"size\": 4, \"live\": [0, 1]}]}",
+	                                  "x.json");
+	static const struct {
+		const char *spec;
+		double limit;
+		int status;
+		const char *want;
+	} cases[] = {
+		{"acme_quits:status=7", 0, USMP_ERR_STOPPED,
+		 "acme_quits returned USMP_ERR_STOPPED after "},
+		{"acme_quits:status=7", 0, USMP_ERR_STOPPED,
+		 " s without a plan, before its time limit (10 s, the default) "
+		 "and without a cancel: nothing asked it to stop (an algorithm "
+		 "returns it only once host->should_stop() is true) (part 1: "},
+		{"acme_quits:status=7", INFINITY, USMP_ERR_STOPPED,
+		 " s without a plan, with no time limit and no cancel: nothing "
+		 "asked it to stop"},
+		{"acme_quits:status=1", 0, USMP_ERR_INVALID,
+		 "acme_quits failed (invalid): it logged no reason (an algorithm "
+		 "logs why with host->log before it returns a failure) (part 1: "},
+		{"acme_quits:status=8", 0, USMP_ERR_UNSUPPORTED,
+		 "acme_quits failed (unsupported): it logged no reason"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = cases[i].spec,
+		                       .time_limit = cases[i].limit};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), cases[i].status,
+		             "%s: %s", cases[i].spec, usmp_plan_error(plan));
+		assert_has(usmp_plan_error(plan), cases[i].want);
+		cr_assert_null(strstr(usmp_plan_error(plan), "give it a longer"),
+		               "%s", usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+	}
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+	free(dir);
+}
