@@ -548,3 +548,84 @@ Test(firsthour9, a_plugin_failing_without_a_word_is_told_what_it_did)
 	usmp_registry_destroy(r);
 	free(dir);
 }
+
+/* ---- selection rules ------------------------------------------------------- */
+
+/* The summary prints a part shared by targets as "target
+ * ethos-u55,cortex-m55"; that text as a rule's pattern is one glob that
+ * matches no target, and the rule was passed over without a word (a
+ * glob-free name far from every target is said at info only). */
+Test(firsthour9, a_rule_pattern_listing_names_is_said_to_be_one_glob)
+{
+	static const char board[] =
+		"{\"pools\": [{\"name\": \"sram\", \"size_limit\": 1024, "
+		"\"targets\": [\"ethos-u55\", \"cortex-m55\"]}, {\"name\": \"dram\", "
+		"\"targets\": [\"cortex-m55\"]}], \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 64, \"live\": [0, 2], \"pools\": "
+		"[\"sram\"]}, {\"name\": \"b\", \"size\": 64, \"live\": [1, 3], "
+		"\"pools\": [\"dram\"]}]}";
+	usmp_registry *r = test_registry(NULL);
+	char log[TEST_LOG_LINES] = "";
+	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
+	                                   USMP_LOG_WARN), USMP_OK);
+	cr_assert_eq(usmp_registry_bind_rules(r, "ethos-u55,cortex-m55=best_fit;"
+	                                      "@sram,dram=first_fit"), USMP_OK);
+	usmp_problem *p = test_parse_json(board, "board.json");
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	assert_has(log, "usmp_registry_bind: rule \"ethos-u55,cortex-m55="
+	                "best_fit\" matches no target of the problem (targets: "
+	                "\"ethos-u55\", \"cortex-m55\"): a pattern is one glob, "
+	                "not a list of names joined by \",\": write a glob "
+	                "matching each of them (\"*\" matches all), or a pool "
+	                "rule (@POOL=...), which decides a part whatever its "
+	                "targets");
+	assert_has(log, "rule \"@sram,dram=first_fit\" matches no pool of the "
+	                "problem (pools: \"sram\", \"dram\"): a pattern is one "
+	                "glob, not a list of names joined by \",\": write a glob "
+	                "matching each of them (\"*\" matches all)\n");
+	cr_assert(strncmp(log, "1 ", 2) == 0, "at USMP_LOG_WARN: %s", log);
+	usmp_plan_destroy(plan);
+	/* A list with a name the problem lacks may be another problem's:
+	 * not said at warn. */
+	log[0] = '\0';
+	usmp_registry_clear_bindings(r);
+	cr_assert_eq(usmp_registry_bind_rules(r, "ethos-u55,hexagon=best_fit"),
+	             USMP_OK);
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK);
+	cr_assert_null(strstr(log, "one glob"), "%s", log);
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* "ethos-u55:exact" (':' for '='): without '=' before its first ':' a rule
+ * is a spec for every target, so this asked for an algorithm "ethos-u55"
+ * and got the list of algorithms and the plugin path. */
+Test(firsthour9, a_rule_with_a_colon_for_the_equals_sign_names_the_rule_meant)
+{
+	usmp_registry *r = test_registry(NULL);
+	cr_assert_eq(usmp_registry_bind_rules(r, "ethos-u*:exact:time_limit=2"),
+	             USMP_ERR_NOT_FOUND);
+	cr_assert_str_eq(usmp_registry_error(r), "rule \"ethos-u*:exact:time_limit"
+	                 "=2\": no algorithm \"ethos-u*\", but \"exact\" after the "
+	                 "':' is one: a rule for the pattern \"ethos-u*\" is "
+	                 "written \"ethos-u*=exact\" (PATTERN=ALGORITHM[:KNOB="
+	                 "VALUE...]; without '=' before the first ':' a rule "
+	                 "names an algorithm for every target)");
+	/* A bare spec with knobs still binds; an unknown name without an
+	 * algorithm after the colon gets the usual list. */
+	cr_assert_eq(usmp_registry_bind_rules(r, "exact:time_limit=2"), USMP_OK);
+	cr_assert_eq(usmp_registry_bind_rules(r, "exakt:time_limit=2"),
+	             USMP_ERR_NOT_FOUND);
+	assert_has(usmp_registry_error(r), "no algorithm \"exakt\" (algorithms: ");
+	usmp_registry_destroy(r);
+	char *out = NULL;
+	char *cmd = test_fmt("USMP_ALGORITHM='npu:best_fit' '%s' select npu",
+	                     test_cli());
+	cr_assert_eq(test_run(cmd, &out), 2, "%s", out);
+	assert_has(out, "\"npu=best_fit\"");
+	free(out);
+	free(cmd);
+}
