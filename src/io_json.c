@@ -350,8 +350,12 @@ static int get_int(jctx *c, json_t *v, const char *place, int64_t lo,
 		             "write the bytes as a number%s%.0llu%s: files take "
 		             "no units", what, got, bytes ? " (" : "",
 		             (unsigned long long)bytes, bytes ? ")" : "");
-	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s", what,
-	             got);
+	/* TVM's size_hint_bytes says "unbounded" with -1; 0 may mean it too. */
+	bool unbounded = json_is_integer(v) && json_integer_value(v) <= 0 &&
+	                 strstr(place, ".size_limit");
+	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s%s", what,
+	             got, unbounded ? ": leave \"size_limit\" out for a pool "
+	                              "without a limit" : "");
 }
 
 /* A power of two >= 1 (alignments). */

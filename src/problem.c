@@ -233,8 +233,9 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 		return rc;
 	if (size_limit == 0)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "pool \"%s\": size_limit must be positive",
-		                          name);
+		                          "pool \"%s\": size_limit must be positive "
+		                          "(USMP_UNBOUNDED for a pool without a "
+		                          "limit)", name);
 	rc = new_record(p, "pool", &p->pool_names, name, &alignment,
 	                (void **)&p->pools, &p->pool_cap, p->pool_count,
 	                sizeof(*p->pools), &copy);

@@ -1,5 +1,5 @@
-/* test_firsthour9.c — a compiler engineer's first hour, round 9: plugin path
- * slips, refused ABIs, hand-written JSON slips, fixed clashes, bad plugins. */
+/* test_firsthour9.c — a compiler engineer's first hour, round 9: plugin path,
+ * ABI and rule slips, plugins that misbehave, hand-written JSON, clashes. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -39,8 +39,7 @@ static char *refusal(const char *json)
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_not_null(p);
 	int rc = usmp_problem_parse(p, json, strlen(json), "model.json",
-	                            USMP_FORMAT_JSON,
-	                            USMP_UNBOUNDED);
+	                            USMP_FORMAT_JSON, USMP_UNBOUNDED);
 	cr_assert_eq(rc, USMP_ERR_INVALID, "accepted: %s", json);
 	char *msg = strdup(usmp_problem_error(p));
 	usmp_problem_destroy(p);
@@ -628,4 +627,37 @@ Test(firsthour9, a_rule_with_a_colon_for_the_equals_sign_names_the_rule_meant)
 	assert_has(out, "\"npu=best_fit\"");
 	free(out);
 	free(cmd);
+}
+
+/* ---- a pool without a limit, TVM's way -------------------------------------- */
+
+/* TVM's PoolInfo says "unbounded" with size_hint_bytes -1; a pool of
+ * "size_limit": -1 (or 0, or usmp_problem_add_pool(p, "dram", 0, ...)) was
+ * refused without saying how to write no limit. */
+Test(firsthour9, a_pool_limit_of_minus_one_or_zero_says_how_to_write_none)
+{
+	static const char *const values[] = {"-1", "0"};
+	for (int i = 0; i < 2; i++) {
+		char *json = test_fmt("{\"pools\": [{\"name\": \"dram\", "
+		                      "\"size_limit\": %s}]}", values[i]);
+		char *msg = refusal(json);
+		char *want = test_fmt("model.json: pools[0].size_limit: expected a "
+		                      "positive integer, got %s: leave \"size_limit\" "
+		                      "out for a pool without a limit", values[i]);
+		cr_assert_str_eq(msg, want);
+		free(want);
+		free(msg);
+		free(json);
+	}
+	/* A buffer's size gets no such advice. */
+	char *msg = refusal("{\"buffers\": [{\"name\": \"a\", \"size\": 0}]}");
+	cr_assert_str_eq(msg, "model.json: buffers[0].size: expected a positive "
+	                 "integer, got 0");
+	free(msg);
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", 0, 16, NULL),
+	             USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_problem_error(p), "pool \"dram\": size_limit must be "
+	                 "positive (USMP_UNBOUNDED for a pool without a limit)");
+	usmp_problem_destroy(p);
 }
