@@ -434,12 +434,20 @@ int usmp__infeasible_fixed(usmp_problem *p, const usmp__view_store *vs,
 	sbuf m = {0};
 	sb_add(&m, "the fixed placements clash: %s", msg ? msg : "?");
 	if (c.pool != NONE) {
-		sb_add(&m, " (pool \"%s\", limit ", p->pools[vs->pool_map[c.pool]].name);
-		sb_limit(&m, limit_of(v, c.pool));
+		uint64_t limit = limit_of(v, c.pool);
+		sb_add(&m, " (pool \"%s\", ", p->pools[vs->pool_map[c.pool]].name);
+		if (limit == USMP_UNBOUNDED) /* no limit is involved */
+			sb_add(&m, "no size limit");
+		else
+			sb_add(&m, "limit %llu byte%s", (unsigned long long)limit,
+			       usmp__s(limit));
 		sb_add(&m, "; the lower bound of the group is %llu byte%s)",
 		       (unsigned long long)v->lower_bound,
 		       usmp__s(v->lower_bound));
 	}
+	sb_add(&m, ": fix one of them at other bytes or in another pool (a "
+	       "file's \"fixed\", usmp_problem_set_fixed), or make them live "
+	       "at different steps");
 	if (m.oom || record(plan, vs, &c, &none, group, v->lower_bound, algo)) {
 		free(m.s);
 		usmp__cert_free(&c);

@@ -663,7 +663,7 @@ static int read_problem_row(cctx *c, void *unused)
 	if (upper <= lower)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "upper (%" PRId64 ") is not after lower (%" PRId64
-		             ")%s", upper, lower, upper == lower ?
+		             ")%s", upper, lower, upper == lower && lower < INT64_MAX ?
 		             ": the live range [lower, upper) excludes upper, so "
 		             "a buffer alive only at step lower has upper = lower "
 		             "+ 1 (an inclusive last step + 1)" : "");

@@ -142,6 +142,23 @@ static int check_depth(jctx *c, const char *d, size_t n)
 	return USMP_OK;
 }
 
+/* What a hand-written file's syntax error most likely is, from jansson's
+ * message: a comment, single quotes, a comma after the last item. */
+static const char *syntax_hint(const char *text)
+{
+	if (strstr(text, "near '/"))
+		return " (JSON has no comments: remove them)";
+	if (strstr(text, "near '''"))
+		return " (JSON strings and keys take double quotes)";
+	if (!strcmp(text, "string or '}' expected near '}'"))
+		return " (a comma before '}'? JSON allows none after an object's "
+		       "last member)";
+	if (!strcmp(text, "unexpected token near ']'"))
+		return " (a comma before ']'? JSON allows none after an array's "
+		       "last element)";
+	return "";
+}
+
 /* Parse the text into an object; syntax errors give FILE:LINE:COLUMN. */
 static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 {
@@ -197,7 +214,8 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 			return jfail(c, USMP_ERR_INVALID, where, "%s (read as JSON; "
 			             "a MiniMalloc CSV problem is read from a file "
 			             "whose name ends in .csv)", err.text);
-		return jfail(c, USMP_ERR_INVALID, where, "%s", err.text);
+		return jfail(c, USMP_ERR_INVALID, where, "%s%s", err.text,
+		             syntax_hint(err.text));
 	}
 	if (!json_is_object(root)) {
 		char got[SHOW_MAX + 8];
@@ -232,6 +250,33 @@ static const char *other_kind(const jctx *c, const char *key)
 			                 "verify and simulate take the PROBLEM first, "
 			                 "then the PLAN)";
 	return "";
+}
+
+/* Another tool's or a first guess's word for a key ("size" of a pool,
+ * "align", "lifetime"): the known key meant, or NULL. A word counts only
+ * where the key it stands for is known (a buffer's "size" is no pool's). */
+static const char *key_meant(const char *key, const char *const *known)
+{
+	static const char *const words[][2] = {
+		{"bytes", "size"},          {"length", "size"},
+		{"size", "size_limit"},     {"limit", "size_limit"},
+		{"capacity", "size_limit"}, {"bytes", "size_limit"},
+		{"max_size", "size_limit"}, {"align", "alignment"},
+		{"lifetime", "live"},       {"live_range", "live"},
+		{"range", "live"},          {"interval", "live"},
+		{"candidates", "pools"},    {"pool_candidates", "pools"},
+		{"source", "src"},          {"input", "src"},
+		{"dest", "dst"},            {"destination", "dst"},
+		{"output", "dst"},          {"lead", "max_lead"},
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strcmp(key, words[i][0]))
+			continue;
+		for (size_t k = 0; known[k]; k++)
+			if (!strcmp(known[k], words[i][1]))
+				return known[k];
+	}
+	return NULL;
 }
 
 /* Every key of obj must be in known (NULL-terminated). */
@@ -273,6 +318,8 @@ static int check_keys(jctx *c, json_t *obj, const char *place,
 				near = known[i];
 			}
 		}
+		if (!near)
+			near = key_meant(key, known);
 		const char *kind = other_kind(c, key);
 		return jfail(c, USMP_ERR_INVALID, place,
 		             "unknown key %s (known: %s)%s%s%s%s%s", shown, list,
@@ -303,8 +350,12 @@ static int get_int(jctx *c, json_t *v, const char *place, int64_t lo,
 		             "write the bytes as a number%s%.0llu%s: files take "
 		             "no units", what, got, bytes ? " (" : "",
 		             (unsigned long long)bytes, bytes ? ")" : "");
-	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s", what,
-	             got);
+	/* TVM's size_hint_bytes says "unbounded" with -1; 0 may mean it too. */
+	bool unbounded = json_is_integer(v) && json_integer_value(v) <= 0 &&
+	                 strstr(place, ".size_limit");
+	return jfail(c, USMP_ERR_INVALID, place, "expected %s, got %s%s", what,
+	             got, unbounded ? ": leave \"size_limit\" out for a pool "
+	                              "without a limit" : "");
 }
 
 /* A power of two >= 1 (alignments). */
@@ -568,7 +619,11 @@ static int read_buffer(jctx *c, json_t *rec, size_t i)
 		if (be[1] <= be[0])
 			return jfail(c, USMP_ERR_INVALID, place,
 			             "end (%" PRId64 ") is not after begin (%"
-			             PRId64 ")", be[1], be[0]);
+			             PRId64 ")%s", be[1], be[0],
+			             be[1] == be[0] && be[0] < INT64_MAX ?
+			             ": [begin, end] is half-open, end excluded, so a "
+			             "buffer alive only at step t is [t, t + 1] (an "
+			             "inclusive last step + 1)" : "");
 		rc = usmp_problem_set_live(c->p, id, be[0], be[1]);
 		if (rc != USMP_OK)
 			return builder_fail(c, rc, place);

@@ -760,6 +760,27 @@ static int exact_lied(part_job *j)
 	                       info.path);
 }
 
+/* The algorithm returned USMP_ERR_STOPPED with its deadline still ahead
+ * and no cancel: should_stop() never said so, and "give it more time"
+ * would not help. The status stays; the message says what happened. */
+static int stopped_early(part_job *j)
+{
+	char limit[80] = "with no time limit and no cancel";
+	if (j->hc.deadline > 0)
+		snprintf(limit, sizeof limit, "before its time limit (%g s%s) and "
+		         "without a cancel", j->part->limit,
+		         j->call.default_budget ? ", the default" : "");
+	return usmp__plan_fail(j->plan, USMP_ERR_STOPPED, "%s returned "
+	                       "USMP_ERR_STOPPED after %.3f s without a plan, "
+	                       "%s: nothing asked "
+	                       "it to stop (an algorithm returns it only once "
+	                       "host->should_stop() is true)%s%s", j->algo->name,
+	                       usmp__now() - j->t_call, limit,
+	                       j->hc.last_message[0] ? "; its last message: "
+	                                             : "",
+	                       j->hc.last_message);
+}
+
 /* The algorithm failed with st: record why on the plan and return the
  * status recorded. An infeasible or stopped part gets the library's
  * certificate (infeasible.c) when there is one, the same whoever failed. */
@@ -799,13 +820,19 @@ static int part_failed(part_job *j, int st)
 			return got;
 	}
 	const char *why = j->hc.last_message[0] ? j->hc.last_message
-	                                        : usmp_status_name(st);
+	                  : a->builtin ? usmp_status_name(st)
+	                               : "it logged no reason (an algorithm "
+	                                 "logs why with host->log before it "
+	                                 "returns a failure)";
 	if (st == USMP_ERR_INFEASIBLE)
 		return usmp__plan_fail(plan, st, "%s: no plan fits the pools: %s",
 		                       a->name, why);
 	if (st == USMP_ERR_STOPPED && usmp__cancelled(j->o->cancel))
 		return usmp__plan_fail(plan, st, "%s: stopped by a cancel "
 		                       "before finding a plan", a->name);
+	if (st == USMP_ERR_STOPPED && !a->portfolio && !j->hc.stopped &&
+	    (j->hc.deadline <= 0 || usmp__now() < j->hc.deadline))
+		return stopped_early(j);
 	if (st == USMP_ERR_STOPPED) {
 		/* The default budget is the library's: say how long it was. */
 		char dflt[64] = "";
@@ -871,6 +898,25 @@ static void part_spill(usmp__part *part, const usmp_view *v,
 	part->spill_floor = usmp__spill_floor(v);
 }
 
+/* The verifier refused the plan of the part's algorithm: name the
+ * violation and, for a plugin's, its file and the command that tests it. */
+static int invalid_plan(part_job *j)
+{
+	usmp_plugin_info info = {.struct_size = sizeof info};
+	if (j->algo->plugin == UINT32_MAX ||
+	    usmp_registry_plugin(j->r, j->algo->plugin, &info) || !info.path)
+		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+		                       "algorithm \"%s\" returned an invalid plan: "
+		                       "%s", j->algo->name, j->msg ? j->msg : "?");
+	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+	                       "algorithm \"%s\" returned an invalid plan: %s; "
+	                       "its plugin \"%s\" (%s) broke its contract: usmp "
+	                       "check-plugin %s runs it on small problems and "
+	                       "names each failure", j->algo->name,
+	                       j->msg ? j->msg : "?", info.name, info.path,
+	                       info.path);
+}
+
 /* Verify the part's plan on its own, measure it, and copy it into the
  * plan's placements (problem indices). */
 static int part_accept(part_job *j)
@@ -881,9 +927,7 @@ static int part_accept(part_job *j)
 	 * not swept again: the same verifier, the same placements. */
 	int st = j->call.verified ? USMP_OK : usmp__verify(v, j->out, &j->msg);
 	if (st)
-		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
-		                       "algorithm \"%s\" returned an invalid plan: "
-		                       "%s", j->algo->name, j->msg ? j->msg : "?");
+		return invalid_plan(j);
 	bool saturated;
 	part->size = view_plan_size(v, j->out, &saturated);
 	part->proven_bound = v->lower_bound;
@@ -1116,8 +1160,10 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		                       "the defaults", (unsigned)opts->struct_size);
 	if (o.time_limit < 0 || o.time_limit != o.time_limit)
 		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "time limit must be >= 0 seconds (INFINITY: "
-		                       "none)");
+		                       "time limit %g s (usmp_plan_options."
+		                       "time_limit): give seconds (more than 0), 0 "
+		                       "for the default budget or INFINITY for none",
+		                       o.time_limit);
 	/* A rule naming a pool or target the problem lacks (a typo) would
 	 * silently leave its parts to a later rule or the default. */
 	usmp__rules_check_names(r, p, o.target, o.log_ctx);

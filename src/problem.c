@@ -233,8 +233,9 @@ int usmp_problem_add_pool(usmp_problem *p, const char *name,
 		return rc;
 	if (size_limit == 0)
 		return usmp__problem_fail(p, USMP_ERR_INVALID,
-		                          "pool \"%s\": size_limit must be positive",
-		                          name);
+		                          "pool \"%s\": size_limit must be positive "
+		                          "(USMP_UNBOUNDED for a pool without a "
+		                          "limit)", name);
 	rc = new_record(p, "pool", &p->pool_names, name, &alignment,
 	                (void **)&p->pools, &p->pool_cap, p->pool_count,
 	                sizeof(*p->pools), &copy);
@@ -398,8 +399,11 @@ int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
 	if (end <= begin)
 		return usmp__problem_fail(
 			p, USMP_ERR_INVALID,
-			"buffer \"%s\": live range [%lld, %lld): end must be after begin",
-			buf->name, (long long)begin, (long long)end);
+			"buffer \"%s\": live range [%lld, %lld): end must be after "
+			"begin%s", buf->name, (long long)begin, (long long)end,
+			end == begin && begin < INT64_MAX ? ": the range excludes its end, so a buffer "
+			"alive only at step t is [t, t + 1) (an inclusive last "
+			"step + 1)" : "");
 	buf->begin = begin;
 	buf->end = end;
 	buf->flags |= USMP_BUFFER_LIVE;

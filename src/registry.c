@@ -355,6 +355,33 @@ static void plugin_rec_free(usmp__plugin_rec *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* What a plugin file the dynamic loader refused most likely is, from its
+ * message: a call into libusmp, a source or object file. "" else. */
+static const char *load_hint(const char *err)
+{
+	if (!err)
+		return "";
+	if (strstr(err, "undefined symbol: usmp_"))
+		return " (a plugin calls only what its usmp_host table gives it and "
+		       "links no libusmp: the functions of usmp.h are the host's, "
+		       "not the plugin's; docs/plugins.md, \"What you need\")";
+	if (strstr(err, "invalid ELF header") || strstr(err, "file too short"))
+		return " (not a shared object: build the plugin with cc -shared "
+		       "-fPIC ...; docs/plugins.md, \"What you need\")";
+	return "";
+}
+
+/* dlopen() refused `path`: its diagnostic, the loader's words and what
+ * they most likely mean. */
+static int cannot_load(usmp_registry *r, const char *path)
+{
+	const char *err = dlerror();
+	usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED, "%s: cannot load: %s%s",
+	                    path, err ? err : "unknown dlopen error",
+	                    load_hint(err));
+	return USMP_OK;
+}
+
 static int load_plugin_locked(usmp_registry *r, const char *path);
 
 /* Load the plugin at `path`. Every problem becomes a "path: reason"
@@ -374,19 +401,13 @@ static int load_plugin_locked(usmp_registry *r, const char *path)
 	const usmp_plugin *d;
 	uint32_t index = (uint32_t)r->plugin_count, accepted_count = 0;
 	size_t first_algo = r->algo_count;
-	const char *err;
 	int rc, major;
 
 	memset(&rec, 0, sizeof rec);
 	dlerror();
 	rec.handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!rec.handle) {
-		err = dlerror();
-		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
-		                    "%s: cannot load: %s", path,
-		                    err ? err : "unknown dlopen error");
-		return USMP_OK;
-	}
+	if (!rec.handle)
+		return cannot_load(r, path);
 	d = dlsym(rec.handle, "usmp_plugin_v1");
 	if (!d) {
 		major = other_major(rec.handle);
@@ -415,7 +436,9 @@ static int load_plugin_locked(usmp_registry *r, const char *path)
 	if (d->abi_major != USMP_ABI_MAJOR) {
 		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: descriptor says ABI %u.%u; this host "
-		                    "implements %d.%d",
+		                    "implements %d.%d: rebuild it against the "
+		                    "headers of the usmp that loads it (pkg-config "
+		                    "--cflags usmp)",
 		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
 		                    USMP_ABI_MINOR);
 		goto refuse_declared;
@@ -423,9 +446,12 @@ static int load_plugin_locked(usmp_registry *r, const char *path)
 	if (d->abi_minor > USMP_ABI_MINOR) {
 		usmp__registry_note(r, USMP_DIAG_PLUGIN_SKIPPED,
 		                    "%s: built against ABI %u.%u, newer than this "
-		                    "host's %d.%d",
+		                    "host's %d.%d: rebuild it against the headers "
+		                    "of the usmp that loads it (pkg-config "
+		                    "--cflags usmp), or load it with a usmp of ABI "
+		                    "%u.%u or later",
 		                    path, d->abi_major, d->abi_minor, USMP_ABI_MAJOR,
-		                    USMP_ABI_MINOR);
+		                    USMP_ABI_MINOR, d->abi_major, d->abi_minor);
 		goto refuse_declared;
 	}
 	if (d->algorithm_count > MAX_PLUGIN_ALGOS ||
@@ -746,6 +772,24 @@ static int skip_entry(search *s, const char *path, int err,
 	                   why);
 }
 
+/* What a plugin path entry that does not exist was likely meant as: the
+ * shell's words the registry never expands, or another separator. "" when
+ * nothing stands out. */
+static const char *entry_hint(const char *dir)
+{
+	if (dir[0] == '~')
+		return " (\"~\" is not expanded here, only by a shell where it "
+		       "begins an unquoted word: write the full path, e.g. "
+		       "$HOME/... unquoted or in double quotes)";
+	if (strchr(dir, ';'))
+		return " (entries of a plugin path are separated by ':', not ';')";
+	if (strchr(dir, '$'))
+		return " (\"$\" is not expanded here: let the shell expand the "
+		       "variable, unquoted or in double quotes, or write the "
+		       "full path)";
+	return "";
+}
+
 /* Every *.so in `dir`, sorted by name. A missing directory is reported
  * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
  * entry naming a file directly means that file, never a search of the
@@ -772,9 +816,11 @@ static int search_dir(search *s, const char *dir, bool explicit)
 			search_miss(s, dir, why);
 			return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
 		}
-		search_miss(s, dir, "plugin directory not found");
-		return search_note(s, USMP_DIAG_OTHER,
-		                   "%s: plugin directory not found", dir);
+		char why[256];
+		snprintf(why, sizeof why, "plugin directory not found%s",
+		         entry_hint(dir));
+		search_miss(s, dir, why);
+		return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (strchr(dir, '/'))

@@ -97,6 +97,31 @@ static char *list_names(const name_set *s)
 	return list;
 }
 
+/* Whether `pattern` is a list of names joined by "," (as the summary
+ * prints a part's targets), each piece matching a name of s: a pattern is
+ * one glob, so such a rule matches nothing. */
+static bool names_list(const char *pattern, const name_set *s)
+{
+	char piece[256];
+	if (!strchr(pattern, ','))
+		return false;
+	for (const char *at = pattern;; at++) {
+		size_t n = strcspn(at, ",");
+		bool hit = false;
+		if (n == 0 || n >= sizeof piece)
+			return false;
+		memcpy(piece, at, n);
+		piece[n] = '\0';
+		for (uint32_t k = 0; k < s->count && !hit; k++)
+			hit = fnmatch(piece, s->names[k], 0) == 0;
+		if (!hit)
+			return false;
+		at += n;
+		if (!*at)
+			return true;
+	}
+}
+
 /* Say one rule that matches no name of its kind. */
 static void say_unmatched(const usmp__rule *rule, const name_set *s,
                           const char *who, usmp_log_fn fn, void *ctx,
@@ -104,8 +129,9 @@ static void say_unmatched(const usmp__rule *rule, const name_set *s,
 {
 	/* A glob is a family of names, maybe another problem's: no guess. */
 	bool glob = strpbrk(rule->pattern, "*?[") != NULL;
-	const char *near = glob ? NULL : nearest(s, rule->pattern);
-	int at = near ? USMP_LOG_WARN : USMP_LOG_INFO;
+	bool list = names_list(rule->pattern, s);
+	const char *near = glob || list ? NULL : nearest(s, rule->pattern);
+	int at = near || list ? USMP_LOG_WARN : USMP_LOG_INFO;
 	const char *kind = rule->pool ? "pool" : "target";
 	char *names = NULL, *guess = NULL, *line = NULL;
 	if (at > level)
@@ -115,7 +141,16 @@ static void say_unmatched(const usmp__rule *rule, const name_set *s,
 	guess = near ? usmp__format_msg("\"%s\"", near) : usmp__strdup("");
 	if (!names || !guess)
 		goto fail;
-	if (near)
+	if (list)
+		line = usmp__format_msg("rule \"%s\" matches no %s of the problem "
+		                        "(%ss: %s): a pattern is one glob, not a "
+		                        "list of names joined by \",\": write a "
+		                        "glob matching each of them (\"*\" matches "
+		                        "all)%s", rule->text, kind, kind, names,
+		                        rule->pool ? "" : ", or a pool rule "
+		                        "(@POOL=...), which decides a part whatever "
+		                        "its targets");
+	else if (near)
 		line = usmp__format_msg("rule \"%s\" matches no %s of the problem "
 		                        "(%ss: %s); did you mean \"%s%s?", rule->text,
 		                        kind, kind, names, rule->pool ? "@" : "",

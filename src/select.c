@@ -140,6 +140,35 @@ static int add_assign(usmp__rule *rule, const char *s, size_t n,
 	return USMP_OK;
 }
 
+/* "npu:exact": a target, ':', an algorithm, where "npu=exact" was meant
+ * (without '=' the rule is a spec for every target, "npu" its algorithm).
+ * Replaces *msg by the rule meant when the word after the colon names an
+ * algorithm. */
+static void colon_for_equals(usmp_registry *r, const char *name,
+                             const char *colon, const char *end, char **msg)
+{
+	if (!colon || !*msg)
+		return;
+	const char *word = colon + 1, *next = memchr(word, ':', (size_t)(end - word));
+	size_t len = (size_t)((next ? next : end) - word);
+	char *algo = strndup(word, len);
+	if (algo && !memchr(word, '=', len) && usmp__registry_algo(r, algo)) {
+		char *more = usmp__format_msg("no algorithm \"%s\", but \"%s\" "
+		                              "after the ':' is one: a rule for the "
+		                              "pattern \"%s\" is written \"%s=%s\" "
+		                              "(PATTERN=ALGORITHM[:KNOB=VALUE...]; "
+		                              "without '=' before the first ':' a "
+		                              "rule names an algorithm for every "
+		                              "target)", name, algo, name, name,
+		                              algo);
+		if (more) {
+			usmp__free_msg(msg);
+			*msg = more;
+		}
+	}
+	free(algo);
+}
+
 /* Set the rule's algorithm and assignments from `spec` (n bytes,
  * "algo[:k=v...]") followed by `extra[0..extra_count)`, and validate them:
  * the algorithm exists, every knob exists and every value parses. On
@@ -167,6 +196,7 @@ static int rule_set_spec(usmp_registry *r, usmp__rule *rule, const char *spec,
 	rule->algo = usmp__registry_algo(r, name);
 	if (!rule->algo) {
 		rc = usmp__explain_missing(r, name, msg);
+		colon_for_equals(r, name, colon, end, msg);
 		goto fail;
 	}
 	for (const char *s = colon; s && s < end;) {

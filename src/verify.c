@@ -168,8 +168,8 @@ static int check_buffer(const usmp_view *v, const usmp_placement *pl,
 	}
 	if (q >= v->pool_count) {
 		usmp__set_msg(msg, "buffer \"%s\": pool index %" PRIu32
-		                   " does not exist (%" PRIu32 " pools)",
-		              r->name, q, v->pool_count);
+		                   " does not exist (%" PRIu32 " pool%s)",
+		              r->name, q, v->pool_count, usmp__s(v->pool_count));
 		return USMP_ERR_INVALID_PLAN;
 	}
 	const usmp_pool_rec *pool = &v->pools[q];

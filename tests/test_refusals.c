@@ -139,7 +139,9 @@ Test(refusals, unknown_algorithm_names_every_skipped_plugin_and_close_names)
 	assert_has(out, "no algorithm \"fx_neewer\" (algorithms: auto, fx_sig_ok,");
 	assert_has(out, "did you mean \"fx_newer\"? Skipped while loading plugins: ");
 	assert_has(out, "newer_minor.so: built against ABI 1.4, newer than this "
-	                "host's 1.3; ");
+	                "host's 1.3: rebuild it against the headers of the usmp "
+	                "that loads it (pkg-config --cflags usmp), or load it "
+	                "with a usmp of ABI 1.4 or later; ");
 	assert_has(out, "v2_only.so: built for plugin ABI major 2 (exports "
 	                "usmp_plugin_v2); this host implements 1.3; ");
 	assert_has(out, "bad_signature.so: algorithm \"fx_bad_sig\": bad parameter");

@@ -302,7 +302,8 @@ Test(text_input, json_and_csv_starting_with_a_byte_order_mark_are_read)
 	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
 	             USMP_ERR_INVALID);
 	cr_assert_str_eq(usmp_problem_error(p), "model.json:1:49: string or '}' "
-	                 "expected near '}'");
+	                 "expected near '}' (a comma before '}'? JSON allows none "
+	                 "after an object's last member)");
 	usmp_problem_destroy(p);
 	remove_dir(dir);
 }

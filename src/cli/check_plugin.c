@@ -241,8 +241,14 @@ static void judge_plugin_error(const checker *c, const char *msg,
 		                   "entries) also ends this way"
 		                 : "");
 	} else if ((at = strstr(msg, "returned an invalid plan: "))) {
+		/* The violation alone: the plugin's file and the advice to run
+		 * check-plugin are what this command is. */
+		at += strlen("returned an invalid plan: ");
+		const char *end = strstr(at, "; its plugin \"");
+		const char *part = end ? strstr(end, " (part ") : NULL;
 		snprintf(o->text, sizeof o->text, "returned a plan the verifier "
-		         "rejects: %s", at + strlen("returned an invalid plan: "));
+		         "rejects: %.*s%s", (int)(end ? end - at : (int)strlen(at)),
+		         at, part ? part : "");
 	} else if (strstr(msg, "instead of returning")) {
 		snprintf(o->text, sizeof o->text, "ended its process instead of "
 		         "returning (exit(), or a crash a sanitizer or signal "
@@ -635,6 +641,20 @@ static int cmd_check_plugin(int argc, char **argv)
 	       cli_shown(c.path), cli_shown(pi.name), cli_shown(pi.version),
 	       cli_shown(pi.license), pi.abi_major, pi.abi_minor,
 	       pi.algorithm_count, pi.algorithm_count == 1 ? "" : "s");
+	/* A call into libusmp resolves in this command, which links it, but
+	 * not in a host that dlopen()s libusmp locally (RTLD_LOCAL, Python's
+	 * ctypes): the plugin would not load there. */
+	char imports[512];
+	unsigned ni = cli_plugin_imports(c.path, imports, sizeof imports);
+	if (ni) {
+		c.failures++;
+		printf("FAIL imports %s from libusmp: a plugin calls only what "
+		       "its usmp_host table gives it and links no libusmp; it "
+		       "loads here, where usmp has libusmp, but not in a host "
+		       "that dlopen()s libusmp (RTLD_LOCAL) or in Python "
+		       "(\"undefined symbol: %.*s\")\n",
+		       cli_shown(imports), (int)strcspn(imports, ","), imports);
+	}
 	/* Algorithms the registry skipped while loading the file. */
 	for (uint32_t i = 0; i < usmp_registry_diagnostic_count(c.r); i++) {
 		c.failures++;

@@ -144,4 +144,9 @@ double cli_now(void);
 double cli_cpu_seconds(void);
 double cli_process_start(void);
 
+/* plugin_imports.c: the usmp_* functions the plugin file at `path` imports
+ * (undefined in its ELF dynamic symbol table), joined by ", " into `out`
+ * (cut to n bytes); their count, 0 also for a file it cannot read. */
+unsigned cli_plugin_imports(const char *path, char *out, size_t n);
+
 #endif
