@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Whether [off, off + len) lies within a file of `size` bytes. */
+/* Whether [off, off + len) lies within a file of `size` bytes, and off is
+ * aligned for the 64-bit ELF tables read there (a hostile file may say
+ * otherwise: such a file is not read). */
 static int within(uint64_t off, uint64_t len, uint64_t size)
 {
-	return off <= size && len <= size - off;
+	return off <= size && len <= size - off && off % 8 == 0;
 }
 
 /* The undefined usmp_* symbols of the dynamic symbol table in `m`, joined
@@ -35,7 +37,7 @@ static unsigned imports_of(const unsigned char *m, uint64_t size, char *out,
 		    !within(sh[s].sh_offset, sh[s].sh_size, size))
 			continue;
 		const Elf64_Shdr *str = &sh[sh[s].sh_link];
-		if (!within(str->sh_offset, str->sh_size, size))
+		if (str->sh_offset > size || str->sh_size > size - str->sh_offset)
 			continue;
 		const Elf64_Sym *sym = (const void *)(m + sh[s].sh_offset);
 		const char *names = (const char *)(m + str->sh_offset);
