@@ -902,19 +902,13 @@ static void part_spill(usmp__part *part, const usmp_view *v,
  * violation and, for a plugin's, its file and the command that tests it. */
 static int invalid_plan(part_job *j)
 {
-	usmp_plugin_info info = {.struct_size = sizeof info};
-	if (j->algo->plugin == UINT32_MAX ||
-	    usmp_registry_plugin(j->r, j->algo->plugin, &info) || !info.path)
-		return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
-		                       "algorithm \"%s\" returned an invalid plan: "
-		                       "%s", j->algo->name, j->msg ? j->msg : "?");
-	return usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
-	                       "algorithm \"%s\" returned an invalid plan: %s; "
-	                       "its plugin \"%s\" (%s) broke its contract: usmp "
-	                       "check-plugin %s runs it on small problems and "
-	                       "names each failure", j->algo->name,
-	                       j->msg ? j->msg : "?", info.name, info.path,
-	                       info.path);
+	char *note = usmp__registry_contract_note(j->r, j->algo);
+	int st = usmp__plan_fail(j->plan, USMP_ERR_PLUGIN,
+	                         "algorithm \"%s\" returned an invalid plan: "
+	                         "%s%s%s", j->algo->name, j->msg ? j->msg : "?",
+	                         note ? "; " : "", note ? note : "");
+	usmp__free_msg(&note);
+	return st;
 }
 
 /* Verify the part's plan on its own, measure it, and copy it into the

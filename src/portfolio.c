@@ -319,12 +319,20 @@ static int run_algo(run_state *s, const usmp__algo *a, const char *knob,
 	int bad = usmp__verify(s->v, s->trial, &msg);
 	s->verify_cost = usmp__now() - t_verify;
 	if (bad) {
-		/* Never trust a member: an invalid plan is dropped, and said. */
-		char line[600];
-		snprintf(line, sizeof line, "%s%s returned an invalid plan "
-		         "(dropped): %s", volunteer ? "volunteer " : "", a->name,
-		         msg ? msg : "?");
-		s->h->log(s->h, USMP_LOG_WARN, line);
+		/* Never trust a member: an invalid plan is dropped, and said; a
+		 * volunteer's with its file and the command that tests it, as
+		 * the direct path says it (plan.c). */
+		char *note = volunteer ? usmp__registry_contract_note(s->r, a)
+		                       : NULL;
+		char *line = usmp__format_msg("%s%s returned an invalid plan "
+		                              "(dropped): %s%s%s",
+		                              volunteer ? "volunteer " : "", a->name,
+		                              msg ? msg : "?", note ? "; " : "",
+		                              note ? note : "");
+		s->h->log(s->h, USMP_LOG_WARN, line ? line : "a member returned "
+		          "an invalid plan (dropped)");
+		free(line);
+		usmp__free_msg(&note);
 		goto out;
 	}
 	produced = 1;

@@ -40,6 +40,13 @@ const char *usmp__registry_missing_plugindir(const usmp_registry *r);
  * no plugin file, "DIR: why" joined by "; " (a directory not found, or
  * holding no .so file), or NULL when each gave one. [thread-safe] */
 const char *usmp__registry_path_misses(const usmp_registry *r);
+/* What follows the violation when algorithm a returned an invalid plan:
+ * "its plugin "NAME" (FILE) broke its contract: usmp check-plugin FILE runs
+ * it on small problems and names each failure" (a usmp__set_msg message,
+ * the caller frees it), or NULL for a built-in (or out of memory). The
+ * direct path (plan.c) and auto's dropped volunteer (portfolio.c) both say
+ * it. [thread-safe] */
+char *usmp__registry_contract_note(const usmp_registry *r, const usmp__algo *a);
 /* How many algorithms the registry has, built-ins first. [thread-safe] */
 uint32_t usmp__registry_algo_count(const usmp_registry *r);
 /* Algorithm i (< usmp__registry_algo_count). [thread-safe] */

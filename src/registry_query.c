@@ -146,6 +146,19 @@ int usmp_registry_plugin(const usmp_registry *r, uint32_t i,
 	return copy_out(info, &full, sizeof full);
 }
 
+char *usmp__registry_contract_note(const usmp_registry *r, const usmp__algo *a)
+{
+	char *note = NULL;
+	if (!r || !a || a->plugin >= r->plugin_count ||
+	    !r->plugins[a->plugin].path)
+		return NULL;
+	const usmp__plugin_rec *p = &r->plugins[a->plugin];
+	usmp__set_msg(&note, "its plugin \"%s\" (%s) broke its contract: usmp "
+	              "check-plugin %s runs it on small problems and names each "
+	              "failure", p->name, p->path, p->path);
+	return note;
+}
+
 uint32_t usmp_registry_algorithm_count(const usmp_registry *r)
 {
 	return r ? (uint32_t)r->algo_count : 0;
