@@ -84,6 +84,7 @@ int usmp__explain_missing(usmp_registry *r, const char *name, char **msg)
 	const char *why = usmp__registry_refusal(r, name);
 	const char *shipped = usmp__registry_missing_plugindir(r);
 	const char *misses = usmp__registry_path_misses(r);
+	const char *settings = usmp__registry_path_settings(r);
 	char *list = NULL, *close = NULL, *skipped = NULL, *prev;
 	uint32_t nd = usmp_registry_diagnostic_count(r), named = 0, more = 0;
 
@@ -124,7 +125,7 @@ int usmp__explain_missing(usmp_registry *r, const char *name, char **msg)
 	/* Nothing close and nothing skipped: most often a plugin of the
 	 * user's own that was never searched for, so say where to put it,
 	 * and which entries of the plugin path held none (a misspelt one). */
-	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s%s%s%s",
+	usmp__set_msg(msg, "no algorithm \"%s\" (algorithms: %s)%s%s%s%s%s%s%s%s%s%s%s",
 	              name, list ? list : "?", close ? "; did you mean " : "",
 	              close ? close : "", close ? "?" : "",
 	              skipped ? (close ? " Skipped while loading plugins: "
@@ -135,15 +136,16 @@ int usmp__explain_missing(usmp_registry *r, const char *name, char **msg)
 	              : shipped        ? "; "
 	                               : "; an algorithm from a plugin of your own "
 	                                 "loads when its .so file, or its "
-	                                 "directory, is on the plugin path "
-	                                 "(USMP_PLUGIN_PATH)",
+	                                 "directory, is on the plugin path (",
+	              close || skipped || shipped ? "" : settings,
+	              close || skipped || shipped ? "" : ")",
 	              close || skipped || !shipped ? "" : shipped,
-	              !misses               ? ""
-	              : close && !skipped ? " Entries of the plugin path that "
-	                                    "gave no plugin: "
-	                                  : "; entries of the plugin path that "
-	                                    "gave no plugin: ",
-	              misses ? misses : "");
+	              /* misses begins "entries of SETTING ...": capitalised
+	               * where it begins a sentence */
+	              !misses             ? ""
+	              : close && !skipped ? " E"
+	                                  : "; e",
+	              misses ? misses + 1 : "");
 	free(list);
 	free(close);
 	free(skipped);

@@ -52,12 +52,18 @@ typedef struct search {
 	 * MISSES_NAMED; miss_count counts them all). */
 	char *misses;
 	size_t miss_count;
+	/* The setting whose entries are being searched, as messages name it,
+	 * and the one the last miss named (misses are grouped under it). */
+	const char *source, *miss_source;
 	/* The path entries searched so far (a plugin path may repeat one
 	 * many times: searched once); the keys are in `entries`. */
 	usmp__strmap entry_set;
 	char **entries;
 	size_t entry_count, entry_cap;
 } search;
+
+/* The option a host names its plugin directories in, as messages name it. */
+#define PLUGIN_PATH_OPTION "usmp_registry_options.plugin_path"
 
 /* Plugin path entries that gave no plugin named in a message. */
 #define MISSES_NAMED 8
@@ -612,9 +618,13 @@ static void search_miss(search *s, const char *dir, const char *why)
 	if (s->miss_count++ >= MISSES_NAMED)
 		return; /* counted: a path of thousands is not copied each time */
 	char *prev = s->misses;
+	bool head = s->source != s->miss_source;
 	s->misses = NULL;
-	usmp__set_msg(&s->misses, "%s%s%s: %s", prev ? prev : "",
-	              prev ? "; " : "", dir, why);
+	s->miss_source = s->source;
+	usmp__set_msg(&s->misses, "%s%s%s%s%s%s: %s", prev ? prev : "",
+	              prev ? "; " : "", head ? "entries of " : "",
+	              head ? s->source : "",
+	              head ? " that gave no plugin: " : "", dir, why);
 	usmp__free_msg(&prev);
 }
 
@@ -1079,9 +1089,16 @@ int usmp_registry_create(const usmp_registry_options *opts,
 	              ? NULL
 	              : getenv("USMP_ALLOW_INSECURE_PLUGINS");
 	s.allow_insecure = env && strcmp(env, "1") == 0;
+	s.source = PLUGIN_PATH_OPTION;
 	if (search_path_list(&s, plugin_path) != USMP_OK)
 		goto fail;
+	r->path_settings = plugin_path && *plugin_path
+	                           ? PLUGIN_PATH_OPTION " or USMP_PLUGIN_PATH"
+	                           : "USMP_PLUGIN_PATH";
+	if (flags & USMP_REGISTRY_NO_ENV)
+		r->path_settings = PLUGIN_PATH_OPTION;
 	if (!(flags & USMP_REGISTRY_NO_ENV)) {
+		s.source = "USMP_PLUGIN_PATH";
 		env = getenv("USMP_PLUGIN_PATH");
 		if (search_path_list(&s, env) != USMP_OK)
 			goto fail;

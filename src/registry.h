@@ -37,9 +37,14 @@ const usmp__algo *usmp__registry_algo(const usmp_registry *r, const char *name);
  * [thread-safe] */
 const char *usmp__registry_missing_plugindir(const usmp_registry *r);
 /* The entries of the plugin path (plugin_path, USMP_PLUGIN_PATH) that gave
- * no plugin file, "DIR: why" joined by "; " (a directory not found, or
- * holding no .so file), or NULL when each gave one. [thread-safe] */
+ * no plugin file, "entries of SETTING that gave no plugin: DIR: why; ..."
+ * (a directory not found, or holding no .so file; each setting its own
+ * group), or NULL when each gave one. [thread-safe] */
 const char *usmp__registry_path_misses(const usmp_registry *r);
+/* The settings the registry read a plugin path from, as a message names
+ * them: "usmp_registry_options.plugin_path", "USMP_PLUGIN_PATH", or both
+ * joined by " or ". [thread-safe] */
+const char *usmp__registry_path_settings(const usmp_registry *r);
 /* What follows the violation when algorithm a returned an invalid plan:
  * "its plugin "NAME" (FILE) broke its contract: usmp check-plugin FILE runs
  * it on small problems and names each failure" (a usmp__set_msg message,

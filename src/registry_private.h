@@ -114,9 +114,15 @@ struct usmp_registry {
 	 * usmp-1), or -1: "no algorithm" and auto's "no installed algorithm"
 	 * messages repeat it. */
 	long missing_plugindir;
-	/* The plugin path's entries that gave no plugin file ("DIR: why"
-	 * joined by "; "), or NULL: "no algorithm" names them. */
+	/* The plugin path's entries that gave no plugin file, under the
+	 * setting each came from ("entries of SETTING that gave no plugin:
+	 * DIR: why; DIR: why", a second setting's the same after "; "), or
+	 * NULL: "no algorithm" names them. */
 	char *path_misses;
+	/* The settings a plugin path was read from, for "no algorithm"'s
+	 * where-to-put-a-plugin hint: "usmp_registry_options.plugin_path",
+	 * "USMP_PLUGIN_PATH" or both joined by " or " (a static string). */
+	const char *path_settings;
 };
 
 /* ---- select.c: the selection rules ------------------------------------- */

@@ -52,6 +52,11 @@ const char *usmp__registry_path_misses(const usmp_registry *r)
 	return r ? r->path_misses : NULL;
 }
 
+const char *usmp__registry_path_settings(const usmp_registry *r)
+{
+	return r && r->path_settings ? r->path_settings : "USMP_PLUGIN_PATH";
+}
+
 const char *usmp__registry_refusal(const usmp_registry *r, const char *name)
 {
 	for (size_t i = 0; r && name && i < r->refused_count; i++)

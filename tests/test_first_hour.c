@@ -9,9 +9,12 @@
 
 #include "support.h"
 
-#define PLUGIN_PATH_HINT                                                       \
+/* The hint names the setting the path came from: the command's
+ * USMP_PLUGIN_PATH, test_registry's option. */
+#define PLUGIN_PATH_HINT_OF(setting)                                           \
 	"an algorithm from a plugin of your own loads when its .so file, or its " \
-	"directory, is on the plugin path (USMP_PLUGIN_PATH)"
+	"directory, is on the plugin path (" setting ")"
+#define PLUGIN_PATH_HINT PLUGIN_PATH_HINT_OF("USMP_PLUGIN_PATH")
 
 static const char npu_json[] =
 	"{\"usmp\": 1,\n"
@@ -57,7 +60,9 @@ Test(first_hour, api_bind_of_an_unknown_algorithm_names_the_plugin_path)
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
 	cr_assert(strstr(msg, "no algorithm \"acme_lowest\""), "%s", msg);
-	cr_assert(strstr(msg, PLUGIN_PATH_HINT), "%s", msg);
+	cr_assert(strstr(msg, PLUGIN_PATH_HINT_OF(
+	                          "usmp_registry_options.plugin_path")),
+	          "%s", msg);
 	usmp_registry_destroy(r);
 }
 

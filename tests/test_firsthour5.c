@@ -10,10 +10,16 @@
 
 #include "support.h"
 
-#define PLUGIN_PATH_HINT                                                       \
+/* The hint and the entries that gave no plugin name the setting the
+ * path came from: the command's USMP_PLUGIN_PATH, registry_of's option. */
+#define PLUGIN_PATH_HINT_OF(setting)                                           \
 	"an algorithm from a plugin of your own loads when its .so file, or its " \
-	"directory, is on the plugin path (USMP_PLUGIN_PATH)"
-#define MISSES "entries of the plugin path that gave no plugin: "
+	"directory, is on the plugin path (" setting ")"
+#define PLUGIN_PATH_HINT PLUGIN_PATH_HINT_OF("USMP_PLUGIN_PATH")
+#define OPTION "usmp_registry_options.plugin_path"
+#define API_HINT PLUGIN_PATH_HINT_OF(OPTION)
+#define MISSES "entries of USMP_PLUGIN_PATH that gave no plugin: "
+#define API_MISSES "entries of " OPTION " that gave no plugin: "
 
 static const char npu_json[] =
 	"{\"usmp\": 1,\n"
@@ -46,7 +52,7 @@ Test(firsthour5, bind_names_a_plugin_path_directory_that_does_not_exist)
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
 	cr_assert(strstr(msg, "no algorithm \"acme_spill\""), "%s", msg);
-	cr_assert(strstr(msg, PLUGIN_PATH_HINT "; " MISSES), "%s", msg);
+	cr_assert(strstr(msg, API_HINT "; " API_MISSES), "%s", msg);
 	char *want = test_fmt("%s: plugin directory not found", gone);
 	cr_assert(strstr(msg, want), "%s", msg);
 	free(want);
@@ -67,11 +73,11 @@ Test(firsthour5, a_directory_without_so_files_is_named_beside_a_close_name)
 	cr_assert_eq(usmp_registry_bind(r, "npu", "exect", NULL, 0),
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
-	char *want = test_fmt("did you mean \"exact\"? Entries of the plugin path "
+	char *want = test_fmt("did you mean \"exact\"? Entries of " OPTION " "
 	                      "that gave no plugin: %s: no .so file in the "
 	                      "directory", src);
 	cr_assert(strstr(msg, want), "%s", msg);
-	cr_assert_null(strstr(msg, PLUGIN_PATH_HINT), "%s", msg);
+	cr_assert_null(strstr(msg, API_HINT), "%s", msg);
 	free(want);
 	usmp_registry_destroy(r);
 	char *c = test_join(src, "acme.c");
@@ -88,8 +94,8 @@ Test(firsthour5, a_plugin_path_that_loads_adds_no_note)
 	cr_assert_eq(usmp_registry_bind(r, "npu", "acme_spill", NULL, 0),
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
-	cr_assert(strstr(msg, PLUGIN_PATH_HINT), "%s", msg);
-	cr_assert_null(strstr(msg, "entries of the plugin path"), "%s", msg);
+	cr_assert(strstr(msg, API_HINT), "%s", msg);
+	cr_assert_null(strstr(msg, "entries of "), "%s", msg);
 	usmp_registry_destroy(r);
 }
 
@@ -107,7 +113,7 @@ Test(firsthour5, plan_error_of_a_host_names_the_missing_entry)
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_plan_error(plan);
-	char *want = test_fmt(MISSES "%s: plugin directory not found; %s: plugin "
+	char *want = test_fmt(API_MISSES "%s: plugin directory not found; %s: plugin "
 	                      "directory not found (part 1: target npu; pools "
 	                      "sram, dram)", a, b);
 	cr_assert(strstr(msg, want), "%s", msg);

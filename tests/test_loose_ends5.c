@@ -63,3 +63,50 @@ Test(loose_ends5, a_dropped_volunteer_names_its_file_and_check_plugin)
 	free(tail);
 	free(so);
 }
+
+/* ---- the plugin path's settings --------------------------------------------- */
+
+/* An unknown algorithm of a host that named directories in
+ * usmp_registry_options.plugin_path: the hint and each entry that gave no
+ * plugin name the setting it came from, not USMP_PLUGIN_PATH alone. */
+Test(loose_ends5, missing_entries_name_the_setting_they_came_from)
+{
+	char *dir = test_fresh_dir("le5-path");
+	char *a = test_join(dir, "opt"), *b = test_join(dir, "env");
+	cr_assert_eq(setenv("USMP_PLUGIN_PATH", b, 1), 0);
+	usmp_registry_options o = {.struct_size = sizeof o,
+	                           .flags = USMP_REGISTRY_NO_DEFAULT_DIRS,
+	                           .plugin_path = a};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_selection sel = {.struct_size = sizeof sel};
+	cr_assert_eq(usmp_registry_select(r, "npu", "acme_lf", &sel),
+	             USMP_ERR_NOT_FOUND);
+	char *want = test_fmt(
+		"is on the plugin path (usmp_registry_options.plugin_path or "
+		"USMP_PLUGIN_PATH); entries of usmp_registry_options.plugin_path "
+		"that gave no plugin: %s: plugin directory not found; entries of "
+		"USMP_PLUGIN_PATH that gave no plugin: %s: plugin directory not "
+		"found", a, b);
+	cr_assert(strstr(usmp_registry_error(r), want), "%s",
+	          usmp_registry_error(r));
+	usmp_registry_destroy(r);
+	free(want);
+	/* A host that reads no environment: its option alone. */
+	o.flags |= USMP_REGISTRY_NO_ENV;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_select(r, "npu", "acme_lf", &sel),
+	             USMP_ERR_NOT_FOUND);
+	want = test_fmt("is on the plugin path (usmp_registry_options.plugin_path)"
+	                "; entries of usmp_registry_options.plugin_path that gave "
+	                "no plugin: %s: plugin directory not found", a);
+	const char *e = usmp_registry_error(r);
+	cr_assert(strstr(e, want), "%s", e);
+	cr_assert_null(strstr(e, "USMP_PLUGIN_PATH"), "%s", e);
+	usmp_registry_destroy(r);
+	free(want);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(dir);
+}

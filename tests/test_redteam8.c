@@ -637,7 +637,8 @@ Test(redteam8, a_plugin_path_of_many_missing_entries_is_searched_in_linear_time)
 	cr_assert_eq(usmp_registry_select(r, "npu", "nosuch", &sel),
 	             USMP_ERR_NOT_FOUND);
 	const char *e = usmp_registry_error(r);
-	cr_assert(strstr(e, "entries of the plugin path that gave no plugin: m0: "
+	cr_assert(strstr(e, "entries of usmp_registry_options.plugin_path "
+	                    "that gave no plugin: m0: "
 	                    "plugin directory not found; m1: "), "%s", e);
 	cr_assert(strstr(e, "m7: plugin directory not found; and 49992 more"),
 	          "%s", e);

@@ -431,7 +431,9 @@ typedef struct usmp_registry_options {
  * A plugin that fails to load is recorded as a diagnostic and skipped, as
  * is an entry of `plugin_path` or USMP_PLUGIN_PATH that does not exist; an
  * algorithm asked for later and not found (bind, select, plan) names each
- * entry that gave no plugin file ("DIR: no .so file in the directory").
+ * entry that gave no plugin file under the setting it came from ("entries
+ * of usmp_registry_options.plugin_path that gave no plugin: DIR: no .so
+ * file in the directory").
  * `opts` may be NULL.
  * Thread-safe: yes (each call makes its own registry; it reads the
  * environment and forks the scanner).

@@ -182,7 +182,7 @@ USMP_PLUGIN_PATH="$tmp/plugin" "$usmp" plan "$tmp/npu.json" -a acme_spill -q \
 	-o "$tmp/typo.json" >"$tmp/typo.log" 2>&1
 st=$?
 if [ "$st" -eq 2 ] &&
-   grep -q "entries of the plugin path that gave no plugin: $tmp/plugin: plugin directory not found" "$tmp/typo.log"
+   grep -q "entries of USMP_PLUGIN_PATH that gave no plugin: $tmp/plugin: plugin directory not found" "$tmp/typo.log"
 then pass "a misspelt USMP_PLUGIN_PATH entry is named when acme_spill is not found (exit 2)"
 else fail "a misspelt USMP_PLUGIN_PATH entry is named (exit $st)"; diag "$tmp/typo.log"
 fi
