@@ -110,3 +110,59 @@ Test(loose_ends5, missing_entries_name_the_setting_they_came_from)
 	free(b);
 	free(dir);
 }
+
+/* ---- --time-limit with a unit ----------------------------------------------- */
+
+static const char small_json[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}],\n"
+	" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"live\": [0, 2]},\n"
+	"             {\"name\": \"b\", \"size\": 16, \"live\": [1, 3]}]}\n";
+
+/* A number with a unit is refused as before, and told the seconds to write;
+ * a number with no known unit gets the plain message. */
+Test(loose_ends5, a_time_limit_with_a_unit_says_to_write_seconds)
+{
+	static const struct {
+		const char *arg, *unit, *name, *secs;
+	} cases[] = {{"2s", "s", "seconds", "2"},
+	             {"1m", "m", "minutes", "60"},
+	             {"500ms", "ms", "milliseconds", "0.5"},
+	             {"1.5min", "min", "minutes", "90"},
+	             {"1h", "h", "hours", "3600"}};
+	char *pp = test_write_tmp(".json", small_json);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *out = NULL;
+		int st = test_usmp(&out, "plan '%s' --time-limit %s -o /dev/null",
+		                   pp, cases[i].arg);
+		cr_assert_eq(st, 2, "%s: exit %d\n%s", cases[i].arg, st, out);
+		char *want = test_fmt(
+			"usmp: --time-limit %s: expected seconds, more than 0 and at "
+			"most 1e9 (--no-time-limit: none); the unit \"%s\" (%s) is not "
+			"read: write seconds as a number, e.g. --time-limit %s\n",
+			cases[i].arg, cases[i].unit, cases[i].name, cases[i].secs);
+		cr_assert(strstr(out, want), "%s", out);
+		free(want);
+		free(out);
+		/* check-plugin's option alike, before any file is read. */
+		st = test_usmp(&out, "check-plugin --time-limit %s nosuch.so",
+		               cases[i].arg);
+		cr_assert_eq(st, 2, "%s: exit %d\n%s", cases[i].arg, st, out);
+		want = test_fmt("usmp: --time-limit %s: expected seconds, more than "
+		                "0 and at most 86400; the unit \"%s\" (%s) is not "
+		                "read: write seconds as a number, e.g. --time-limit "
+		                "%s\n", cases[i].arg, cases[i].unit, cases[i].name,
+		                cases[i].secs);
+		cr_assert(strstr(out, want), "%s", out);
+		free(want);
+		free(out);
+	}
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "plan '%s' --time-limit 2x -o /dev/null",
+	                       pp), 2);
+	cr_assert(strstr(out, "usmp: --time-limit 2x: expected seconds, more than "
+	                      "0 and at most 1e9 (--no-time-limit: none)\n"),
+	          "%s", out);
+	free(out);
+	remove(pp);
+	free(pp);
+}

@@ -560,8 +560,10 @@ static int parse_args(checker *c, int argc, char **argv)
 			c->time_limit = strtod(optarg, &end);
 			if (errno || *end || !(c->time_limit > 0) ||
 			    c->time_limit > 86400) {
+				char hint[200];
 				cli_error("--time-limit %s: expected seconds, more than 0 "
-				          "and at most 86400", optarg);
+				          "and at most 86400%s", optarg,
+				          cli_seconds_hint(optarg, hint, sizeof hint));
 				return -1;
 			}
 			break;

@@ -104,6 +104,11 @@ const char *cli_source_name(uint32_t source);
 
 /* The exit status for a usmp_status. */
 int cli_exit_for(int status);
+/* What a refused --time-limit TEXT gets after the message when TEXT is a
+ * number and a unit ("2s", "1m", "500ms"): "; the unit "m" (minutes) is not
+ * read: write seconds as a number, e.g. --time-limit 60" in buf (n bytes);
+ * "" otherwise. Nothing new is accepted. */
+const char *cli_seconds_hint(const char *text, char *buf, size_t n);
 /* Parse a byte count ("1048576", "1M", "256K", "2G": binary units). */
 int cli_parse_bytes(const char *text, uint64_t *out);
 /* Parse a format name ("json", "csv"); -1 when unknown. */

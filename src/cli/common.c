@@ -1,8 +1,9 @@
-/* common.c — the helpers every subcommand shares: exit statuses, byte counts
- * and format names, loading a problem, creating the registry, the spill line. */
+/* common.c — the helpers every subcommand shares: exit statuses, byte counts,
+ * seconds and format names, loading a problem, the registry, the spill line. */
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,32 @@ int cli_exit_for(int status)
 	default:
 		return EXIT_OTHER;
 	}
+}
+
+const char *cli_seconds_hint(const char *text, char *buf, size_t n)
+{
+	static const struct {
+		const char *unit, *name;
+		double seconds;
+	} units[] = {{"us", "microseconds", 1e-6}, {"ms", "milliseconds", 1e-3},
+	             {"s", "seconds", 1},          {"sec", "seconds", 1},
+	             {"m", "minutes", 60},         {"min", "minutes", 60},
+	             {"h", "hours", 3600}};
+	char *end;
+	double x = strtod(text, &end);
+	if (end == text || !isfinite(x) || !(x > 0))
+		return "";
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		snprintf(buf, n, "; the unit \"%s\" (%s) is not read: write "
+		         "seconds as a number, e.g. --time-limit %g", end,
+		         units[i].name, x * units[i].seconds);
+		return buf;
+	}
+	return "";
 }
 
 int cli_parse_bytes(const char *text, uint64_t *out)

@@ -424,8 +424,10 @@ static int take_time_limit(usmp_plan_options *o, const char *arg)
 	}
 	o->time_limit = strtod(arg, &end);
 	if (end == arg || *end || !(o->time_limit > 0) || o->time_limit > 1e9) {
+		char hint[200];
 		cli_error("--time-limit %s: expected seconds, more than 0 and at "
-		          "most 1e9 (--no-time-limit: none)", arg);
+		          "most 1e9 (--no-time-limit: none)%s", arg,
+		          cli_seconds_hint(arg, hint, sizeof hint));
 		return -1;
 	}
 	return 0;
