@@ -16,6 +16,9 @@
 #define PANEL_TITLE 34 /* text above each plot */
 #define PANEL_AXIS 44  /* x tick labels and axis title below each plot */
 #define PANEL_GAP 16
+/* Every buffer drawn is at least this many pixels high: a 1-byte buffer in
+ * a pool of 2^63 bytes would be 1e-16 px, drawn but invisible. */
+#define MIN_BUFFER_HEIGHT 1.0
 /* Beyond this many buffers, rectangles under a pixel are left out. */
 #define SVG_DETAIL_LIMIT 20000
 
@@ -233,10 +236,12 @@ static void draw_address_axis(svg_ctx *c, uint64_t ymax, double sy,
 	        18, top + ph / 2);
 }
 
-/* The rectangles of the buffers placed in pool, counting those drawn and
- * those skipped as smaller than a pixel (without c->detail). */
-static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
-                         uint32_t *drawn, uint32_t *skipped)
+/* The rectangles of the buffers placed in pool, in the plot [top, bottom],
+ * counting those drawn and those skipped as smaller than a pixel (without
+ * c->detail). Each is at least MIN_BUFFER_HEIGHT high, grown up from its
+ * offset, kept inside the plot. */
+static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double top,
+                         double bottom, uint32_t *drawn, uint32_t *skipped)
 {
 	FILE *f = c->f;
 	for (uint32_t k = c->start[pool]; k < c->start[pool + 1]; k++) {
@@ -254,6 +259,11 @@ static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double bottom,
 		if (!c->detail && w * h < 1) {
 			(*skipped)++;
 			continue;
+		}
+		if (h < MIN_BUFFER_HEIGHT) {
+			y = bottom - (double)pm->offset * sy - MIN_BUFFER_HEIGHT;
+			h = MIN_BUFFER_HEIGHT;
+			y = y < top ? top : y > bottom - h ? bottom - h : y;
 		}
 		char col[8];
 		name_colour(b->name, col);
@@ -319,7 +329,7 @@ static double draw_panel(svg_ctx *c, uint32_t pool, double y0, double ph)
 	        "height=\"%.1f\"/>\n", MARGIN_LEFT, top, PLOT_WIDTH, ph);
 
 	draw_address_axis(c, ymax, sy, top, ph);
-	draw_buffers(c, pool, sy, bottom, &drawn, &skipped);
+	draw_buffers(c, pool, sy, top, bottom, &drawn, &skipped);
 
 	/* Bound and limit lines on top of the buffers. */
 	if (bound && bound <= ymax) {

@@ -166,3 +166,70 @@ Test(loose_ends5, a_time_limit_with_a_unit_says_to_write_seconds)
 	remove(pp);
 	free(pp);
 }
+
+/* ---- thin buffers in the SVG ---------------------------------------------- */
+
+/* The first <rect> attribute `key` ("y", "height") after `at`. */
+static double rect_attr(const char *at, const char *key)
+{
+	char *pat = test_fmt(" %s=\"", key);
+	const char *v = strstr(at, pat);
+	cr_assert_not_null(v, "no %s in %.200s", key, at);
+	double x = strtod(v + strlen(pat), NULL);
+	free(pat);
+	return x;
+}
+
+/* The start of the <rect whose <title> begins with `title`. */
+static const char *rect_titled(const char *svg, const char *title)
+{
+	char *pat = test_fmt("><title>%s", title);
+	const char *t = strstr(svg, pat);
+	cr_assert_not_null(t, "no rect titled %s", title);
+	free(pat);
+	const char *r = t;
+	while (r > svg && strncmp(r, "<rect ", 6))
+		r--;
+	cr_assert(!strncmp(r, "<rect ", 6));
+	return r;
+}
+
+/* A 1-byte buffer beside one of 2^63 bytes, both live at step 1: it is
+ * drawn MIN_BUFFER_HEIGHT (1 px) high, inside its panel's plot, where it
+ * was 0 px. */
+Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t pool, huge, tiny;
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 1, &pool),
+	             USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "huge", 1ull << 63, 1, &huge),
+	             USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "tiny", 1, 1, &tiny), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, huge, 0, 2), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, tiny, 1, 2), USMP_OK);
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	char *path = test_tmpfile(".svg");
+	cr_assert_eq(usmp_plan_write_svg(plan, p, path), USMP_OK);
+	char *svg = test_read_file(path);
+	const char *bg = strstr(svg, "<rect class=\"bg\"");
+	cr_assert_not_null(bg);
+	double top = rect_attr(bg, "y"), bottom = top + rect_attr(bg, "height");
+	const char *t = rect_titled(svg, "tiny: 1 B");
+	double y = rect_attr(t, "y"), h = rect_attr(t, "height");
+	cr_assert_geq(h, 1.0, "%.300s", t);
+	cr_assert_geq(y, top, "%.300s", t);
+	cr_assert_leq(y + h, bottom, "%.300s", t);
+	/* The huge one keeps its true height. */
+	const char *g = rect_titled(svg, "huge: ");
+	cr_assert_gt(rect_attr(g, "height"), 100.0, "%.300s", g);
+	remove(path);
+	free(path);
+	free(svg);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
