@@ -233,3 +233,71 @@ Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* ---- a part too big for one of its pools ------------------------------------ */
+
+/* Pools sram (limit s) and dram (limit d, USMP_UNBOUNDED for none); buffers
+ * a and b (`size` bytes each, alive together, candidates sram then dram),
+ * planned by auto: it must plan (USMP_OK) and the plan verify. */
+static void spill_case(uint64_t s, uint64_t d, uint64_t size,
+                       usmp_part_info *pi)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t sram, dram, a, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", s, 1, &sram), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "dram", d, 1, &dram), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", size, 1, &a), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", size, 1, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, a, 0, 2), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, b, 1, 3), USMP_OK);
+	for (uint32_t i = 0; i < 2; i++) {
+		cr_assert_eq(usmp_problem_add_candidate(p, i, sram), USMP_OK);
+		cr_assert_eq(usmp_problem_add_candidate(p, i, dram), USMP_OK);
+	}
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan *plan = NULL;
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto"};
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK,
+	             "sram %llu, dram %llu: %s", (unsigned long long)s,
+	             (unsigned long long)d, usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_part_count(plan), 1);
+	memset(pi, 0, sizeof *pi);
+	pi->struct_size = sizeof *pi;
+	cr_assert_eq(usmp_plan_part(plan, 0, pi), USMP_OK);
+	cr_assert(!strncmp(pi->algorithm, "auto/", 5), "%s", pi->algorithm);
+	pi->algorithm = NULL; /* the plan's string: gone with it */
+	pi->rule = NULL;
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
+
+/* Too big for one of its pools is not infeasible: a buffer spills to the
+ * other. sram (24, or 16) holds one of a and b, not both (lower bound 32);
+ * dram unbounded, or 16 (also below the bound, but the two pools together
+ * hold 32): auto plans, spilling b (16 bytes), not the infeasibility
+ * certificate usmp__infeasible_plain gives a part too big for all its
+ * pools together. */
+Test(loose_ends5, a_part_too_big_for_one_of_its_pools_spills_to_another)
+{
+	static const uint64_t limits[][2] = {{24, USMP_UNBOUNDED}, {16, 16},
+	                                     {24, 16}};
+	for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
+		usmp_part_info pi;
+		spill_case(limits[k][0], limits[k][1], 16, &pi);
+		cr_assert_eq(pi.lower_bound, 32, "case %zu", k);
+		cr_assert_gt(pi.lower_bound, limits[k][0]);
+		cr_assert_eq(pi.size, 32, "case %zu", k);
+		cr_assert_eq(pi.spill, 16, "case %zu", k);
+		cr_assert_eq(pi.spill_count, 1, "case %zu", k);
+		cr_assert_eq(pi.spill_forced, 0, "case %zu", k);
+	}
+	/* One buffer larger than its first pool (sram 8): forced to dram,
+	 * said as forced spill. */
+	usmp_part_info pi;
+	spill_case(8, USMP_UNBOUNDED, 16, &pi);
+	cr_assert_eq(pi.spill, 32);
+	cr_assert_eq(pi.spill_forced, 32);
+}
