@@ -1,5 +1,5 @@
-/* util.h — the base of every private header: build flag, messages, growable
- * arrays, the clock, 128-bit totals, keyed hashes, the string map, children. */
+/* util.h — base of every private header: build flag, messages, growable arrays,
+ * clock, 128-bit totals, binary search, keyed hashes, string map, children. */
 #ifndef USMP_UTIL_H
 #define USMP_UTIL_H
 
@@ -95,6 +95,30 @@ static inline uint64_t usmp__wide_min(usmp__wide w, uint64_t cap)
 {
 	return w.hi || w.lo > cap ? cap : w.lo;
 }
+
+/* ---- sorted arrays: binary search (inline) -------------------------------- */
+
+/* The first position of the ascending a[0..n) whose value is not below x,
+ * n when every value is below: usmp__first_ge_u32 (uint32_t values),
+ * usmp__first_ge_u64 (uint64_t) and usmp__first_ge_i64 (int64_t), one search
+ * written once for the three types. */
+#define USMP__FIRST_GE(name, type)                                             \
+	static inline size_t name(const type *a, size_t n, type x)             \
+	{                                                                      \
+		size_t lo = 0, hi = n;                                         \
+		while (lo < hi) {                                              \
+			size_t mid = lo + (hi - lo) / 2;                       \
+			if (a[mid] < x)                                        \
+				lo = mid + 1;                                  \
+			else                                                   \
+				hi = mid;                                      \
+		}                                                              \
+		return lo;                                                     \
+	}
+USMP__FIRST_GE(usmp__first_ge_u32, uint32_t)
+USMP__FIRST_GE(usmp__first_ge_u64, uint64_t)
+USMP__FIRST_GE(usmp__first_ge_i64, int64_t)
+#undef USMP__FIRST_GE
 
 /* ---- hash_key.c: hashes a file cannot aim ------------------------------- */
 
