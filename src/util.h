@@ -29,6 +29,13 @@ void usmp__vset_msg(char **slot, const char *fmt, va_list ap);
  * SIZE_MAX (also for equal names). Defined in missing_algorithm.c; also
  * suggests known keys of a JSON file (io_json.c). */
 size_t usmp__name_distance(const char *name, const char *cand);
+/* The Levenshtein distance of a[0..n) and b[0..m) (no NUL needed), ASCII
+ * case ignored when fold is set; SIZE_MAX when n or m is over
+ * USMP__EDIT_MAX. Defined in missing_algorithm.c; also finds the CSV
+ * column a header cell misspells (io_csv.c). */
+#define USMP__EDIT_MAX 128u
+size_t usmp__edit_distance(const char *a, size_t n, const char *b, size_t m,
+                           bool fold);
 /* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */
 void usmp__free_msg(char **slot);
 /* strdup that returns NULL on failure. */
