@@ -465,9 +465,9 @@ static int h_neighbors(const usmp_host *h, uint32_t b, usmp_neighbor_fn fn,
 
 static void h_bound(const usmp_host *h, uint64_t bound, bool optimal)
 {
-	(void)h;
-	(void)bound;
-	(void)optimal;
+	H(h)->reported = true;
+	H(h)->bound = bound;
+	H(h)->optimal = optimal;
 }
 
 void th_host_init(th_host *t, const usmp_view *v)

@@ -40,7 +40,8 @@ void th_rule(th_problem *p, uint32_t src, uint32_t dst, int64_t max_lead);
 const usmp_view *th_view(th_problem *p);
 
 /* A host table: malloc-backed allocator that counts live blocks, logging
- * into last_log, should_stop true after stop_after calls (0 = never). */
+ * into last_log, should_stop true after stop_after calls (0 = never), the
+ * last progress and report_bound kept. */
 typedef struct th_host {
 	usmp_host host; /* first */
 	const usmp_view *view;
@@ -49,6 +50,8 @@ typedef struct th_host {
 	long live_allocs;
 	unsigned stop_after, stop_calls;
 	uint64_t progress_best;
+	bool reported, optimal; /* report_bound called; its last arguments */
+	uint64_t bound;
 } th_host;
 
 void th_host_init(th_host *h, const usmp_view *v);
