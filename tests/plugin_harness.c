@@ -690,6 +690,20 @@ th_problem *th_random(uint64_t *rng, const th_random_opts *o)
 	return p;
 }
 
+th_problem *th_random_any(uint64_t *rng, uint32_t max_buffers)
+{
+	th_random_opts opt = {
+		.buffers = (uint32_t)test_rand_range(rng, 1, max_buffers),
+		.pools = (uint32_t)test_rand_range(rng, 1, 3),
+		.bounded = (int)test_rand_range(rng, 0, 1),
+		.edges = (int)test_rand_range(rng, 0, 1),
+		.rules = (int)test_rand_range(rng, 0, 1),
+		.fixed = (int)test_rand_range(rng, 0, 1),
+		.alignments = (int)test_rand_range(rng, 0, 1),
+	};
+	return th_random(rng, &opt);
+}
+
 th_problem *th_scale(uint64_t *rng, uint32_t n)
 {
 	th_problem *p = th_new();

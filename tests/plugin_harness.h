@@ -78,6 +78,9 @@ typedef struct th_random_opts {
 } th_random_opts;
 
 th_problem *th_random(uint64_t *rng, const th_random_opts *o);
+/* th_random with options drawn too: 1 to max_buffers buffers, 1 to 3
+ * pools, each of the other options on or off. */
+th_problem *th_random_any(uint64_t *rng, uint32_t max_buffers);
 
 /* A large, realistic-looking problem: n buffers, two per time step, living
  * 1..40 steps, an SRAM pool (1 MiB, 16-aligned) before DRAM, some DRAM-only
