@@ -586,6 +586,31 @@ typedef struct csv_prob {
 	usmp_view v;
 } csv_prob;
 
+/* The one-pool view of p's n buffers (in p->buf; p->cstart and p->degree
+ * allocated): degrees by live overlap, the lower bound the largest load at a
+ * begin. */
+static void csv_view(csv_prob *p, uint32_t n, uint64_t size_limit)
+{
+	p->pool = (usmp_pool_rec){"pool", size_limit, 1};
+	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
+	                   .buffer_count = n, .pools = &p->pool,
+	                   .buffers = p->buf, .candidates = &p->cand,
+	                   .conflict_start = p->cstart, .degree = p->degree,
+	                   .target = ""};
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = 0;
+		for (uint32_t j = 0; j < n; j++) {
+			if (i != j && usmp_live_overlap(&p->v, i, j))
+				p->degree[i]++;
+			if (p->buf[j].begin <= p->buf[i].begin &&
+			    p->buf[i].begin < p->buf[j].end)
+				s += p->buf[j].size;
+		}
+		if (s > p->v.lower_bound)
+			p->v.lower_bound = s;
+	}
+}
+
 static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
 {
 	char path[4096];
@@ -611,24 +636,7 @@ static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
 	fclose(f);
 	p->cstart = calloc(n + 1, sizeof *p->cstart);
 	p->degree = calloc(n + 1, sizeof *p->degree);
-	p->pool = (usmp_pool_rec){"pool", size_limit, 1};
-	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
-	                   .buffer_count = n, .pools = &p->pool,
-	                   .buffers = p->buf, .candidates = &p->cand,
-	                   .conflict_start = p->cstart, .degree = p->degree,
-	                   .target = ""};
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t s = 0;
-		for (uint32_t j = 0; j < n; j++) {
-			if (i != j && usmp_live_overlap(&p->v, i, j))
-				p->degree[i]++;
-			if (p->buf[j].begin <= p->buf[i].begin &&
-			    p->buf[i].begin < p->buf[j].end)
-				s += p->buf[j].size;
-		}
-		if (s > p->v.lower_bound)
-			p->v.lower_bound = s;
-	}
+	csv_view(p, n, size_limit);
 	return p->buf && p->cstart && p->degree && n > 0;
 }
 
@@ -706,24 +714,7 @@ static void rows_prob(csv_prob *p, const int64_t (*rows)[3], uint32_t n,
 		                              .end = rows[i][1],
 		                              .flags = USMP_BUFFER_LIVE,
 		                              .candidate_count = 1};
-	p->pool = (usmp_pool_rec){"pool", USMP_UNBOUNDED, 1};
-	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
-	                   .buffer_count = n, .pools = &p->pool,
-	                   .buffers = p->buf, .candidates = &p->cand,
-	                   .conflict_start = p->cstart, .degree = p->degree,
-	                   .target = ""};
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t s = 0;
-		for (uint32_t j = 0; j < n; j++) {
-			if (i != j && usmp_live_overlap(&p->v, i, j))
-				p->degree[i]++;
-			if (p->buf[j].begin <= p->buf[i].begin &&
-			    p->buf[i].begin < p->buf[j].end)
-				s += p->buf[j].size;
-		}
-		if (s > p->v.lower_bound)
-			p->v.lower_bound = s;
-	}
+	csv_view(p, n, USMP_UNBOUNDED);
 }
 
 /* Nine buffers whose fullest step holds 7 units but that need 8: every
