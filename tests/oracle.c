@@ -276,6 +276,27 @@ void oracle_read_spans(const usmp_problem *p, desc *d)
 	}
 }
 
+void oracle_high_water(const desc *d, const uint32_t *pool,
+                       const uint64_t *off, uint64_t *hw)
+{
+	for (uint32_t q = 0; q < d->P; q++)
+		hw[q] = 0;
+	for (uint32_t i = 0; i < d->n; i++)
+		if (off[i] + d->size[i] > hw[pool[i]])
+			hw[pool[i]] = off[i] + d->size[i];
+}
+
+void oracle_group_use(const desc *d, const uint32_t *pool, const uint64_t *hw,
+                      uint32_t g, uint64_t *size, uint64_t *spill)
+{
+	*size = *spill = 0;
+	for (uint32_t q = 0; q < d->P; q++)
+		*size += d->group_of_pool[q] == g ? hw[q] : 0;
+	for (uint32_t i = 0; i < d->n; i++)
+		if (oracle_group_of(d, i) == g && pool[i] != oracle_first_pool(d, i))
+			*spill += d->size[i];
+}
+
 /* One of table[0..count), drawn only when there is a choice. */
 static uint64_t pick(uint64_t *s, const uint64_t *table, uint32_t count)
 {

@@ -90,6 +90,15 @@ void oracle_add_rules(struct usmp_problem *p, desc *d, uint64_t *s,
 /* Read back into d the live ranges p has after rules retimed them. */
 void oracle_read_spans(const struct usmp_problem *p, desc *d);
 
+/* Each pool's high-water mark, hw[0..P), in the placement pool[], off[] of
+ * d's buffers. */
+void oracle_high_water(const desc *d, const uint32_t *pool,
+                       const uint64_t *off, uint64_t *hw);
+/* Group g in such a placement: its size (its pools' high-water marks) and
+ * its spill (the bytes of its buffers outside their first pools). */
+void oracle_group_use(const desc *d, const uint32_t *pool, const uint64_t *hw,
+                      uint32_t g, uint64_t *size, uint64_t *spill);
+
 /* The knobs of oracle_random (percentages are of the draws). */
 typedef struct oracle_shape {
 	uint64_t max_n;                /* buffers: 1 to max_n (pools: 1 to 3) */

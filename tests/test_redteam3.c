@@ -347,23 +347,17 @@ static void same_placements(usmp_plan *a, usmp_plan *b, uint32_t n,
 static void check_claims(usmp_plan *plan, const desc *d, const char *what)
 {
 	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N], hw[MAX_P] = {0};
-	for (uint32_t i = 0; i < d->n; i++) {
+	uint64_t off[MAX_N], hw[MAX_P];
+	for (uint32_t i = 0; i < d->n; i++)
 		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-		if (off[i] + d->size[i] > hw[pool[i]])
-			hw[pool[i]] = off[i] + d->size[i];
-	}
+	oracle_high_water(d, pool, off, hw);
 	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
 		usmp_part_info pi = {.struct_size = sizeof pi};
 		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
 		uint32_t g = pi.group;
 		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t spill = 0, size = 0;
-		for (uint32_t q = 0; q < d->P; q++)
-			size += d->group_of_pool[q] == g ? hw[q] : 0;
-		for (uint32_t i = 0; i < d->n; i++)
-			if (oracle_group_of(d, i) == g && pool[i] != oracle_first_pool(d, i))
-				spill += d->size[i];
+		uint64_t size, spill;
+		oracle_group_use(d, pool, hw, g, &size, &spill);
 		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
 		oracle best = oracle_run(d, g, M_CAPPED, spill);
 		cr_assert(best.found && best.best_total <= size, "%s: part %u: the "
