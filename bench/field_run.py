@@ -424,24 +424,14 @@ def report(raw):
          "[bench/results/RESULTS.md](../bench/results/RESULTS.md)."
          % (ctx["command"], ctx["machine"], ctx["load_start"], ctx["load_end"], ctx["build"]), ""]
     verdicts = []
-    if raw.get("targets"):
-        L.append("### Speed targets")
-        L.append("")
-        x, v = report_targets(raw["targets"])
-        L += x + [""]
-        verdicts += v
-    if raw.get("limits"):
-        L.append("### The time limit, whole command")
-        L.append("")
-        x, v = report_limits(raw["limits"])
-        L += x + [""]
-        verdicts += v
-    if raw.get("traces"):
-        L.append("### Real XLA traces: every heuristic and auto")
-        L.append("")
-        x, v = report_traces(raw["traces"])
-        L += x + [""]
-        verdicts += v
+    for key, heading, section in (
+            ("targets", "Speed targets", report_targets),
+            ("limits", "The time limit, whole command", report_limits),
+            ("traces", "Real XLA traces: every heuristic and auto", report_traces)):
+        if raw.get(key):
+            x, v = section(raw[key])
+            L += ["### " + heading, ""] + x + [""]
+            verdicts += v
     bad = [k for k, ok in verdicts if not ok]
     L.append("### Verdict")
     L.append("")

@@ -178,15 +178,10 @@ int usmp__for_each_neighbor(const usmp_view *v, const usmp__interval_index *ix,
 bool usmp__csr_has(const uint64_t *start, const uint32_t *adj, uint32_t a,
                    uint32_t b)
 {
-	uint64_t lo = start[a], hi = start[a + 1];
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (adj[mid] < b)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < start[a + 1] && adj[lo] == b;
+	const uint32_t *row = adj + start[a];
+	size_t n = start[a + 1] - start[a];
+	size_t i = usmp__first_ge_u32(row, n, b);
+	return i < n && row[i] == b;
 }
 
 bool usmp__conflict(const usmp_view *v, uint32_t a, uint32_t b)

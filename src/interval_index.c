@@ -251,20 +251,6 @@ void usmp__interval_index_finish(usmp__interval_index *ix)
 	ix->root = NONE;
 }
 
-/* First position whose begin is >= t. */
-static uint32_t lower_begin(const usmp__interval_index *ix, int64_t t)
-{
-	uint32_t lo = 0, hi = ix->count;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (ix->begin[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 int usmp__interval_index_query(const usmp__interval_index *ix, int64_t begin,
                                int64_t end, usmp_neighbor_fn visit, void *arg)
 {
@@ -272,8 +258,8 @@ int usmp__interval_index_query(const usmp__interval_index *ix, int64_t begin,
 		return 0;
 	int r;
 	/* Ranges starting inside [begin, end): a run of the sorted array. */
-	for (uint32_t i = lower_begin(ix, begin);
-	     i < ix->count && ix->begin[i] < end; i++)
+	uint32_t first = (uint32_t)usmp__first_ge_i64(ix->begin, ix->count, begin);
+	for (uint32_t i = first; i < ix->count && ix->begin[i] < end; i++)
 		if ((r = visit(arg, ix->order[i])) != 0)
 			return r;
 	/* Ranges starting before `begin` and ending after it: a stabbing query

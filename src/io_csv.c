@@ -243,29 +243,10 @@ static int close_column(field f)
 {
 	for (int k = 0; k < COL_COUNT; k++) {
 		const char *b = col_names[k];
-		size_t m = strlen(b), row[16];
+		size_t m = strlen(b);
 		if (f.n > 12 || m > 12)
 			continue;
-		for (size_t j = 0; j <= m; j++)
-			row[j] = j;
-		for (size_t i = 1; i <= f.n; i++) {
-			size_t diag = row[0];
-			row[0] = i;
-			for (size_t j = 1; j <= m; j++) {
-				size_t up = row[j];
-				char a = f.s[i - 1];
-				if (a >= 'A' && a <= 'Z')
-					a = (char)(a - 'A' + 'a');
-				size_t best = diag + (a != b[j - 1]);
-				if (up + 1 < best)
-					best = up + 1;
-				if (row[j - 1] + 1 < best)
-					best = row[j - 1] + 1;
-				row[j] = best;
-				diag = up;
-			}
-		}
-		if (row[m] <= (m >= 5 ? 2u : 1u))
+		if (usmp__edit_distance(f.s, f.n, b, m, true) <= (m >= 5 ? 2u : 1u))
 			return k;
 	}
 	return -1;

@@ -26,13 +26,18 @@ static char *algo_list(const usmp_registry *r)
 	return s;
 }
 
-/* Levenshtein distance of a and b, or SIZE_MAX when either is too long to
- * be worth it. */
-static size_t edit_distance(const char *a, const char *b)
+/* c, in lower case when fold is set and c is an ASCII capital. */
+static char fold_ascii(char c, bool fold)
 {
-	size_t n = strlen(a), m = strlen(b), row[130];
+	return fold && c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
 
-	if (n > 128 || m > 128)
+size_t usmp__edit_distance(const char *a, size_t n, const char *b, size_t m,
+                           bool fold)
+{
+	size_t row[USMP__EDIT_MAX + 1];
+
+	if (n > USMP__EDIT_MAX || m > USMP__EDIT_MAX)
 		return SIZE_MAX;
 	for (size_t j = 0; j <= m; j++)
 		row[j] = j;
@@ -41,7 +46,8 @@ static size_t edit_distance(const char *a, const char *b)
 		row[0] = i;
 		for (size_t j = 1; j <= m; j++) {
 			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
+			size_t best = diag + (fold_ascii(a[i - 1], fold) !=
+			                      fold_ascii(b[j - 1], fold));
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)
@@ -55,7 +61,8 @@ static size_t edit_distance(const char *a, const char *b)
 
 size_t usmp__name_distance(const char *name, const char *cand)
 {
-	size_t d = edit_distance(name, cand), n = strlen(name);
+	size_t n = strlen(name);
+	size_t d = usmp__edit_distance(name, n, cand, strlen(cand), false);
 	return d > 0 && d <= (n < 4 ? 1 : n < 9 ? 2 : 3) ? d : SIZE_MAX;
 }
 

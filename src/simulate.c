@@ -212,13 +212,7 @@ static int rules_build(sim *s)
 	for (size_t i = 0; i < m; i++) {
 		const usmp_overlap_rec *o = usmp__problem_overlap(p, i);
 		size_t lo = s->in_start[o->dst], hi = s->in_start[o->dst + 1];
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (s->in_src[mid] < o->src)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo += usmp__first_ge_u32(s->in_src + lo, hi - lo, o->src);
 		s->in_lead[lo] = o->max_lead;
 	}
 	/* By src, filled through a cursor reusing keys. */
@@ -236,15 +230,9 @@ static int rules_build(sim *s)
 static bool rule_lead(const sim *s, uint32_t src, uint32_t dst, int64_t *lead)
 {
 	size_t lo = s->in_start[dst], hi = s->in_start[dst + 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->in_src[mid] < src)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < s->in_start[dst + 1] && s->in_src[lo] == src) {
-		*lead = s->in_lead[lo];
+	size_t i = lo + usmp__first_ge_u32(s->in_src + lo, hi - lo, src);
+	if (i < hi && s->in_src[i] == src) {
+		*lead = s->in_lead[i];
 		return true;
 	}
 	return false;

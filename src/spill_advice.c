@@ -61,17 +61,10 @@ static bool plive(const usmp__buffer *b)
 	return (b->flags & USMP_BUFFER_LIVE) && b->end > b->begin;
 }
 
+/* The first segment of T[0..nt) not before t. */
 static uint32_t time_index(const int64_t *T, uint32_t nt, int64_t t)
 {
-	uint32_t lo = 0, hi = nt;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (T[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return (uint32_t)usmp__first_ge_i64(T, nt, t);
 }
 
 /* Add `size` over [begin, end) to a profile over segments of T. */

@@ -1,5 +1,5 @@
-/* util.h — the base of every private header: build flag, messages, growable
- * arrays, the clock, 128-bit totals, keyed hashes, the string map, children. */
+/* util.h — base of every private header: build flag, messages, growable arrays,
+ * clock, 128-bit totals, binary search, keyed hashes, string map, children. */
 #ifndef USMP_UTIL_H
 #define USMP_UTIL_H
 
@@ -29,6 +29,13 @@ void usmp__vset_msg(char **slot, const char *fmt, va_list ap);
  * SIZE_MAX (also for equal names). Defined in missing_algorithm.c; also
  * suggests known keys of a JSON file (io_json.c). */
 size_t usmp__name_distance(const char *name, const char *cand);
+/* The Levenshtein distance of a[0..n) and b[0..m) (no NUL needed), ASCII
+ * case ignored when fold is set; SIZE_MAX when n or m is over
+ * USMP__EDIT_MAX. Defined in missing_algorithm.c; also finds the CSV
+ * column a header cell misspells (io_csv.c). */
+#define USMP__EDIT_MAX 128u
+size_t usmp__edit_distance(const char *a, size_t n, const char *b, size_t m,
+                           bool fold);
 /* Free *slot (a usmp__set_msg message, or NULL) and set it to NULL. */
 void usmp__free_msg(char **slot);
 /* strdup that returns NULL on failure. */
@@ -95,6 +102,30 @@ static inline uint64_t usmp__wide_min(usmp__wide w, uint64_t cap)
 {
 	return w.hi || w.lo > cap ? cap : w.lo;
 }
+
+/* ---- sorted arrays: binary search (inline) -------------------------------- */
+
+/* The first position of the ascending a[0..n) whose value is not below x,
+ * n when every value is below: usmp__first_ge_u32 (uint32_t values),
+ * usmp__first_ge_u64 (uint64_t) and usmp__first_ge_i64 (int64_t), one search
+ * written once for the three types. */
+#define USMP__FIRST_GE(name, type)                                             \
+	static inline size_t name(const type *a, size_t n, type x)             \
+	{                                                                      \
+		size_t lo = 0, hi = n;                                         \
+		while (lo < hi) {                                              \
+			size_t mid = lo + (hi - lo) / 2;                       \
+			if (a[mid] < x)                                        \
+				lo = mid + 1;                                  \
+			else                                                   \
+				hi = mid;                                      \
+		}                                                              \
+		return lo;                                                     \
+	}
+USMP__FIRST_GE(usmp__first_ge_u32, uint32_t)
+USMP__FIRST_GE(usmp__first_ge_u64, uint64_t)
+USMP__FIRST_GE(usmp__first_ge_i64, int64_t)
+#undef USMP__FIRST_GE
 
 /* ---- hash_key.c: hashes a file cannot aim ------------------------------- */
 

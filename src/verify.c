@@ -93,15 +93,8 @@ fail:
 static const int64_t *rule_find(const rule_ix *r, uint32_t src, uint32_t dst)
 {
 	uint64_t key = (uint64_t)src << 32 | dst;
-	size_t lo = 0, hi = r->count;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->keys[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < r->count && r->keys[lo] == key ? &r->leads[lo] : NULL;
+	size_t i = usmp__first_ge_u64(r->keys, r->count, key);
+	return i < r->count && r->keys[i] == key ? &r->leads[i] : NULL;
 }
 
 /* offset(dst) <= offset(src) + lead, without overflow. */

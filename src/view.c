@@ -10,15 +10,8 @@
 /* The position of x in the ascending a[0..n), NONE when absent. */
 static uint32_t sorted_find(const uint32_t *a, uint32_t n, uint32_t x)
 {
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && a[lo] == x ? lo : NONE;
+	size_t i = usmp__first_ge_u32(a, n, x);
+	return i < n && a[i] == x ? (uint32_t)i : NONE;
 }
 
 /* View index of problem buffer b, NONE when not in the view. Subsets use a

@@ -1,5 +1,5 @@
-/* oracle.c — the exhaustive oracle of exact_oracle and redteam2: the rules a
- * placement is judged by (docs/design.md, "Plans"), groups, and the search. */
+/* oracle.c — the exhaustive oracle of exact_oracle, redteam2, 3 and 5: the rules
+ * a placement is judged by (docs/design.md), groups, search, random problems. */
 #include "oracle.h"
 
 #include <criterion/criterion.h>
@@ -274,4 +274,83 @@ void oracle_read_spans(const usmp_problem *p, desc *d)
 		d->begin[i] = sp.begin;
 		d->end[i] = sp.end;
 	}
+}
+
+void oracle_high_water(const desc *d, const uint32_t *pool,
+                       const uint64_t *off, uint64_t *hw)
+{
+	for (uint32_t q = 0; q < d->P; q++)
+		hw[q] = 0;
+	for (uint32_t i = 0; i < d->n; i++)
+		if (off[i] + d->size[i] > hw[pool[i]])
+			hw[pool[i]] = off[i] + d->size[i];
+}
+
+void oracle_group_use(const desc *d, const uint32_t *pool, const uint64_t *hw,
+                      uint32_t g, uint64_t *size, uint64_t *spill)
+{
+	*size = *spill = 0;
+	for (uint32_t q = 0; q < d->P; q++)
+		*size += d->group_of_pool[q] == g ? hw[q] : 0;
+	for (uint32_t i = 0; i < d->n; i++)
+		if (oracle_group_of(d, i) == g && pool[i] != oracle_first_pool(d, i))
+			*spill += d->size[i];
+}
+
+/* One of table[0..count), drawn only when there is a choice. */
+static uint64_t pick(uint64_t *s, const uint64_t *table, uint32_t count)
+{
+	return count > 1 ? table[test_rand_range(s, 0, count - 1)] : table[0];
+}
+
+usmp_problem *oracle_random(desc *d, uint64_t *s, const oracle_shape *g)
+{
+	memset(d, 0, sizeof *d);
+	d->P = (uint32_t)test_rand_range(s, 1, 3);
+	d->n = (uint32_t)test_rand_range(s, 1, g->max_n);
+	for (uint32_t q = 0; q < d->P; q++) {
+		d->limit[q] = test_chance(s, g->unbounded_pct)
+		                      ? UINT64_MAX
+		                      : test_rand_range(s, g->limit_lo, g->limit_hi);
+		d->palign[q] = g->palign_one_pct && test_chance(s, g->palign_one_pct)
+		                       ? 1
+		                       : pick(s, g->palign, g->palign_count);
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		d->size[i] = test_rand_range(s, 1, g->max_size);
+		d->align[i] = pick(s, g->align, 5);
+		d->live[i] = test_chance(s, 90);
+		d->begin[i] = (int64_t)test_rand_range(s, 0, g->max_begin);
+		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
+		if (d->P > 1 && test_chance(s, g->cand_pct)) {
+			uint32_t first = (uint32_t)test_rand_range(s, 0, d->P - 1);
+			d->cand[i][d->ncand[i]++] = first;
+			if (test_chance(s, g->second_cand_pct))
+				d->cand[i][d->ncand[i]++] = (first + 1) % d->P;
+		}
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (test_chance(s, g->edge_pct))
+				d->edge[a][b] = d->edge[b][a] = 1;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (!test_chance(s, g->fixed_pct))
+			continue;
+		uint32_t q = d->ncand[i] ? d->cand[i][0] : 0;
+		uint64_t a = oracle_eff_align(d, i, q);
+		uint64_t room = d->limit[q] == UINT64_MAX ? g->unbounded_room
+		                                          : d->limit[q];
+		if (d->size[i] > room)
+			continue;
+		d->fixed[i] = 1;
+		d->fixed_pool[i] = q;
+		d->fixed_offset[i] = test_rand_range(s, 0, (room - d->size[i]) / a) * a;
+	}
+	usmp_problem *p = oracle_problem(d);
+	if (d->n > 1 && test_chance(s, g->rules_pct))
+		oracle_add_rules(p, d, s, test_rand_range(s, 1, 3), g->lead_lo,
+		                 g->lead_width, 0, 0);
+	oracle_read_spans(p, d);
+	oracle_derive(d);
+	return p;
 }

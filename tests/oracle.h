@@ -90,4 +90,38 @@ void oracle_add_rules(struct usmp_problem *p, desc *d, uint64_t *s,
 /* Read back into d the live ranges p has after rules retimed them. */
 void oracle_read_spans(const struct usmp_problem *p, desc *d);
 
+/* Each pool's high-water mark, hw[0..P), in the placement pool[], off[] of
+ * d's buffers. */
+void oracle_high_water(const desc *d, const uint32_t *pool,
+                       const uint64_t *off, uint64_t *hw);
+/* Group g in such a placement: its size (its pools' high-water marks) and
+ * its spill (the bytes of its buffers outside their first pools). */
+void oracle_group_use(const desc *d, const uint32_t *pool, const uint64_t *hw,
+                      uint32_t g, uint64_t *size, uint64_t *spill);
+
+/* The knobs of oracle_random (percentages are of the draws). */
+typedef struct oracle_shape {
+	uint64_t max_n;                /* buffers: 1 to max_n (pools: 1 to 3) */
+	int unbounded_pct;             /* a pool without a limit, else ... */
+	uint64_t limit_lo, limit_hi;   /* ... a limit in [limit_lo, limit_hi] */
+	int palign_one_pct;            /* pool alignment 1 (0: no such draw), */
+	uint64_t palign[5];            /* else one of palign[0..palign_count) */
+	uint32_t palign_count;
+	uint64_t align[5];             /* buffer alignment: one of these */
+	uint64_t max_size;             /* sizes 1 to max_size */
+	uint64_t max_begin;            /* begins 0 to max_begin, lives 1-3 long */
+	int cand_pct, second_cand_pct; /* a first candidate pool; the next one */
+	int edge_pct;                  /* a conflict edge between two buffers */
+	int fixed_pct;                 /* fixed in its first candidate pool, */
+	uint64_t unbounded_room;       /* below this offset when unbounded */
+	int rules_pct;                 /* 1-3 overlap rules (oracle_add_rules) */
+	int64_t lead_lo;               /* with lead in [lead_lo, */
+	uint64_t lead_width;           /* lead_lo + lead_width] */
+} oracle_shape;
+
+/* A random problem of that shape (90 % of buffers live), described in d
+ * (rules and retimed live ranges read back, oracle_derive done). Caller
+ * destroys it. */
+struct usmp_problem *oracle_random(desc *d, uint64_t *s, const oracle_shape *g);
+
 #endif

@@ -465,9 +465,9 @@ static int h_neighbors(const usmp_host *h, uint32_t b, usmp_neighbor_fn fn,
 
 static void h_bound(const usmp_host *h, uint64_t bound, bool optimal)
 {
-	(void)h;
-	(void)bound;
-	(void)optimal;
+	H(h)->reported = true;
+	H(h)->bound = bound;
+	H(h)->optimal = optimal;
 }
 
 void th_host_init(th_host *t, const usmp_view *v)
@@ -688,6 +688,20 @@ th_problem *th_random(uint64_t *rng, const th_random_opts *o)
 	}
 	th_view(p);
 	return p;
+}
+
+th_problem *th_random_any(uint64_t *rng, uint32_t max_buffers)
+{
+	th_random_opts opt = {
+		.buffers = (uint32_t)test_rand_range(rng, 1, max_buffers),
+		.pools = (uint32_t)test_rand_range(rng, 1, 3),
+		.bounded = (int)test_rand_range(rng, 0, 1),
+		.edges = (int)test_rand_range(rng, 0, 1),
+		.rules = (int)test_rand_range(rng, 0, 1),
+		.fixed = (int)test_rand_range(rng, 0, 1),
+		.alignments = (int)test_rand_range(rng, 0, 1),
+	};
+	return th_random(rng, &opt);
 }
 
 th_problem *th_scale(uint64_t *rng, uint32_t n)

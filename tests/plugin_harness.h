@@ -40,7 +40,8 @@ void th_rule(th_problem *p, uint32_t src, uint32_t dst, int64_t max_lead);
 const usmp_view *th_view(th_problem *p);
 
 /* A host table: malloc-backed allocator that counts live blocks, logging
- * into last_log, should_stop true after stop_after calls (0 = never). */
+ * into last_log, should_stop true after stop_after calls (0 = never), the
+ * last progress and report_bound kept. */
 typedef struct th_host {
 	usmp_host host; /* first */
 	const usmp_view *view;
@@ -49,6 +50,8 @@ typedef struct th_host {
 	long live_allocs;
 	unsigned stop_after, stop_calls;
 	uint64_t progress_best;
+	bool reported, optimal; /* report_bound called; its last arguments */
+	uint64_t bound;
 } th_host;
 
 void th_host_init(th_host *h, const usmp_view *v);
@@ -75,6 +78,9 @@ typedef struct th_random_opts {
 } th_random_opts;
 
 th_problem *th_random(uint64_t *rng, const th_random_opts *o);
+/* th_random with options drawn too: 1 to max_buffers buffers, 1 to 3
+ * pools, each of the other options on or off. */
+th_problem *th_random_any(uint64_t *rng, uint32_t max_buffers);
 
 /* A large, realistic-looking problem: n buffers, two per time step, living
  * 1..40 steps, an SRAM pool (1 MiB, 16-aligned) before DRAM, some DRAM-only

@@ -126,6 +126,26 @@ static void expect_input_error(const char *data, size_t len, int format,
 	free(line);
 }
 
+/* A plan error the library and the command report alike: `data` read as
+ * "plan.json" or "plan.csv" (by format; the CSV problem with capacity 12)
+ * fails with `message` (expect_plan_error), and `usmp verify` of the
+ * catalogue's problem and that plan exits 2 printing "usmp: " and the same
+ * message (expect_cli_error). */
+static void expect_bad_plan(int format, const char *data, size_t len,
+                            const char *message)
+{
+	int csv = format == USMP_FORMAT_CSV;
+	const char *name = csv ? "plan.csv" : "plan.json";
+	expect_plan_error(format, data, len, name,
+	                  csv ? UINT64_C(12) : USMP_UNBOUNDED, message);
+	char *line = test_fmt("usmp: %s", message);
+	expect_cli_error(name, data, len,
+	                 csv ? "verify problem.csv plan.csv --capacity 12"
+	                     : "verify problem.json plan.json",
+	                 line);
+	free(line);
+}
+
 /* ---- inputs too big or too deep to write out ----------------------------- */
 
 /* Huge files and deep nesting */
@@ -916,10 +936,8 @@ Test(errors, plan_json_unknown_buffer_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"in\", \"pool\": \"sram\","
 		" \"offset\": 0}]}";
-	expect_plan_error(USMP_FORMAT_JSON, input, sizeof input - 1, "plan.json", USMP_UNBOUNDED,
-	                  "plan.json: buffers[0].name: unknown buffer \"in\"");
-	expect_cli_error("plan.json", input, sizeof input - 1, "verify problem.json plan.json",
-	                 "usmp: plan.json: buffers[0].name: unknown buffer \"in\"");
+	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	                "plan.json: buffers[0].name: unknown buffer \"in\"");
 }
 
 /* Bad plan files */
@@ -927,10 +945,8 @@ Test(errors, plan_json_unknown_pool_is_named)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"nopool\","
 		" \"offset\": 0}]}";
-	expect_plan_error(USMP_FORMAT_JSON, input, sizeof input - 1, "plan.json", USMP_UNBOUNDED,
-	                  "plan.json: buffers[0].pool: unknown pool \"nopool\"");
-	expect_cli_error("plan.json", input, sizeof input - 1, "verify problem.json plan.json",
-	                 "usmp: plan.json: buffers[0].pool: unknown pool \"nopool\"");
+	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	                "plan.json: buffers[0].pool: unknown pool \"nopool\"");
 }
 
 /* Bad plan files */
@@ -938,12 +954,9 @@ Test(errors, plan_json_negative_offset_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
 		" \"offset\": -1}]}";
-	expect_plan_error(USMP_FORMAT_JSON, input, sizeof input - 1, "plan.json", USMP_UNBOUNDED,
-	                  "plan.json: buffers[0].offset: expected a non-negative integer,"
-		" got -1");
-	expect_cli_error("plan.json", input, sizeof input - 1, "verify problem.json plan.json",
-	                 "usmp: plan.json: buffers[0].offset: expected a non-negative integer,"
-		" got -1");
+	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	                "plan.json: buffers[0].offset: expected a non-negative integer,"
+	                " got -1");
 }
 
 /* Bad plan files */
@@ -952,10 +965,8 @@ Test(errors, plan_json_buffer_placed_twice_is_refused)
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
 		" \"offset\": 0}, {\"name\": \"conv1.out\", \"pool\": \"sram\","
 		" \"offset\": 0}]}";
-	expect_plan_error(USMP_FORMAT_JSON, input, sizeof input - 1, "plan.json", USMP_UNBOUNDED,
-	                  "plan.json: buffers[1].name: buffer \"conv1.out\" is placed twice (also buffers[0])");
-	expect_cli_error("plan.json", input, sizeof input - 1, "verify problem.json plan.json",
-	                 "usmp: plan.json: buffers[1].name: buffer \"conv1.out\" is placed twice (also buffers[0])");
+	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	                "plan.json: buffers[1].name: buffer \"conv1.out\" is placed twice (also buffers[0])");
 }
 
 /* Bad plan files */
@@ -964,10 +975,8 @@ Test(errors, plan_json_missing_buffer_is_named)
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
 		" \"offset\": 64}, {\"name\": \"relu1.out\", \"pool\": \"sram\","
 		" \"offset\": 0}]}";
-	expect_plan_error(USMP_FORMAT_JSON, input, sizeof input - 1, "plan.json", USMP_UNBOUNDED,
-	                  "plan.json: buffers: buffer \"weights.scratch\" has no placement (every buffer of the problem must appear once)");
-	expect_cli_error("plan.json", input, sizeof input - 1, "verify problem.json plan.json",
-	                 "usmp: plan.json: buffers: buffer \"weights.scratch\" has no placement (every buffer of the problem must appear once)");
+	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	                "plan.json: buffers: buffer \"weights.scratch\" has no placement (every buffer of the problem must appear once)");
 }
 
 /* Bad plan files */
@@ -975,10 +984,8 @@ Test(errors, plan_csv_unknown_id_names_line)
 {
 	static const char input[] = "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
 		"4\nb4,9,21,4,4\nb5,0,21,4,8\nb6,0,21,4,8\n";
-	expect_plan_error(USMP_FORMAT_CSV, input, sizeof input - 1, "plan.csv", UINT64_C(12),
-	                  "plan.csv:7: unknown buffer id \"b6\"");
-	expect_cli_error("plan.csv", input, sizeof input - 1, "verify problem.csv plan.csv --capacity 12",
-	                 "usmp: plan.csv:7: unknown buffer id \"b6\"");
+	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	                "plan.csv:7: unknown buffer id \"b6\"");
 }
 
 /* Bad plan files */
@@ -986,20 +993,16 @@ Test(errors, plan_csv_size_differs_names_line)
 {
 	static const char input[] = "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
 		"4\nb4,9,21,4,4\nb5,0,21,5,8\n";
-	expect_plan_error(USMP_FORMAT_CSV, input, sizeof input - 1, "plan.csv", UINT64_C(12),
-	                  "plan.csv:6: size (5) differs from the problem's (4) for buffer \"b5\"");
-	expect_cli_error("plan.csv", input, sizeof input - 1, "verify problem.csv plan.csv --capacity 12",
-	                 "usmp: plan.csv:6: size (5) differs from the problem's (4) for buffer \"b5\"");
+	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	                "plan.csv:6: size (5) differs from the problem's (4) for buffer \"b5\"");
 }
 
 /* Bad plan files */
 Test(errors, plan_csv_missing_row_is_named)
 {
 	static const char input[] = "id,offset\nb1,0\n";
-	expect_plan_error(USMP_FORMAT_CSV, input, sizeof input - 1, "plan.csv", UINT64_C(12),
-	                  "plan.csv: buffer \"b2\" has no row (every buffer of the problem must appear once)");
-	expect_cli_error("plan.csv", input, sizeof input - 1, "verify problem.csv plan.csv --capacity 12",
-	                 "usmp: plan.csv: buffer \"b2\" has no row (every buffer of the problem must appear once)");
+	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	                "plan.csv: buffer \"b2\" has no row (every buffer of the problem must appear once)");
 }
 
 /* CLI misuse */

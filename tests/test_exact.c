@@ -18,51 +18,12 @@ typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
 
 /* ---- a small host table ------------------------------------------------ */
 
-typedef struct thost {
-	usmp_host h;
-	const usmp_view *v;
-	bool stop_now;
-	bool reported, optimal;
-	uint64_t bound;
-	long live_allocs;
-} thost;
-
-static void t_log(const usmp_host *h, int level, const char *msg)
-{
-	(void)h;
-	(void)level;
-	(void)msg;
-}
-static bool t_stop(const usmp_host *h) { return ((const thost *)h)->stop_now; }
-static void t_progress(const usmp_host *h, uint64_t best)
-{
-	(void)h;
-	(void)best;
-}
-static void *t_alloc(const usmp_host *h, size_t n)
-{
-	void *p = malloc(n);
-	if (p)
-		((thost *)h)->live_allocs++;
-	return p;
-}
-static void *t_realloc(const usmp_host *h, void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (q && !p)
-		((thost *)h)->live_allocs++;
-	return q;
-}
-static void t_free(const usmp_host *h, void *p)
-{
-	if (p)
-		((thost *)h)->live_allocs--;
-	free(p);
-}
+/* The harness's counting host (th_host), its neighbours the live overlaps
+ * alone. */
 static int t_neighbors(const usmp_host *h, uint32_t b, usmp_neighbor_fn fn,
                        void *arg)
 {
-	const usmp_view *v = ((const thost *)h)->v;
+	const usmp_view *v = ((const th_host *)h)->view;
 	for (uint32_t i = 0; i < v->buffer_count; i++)
 		if (i != b && usmp_live_overlap(v, i, b)) {
 			int r = fn(arg, i);
@@ -71,27 +32,11 @@ static int t_neighbors(const usmp_host *h, uint32_t b, usmp_neighbor_fn fn,
 		}
 	return 0;
 }
-static void t_bound(const usmp_host *h, uint64_t bound, bool optimal)
-{
-	thost *t = (thost *)h;
-	t->reported = true;
-	t->bound = bound;
-	t->optimal = optimal;
-}
 
-static void host_init(thost *t, const usmp_view *v)
+static void host_init(th_host *t, const usmp_view *v)
 {
-	memset(t, 0, sizeof *t);
-	t->h.struct_size = sizeof(usmp_host);
-	t->h.log = t_log;
-	t->h.should_stop = t_stop;
-	t->h.progress = t_progress;
-	t->h.alloc = t_alloc;
-	t->h.realloc = t_realloc;
-	t->h.free = t_free;
-	t->h.for_each_neighbor = t_neighbors;
-	t->h.report_bound = t_bound;
-	t->v = v;
+	th_host_init(t, v);
+	t->host.for_each_neighbor = t_neighbors;
 }
 
 static exact_fn load_exact(void)
@@ -326,7 +271,7 @@ static void random_prob(prob *p, uint64_t *rng, uint32_t n, bool fixed,
 	prob_finish(p);
 }
 
-static int run_exact(const prob *p, thost *t, usmp_placement *out,
+static int run_exact(const prob *p, th_host *t, usmp_placement *out,
                      uint64_t capacity, double tl, bool minimize)
 {
 	exact_fn fn = load_exact();
@@ -336,7 +281,7 @@ static int run_exact(const prob *p, thost *t, usmp_placement *out,
 		if (p->buf[i].flags & USMP_BUFFER_FIXED)
 			out[i] = (usmp_placement){0, 0, p->buf[i].fixed_offset};
 	}
-	int rc = fn(&p->v, &t->h, out, capacity, tl, minimize, SPLIT);
+	int rc = fn(&p->v, &t->host, out, capacity, tl, minimize, SPLIT);
 	cr_assert_eq(t->live_allocs, 0, "plugin leaked %ld blocks", t->live_allocs);
 	return rc;
 }
@@ -378,7 +323,7 @@ Test(exact, minimise_equals_brute_force_on_random_problems)
 		random_prob(&p, &rng, n, false, false);
 		uint64_t opt = brute_optimum(&p);
 		usmp_placement out[MAXB];
-		thost t;
+		th_host t;
 		int rc = run_exact(&p, &t, out, 0, 0, true);
 		cr_assert_eq(rc, USMP_OK, "iter %d: rc %d", iter, rc);
 		uint64_t peak = check_plan(&p, out);
@@ -400,7 +345,7 @@ Test(exact, minimise_with_fixed_and_rangeless_buffers_equals_brute_force)
 		random_prob(&p, &rng, n, true, true);
 		uint64_t opt = brute_optimum(&p);
 		usmp_placement out[MAXB];
-		thost t;
+		th_host t;
 		int rc = run_exact(&p, &t, out, 0, 0, true);
 		if (opt == UINT64_MAX) {
 			cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
@@ -428,7 +373,7 @@ Test(exact, feasibility_agrees_with_brute_force)
 		if (opt == UINT64_MAX)
 			continue;
 		usmp_placement out[MAXB];
-		thost t;
+		th_host t;
 		/* At the optimum: feasible, through the capacity knob. */
 		int rc = run_exact(&p, &t, out, opt, 0, false);
 		cr_assert_eq(rc, USMP_OK, "iter %d: rc %d", iter, rc);
@@ -460,7 +405,7 @@ Test(exact, larger_random_problems_give_valid_plans_within_bounds)
 		uint32_t n = (uint32_t)test_rand_range(&rng, 9, 12);
 		random_prob(&p, &rng, n, false, false);
 		usmp_placement out[MAXB];
-		thost t;
+		th_host t;
 		int rc = run_exact(&p, &t, out, 0, 0, true);
 		cr_assert_eq(rc, USMP_OK);
 		uint64_t peak = check_plan(&p, out);
@@ -490,7 +435,7 @@ Test(exact, fixed_offsets_are_honoured)
 	p.buf[2].end = 8;
 	prob_finish(&p);
 	usmp_placement out[MAXB];
-	thost t;
+	th_host t;
 	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
 	cr_assert_eq(out[0].offset, 2);
 	/* b1 (2 bytes) fits under the fixed buffer; b2 must go above it. */
@@ -512,7 +457,7 @@ Test(exact, minimalloc_readme_example_fits_in_12)
 	}
 	prob_finish(&p);
 	usmp_placement out[MAXB];
-	thost t;
+	th_host t;
 	cr_assert_eq(run_exact(&p, &t, out, 0, 0, false), USMP_OK);
 	cr_assert_eq(check_plan(&p, out), 12);
 	cr_assert_eq(run_exact(&p, &t, out, 11, 0, false), USMP_ERR_INFEASIBLE);
@@ -522,7 +467,7 @@ Test(exact, several_pools_candidates_and_edges_are_planned)
 {
 	prob p;
 	usmp_placement out[MAXB];
-	thost t;
+	th_host t;
 	prob_init(&p, 2, 6, 1);
 	p.buf[0].size = p.buf[1].size = 4;
 	p.buf[0].end = p.buf[1].end = 2;
@@ -562,7 +507,7 @@ Test(exact, one_pool_in_place_rule_shares_and_is_proven_at_the_bound)
 {
 	prob p;
 	usmp_placement out[MAXB];
-	thost t;
+	th_host t;
 	prob_init(&p, 2, USMP_UNBOUNDED, 1);
 	p.buf[0].size = p.buf[1].size = 4;
 	p.buf[0].end = p.buf[1].end = 2;
@@ -589,14 +534,14 @@ Test(exact, stop_at_once_returns_a_valid_plan_or_stopped)
 		random_prob(&p, &rng, (uint32_t)test_rand_range(&rng, 1, 12),
 		            iter % 2, false);
 		usmp_placement out[MAXB];
-		thost t;
+		th_host t;
 		host_init(&t, &p.v);
-		t.stop_now = true;
+		t.stop_after = 1;
 		for (uint32_t i = 0; i < p.v.buffer_count; i++)
 			out[i] = (p.buf[i].flags & USMP_BUFFER_FIXED)
 			                 ? (usmp_placement){0, 0, p.buf[i].fixed_offset}
 			                 : (usmp_placement){USMP_NO_POOL, 0, 0};
-		int rc = fn(&p.v, &t.h, out, 0, 0, true, SPLIT);
+		int rc = fn(&p.v, &t.host, out, 0, 0, true, SPLIT);
 		cr_assert(rc == USMP_OK || rc == USMP_ERR_STOPPED ||
 		          rc == USMP_ERR_INFEASIBLE, "iter %d: rc %d", iter, rc);
 		if (rc == USMP_OK) {
@@ -616,7 +561,7 @@ Test(exact, bad_time_limit_is_invalid)
 	p.buf[0].end = 1;
 	prob_finish(&p);
 	usmp_placement out[MAXB];
-	thost t;
+	th_host t;
 	cr_assert_eq(run_exact(&p, &t, out, 0, -1.0, true), USMP_ERR_INVALID);
 }
 
@@ -626,7 +571,7 @@ Test(exact, empty_problem_is_optimal_at_zero)
 	prob_init(&p, 0, USMP_UNBOUNDED, 1);
 	prob_finish(&p);
 	usmp_placement out[1];
-	thost t;
+	th_host t;
 	cr_assert_eq(run_exact(&p, &t, out, 0, 0, true), USMP_OK);
 	cr_assert(t.reported && t.optimal && t.bound == 0);
 }
@@ -640,6 +585,31 @@ typedef struct csv_prob {
 	uint32_t cand;
 	usmp_view v;
 } csv_prob;
+
+/* The one-pool view of p's n buffers (in p->buf; p->cstart and p->degree
+ * allocated): degrees by live overlap, the lower bound the largest load at a
+ * begin. */
+static void csv_view(csv_prob *p, uint32_t n, uint64_t size_limit)
+{
+	p->pool = (usmp_pool_rec){"pool", size_limit, 1};
+	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
+	                   .buffer_count = n, .pools = &p->pool,
+	                   .buffers = p->buf, .candidates = &p->cand,
+	                   .conflict_start = p->cstart, .degree = p->degree,
+	                   .target = ""};
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t s = 0;
+		for (uint32_t j = 0; j < n; j++) {
+			if (i != j && usmp_live_overlap(&p->v, i, j))
+				p->degree[i]++;
+			if (p->buf[j].begin <= p->buf[i].begin &&
+			    p->buf[i].begin < p->buf[j].end)
+				s += p->buf[j].size;
+		}
+		if (s > p->v.lower_bound)
+			p->v.lower_bound = s;
+	}
+}
 
 static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
 {
@@ -666,24 +636,7 @@ static bool load_csv(csv_prob *p, const char *name, uint64_t size_limit)
 	fclose(f);
 	p->cstart = calloc(n + 1, sizeof *p->cstart);
 	p->degree = calloc(n + 1, sizeof *p->degree);
-	p->pool = (usmp_pool_rec){"pool", size_limit, 1};
-	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
-	                   .buffer_count = n, .pools = &p->pool,
-	                   .buffers = p->buf, .candidates = &p->cand,
-	                   .conflict_start = p->cstart, .degree = p->degree,
-	                   .target = ""};
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t s = 0;
-		for (uint32_t j = 0; j < n; j++) {
-			if (i != j && usmp_live_overlap(&p->v, i, j))
-				p->degree[i]++;
-			if (p->buf[j].begin <= p->buf[i].begin &&
-			    p->buf[i].begin < p->buf[j].end)
-				s += p->buf[j].size;
-		}
-		if (s > p->v.lower_bound)
-			p->v.lower_bound = s;
-	}
+	csv_view(p, n, size_limit);
 	return p->buf && p->cstart && p->degree && n > 0;
 }
 
@@ -716,9 +669,9 @@ Test(exact, minimalloc_K_fits_in_1048576)
 	csv_prob p;
 	cr_assert(load_csv(&p, "K.1048576.csv", 1048576));
 	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
-	thost t;
+	th_host t;
 	host_init(&t, &p.v);
-	int rc = load_exact()(&p.v, &t.h, out, 0, 60, false, SPLIT);
+	int rc = load_exact()(&p.v, &t.host, out, 0, 60, false, SPLIT);
 	cr_assert_eq(rc, USMP_OK);
 	uint64_t peak = csv_check(&p, out);
 	cr_assert_leq(peak, 1048576);
@@ -733,9 +686,9 @@ Test(exact, minimalloc_C_is_optimal_at_its_lower_bound)
 	cr_assert(load_csv(&p, "C.1048576.csv", USMP_UNBOUNDED));
 	cr_assert_eq(p.v.lower_bound, 1039360);
 	usmp_placement *out = calloc(p.v.buffer_count, sizeof *out);
-	thost t;
+	th_host t;
 	host_init(&t, &p.v);
-	int rc = load_exact()(&p.v, &t.h, out, 0, 60, true, SPLIT);
+	int rc = load_exact()(&p.v, &t.host, out, 0, 60, true, SPLIT);
 	cr_assert_eq(rc, USMP_OK);
 	cr_assert_eq(csv_check(&p, out), 1039360);
 	cr_assert(t.reported && t.optimal && t.bound == 1039360);
@@ -761,24 +714,7 @@ static void rows_prob(csv_prob *p, const int64_t (*rows)[3], uint32_t n,
 		                              .end = rows[i][1],
 		                              .flags = USMP_BUFFER_LIVE,
 		                              .candidate_count = 1};
-	p->pool = (usmp_pool_rec){"pool", USMP_UNBOUNDED, 1};
-	p->v = (usmp_view){.struct_size = sizeof p->v, .pool_count = 1,
-	                   .buffer_count = n, .pools = &p->pool,
-	                   .buffers = p->buf, .candidates = &p->cand,
-	                   .conflict_start = p->cstart, .degree = p->degree,
-	                   .target = ""};
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t s = 0;
-		for (uint32_t j = 0; j < n; j++) {
-			if (i != j && usmp_live_overlap(&p->v, i, j))
-				p->degree[i]++;
-			if (p->buf[j].begin <= p->buf[i].begin &&
-			    p->buf[i].begin < p->buf[j].end)
-				s += p->buf[j].size;
-		}
-		if (s > p->v.lower_bound)
-			p->v.lower_bound = s;
-	}
+	csv_view(p, n, USMP_UNBOUNDED);
 }
 
 /* Nine buffers whose fullest step holds 7 units but that need 8: every
@@ -797,15 +733,15 @@ Test(exact, optimum_above_the_max_load_bound_is_proven)
 	rows_prob(&p, gap_rows, n, 1);
 	cr_assert_eq(p.v.lower_bound, 7);
 	usmp_placement out[sizeof gap_rows / sizeof gap_rows[0]];
-	thost t;
+	th_host t;
 	host_init(&t, &p.v);
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, 0, 0, true, SPLIT), USMP_OK);
+	cr_assert_eq(load_exact()(&p.v, &t.host, out, 0, 0, true, SPLIT), USMP_OK);
 	cr_assert_eq(csv_check(&p, out), 8);
 	cr_assert(t.reported && t.optimal && t.bound == 8,
 	          "bound %llu optimal %d", (unsigned long long)t.bound, t.optimal);
 	/* And nothing fits in the bound itself. */
 	host_init(&t, &p.v);
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, 7, 0, false, SPLIT),
+	cr_assert_eq(load_exact()(&p.v, &t.host, out, 7, 0, false, SPLIT),
 	             USMP_ERR_INFEASIBLE);
 	cr_assert_eq(t.live_allocs, 0);
 	csv_free(&p);
@@ -848,11 +784,11 @@ static void cnn_window_plan(usmp_placement *out, uint64_t capacity,
 	csv_prob p;
 	rows_prob(&p, cnn_rows, sizeof cnn_rows / sizeof cnn_rows[0], 256);
 	cr_assert_eq(p.v.lower_bound, 3763200);
-	thost t;
+	th_host t;
 	host_init(&t, &p.v);
 	/* The limit only turns a stall into a failure; it takes well under a
 	 * second. */
-	cr_assert_eq(load_exact()(&p.v, &t.h, out, capacity, 120, minimize, SPLIT),
+	cr_assert_eq(load_exact()(&p.v, &t.host, out, capacity, 120, minimize, SPLIT),
 	             USMP_OK);
 	*peak = csv_check(&p, out);
 	*optimal = t.reported && t.optimal && t.bound == *peak;
@@ -905,7 +841,7 @@ Test(exact, same_problem_gives_the_same_plan)
 		if (iter / 2 % TEST_SANITIZED_DIVISOR != 0)
 			continue;
 		usmp_placement x[MAXB], y[MAXB];
-		thost t;
+		th_host t;
 		int r1 = run_exact(&p, &t, x, 0, 0, true);
 		int r2 = run_exact(&p, &t, y, 0, 0, true);
 		cr_assert_eq(r1, r2);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_harness.h"
 #include "support.h"
 
 typedef int (*window_fn)(const usmp_view *, const usmp_host *,
@@ -15,55 +16,13 @@ typedef int (*window_fn)(const usmp_view *, const usmp_host *,
 
 /* ---- a small host table ------------------------------------------------ */
 
-typedef struct thost {
-	usmp_host h;
-	bool stop_now;
-	long live_allocs;
-	uint64_t last_progress;
-} thost;
-
-static void t_log(const usmp_host *h, int level, const char *msg)
+/* The harness's counting host (th_host), without neighbours or bound
+ * reports. */
+static void host_init(th_host *t)
 {
-	(void)h;
-	(void)level;
-	(void)msg;
-}
-static bool t_stop(const usmp_host *h) { return ((const thost *)h)->stop_now; }
-static void t_progress(const usmp_host *h, uint64_t best)
-{
-	((thost *)h)->last_progress = best;
-}
-static void *t_alloc(const usmp_host *h, size_t n)
-{
-	void *p = malloc(n);
-	if (p)
-		((thost *)h)->live_allocs++;
-	return p;
-}
-static void *t_realloc(const usmp_host *h, void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (q && !p)
-		((thost *)h)->live_allocs++;
-	return q;
-}
-static void t_free(const usmp_host *h, void *p)
-{
-	if (p)
-		((thost *)h)->live_allocs--;
-	free(p);
-}
-
-static void host_init(thost *t)
-{
-	memset(t, 0, sizeof *t);
-	t->h.struct_size = sizeof(usmp_host);
-	t->h.log = t_log;
-	t->h.should_stop = t_stop;
-	t->h.progress = t_progress;
-	t->h.alloc = t_alloc;
-	t->h.realloc = t_realloc;
-	t->h.free = t_free;
+	th_host_init(t, NULL);
+	t->host.for_each_neighbor = NULL;
+	t->host.report_bound = NULL;
 }
 
 static const usmp_plugin *plugin(void)
@@ -216,11 +175,11 @@ static void assert_valid(const prob *p, const usmp_placement *out)
 	}
 }
 
-static int run(prob *p, thost *t, usmp_placement *out, uint32_t window,
+static int run(prob *p, th_host *t, usmp_placement *out, uint32_t window,
                bool warm)
 {
 	window_fn fn = (window_fn)descriptor()->fn;
-	int rc = fn(&p->v, &t->h, out, window, 0, warm);
+	int rc = fn(&p->v, &t->host, out, window, 0, warm);
 	cr_assert_eq(t->live_allocs, 0, "leaked %ld blocks", t->live_allocs);
 	return rc;
 }
@@ -258,13 +217,13 @@ Test(exact_window, reaches_the_bound_where_first_fit_by_size_does_not)
 {
 	prob p;
 	five(&p, 50, USMP_UNBOUNDED);
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *out = fresh(&p);
 	cr_assert_eq(run(&p, &t, out, 32, false), USMP_OK);
 	assert_valid(&p, out);
 	cr_assert_eq(peak(&p, out), 8);
-	cr_assert_eq(t.last_progress, 8);
+	cr_assert_eq(t.progress_best, 8);
 	free(out);
 	prob_free(&p);
 }
@@ -281,7 +240,7 @@ Test(exact_window, a_warm_start_only_gets_smaller_and_stays_valid)
 			out[i] = (usmp_placement){0, 0, top};
 			top += p.buf[i].size;
 		}
-		thost t;
+		th_host t;
 		host_init(&t);
 		cr_assert_eq(run(&p, &t, out, 16, true), USMP_OK);
 		assert_valid(&p, out);
@@ -297,7 +256,7 @@ Test(exact_window, the_same_problem_gives_the_same_plan)
 {
 	prob p;
 	random_prob(&p, 600, 99, 300);
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *a = fresh(&p), *b = fresh(&p);
 	cr_assert_eq(run(&p, &t, a, 24, false), USMP_OK);
@@ -322,7 +281,7 @@ Test(exact_window, fixed_buffers_stay_and_the_others_avoid_them)
 			p.buf[i].fixed_offset = 4096 + 1024 * (uint64_t)i;
 		}
 		p.v.lower_bound = bound(&p);
-		thost t;
+		th_host t;
 		host_init(&t);
 		usmp_placement *out = fresh(&p);
 		cr_assert_eq(run(&p, &t, out, 16, false), USMP_OK);
@@ -343,9 +302,9 @@ Test(exact_window, stopped_at_once_it_returns_the_warm_plan_unchanged)
 		top += p.buf[i].size;
 	}
 	memcpy(start, out, p.n * sizeof *out);
-	thost t;
+	th_host t;
 	host_init(&t);
-	t.stop_now = true;
+	t.stop_after = 1;
 	cr_assert_eq(run(&p, &t, out, 32, true), USMP_OK);
 	cr_assert_eq(memcmp(out, start, p.n * sizeof *out), 0);
 	free(out);
@@ -357,7 +316,7 @@ Test(exact_window, a_plan_over_the_pool_limit_is_brought_within_it)
 {
 	prob p;
 	five(&p, 10, 8); /* first fit alone needs 10 */
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *out = fresh(&p);
 	cr_assert_eq(run(&p, &t, out, 32, false), USMP_OK);
@@ -370,7 +329,7 @@ Test(exact_window, below_the_bound_it_says_infeasible)
 {
 	prob p;
 	five(&p, 4, 7);
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *out = fresh(&p);
 	cr_assert_eq(run(&p, &t, out, 32, false), USMP_ERR_INFEASIBLE);
@@ -384,7 +343,7 @@ Test(exact_window, buffers_without_a_live_range_meet_nothing)
 	five(&p, 4, USMP_UNBOUNDED);
 	p.buf[3].flags = 0; /* alive "never": conflicts with nothing */
 	p.buf[7].flags = 0;
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *out = fresh(&p);
 	cr_assert_eq(run(&p, &t, out, 32, false), USMP_OK);
@@ -399,7 +358,7 @@ Test(exact_window, refuses_what_it_cannot_plan)
 {
 	prob p;
 	five(&p, 2, USMP_UNBOUNDED);
-	thost t;
+	th_host t;
 	host_init(&t);
 	usmp_placement *out = fresh(&p);
 	cr_assert_eq(run(&p, &t, out, 1, false), USMP_ERR_INVALID);

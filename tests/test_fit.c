@@ -446,16 +446,7 @@ static void random_validity(const char *algo, uint64_t seed, int rounds)
 	const char *orders[] = { "size", "lifetime", "area", "conflicts", "all" };
 	int planned = 0, infeasible = 0;
 	for (int r = 0; r < rounds; r++) {
-		th_random_opts opt = {
-			.buffers = (uint32_t)test_rand_range(&rng, 1, 50),
-			.pools = (uint32_t)test_rand_range(&rng, 1, 3),
-			.bounded = (int)test_rand_range(&rng, 0, 1),
-			.edges = (int)test_rand_range(&rng, 0, 1),
-			.rules = (int)test_rand_range(&rng, 0, 1),
-			.fixed = (int)test_rand_range(&rng, 0, 1),
-			.alignments = (int)test_rand_range(&rng, 0, 1),
-		};
-		th_problem *p = th_random(&rng, &opt);
+		th_problem *p = th_random_any(&rng, 50);
 		const usmp_view *v = th_view(p);
 		const char *order = orders[r % 5];
 		th_host h;

@@ -158,6 +158,21 @@ static char *cli_infeasible(const char *json, const char *algo)
 	return out;
 }
 
+/* The plan's error message holds `text`. */
+static void plan_says(usmp_plan *plan, const char *text)
+{
+	cr_assert(strstr(usmp_plan_error(plan), text), "%s",
+	          usmp_plan_error(plan));
+}
+
+/* `usmp plan` of `json` with `-a algo` (cli_infeasible) prints `text`. */
+static void cli_says(const char *json, const char *algo, const char *text)
+{
+	char *out = cli_infeasible(json, algo);
+	cr_assert(strstr(out, text), "%s", out);
+	free(out);
+}
+
 /* ---- the structured form ------------------------------------------------------ */
 
 Test(infeasible, struct_layout_is_pinned)
@@ -282,9 +297,8 @@ Test(infeasible, step_certificate_counts_overlap_rule_sharing)
 		cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP, "%s", algos[k]);
 		cr_assert_eq(why.total, 200);
 		cr_assert_eq(why.bound, 200);
-		cr_assert(strstr(usmp_plan_error(plan), "need 200 bytes even sharing "
-		                 "what overlap rules allow"), "%s",
-		          usmp_plan_error(plan));
+		plan_says(plan, "need 200 bytes even sharing "
+		                "what overlap rules allow");
 		usmp_plan_destroy(plan);
 	}
 	usmp_problem_destroy(p);
@@ -306,16 +320,12 @@ Test(infeasible, step_certificate_over_several_pools_names_them)
 		cr_assert_eq(why.step, 1);
 		cr_assert_eq(why.pool_count, 2);
 		cr_assert_str_eq(buf_name(p, why.buffers[0]), "b");
-		cr_assert(strstr(usmp_plan_error(plan), "at step 1 the buffers live "
-		                 "need 3300 bytes, more than the pools they may use "
-		                 "(\"sram\", \"dram\") hold together (3072 bytes)"),
-		          "%s", usmp_plan_error(plan));
+		plan_says(plan, "at step 1 the buffers live "
+		                "need 3300 bytes, more than the pools they may use "
+		                "(\"sram\", \"dram\") hold together (3072 bytes)");
 		usmp_plan_destroy(plan);
 	}
-	char *out = cli_infeasible(union_step, NULL);
-	cr_assert(strstr(out, "at step 1 the buffers live need 3300 bytes"), "%s",
-	          out);
-	free(out);
+	cli_says(union_step, NULL, "at step 1 the buffers live need 3300 bytes");
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -335,15 +345,12 @@ Test(infeasible, buffer_certificate_is_the_same_for_every_algorithm)
 		cr_assert_eq(why.total, 2000);
 		cr_assert_eq(why.limit, 1024);
 		cr_assert_eq(why.pool, pool_id(p, "sram"));
-		cr_assert(strstr(usmp_plan_error(plan), "buffer \"huge\" (2000 bytes) "
-		                 "is larger than every pool it may use (the largest, "
-		                 "\"sram\", holds 1024 bytes)"), "%s",
-		          usmp_plan_error(plan));
+		plan_says(plan, "buffer \"huge\" (2000 bytes) "
+		                "is larger than every pool it may use (the largest, "
+		                "\"sram\", holds 1024 bytes)");
 		usmp_plan_destroy(plan);
-		char *out = cli_infeasible(too_big, all_algos[k]);
-		cr_assert(strstr(out, "buffer \"huge\" (2000 bytes) is larger than "
-		                      "every pool it may use"), "%s", out);
-		free(out);
+		cli_says(too_big, all_algos[k], "buffer \"huge\" (2000 bytes) is "
+		         "larger than every pool it may use");
 	}
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -364,16 +371,14 @@ Test(infeasible, fixed_clash_certificate_names_both_buffers)
 		cr_assert_str_eq(buf_name(p, why.buffers[1]), "b");
 		cr_assert_eq(why.pool, pool_id(p, "sram"));
 		cr_assert_eq(why.limit, 1024);
-		cr_assert(strstr(usmp_plan_error(plan), "the fixed placements clash: "
-		                 "buffers \"a\" and \"b\" overlap in pool \"sram\" at "
-		                 "bytes [32, 64) while both are live (pool \"sram\", "
-		                 "limit 1024 bytes; the lower bound of the group is "
-		                 "144 bytes)"), "%s", usmp_plan_error(plan));
+		plan_says(plan, "the fixed placements clash: "
+		                "buffers \"a\" and \"b\" overlap in pool \"sram\" at "
+		                "bytes [32, 64) while both are live (pool \"sram\", "
+		                "limit 1024 bytes; the lower bound of the group is "
+		                "144 bytes)");
 		usmp_plan_destroy(plan);
-		char *out = cli_infeasible(fixed_clash, all_algos[k]);
-		cr_assert(strstr(out, "the fixed placements clash: buffers \"a\" and "
-		                      "\"b\""), "%s", out);
-		free(out);
+		cli_says(fixed_clash, all_algos[k], "the fixed placements clash: "
+		         "buffers \"a\" and \"b\"");
 	}
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -392,15 +397,13 @@ Test(infeasible, bound_certificate_for_an_edge_pair)
 		cr_assert_eq(why.kind, USMP_INFEASIBLE_BOUND, "%s", algos[k]);
 		cr_assert_eq(why.bound, 120);
 		cr_assert_eq(why.limit, 100);
-		cr_assert(strstr(usmp_plan_error(plan), "the lower bound of the group "
-		                 "(120 bytes) exceeds what its pools (\"sram\") hold "
-		                 "together (100 bytes)"), "%s", usmp_plan_error(plan));
+		plan_says(plan, "the lower bound of the group "
+		                "(120 bytes) exceeds what its pools (\"sram\") hold "
+		                "together (100 bytes)");
 		usmp_plan_destroy(plan);
 	}
-	char *out = cli_infeasible(edge_pair, NULL);
-	cr_assert(strstr(out, ".json: auto: no plan fits the pools: the lower "
-	                      "bound of the group (120 bytes) exceeds"), "%s", out);
-	free(out);
+	cli_says(edge_pair, NULL, ".json: auto: no plan fits the pools: the lower "
+	                          "bound of the group (120 bytes) exceeds");
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -452,10 +455,9 @@ Test(infeasible, spill_advice_moves_a_buffer_to_dram_and_it_then_fits)
 		/* w1, act and w2 each fix step 3 alone: the smallest goes. */
 		cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "w2");
 		cr_assert_eq(why.move_pools[0], pool_id(p, "dram"));
-		cr_assert(strstr(usmp_plan_error(plan), "Spill advice: let \"w2\" "
-		                 "(320 bytes) use pool \"dram\": then no step needs "
-		                 "more of pool \"sram\" than its limit"), "%s",
-		          usmp_plan_error(plan));
+		plan_says(plan, "Spill advice: let \"w2\" "
+		                "(320 bytes) use pool \"dram\": then no step needs "
+		                "more of pool \"sram\" than its limit");
 		apply_and_plan(r, p, two_pools, &why); /* before: why is the plan's */
 		usmp_plan_destroy(plan);
 	}
@@ -494,9 +496,9 @@ Test(infeasible, spill_advice_covers_every_overflowing_step_and_room)
 	cr_assert_eq(why.move_count, 2, "%s", usmp_plan_error(plan));
 	cr_assert_str_eq(buf_name(p, why.move_buffers[0]), "b");
 	cr_assert_str_eq(buf_name(p, why.move_buffers[1]), "d");
-	cr_assert(strstr(usmp_plan_error(plan), "Spill advice: let \"b\" (400 "
-	                 "bytes) use pool \"dram\" and \"d\" (400 bytes) use pool "
-	                 "\"dram\""), "%s", usmp_plan_error(plan));
+	plan_says(plan, "Spill advice: let \"b\" (400 "
+	                "bytes) use pool \"dram\" and \"d\" (400 bytes) use pool "
+	                "\"dram\"");
 	apply_and_plan(r, p, json, &why);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -589,9 +591,8 @@ Test(infeasible, heuristic_failure_without_certificate_says_a_plan_may_exist)
 		                    "or a longer --time-limit"), "%s", e);
 		cr_assert_null(strstr(e, "no plan fits the pools"), "%s", e);
 		usmp_plan_destroy(plan);
-		char *out = cli_infeasible(heuristics_fail, heuristics[k]);
-		cr_assert(strstr(out, "so a plan may exist: try -a exact"), "%s", out);
-		free(out);
+		cli_says(heuristics_fail, heuristics[k],
+		         "so a plan may exist: try -a exact");
 	}
 	/* And indeed one exists. */
 	usmp_plan *plan = NULL;
@@ -625,9 +626,8 @@ Test(infeasible, a_plugin_failure_gets_the_same_certificate)
 		"{\"name\": \"b\", \"size\": 512, \"live\": [1, 2]}]}", "model.json");
 	plan = infeasible(r, q, "fx_plain", &why);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_UNPROVEN);
-	cr_assert(strstr(usmp_plan_error(plan), "no plan found by fx_plain; the "
-	                 "lower bound (512) fits the limit (800 bytes)"), "%s",
-	          usmp_plan_error(plan));
+	plan_says(plan, "no plan found by fx_plain; the "
+	                "lower bound (512) fits the limit (800 bytes)");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(q);
 	usmp_registry_destroy(r);
@@ -661,9 +661,7 @@ Test(infeasible, exact_proves_infeasible_without_rules)
 	                 "placement of the buffers fits the pool"), "%s",
 	          usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
-	char *out = cli_infeasible(aligned, "exact");
-	cr_assert(strstr(out, "exact's search proved"), "%s", out);
-	free(out);
+	cli_says(aligned, "exact", "exact's search proved");
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -713,10 +711,9 @@ Test(infeasible, a_total_past_64_bits_is_said_to_be_more)
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
 	cr_assert_eq(why.limit, USMP_UNBOUNDED);
 	cr_assert_eq(why.total, UINT64_MAX);
-	cr_assert(strstr(usmp_plan_error(plan), "need more than "
-	                 "18446744073709551615 bytes, more than its limit (no size "
-	                 "limit: 18446744073709551615 bytes of address space)"),
-	          "%s", usmp_plan_error(plan));
+	plan_says(plan, "need more than "
+	                "18446744073709551615 bytes, more than its limit (no size "
+	                "limit: 18446744073709551615 bytes of address space)");
 	cr_assert_null(strstr(usmp_plan_error(plan), "overlap rules"), "no rules");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -841,9 +838,8 @@ Test(infeasible, a_stop_with_a_certificate_is_infeasible_and_without_stays_stopp
 			cr_assert_eq(usmp_plan_status(plan), USMP_ERR_INFEASIBLE);
 			cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
 			cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
-			cr_assert(strstr(usmp_plan_error(plan), "slowpoke: no plan fits "
-			                 "the pools: at step 3"), "%s",
-			          usmp_plan_error(plan));
+			plan_says(plan, "slowpoke: no plan fits "
+			                "the pools: at step 3");
 		} else {
 			cr_assert_eq(st, USMP_OK, "nothing recorded: the caller says "
 			             "stopped");
@@ -870,9 +866,8 @@ Test(infeasible, exact_below_its_capacity_knob_proves_nothing_about_the_pool)
 	usmp_infeasibility why = {.struct_size = sizeof why};
 	cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
 	cr_assert_eq(why.kind, USMP_INFEASIBLE_UNPROVEN, "8 bytes fit the pool");
-	cr_assert(strstr(usmp_plan_error(plan), "so a plan may exist: its "
-	                 "capacity knob asks for less"), "%s",
-	          usmp_plan_error(plan));
+	plan_says(plan, "so a plan may exist: its "
+	                "capacity knob asks for less");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);

@@ -16,29 +16,12 @@
 typedef int (*exact_fn)(const usmp_view *, const usmp_host *, usmp_placement *,
                         uint64_t, double, bool, uint32_t, uint32_t);
 
-/* th_host, keeping what exact reports with report_bound. */
-typedef struct le2_host {
-	th_host t; /* first */
-	bool reported, optimal;
-	uint64_t bound;
-} le2_host;
-
-static void le2_bound(const usmp_host *h, uint64_t bound, bool optimal)
-{
-	le2_host *x = (le2_host *)(uintptr_t)h;
-	x->reported = true;
-	x->bound = bound;
-	x->optimal = optimal;
-}
-
 /* should_stop() says stop from its stop_after-th call on: exact asks once
  * per probe and every 1,024 search nodes, so this is a node budget. */
-static void le2_host_init(le2_host *x, const usmp_view *v, unsigned stop_after)
+static void le2_host_init(th_host *x, const usmp_view *v, unsigned stop_after)
 {
-	memset(x, 0, sizeof *x);
-	th_host_init(&x->t, v);
-	x->t.host.report_bound = le2_bound;
-	x->t.stop_after = stop_after;
+	th_host_init(x, v);
+	x->stop_after = stop_after;
 }
 
 /* The 12 buffers of exact's "larger random problems" test (iteration 164):
@@ -61,15 +44,15 @@ static th_problem *aligned_twelve(uint64_t limit)
 	return p;
 }
 
-static int run_exact(const usmp_view *v, le2_host *x, usmp_placement *out,
+static int run_exact(const usmp_view *v, th_host *x, usmp_placement *out,
                      bool minimize)
 {
 	const usmp_algorithm *a = th_algorithm("exact", "exact");
 	cr_assert_not_null(a);
-	int rc = ((exact_fn)a->fn)(v, &x->t.host, out, 0, 0, minimize, 10000u,
+	int rc = ((exact_fn)a->fn)(v, &x->host, out, 0, 0, minimize, 10000u,
 	                           1000u);
-	cr_assert_eq(x->t.live_allocs, 0, "exact leaked %ld blocks",
-	             x->t.live_allocs);
+	cr_assert_eq(x->live_allocs, 0, "exact leaked %ld blocks",
+	             x->live_allocs);
 	return rc;
 }
 
@@ -82,18 +65,18 @@ Test(loose_ends2, exact_proves_a_weak_host_bound_problem_within_a_node_budget)
 	th_problem *p = aligned_twelve(USMP_UNBOUNDED);
 	usmp_view v = *th_view(p);
 	v.lower_bound = 95;
-	le2_host x;
+	th_host x;
 	le2_host_init(&x, &v, 20);
 	usmp_placement *out = th_out(&v);
-	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.t.last_log);
+	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.last_log);
 	char why[256];
 	cr_assert(th_check(&v, out, 0, why, sizeof why), "%s", why);
 	cr_assert_eq(th_total(&v, out), 101);
 	cr_assert(x.reported && x.optimal, "bound %llu, optimal %d after %u "
 	          "should_stop calls", (unsigned long long)x.bound, x.optimal,
-	          x.t.stop_calls);
+	          x.stop_calls);
 	cr_assert_eq(x.bound, 101);
-	cr_assert_lt(x.t.stop_calls, 20u);
+	cr_assert_lt(x.stop_calls, 20u);
 	free(out);
 	th_free(p);
 }
@@ -105,14 +88,14 @@ Test(loose_ends2, exact_says_infeasible_below_its_own_bound_without_search)
 	th_problem *p = aligned_twelve(100);
 	usmp_view v = *th_view(p);
 	v.lower_bound = 95;
-	le2_host x;
+	th_host x;
 	le2_host_init(&x, &v, 20);
 	usmp_placement *out = th_out(&v);
 	cr_assert_eq(run_exact(&v, &x, out, false), USMP_ERR_INFEASIBLE, "%s",
-	             x.t.last_log);
-	cr_assert(strstr(x.t.last_log, "exact: lower bound 101 exceeds the "
-	                               "limit 100"), "%s", x.t.last_log);
-	cr_assert_lt(x.t.stop_calls, 20u);
+	             x.last_log);
+	cr_assert(strstr(x.last_log, "exact: lower bound 101 exceeds the "
+	                               "limit 100"), "%s", x.last_log);
+	cr_assert_lt(x.stop_calls, 20u);
 	free(out);
 	th_free(p);
 }
@@ -130,10 +113,10 @@ Test(loose_ends2, exact_bounds_each_pool_with_alignment)
 		th_candidates(p, i, 1, &a);
 	usmp_view v = *th_view(p);
 	v.lower_bound = 98;
-	le2_host x;
+	th_host x;
 	le2_host_init(&x, &v, 20);
 	usmp_placement *out = th_out(&v);
-	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.t.last_log);
+	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.last_log);
 	char why[256];
 	cr_assert(th_check(&v, out, 0, why, sizeof why), "%s", why);
 	cr_assert_eq(th_total(&v, out), 104);
@@ -158,18 +141,18 @@ Test(loose_ends2, the_joint_search_proves_a_weak_host_bound_problem_too)
 		th_edge(p, 0, 1);
 		usmp_view v = *th_view(p);
 		v.lower_bound = 95;
-		le2_host x;
+		th_host x;
 		le2_host_init(&x, &v, 20);
 		usmp_placement *out = th_out(&v);
 		cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s",
-		             x.t.last_log);
+		             x.last_log);
 		char why[256];
 		cr_assert(th_check(&v, out, 0, why, sizeof why), "%s", why);
 		cr_assert_eq(th_total(&v, out), 101, "%d pools", pools);
 		cr_assert(x.reported && x.optimal && x.bound == 101, "%d pools: "
 		          "bound %llu, optimal %d (%s)", pools,
-		          (unsigned long long)x.bound, x.optimal, x.t.last_log);
-		cr_assert_lt(x.t.stop_calls, 20u);
+		          (unsigned long long)x.bound, x.optimal, x.last_log);
+		cr_assert_lt(x.stop_calls, 20u);
 		free(out);
 		th_free(p);
 	}
@@ -188,10 +171,10 @@ Test(loose_ends2, exact_own_bound_leaves_sharing_rule_partners_out)
 	th_rule(p, 0, 1, 0);
 	usmp_view v = *th_view(p);
 	v.lower_bound = 0;
-	le2_host x;
+	th_host x;
 	le2_host_init(&x, &v, 0);
 	usmp_placement *out = th_out(&v);
-	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.t.last_log);
+	cr_assert_eq(run_exact(&v, &x, out, true), USMP_OK, "%s", x.last_log);
 	char why[256];
 	cr_assert(th_check(&v, out, 0, why, sizeof why), "%s", why);
 	/* The pair sharing [0, 5), c (6 bytes, aligned to 2) at 6: 12, the
@@ -258,11 +241,11 @@ Test(loose_ends2, exact_own_bound_never_exceeds_the_oracle_optimum)
 		oracle_derive(&d);
 		usmp_view v = *th_view(p);
 		v.lower_bound = 0;
-		le2_host x;
+		th_host x;
 		le2_host_init(&x, &v, 0);
 		usmp_placement *out = th_out(&v);
 		int rc = run_exact(&v, &x, out, true);
-		cr_assert_eq(rc, USMP_OK, "case %d: %s", c, x.t.last_log);
+		cr_assert_eq(rc, USMP_OK, "case %d: %s", c, x.last_log);
 		char why[256];
 		cr_assert(th_check(&v, out, 0, why, sizeof why), "case %d: %s", c,
 		          why);

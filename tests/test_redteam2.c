@@ -229,10 +229,8 @@ static void check_run(usmp_registry *r, desc *d, usmp_problem *p,
 	CHECK(all_feasible, "a valid plan where the oracle found none "
 	      "(the oracle's search is too narrow)");
 	CHECK(!exact || all_feasible, "unreachable");
-	uint64_t hw[MAX_P] = {0};
-	for (uint32_t i = 0; i < d->n; i++)
-		if (off[i] + d->size[i] > hw[pool[i]])
-			hw[pool[i]] = off[i] + d->size[i];
+	uint64_t hw[MAX_P];
+	oracle_high_water(d, pool, off, hw);
 	for (uint32_t q = 0; q < d->P; q++)
 		CHECK(usmp_plan_pool_size(plan, q) == hw[q], "pool %u: size %" PRIu64
 		      ", high-water mark %" PRIu64, q, usmp_plan_pool_size(plan, q),

@@ -162,51 +162,14 @@ Test(redteam5, an_output_onto_the_problem_read_from_stdin_is_refused)
 static uint64_t max_n = 5;
 static usmp_problem *gap_problem(desc *d, uint64_t *s)
 {
-	memset(d, 0, sizeof *d);
-	d->P = (uint32_t)test_rand_range(s, 1, 3);
-	d->n = (uint32_t)test_rand_range(s, 1, max_n);
-	for (uint32_t q = 0; q < d->P; q++) {
-		static const uint64_t pal[] = {1, 1, 2, 8, 16};
-		d->limit[q] = test_chance(s, 25) ? UINT64_MAX
-		                                 : test_rand_range(s, 4, 40);
-		d->palign[q] = pal[test_rand_range(s, 0, 4)];
-	}
-	for (uint32_t i = 0; i < d->n; i++) {
-		static const uint64_t al[] = {1, 2, 4, 8, 16};
-		d->size[i] = test_rand_range(s, 1, 6);
-		d->align[i] = al[test_rand_range(s, 0, 4)];
-		d->live[i] = test_chance(s, 90);
-		d->begin[i] = (int64_t)test_rand_range(s, 0, 3);
-		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
-		if (d->P > 1 && test_chance(s, 70)) {
-			uint32_t first = (uint32_t)test_rand_range(s, 0, d->P - 1);
-			d->cand[i][d->ncand[i]++] = first;
-			if (test_chance(s, 60))
-				d->cand[i][d->ncand[i]++] = (first + 1) % d->P;
-		}
-	}
-	for (uint32_t a = 0; a < d->n; a++)
-		for (uint32_t b = a + 1; b < d->n; b++)
-			if (test_chance(s, 10))
-				d->edge[a][b] = d->edge[b][a] = 1;
-	for (uint32_t i = 0; i < d->n; i++) {
-		if (!test_chance(s, 20))
-			continue;
-		uint32_t q = d->ncand[i] ? d->cand[i][0] : 0;
-		uint64_t a = oracle_eff_align(d, i, q);
-		uint64_t room = d->limit[q] == UINT64_MAX ? 32 : d->limit[q];
-		if (d->size[i] > room)
-			continue;
-		d->fixed[i] = 1;
-		d->fixed_pool[i] = q;
-		d->fixed_offset[i] = test_rand_range(s, 0, (room - d->size[i]) / a) * a;
-	}
-	usmp_problem *p = oracle_problem(d);
-	if (d->n > 1 && test_chance(s, 35))
-		oracle_add_rules(p, d, s, test_rand_range(s, 1, 3), -4, 8, 0, 0);
-	oracle_read_spans(p, d);
-	oracle_derive(d);
-	return p;
+	oracle_shape shape = {
+		.max_n = max_n, .unbounded_pct = 25, .limit_lo = 4, .limit_hi = 40,
+		.palign = {1, 1, 2, 8, 16}, .palign_count = 5,
+		.align = {1, 2, 4, 8, 16}, .max_size = 6, .max_begin = 3,
+		.cand_pct = 70, .second_cand_pct = 60, .edge_pct = 10,
+		.fixed_pct = 20, .unbounded_room = 32,
+		.rules_pct = 35, .lead_lo = -4, .lead_width = 8};
+	return oracle_random(d, s, &shape);
 }
 
 /* Each part's claims against the oracle: its lower bound and proven bound
@@ -216,24 +179,17 @@ static uint32_t check_part_claims(usmp_plan *plan, const desc *d,
                                   const char *what)
 {
 	uint32_t pool[MAX_N], optimal = 0;
-	uint64_t off[MAX_N], hw[MAX_P] = {0};
-	for (uint32_t i = 0; i < d->n; i++) {
+	uint64_t off[MAX_N], hw[MAX_P];
+	for (uint32_t i = 0; i < d->n; i++)
 		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-		if (off[i] + d->size[i] > hw[pool[i]])
-			hw[pool[i]] = off[i] + d->size[i];
-	}
+	oracle_high_water(d, pool, off, hw);
 	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
 		usmp_part_info pi = {.struct_size = sizeof pi};
 		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
 		uint32_t g = pi.group;
 		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t spill = 0, size = 0;
-		for (uint32_t q = 0; q < d->P; q++)
-			size += d->group_of_pool[q] == g ? hw[q] : 0;
-		for (uint32_t i = 0; i < d->n; i++)
-			if (oracle_group_of(d, i) == g &&
-			    pool[i] != oracle_first_pool(d, i))
-				spill += d->size[i];
+		uint64_t size, spill;
+		oracle_group_use(d, pool, hw, g, &size, &spill);
 		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
 		oracle least = oracle_run(d, g, M_ANY, 0);
 		oracle best = oracle_run(d, g, M_CAPPED, spill);

@@ -265,27 +265,13 @@ Test(tvm, fixed_buffers_are_honoured)
 
 /* ---- random problems ------------------------------------------------------ */
 
-static th_problem *random_problem(uint64_t *rng)
-{
-	th_random_opts opt = {
-		.buffers = (uint32_t)test_rand_range(rng, 1, 40),
-		.pools = (uint32_t)test_rand_range(rng, 1, 3),
-		.bounded = (int)test_rand_range(rng, 0, 1),
-		.edges = (int)test_rand_range(rng, 0, 1),
-		.rules = (int)test_rand_range(rng, 0, 1),
-		.fixed = (int)test_rand_range(rng, 0, 1),
-		.alignments = (int)test_rand_range(rng, 0, 1),
-	};
-	return th_random(rng, &opt);
-}
-
 Test(tvm, greedy_plans_of_random_problems_are_valid)
 {
 	uint64_t rng = 7;
 	const char *algos[] = { "greedy_by_size", "greedy_by_conflicts" };
 	int planned = 0;
 	for (int r = 0; r < 600; r++) {
-		th_problem *p = random_problem(&rng);
+		th_problem *p = th_random_any(&rng, 40);
 		const usmp_view *v = th_view(p);
 		th_host h;
 		usmp_placement *o = th_out(v);
@@ -311,7 +297,7 @@ Test(tvm, hill_climb_is_deterministic_valid_and_never_worse)
 	uint64_t rng = 11;
 	int improved = 0;
 	for (int r = 0; r < 200; r++) {
-		th_problem *p = random_problem(&rng);
+		th_problem *p = th_random_any(&rng, 40);
 		const usmp_view *v = th_view(p);
 		th_host h;
 		usmp_placement *g = th_out(v);

@@ -7,33 +7,10 @@ set -u
 build=${1:?usage: test.sh BUILDDIR}
 here=$(cd "$(dirname "$0")" && pwd)
 examples=$(cd "$here/.." && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/usmp-plugin.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-failed=0
-pass() { n=$((n + 1)); echo "ok $n - $1"; }
-fail() { n=$((n + 1)); echo "not ok $n - $1"; failed=$((failed + 1)); }
-diag() { sed 's/^/# /' "$@"; }
-finish() { echo "1..$n"; [ "$failed" -eq 0 ]; exit $?; }
+what=plugin
+. "$examples/test_install.sh"
 
-if meson install -C "$build" --destdir "$tmp/root" >"$tmp/install.log" 2>&1
-then pass "meson install into a temporary destdir"
-else fail "meson install into a temporary destdir"; diag "$tmp/install.log"; finish
-fi
-pc=$(find "$tmp/root" -name usmp.pc | head -n 1)
-[ -n "$pc" ] || { fail "usmp.pc installed"; finish; }
-export PKG_CONFIG_PATH="$(dirname "$pc")"
-# usmp.pc's prefix is its own directory's (${pcfiledir}/../../.., already
-# in the destdir) unless built with -Dpkgconfig.relocatable=false: then the
-# configured prefix, to put under the destdir.
-prefix=$(pkg-config --variable=prefix usmp)
-case $prefix in
-"$tmp/root"/*) ;;
-*) prefix=$tmp/root$prefix ;;
-esac
-PKG_CONFIG="pkg-config --define-variable=prefix=$prefix"
-libdir=$($PKG_CONFIG --variable=libdir usmp)
-plugindir=$($PKG_CONFIG --variable=plugindir usmp)
+install_by_pc "$build"
 usmp="$prefix/bin/usmp"
 [ -x "$usmp" ] || { fail "usmp CLI installed at $usmp"; finish; }
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"

@@ -98,6 +98,10 @@ uint64_t xact_align_bound(const xact_model *m, const usmp_view *v);
 uint64_t xact_align_bound_view(const usmp_view *v, const usmp_host *h,
                                bool first_pools);
 
+/* The first position of the ascending t[0..count) whose time is not before
+ * x (count when every one is): a binary search. */
+uint32_t xact_first_time(const int64_t *t, uint32_t count, int64_t x);
+
 /* The lowest aligned offset >= o where free buffer b meets no fixed buffer
  * it conflicts with. Never exceeds XACT_MAXVAL by much. */
 uint64_t xact_fit(const xact_model *m, uint32_t b, uint64_t o);

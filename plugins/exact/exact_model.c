@@ -61,7 +61,7 @@ uint64_t xact_gcd(uint64_t a, uint64_t b)
 	return a;
 }
 
-static uint32_t find_time(const int64_t *t, uint32_t count, int64_t x)
+uint32_t xact_first_time(const int64_t *t, uint32_t count, int64_t x)
 {
 	uint32_t lo = 0, hi = count;
 	while (lo < hi) {
@@ -415,8 +415,8 @@ static int build_sections(xact_model *m, build *bd, const usmp_view *v)
 	for (uint32_t i = 0; i < n; i++) {
 		int64_t tb, te;
 		live_range(v, m->id[i], bd->tmin, bd->tmax, &tb, &te);
-		m->sl[i] = find_time(times, nt, tb);
-		m->sr[i] = find_time(times, nt, te);
+		m->sl[i] = xact_first_time(times, nt, tb);
+		m->sr[i] = xact_first_time(times, nt, te);
 	}
 	uint64_t *tot = bd->sect_tot = xalloc(h, m->nsect, sizeof *tot);
 	if (!tot)

@@ -141,14 +141,7 @@ static int sections(dp *d)
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (!(r->flags & USMP_BUFFER_LIVE))
 			continue;
-		uint32_t lo = 0, hi = u;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (d->times[mid] < r->begin)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		uint32_t lo = xact_first_time(d->times, u, r->begin);
 		for (uint32_t s = lo; s < ns && d->times[s] < r->end; s++) {
 			if (r->flags & USMP_BUFFER_FIXED) {
 				d->fixload[(size_t)s * P + r->fixed_pool] += r->size;

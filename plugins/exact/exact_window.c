@@ -42,15 +42,7 @@ void xwin_log(const usmp_host *h, int level, const char *fmt,
 /* The first position in ord whose begin is >= t. */
 size_t xwin_first_pos(const win *w, int64_t t)
 {
-	size_t lo = 0, hi = w->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (w->obeg[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return xact_first_time(w->obeg, w->nr, t);
 }
 
 /* Append to out every buffer with a live range meeting [a, b), in ord

@@ -89,6 +89,24 @@ def build(spec):
     return p
 
 
+# Two 16-byte buffers, alive together at step 1, in one unbounded pool.
+LEFT_RIGHT = {"pools": {"default": (None, 1)},
+              "buffers": {"left": {"size": 16, "live": (0, 2)},
+                          "right": {"size": 16, "live": (1, 3)}}}
+
+
+def write_plan(plan, path):
+    """Write plan to path as JSON; the file, parsed."""
+    plan.write(path)
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_json(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
 def random_spec(seed, n=60, pools=None):
     rng = random.Random(seed)
     spec = {"pools": pools or {"default": (None, 1)}, "buffers": {},
@@ -362,29 +380,21 @@ class PlanTest(unittest.TestCase):
         plan = usmp.plan(p, algorithm="best_fit")
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "plan.json")
-            plan.write(path)
-            with open(path) as f:
-                doc = json.load(f)
+            doc = write_plan(plan, path)
             again = usmp.Plan.read(p, path)
         again.verify()
         self.assertEqual(again.placements, plan.placements)
         self.assertEqual(len(doc["buffers"]), 20)
 
     def test_tampered_plan_fails_verification(self):
-        spec = {"pools": {"default": (None, 1)},
-                "buffers": {"left": {"size": 16, "live": (0, 2)},
-                            "right": {"size": 16, "live": (1, 3)}}}
-        p = build(spec)
+        p = build(LEFT_RIGHT)
         plan = usmp.plan(p, algorithm="first_fit")
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "plan.json")
-            plan.write(path)
-            with open(path) as f:
-                doc = json.load(f)
+            doc = write_plan(plan, path)
             for b in doc["buffers"]:
                 b["offset"] = 8 if b["name"] == "right" else 0
-            with open(path, "w") as f:
-                json.dump(doc, f)
+            write_json(path, doc)
             try:
                 bad = usmp.Plan.read(p, path)
             except usmp.InvalidPlanError as e:  # refused at read time
@@ -397,26 +407,19 @@ class PlanTest(unittest.TestCase):
 
     def test_a_plan_files_claims_are_the_librarys(self):
         # docs/formats.md, "What a plan file claims"
-        spec = {"pools": {"default": (None, 1)},
-                "buffers": {"left": {"size": 16, "live": (0, 2)},
-                            "right": {"size": 16, "live": (1, 3)}}}
-        p = build(spec)
+        p = build(LEFT_RIGHT)
         plan = usmp.plan(p, algorithm="first_fit")
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "plan.json")
-            plan.write(path)
-            with open(path) as f:
-                doc = json.load(f)
+            doc = write_plan(plan, path)
             for b in doc["buffers"]:  # 48 bytes, 16 above the bound
                 b["offset"] = 32 if b["name"] == "right" else 0
             doc["pools"][0]["size"] = 48
             doc["parts"][0].update(size=48, proven_bound=48, optimal=True)
-            with open(path, "w") as f:
-                json.dump(doc, f)
+            write_json(path, doc)
             kept = usmp.Plan.read(p, path)
             doc["parts"][0].update(proven_bound=64)
-            with open(path, "w") as f:
-                json.dump(doc, f)
+            write_json(path, doc)
             false = usmp.Plan.read(p, path)
         kept.verify()  # a claim it cannot check: dropped
         self.assertFalse(kept.parts[0].optimal)

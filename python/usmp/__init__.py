@@ -307,6 +307,10 @@ class _Guarded:
     another thread may close the object meanwhile. A close() then refuses
     new calls at once and leaves the freeing to the last call in flight."""
     _kind = "object"
+    # The libusmp functions, by name, that free the handle and that give
+    # the message of its last error.
+    _destroy = None
+    _error = None
 
     def _guard_init(self):
         self._guard = threading.Lock()
@@ -314,7 +318,11 @@ class _Guarded:
         self._closing = False
 
     def _free(self, h):
-        raise NotImplementedError
+        getattr(self._lib, self._destroy)(h)
+
+    def _check(self, status):
+        if status:
+            _raise(status, _str(getattr(self._lib, self._error)(self._h)))
 
     def close(self):
         guard = getattr(self, "_guard", None)
@@ -373,6 +381,7 @@ class Problem(_Guarded):
     close() may be called while another thread plans it (Registry.plan):
     the problem is freed when that call returns."""
     _kind = "problem"
+    _destroy, _error = "usmp_problem_destroy", "usmp_problem_error"
 
     def __init__(self):
         self._guard_init()
@@ -382,18 +391,11 @@ class Problem(_Guarded):
             raise NoMemoryError("out of memory", 5)
 
     # lifetime
-    def _free(self, h):
-        self._lib.usmp_problem_destroy(h)
-
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-    def _check(self, status):
-        if status:
-            _raise(status, _str(self._lib.usmp_problem_error(self._h)))
 
     # look-ups
     def _pool(self, pool):
@@ -706,6 +708,7 @@ class Registry(_Guarded):
     close() while another thread plans with it refuses new calls and frees
     the registry when the calls in flight return."""
     _kind = "registry"
+    _destroy, _error = "usmp_registry_destroy", "usmp_registry_error"
 
     def __init__(self, plugin_path=None, use_env=True, default_dirs=True):
         self._guard_init()
@@ -728,18 +731,11 @@ class Registry(_Guarded):
             _raise(st, "cannot create a registry")
         self._h = h.value
 
-    def _free(self, h):
-        self._lib.usmp_registry_destroy(h)
-
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
-
-    def _check(self, status):
-        if status:
-            _raise(status, _str(self._lib.usmp_registry_error(self._h)))
 
     @property
     def diagnostics(self):
@@ -968,6 +964,7 @@ class Plan(_Guarded):
     `offsets` by buffer index, `pool_sizes` {pool: high-water mark},
     `parts` (how each independent part was planned), `size` (the sum)."""
     _kind = "plan"
+    _destroy, _error = "usmp_plan_destroy", "usmp_plan_error"
     # Plan.read: what the reading dropped of the file's claims ("" none)
     note = ""
 
@@ -1059,13 +1056,6 @@ class Plan(_Guarded):
             plan = cls._take(problem, ph, out.value, st)
             plan.note = _str(lib.usmp_plan_error(out.value)) or ""
             return plan
-
-    def _free(self, h):
-        self._lib.usmp_plan_destroy(h)
-
-    def _check(self, status):
-        if status:
-            _raise(status, _str(self._lib.usmp_plan_error(self._h)))
 
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
