@@ -38,3 +38,40 @@ Test(redteam10, a_rule_is_never_told_to_name_the_empty_target)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* ---- CSV plan headers -------------------------------------------------------- */
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	test_write_in(dir, name, text, strlen(text));
+}
+
+/* A plan exported with ';' (or tabs) between its columns was told the
+ * problem's columns, "(id,lower,upper,size)": a plan's are id,...,offset,
+ * as the other header messages of a plan say. */
+Test(redteam10, a_csv_plan_header_of_semicolons_names_the_plan_columns)
+{
+	char *dir = test_fresh_dir("rt10-semi");
+	put(dir, "p.csv", "id,lower,upper,size\n0,0,2,8\n1,1,3,8\n");
+	put(dir, "plan.csv", "id;offset\n0;0\n1;8\n");
+	put(dir, "tab.csv", "id\toffset\n0\t0\n1\t8\n");
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "verify %s/p.csv %s/plan.csv", dir, dir),
+	             2, "%s", out);
+	cr_assert(strstr(out, "plan.csv:1: the header has no comma: its "
+	                      "columns are separated by semicolons (;); this "
+	                      "CSV separates them by commas (id,...,offset)\n"),
+	          "%s", out);
+	free(out);
+	cr_assert_eq(test_usmp(&out, "verify %s/p.csv %s/tab.csv", dir, dir),
+	             2, "%s", out);
+	cr_assert(strstr(out, "separated by tabs; this CSV separates them by "
+	                      "commas (id,...,offset)\n"), "%s", out);
+	free(out);
+	/* a problem's header keeps the problem's columns */
+	put(dir, "q.csv", "id;lower;upper;size\n0;0;1;8\n");
+	cr_assert_eq(test_usmp(&out, "bound %s/q.csv", dir), 2, "%s", out);
+	cr_assert(strstr(out, "commas (id,lower,upper,size)\n"), "%s", out);
+	free(out);
+	free(dir);
+}
