@@ -1513,6 +1513,9 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			} else if (!strcmp(*k, "lower_bound")) {
 				claims[id].lower_bound = (uint64_t)x;
 				claims[id].has |= USMP__CLAIM_LOWER_BOUND;
+			} else if (!strcmp(*k, "group")) {
+				claims[id].group = (uint64_t)x;
+				claims[id].has |= USMP__CLAIM_GROUP;
 			}
 		}
 	}

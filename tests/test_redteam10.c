@@ -75,3 +75,52 @@ Test(redteam10, a_csv_plan_header_of_semicolons_names_the_plan_columns)
 	free(out);
 	free(dir);
 }
+
+/* ---- a pool's group in a plan file ------------------------------------------- */
+
+/* A plan file's pool record says which bound group the pool is in; a
+ * wrong number was read without a word (the pool's size and lower bound,
+ * beside it, are checked). Now it is a false claim, as a wrong size is. */
+Test(redteam10, a_pools_wrong_group_in_a_plan_file_is_a_false_claim)
+{
+	char *dir = test_fresh_dir("rt10-group");
+	put(dir, "p.json",
+	    "{\"usmp\": 1, \"pools\": [{\"name\": \"x\"}, {\"name\": \"sram\"}], "
+	    "\"buffers\": [{\"name\": \"a\", \"size\": 16, \"live\": [0, 2], "
+	    "\"pools\": [\"sram\"]}]}");
+	put(dir, "good.json",
+	    "{\"usmp\": 1, \"pools\": [{\"name\": \"x\", \"size\": 0, \"group\": 0}, "
+	    "{\"name\": \"sram\", \"size\": 16, \"group\": 1}], \"buffers\": "
+	    "[{\"name\": \"a\", \"pool\": \"sram\", \"offset\": 0}]}");
+	put(dir, "bad.json",
+	    "{\"usmp\": 1, \"pools\": [{\"name\": \"x\", \"size\": 0, \"group\": 0}, "
+	    "{\"name\": \"sram\", \"size\": 16, \"group\": 0}], \"buffers\": "
+	    "[{\"name\": \"a\", \"pool\": \"sram\", \"offset\": 0}]}");
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "verify %s/p.json %s/good.json", dir, dir),
+	             0, "%s", out);
+	free(out);
+	cr_assert_eq(test_usmp(&out, "verify %s/p.json %s/bad.json", dir, dir),
+	             1, "%s", out);
+	cr_assert(strstr(out, "bad.json: invalid plan: false claim in "), "%s",
+	          out);
+	cr_assert(strstr(out, "bad.json: pools[1].group: 0, but pool \"sram\" "
+	                      "is in bound group 1 of the problem\n"), "%s", out);
+	free(out);
+	/* through the API: read, then verify */
+	usmp_problem *p = usmp_problem_create();
+	char *pj = test_join(dir, "p.json"), *bj = test_join(dir, "bad.json");
+	cr_assert_eq(usmp_problem_read(p, pj, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
+	             USMP_OK, "%s", usmp_problem_error(p));
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_read(p, bj, USMP_FORMAT_AUTO, &plan), USMP_OK,
+	             "%s", usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_verify(plan, p), USMP_ERR_INVALID_PLAN);
+	cr_assert(strstr(usmp_plan_error(plan), "pools[1].group: 0"), "%s",
+	          usmp_plan_error(plan));
+	usmp_plan_destroy(plan);
+	usmp_problem_destroy(p);
+	free(pj);
+	free(bj);
+	free(dir);
+}
