@@ -235,3 +235,97 @@ Test(redteam10, a_parts_count_past_32_bits_names_the_range)
 	}
 	usmp_problem_destroy(p);
 }
+
+/* ---- sums past 2^64 - 1 ----------------------------------------------------- */
+
+/* Pools p0..p{np-1} of 2^63 - 1 bytes each and nb buffers of 2^63 - 1
+ * bytes, all alive together and free to use any pool. */
+static char *huge(int np, int nb)
+{
+	char *s = test_fmt("{\"usmp\": 1, \"pools\": [");
+	for (int i = 0; i < np; i++) {
+		char *t = test_fmt("%s%s{\"name\": \"p%d\", \"size_limit\": "
+		                   "9223372036854775807}", s, i ? ", " : "", i);
+		free(s);
+		s = t;
+	}
+	char *t = test_fmt("%s], \"buffers\": [", s);
+	free(s);
+	s = t;
+	for (int i = 0; i < nb; i++) {
+		t = test_fmt("%s%s{\"name\": \"b%d\", \"size\": 9223372036854775807, "
+		             "\"live\": [0, 2]}", s, i ? ", " : "", i);
+		free(s);
+		s = t;
+	}
+	t = test_fmt("%s]}", s);
+	free(s);
+	return t;
+}
+
+/* Three pools of 2^63 - 1 bytes, four such buffers alive together: the
+ * certificate said the pools had "no size limit" (their sum, past 64 bits,
+ * read as USMP_UNBOUNDED) and that the buffers "need more than
+ * 18446744073709551615 bytes", which proved nothing. Now both sums are
+ * exact and the excess is said. */
+Test(redteam10, limits_added_past_64_bits_are_no_unbounded_pool)
+{
+	char *json = huge(3, 4);
+	usmp_problem *p = test_parse_json(json, "b4.json");
+	usmp_registry *r = test_registry(NULL);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_ERR_INFEASIBLE);
+	const char *msg = usmp_plan_error(plan);
+	cr_assert(strstr(msg, "auto: no plan fits the pools: at step 0 the "
+	                      "buffers live need 36893488147419103228 bytes, more "
+	                      "than the pools they may use (\"p0\", \"p1\", "
+	                      "\"p2\") hold together (27670116110564327421 bytes) "
+	                      "by 9223372036854775807 bytes; "), "%s", msg);
+	cr_assert(strstr(msg, "; the lower bound of the group is at least "
+	                      "18446744073709551615 bytes"), "%s", msg);
+	cr_assert_null(strstr(msg, "no size limit"), "%s", msg);
+	usmp_infeasibility why = {.struct_size = sizeof why};
+	cr_assert_eq(usmp_plan_infeasibility(plan, &why), USMP_OK);
+	cr_assert_eq(why.kind, USMP_INFEASIBLE_STEP);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+	free(json);
+}
+
+/* usmp bound added the limits in 64 bits, saturating, and printed the
+ * saturated bound as a figure: three such pools and buffers read "lower
+ * bound 18446744073709551615 bytes; ... within the pools' size limits
+ * together (18446744073709551615 bytes), 0 bytes to spare", four buffers
+ * the same (no plan fits them). Now the limits are added exactly, a
+ * bound of 2^64 - 1 is "at least", and past it usmp plan decides. */
+Test(redteam10, bound_adds_limits_past_64_bits_exactly)
+{
+	static const struct {
+		int np, nb;
+		const char *line;
+	} cases[] = {
+		{3, 4, "group 0: lower bound at least 18446744073709551615 bytes; "
+		       "pools: p0 p1 p2; the pools' size limits together: "
+		       "27670116110564327421 bytes, and the lower bound is 2^64 - 1 "
+		       "bytes or more: usmp plan says whether a plan fits\n"},
+		{2, 3, "group 0: lower bound at least 18446744073709551615 bytes; "
+		       "pools: p0 p1; over the pools' size limits together "
+		       "(18446744073709551614 bytes) by at least 1 byte: no plan "
+		       "fits\n"},
+		{4, 2, "group 0: lower bound 18446744073709551614 bytes; pools: p0 "
+		       "p1 p2 p3; within the pools' size limits together "
+		       "(36893488147419103228 bytes), 18446744073709551614 bytes to "
+		       "spare: a plan may fit (usmp plan says)\n"},
+	};
+	char *dir = test_fresh_dir("rt10-bound");
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char *json = huge(cases[k].np, cases[k].nb), *out = NULL;
+		put(dir, "b.json", json);
+		cr_assert_eq(test_usmp(&out, "bound %s/b.json", dir), 0, "%s", out);
+		cr_assert_str_eq(out, cases[k].line);
+		free(out);
+		free(json);
+	}
+	free(dir);
+}
