@@ -329,3 +329,60 @@ Test(redteam10, bound_adds_limits_past_64_bits_exactly)
 	}
 	free(dir);
 }
+
+/* ---- plugin messages naming a long name ---------------------------------------- */
+
+/* The plugins format their messages into fixed buffers (256 or 512
+ * bytes): a buffer named with 300 (or 1,000) bytes filled it, so the
+ * message ended inside the name, without its closing quote or the reason
+ * (exact: buffer 'xxx...x). A long name is now shortened as the library
+ * shortens names, and the reason follows. */
+Test(redteam10, a_plugin_message_keeps_its_reason_after_a_long_name)
+{
+	char x300[301], x1000[1001];
+	memset(x300, 'x', 300);
+	x300[300] = '\0';
+	memset(x1000, 'x', 1000);
+	x1000[1000] = '\0';
+	char *big = test_fmt("{\"usmp\": 1, \"buffers\": [{\"name\": \"%s\", "
+	                     "\"size\": 9223372036854775807, \"live\": [0, 2]}, "
+	                     "{\"name\": \"y\", \"size\": 8, \"live\": [0, 2]}]}",
+	                     x300);
+	char *tight = test_fmt("{\"usmp\": 1, \"pools\": [{\"name\": \"s\", "
+	                       "\"size_limit\": 100}], \"buffers\": [{\"name\": "
+	                       "\"%s\", \"size\": 60, \"live\": [0, 2]}, "
+	                       "{\"name\": \"y\", \"size\": 60, \"live\": [0, 2]}]}",
+	                       x1000);
+	static const struct {
+		int tight;
+		const char *algo, *want;
+	} cases[] = {
+		{0, "exact", "…(300 bytes)' size 9223372036854775807 is out of "
+		             "range (part 1: "},
+		{0, "exact_window", "…(300 bytes)' is beyond its scope (several "
+		                    "candidate pools, alignment, size or fixed "
+		                    "offset) (part 1: "},
+		{1, "greedy_by_size", "greedy_by_size: no plan fits the pools: "
+		                      "buffer \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		                      "xxxxxxxxxxxxxxxxxxxxxxxx…(1000 bytes)\" (60 "
+		                      "bytes) fits in none of its 1 candidate "
+		                      "pool(s); "},
+	};
+	usmp_registry *r = test_registry(NULL);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		usmp_problem *p = test_parse_json(cases[k].tight ? tight : big,
+		                                  "long.json");
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .flags = USMP_PLAN_NO_ISOLATE,
+		                       .algorithm = cases[k].algo};
+		usmp_plan *plan = NULL;
+		cr_assert_neq(usmp_plan_compute(r, p, &o, &plan), USMP_OK);
+		cr_assert(strstr(usmp_plan_error(plan), cases[k].want), "%s: %s",
+		          cases[k].algo, usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+	}
+	usmp_registry_destroy(r);
+	free(big);
+	free(tight);
+}
