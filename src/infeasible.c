@@ -45,6 +45,49 @@ static void sb_limit(sbuf *b, uint64_t limit)
 		sb_add(b, "%llu byte%s", (unsigned long long)limit, usmp__s(limit));
 }
 
+static bool wide_gt_(usmp__wide a, usmp__wide b)
+{
+	return a.hi > b.hi || (a.hi == b.hi && a.lo > b.lo);
+}
+
+/* w in decimal, exactly (128 bits: 39 digits at most). */
+static void sb_wide(sbuf *b, usmp__wide w)
+{
+	unsigned __int128 x = (unsigned __int128)w.hi << 64 | w.lo;
+	char digits[48];
+	int k = (int)sizeof digits - 1;
+	digits[k] = '\0';
+	do {
+		digits[--k] = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x);
+	sb_add(b, "%s", digits + k);
+}
+
+/* The limit of pools that all have one, past 2^64 - 1 when added up (a
+ * bounded sum the 64-bit limit cannot hold: not "no size limit"), else
+ * as sb_limit says it. */
+static void sb_limit_sum(sbuf *b, usmp__wide limit, bool unbounded)
+{
+	if (limit.hi && !unbounded) {
+		sb_wide(b, limit);
+		sb_add(b, " bytes");
+	} else {
+		sb_limit(b, usmp__wide_min(limit, UINT64_MAX));
+	}
+}
+
+/* Whether a pool the certificate is about has no size limit. */
+static bool cert_unbounded(const usmp_view *v, const usmp__cert *c)
+{
+	if (c->pool != UINT32_MAX)
+		return limit_of(v, c->pool) == USMP_UNBOUNDED;
+	for (uint32_t k = 0; k < c->npool; k++)
+		if (limit_of(v, c->pools[k]) == USMP_UNBOUNDED)
+			return true;
+	return false;
+}
+
 /* ---- recording on the plan ------------------------------------------------ */
 
 void usmp__infeasible_free(usmp__infeasible *w)
@@ -107,20 +150,29 @@ bool usmp__infeasible_never(const usmp_view *v)
 }
 
 /* The limit the honest message compares the bound with: the part's pools. */
-static uint64_t part_limit(const usmp_view *v)
+/* The part's pools' limits added up, exactly. */
+static usmp__wide part_limit_wide(const usmp_view *v)
 {
 	usmp__wide all = {0, 0};
 	for (uint32_t j = 0; j < v->pool_count; j++)
 		usmp__wide_add(&all, limit_of(v, j));
-	return usmp__wide_min(all, UINT64_MAX);
+	return all;
+}
+
+static uint64_t part_limit(const usmp_view *v)
+{
+	return usmp__wide_min(part_limit_wide(v), UINT64_MAX);
 }
 
 static void sb_part_pools(sbuf *m, const usmp_problem *p,
                           const usmp__view_store *vs)
 {
 	const usmp_view *v = &vs->view;
+	bool unbounded = false;
+	for (uint32_t j = 0; j < v->pool_count; j++)
+		unbounded = unbounded || limit_of(v, j) == USMP_UNBOUNDED;
 	sb_add(m, "the limit (");
-	sb_limit(m, part_limit(v));
+	sb_limit_sum(m, part_limit_wide(v), unbounded);
 	sb_add(m, ") of pool%s ", v->pool_count > 1 ? "s" : "");
 	for (uint32_t j = 0; j < v->pool_count; j++)
 		sb_add(m, "%s\"%s\"", j ? ", " : "", p->pools[vs->pool_map[j]].name);
@@ -136,28 +188,33 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 	switch (c->kind) {
 	case USMP_INFEASIBLE_STEP: {
 		const usmp_buffer_rec *big = &v->buffers[c->buffers[0]];
+		/* Totals past 2^64 - 1 said exactly, so the sentence proves
+		 * itself: the bytes needed, the limit, by how many. */
+		bool unbounded = cert_unbounded(v, c);
+		sb_add(m, "at step %lld the buffers live", (long long)c->step);
+		if (c->pool != NONE)
+			sb_add(m, " that may use only pool \"%s\"", pool);
+		sb_add(m, " need ");
+		sb_wide(m, c->need);
+		sb_add(m, " byte%s%s, more than ", usmp__s(c->saturated ? 2 : c->total),
+		       c->rules ? " even sharing what overlap rules allow" : "");
 		if (c->pool != NONE) {
-			sb_add(m, "at step %lld the buffers live that may use only pool "
-			       "\"%s\" need %s%llu byte%s%s, more than its limit (",
-			       (long long)c->step, pool, c->saturated ? "more than " : "",
-			       (unsigned long long)c->total,
-			       usmp__s(c->saturated ? 2 : c->total),
-			       c->rules ? " even sharing what overlap rules allow" : "");
+			sb_add(m, "its limit (");
 		} else {
-			sb_add(m, "at step %lld the buffers live need %s%llu byte%s%s, "
-			       "more than the pools they may use (", (long long)c->step,
-			       c->saturated ? "more than " : "", (unsigned long long)c->total,
-			       usmp__s(c->saturated ? 2 : c->total),
-			       c->rules ? " even sharing what overlap rules allow" : "");
+			sb_add(m, "the pools they may use (");
 			sb_pools(m, p, vs, c->pools, c->npool);
 			sb_add(m, ") hold together (");
 		}
-		sb_limit(m, limit);
+		sb_limit_sum(m, c->limit, unbounded);
 		sb_add(m, ")");
-		if (!c->saturated && limit != USMP_UNBOUNDED && c->total > limit)
-			sb_add(m, " by %llu byte%s",
-			       (unsigned long long)(c->total - limit),
-			       usmp__s(c->total - limit));
+		if (!unbounded && wide_gt_(c->need, c->limit)) {
+			usmp__wide by = c->need;
+			usmp__wide_sub(&by, c->limit.lo);
+			by.hi -= c->limit.hi;
+			sb_add(m, " by ");
+			sb_wide(m, by);
+			sb_add(m, " byte%s", by.hi || by.lo != 1 ? "s" : "");
+		}
 		sb_add(m, "; the largest of the %u is \"%s\" (%llu byte%s)", c->nbuf,
 		       big->name, (unsigned long long)big->size,
 		       usmp__s(big->size));
@@ -187,7 +244,7 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		       "its pools (", (unsigned long long)bound, usmp__s(bound));
 		sb_pools(m, p, vs, c->pools, c->npool);
 		sb_add(m, ") hold together (");
-		sb_limit(m, limit);
+		sb_limit_sum(m, c->limit, cert_unbounded(v, c));
 		sb_add(m, ")");
 		break;
 	case USMP_INFEASIBLE_SEARCH:
@@ -200,7 +257,8 @@ static void sb_cert(sbuf *m, const usmp_problem *p, const usmp__view_store *vs,
 		break;
 	}
 	if (c->kind != USMP_INFEASIBLE_SEARCH && c->kind != USMP_INFEASIBLE_BOUND)
-		sb_add(m, "; the lower bound of the group is %llu byte%s",
+		sb_add(m, "; the lower bound of the group is %s%llu byte%s",
+		       bound == UINT64_MAX ? "at least " : "",
 		       (unsigned long long)bound, usmp__s(bound));
 }
 

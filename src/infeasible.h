@@ -16,6 +16,7 @@ typedef struct usmp__cert {
 	uint32_t last;  /* STEP: the buffer whose entry made the state */
 	bool rules;     /* STEP: overlap rules shared bytes in the total */
 	bool saturated; /* STEP: the total is above 2^64 - 1 */
+	usmp__wide need; /* STEP: the total, exact */
 	uint32_t *buffers, nbuf;
 	uint32_t *pools, npool;
 } usmp__cert;

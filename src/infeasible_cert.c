@@ -377,6 +377,7 @@ static int find_step(const usmp_view *v, usmp__cert *c)
 		usmp__wide_add(&plain, v->buffers[c->buffers[k]].size);
 	c->rules = plain.hi != b->net.hi || plain.lo != b->net.lo;
 	c->saturated = b->net.hi != 0;
+	c->need = b->net;
 	sort_by_size(v, c->buffers, c->nbuf);
 	rc = USMP_OK;
 fail:

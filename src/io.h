@@ -122,12 +122,13 @@ enum {
 	USMP__CLAIM_SIZE = 1u << 0,
 	USMP__CLAIM_LOWER_BOUND = 1u << 1,
 	USMP__CLAIM_PROVEN_BOUND = 1u << 2,
-	USMP__CLAIM_BUFFERS = 1u << 3
+	USMP__CLAIM_BUFFERS = 1u << 3,
+	USMP__CLAIM_GROUP = 1u << 4 /* a pool's bound group */
 };
 typedef struct usmp__claim {
 	unsigned has;
 	uint64_t at; /* the record's index in the file's array */
-	uint64_t size, lower_bound, proven_bound, buffers;
+	uint64_t size, lower_bound, proven_bound, buffers, group;
 	int optimal; /* "optimal": true */
 } usmp__claim;
 

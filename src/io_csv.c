@@ -353,8 +353,9 @@ static int read_header(cctx *c, int plan)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "the header has no comma: its columns are separated "
 		             "by %s; this CSV separates them by commas "
-		             "(id,lower,upper,size)",
-		             memchr(s, ';', n) ? "semicolons (;)" : "tabs");
+		             "(%s)",
+		             memchr(s, ';', n) ? "semicolons (;)" : "tabs",
+		             plan ? "id,...,offset" : "id,lower,upper,size");
 	if (count > 64)
 		return cfail(c, USMP_ERR_INVALID, c->line,
 		             "too many columns in the header row");

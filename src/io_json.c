@@ -1167,33 +1167,30 @@ static json_t *jreal(double x)
 }
 
 /* The top-level algorithm: the distinct algorithms of the parts, joined by
- * "+" in order of first appearance. */
+ * "+" in order of first appearance (linear in the parts and their names). */
 static char *joined_algorithms(const usmp_plan *plan)
 {
-	size_t n = 1;
-	for (uint32_t i = 0; i < plan->part_count; i++)
-		n += strlen(plan->parts[i].algorithm ? plan->parts[i].algorithm
-		                                     : "") + 1;
-	char *s = malloc(n);
-	if (!s)
+	uint32_t *first, count;
+	if (usmp__plan_distinct_algorithms(plan, &first, &count))
 		return NULL;
-	s[0] = '\0';
-	for (uint32_t i = 0; i < plan->part_count; i++) {
-		const char *a = plan->parts[i].algorithm ? plan->parts[i].algorithm
-		                                         : "";
-		uint32_t k;
-		for (k = 0; k < i; k++) {
-			const char *b = plan->parts[k].algorithm
-				? plan->parts[k].algorithm : "";
-			if (strcmp(a, b) == 0)
-				break;
-		}
-		if (k < i)
-			continue;
-		if (s[0])
-			strcat(s, "+");
-		strcat(s, a);
+	size_t n = 1;
+	for (uint32_t k = 0; k < count; k++) {
+		const char *a = plan->parts[first[k]].algorithm;
+		n += strlen(a ? a : "") + 1;
 	}
+	char *s = malloc(n);
+	size_t len = 0;
+	for (uint32_t k = 0; s && k < count; k++) {
+		const char *a = plan->parts[first[k]].algorithm;
+		size_t m = strlen(a ? a : "");
+		if (len)
+			s[len++] = '+';
+		memcpy(s + len, a ? a : "", m);
+		len += m;
+	}
+	if (s)
+		s[len] = '\0';
+	free(first);
 	return s;
 }
 
@@ -1462,7 +1459,8 @@ static int read_part(jctx *c, json_t *rec, size_t i, usmp__part *pt,
 		snprintf(place, sizeof place, "parts[%zu].%s", i, ints[k]);
 		if ((rc = get_int(c, v, place, 0,
 		                  k >= 3 ? (int64_t)UINT32_MAX : INT64_MAX,
-		                  "a non-negative integer", &x)))
+		                  k >= 3 ? "an integer from 0 to 4294967295"
+		                         : "a non-negative integer", &x)))
 			return rc;
 		/* Claims go to cl, checked once the placements are read. */
 		switch (k) {
@@ -1568,6 +1566,9 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			} else if (!strcmp(*k, "lower_bound")) {
 				claims[id].lower_bound = (uint64_t)x;
 				claims[id].has |= USMP__CLAIM_LOWER_BOUND;
+			} else if (!strcmp(*k, "group")) {
+				claims[id].group = (uint64_t)x;
+				claims[id].has |= USMP__CLAIM_GROUP;
 			}
 		}
 	}

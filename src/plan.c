@@ -216,6 +216,36 @@ void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p)
 	}
 }
 
+int usmp__plan_distinct_algorithms(const usmp_plan *plan, uint32_t **first,
+                                   uint32_t *count)
+{
+	usmp__strmap seen;
+	uint32_t n = 0;
+	*count = 0;
+	*first = malloc((plan->part_count ? plan->part_count : 1) *
+	                sizeof **first);
+	if (!*first)
+		return USMP_ERR_NOMEM;
+	usmp__strmap_init(&seen);
+	for (uint32_t i = 0; i < plan->part_count; i++) {
+		const char *a = plan->parts[i].algorithm ? plan->parts[i].algorithm
+		                                         : "";
+		int st = usmp__strmap_put(&seen, a, i);
+		if (st == USMP_ERR_INVALID)
+			continue; /* named by an earlier part */
+		if (st) {
+			usmp__strmap_finish(&seen);
+			free(*first);
+			*first = NULL;
+			return USMP_ERR_NOMEM;
+		}
+		(*first)[n++] = i;
+	}
+	usmp__strmap_finish(&seen);
+	*count = n;
+	return USMP_OK;
+}
+
 void usmp_plan_destroy(usmp_plan *plan)
 {
 	if (!plan)

@@ -141,5 +141,11 @@ int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
 void usmp__plan_spill(usmp_plan *plan, usmp_problem *p);
 /* Recompute pool_size from placements. */
 void usmp__plan_measure(usmp_plan *plan, const usmp_problem *p);
+/* The parts that name an algorithm first (each distinct name once, in part
+ * order) into *first (malloc'ed, *count of them): linear in the parts, so
+ * a plan file of many parts, each its own name, is written in a moment.
+ * USMP_OK or USMP_ERR_NOMEM. */
+int usmp__plan_distinct_algorithms(const usmp_plan *plan, uint32_t **first,
+                                   uint32_t *count);
 
 #endif /* USMP_PLAN_H */

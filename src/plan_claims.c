@@ -116,9 +116,9 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 	pt->optimal = c->optimal && !saturated && size == bound;
 }
 
-/* A pool's claims: a size other than its high-water mark, or a lower
- * bound above its group's size, disproved; one above the library's bound
- * only dropped. */
+/* A pool's claims: a size other than its high-water mark, a group other
+ * than its bound group, or a lower bound above its group's size,
+ * disproved; one above the library's bound only dropped. */
 static void check_pools(usmp_plan *plan, const usmp_problem *p,
                         const char *name, const usmp__claim *pools,
                         const uint64_t *size, const unsigned char *sat,
@@ -133,6 +133,11 @@ static void check_pools(usmp_plan *plan, const usmp_problem *p,
 			          " byte%s, but the placements make %" PRIu64
 			          " byte%s", c->at, c->size, usmp__s(c->size),
 			          plan->pool_size[q], usmp__s(plan->pool_size[q]));
+		if ((c->has & USMP__CLAIM_GROUP) && c->group != g)
+			disproved(plan, name, "pools[%" PRIu64 "].group: %" PRIu64
+			          ", but pool \"%s\" is in bound group %u of the "
+			          "problem", c->at, c->group,
+			          usmp__problem_pool(p, q)->name, g);
 		if ((c->has & USMP__CLAIM_LOWER_BOUND) && g < ng && !sat[g] &&
 		    c->lower_bound > size[g])
 			disproved(plan, name, "pools[%" PRIu64 "].lower_bound: %"

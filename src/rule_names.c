@@ -64,6 +64,10 @@ static const char *nearest(const name_set *s, const char *pattern)
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX;
 	for (uint32_t i = 0; i < s->count; i++) {
+		/* The untargeted part's empty target is no name a rule can
+		 * give ("=exact" is refused): never the guess. */
+		if (!*s->names[i])
+			continue;
 		if (!strcasecmp(pattern, s->names[i]))
 			return s->names[i]; /* "@SRAM" for "sram" */
 		size_t d = usmp__name_distance(pattern, s->names[i]);

@@ -417,7 +417,9 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 
 	uint32_t groups = usmp_problem_prepare_group_count(p);
 	c.count = calloc(p->pool_count ? p->pool_count : 1, sizeof *c.count);
-	if (!c.count || index_pools(&c, groups) != USMP_OK) {
+	uint32_t *algo_first = NULL, algo_count = 0;
+	if (!c.count || index_pools(&c, groups) != USMP_OK ||
+	    usmp__plan_distinct_algorithms(plan, &algo_first, &algo_count)) {
 		free_ctx(&c);
 		return usmp__plan_fail(plan, USMP_ERR_NOMEM,
 		                       "out of memory drawing the plan");
@@ -484,19 +486,14 @@ int usmp__svg_write_plan(usmp_plan *plan, usmp_problem *p, FILE *f)
 
 	/* Header: what made the plan and how good it is. */
 	fputs("<text class=\"hd\" x=\"16\" y=\"24\">usmp plan", f);
-	for (uint32_t i = 0, shown = 0; i < plan->part_count; i++) {
-		uint32_t k;
-		const char *a = plan->parts[i].algorithm ? plan->parts[i].algorithm
-		                                         : "";
-		for (k = 0; k < i; k++)
-			if (plan->parts[k].algorithm &&
-			    strcmp(plan->parts[k].algorithm, a) == 0)
-				break;
-		if (k < i || !*a)
+	for (uint32_t k = 0, shown = 0; k < algo_count; k++) {
+		const char *a = plan->parts[algo_first[k]].algorithm;
+		if (!a || !*a)
 			continue;
 		fputs(shown++ ? " + " : ": ", f);
 		put_escaped(f, a);
 	}
+	free(algo_first);
 	char ts[64], bs[64];
 	fmt_size(total, ts, sizeof ts);
 	fmt_size(bound_total, bs, sizeof bs);

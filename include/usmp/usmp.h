@@ -989,7 +989,8 @@ typedef struct usmp_infeasibility {
 	                   certificate is about several (see pools) */
 	uint32_t group; /* the bound group of the part that failed */
 	uint64_t limit; /* the pool's size limit, or the sum of pools' limits;
-	                   USMP_UNBOUNDED when one is unbounded */
+	                   USMP_UNBOUNDED when one is unbounded or the sum
+	                   passes 2^64 - 1 (the message says it exactly) */
 	uint64_t bound; /* the group's lower bound (usmp_problem_prepare_group_bound) */
 	int64_t step;   /* STEP: the time step; 0 otherwise */
 	uint64_t total; /* STEP: bytes live at step; BUFFER: the buffer's size */

@@ -1,6 +1,7 @@
 /* exact_model.c — turns a single-pool interval view into the exact planner's
  * model: time sections, conflict lists, fixed obstacles and preorder keys. */
 #include "exact_internal.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +28,8 @@ static void *xalloc(const usmp_host *h, size_t count, size_t elem)
 static void logf_(const usmp_host *h, int level, const char *fmt, const char *a,
                   unsigned long long b)
 {
-	char msg[256];
-	snprintf(msg, sizeof msg, fmt, a, b);
+	char msg[256], nm[NAME_SHOWN_MAX];
+	snprintf(msg, sizeof msg, fmt, name_shown(a, nm), b);
 	h->log(h, level, msg);
 }
 

@@ -1,6 +1,7 @@
 /* exact_multi_setup.c — the state of the search of several pools: the scope
  * check, allocation, time sections and identical buffers. */
 #include "exact_multi.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,8 +43,10 @@ int xact_mp_check(const usmp_view *v, const usmp_host *h)
 	for (uint32_t p = 0; p < v->pool_count; p++) {
 		uint64_t a = v->pools[p].alignment;
 		if (a == 0 || (a & (a - 1)) || a > (UINT64_C(1) << 40)) {
+			char nm[NAME_SHOWN_MAX];
 			snprintf(msg, sizeof msg, "exact: pool '%s' alignment %llu is "
-			         "not a supported power of two", v->pools[p].name,
+			         "not a supported power of two",
+			         name_shown(v->pools[p].name, nm),
 			         (unsigned long long)a);
 			h->log(h, USMP_LOG_ERROR, msg);
 			return USMP_ERR_UNSUPPORTED;
@@ -59,9 +62,11 @@ int xact_mp_check(const usmp_view *v, const usmp_host *h)
 		    ((b->flags & USMP_BUFFER_FIXED) &&
 		     (b->fixed_pool >= v->pool_count ||
 		      b->fixed_offset >= XACT_MAXVAL / 4))) {
+			char nm[NAME_SHOWN_MAX];
 			snprintf(msg, sizeof msg, "exact: buffer '%s' has a size, "
 			         "alignment, candidate list or fixed placement out "
-			         "of the exact search's range", b->name);
+			         "of the exact search's range",
+			         name_shown(b->name, nm));
 			h->log(h, USMP_LOG_ERROR, msg);
 			return USMP_ERR_UNSUPPORTED;
 		}

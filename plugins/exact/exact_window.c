@@ -1,6 +1,7 @@
 /* exact_window.c — large-neighbourhood search for problems too big for the
  * exact search: re-place small time windows of the best plan with it. */
 #include "exact_window.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -503,10 +504,11 @@ static int check(const usmp_view *v, const usmp_host *h)
 		    ((b->flags & USMP_BUFFER_FIXED) &&
 		     (b->fixed_pool != 0 ||
 		      b->fixed_offset >= XACT_MAXVAL / 4))) {
-			char msg[256];
+			char msg[256], nm[NAME_SHOWN_MAX];
 			snprintf(msg, sizeof msg, "exact_window: buffer '%s' is "
 			         "beyond its scope (several candidate pools, "
-			         "alignment, size or fixed offset)", b->name);
+			         "alignment, size or fixed offset)",
+			         name_shown(b->name, nm));
 			h->log(h, USMP_LOG_ERROR, msg);
 			return USMP_ERR_UNSUPPORTED;
 		}

@@ -18,6 +18,7 @@
  * both algorithms use the lists for every problem.
  * fit_ctx.h holds the context the files share. */
 #include "fit_ctx.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 
@@ -77,9 +78,10 @@ static int fit_check_call(const fit_ctx *c, const char *order_s, int *order)
 	for (uint32_t b = 0; b < v->buffer_count; b++) {
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (fit_live(v, b) && r->end <= r->begin) {
+			char nm[NAME_SHOWN_MAX];
 			snprintf(m, sizeof m,
-			         "%s: buffer \"%.64s\" has an empty live range",
-			         c->algo, r->name ? r->name : "?");
+			         "%s: buffer \"%s\" has an empty live range",
+			         c->algo, name_shown(r->name, nm));
 			fit_log(c, USMP_LOG_ERROR, m);
 			return USMP_ERR_INVALID;
 		}

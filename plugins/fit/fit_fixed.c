@@ -1,6 +1,7 @@
 /* fit_fixed.c — the fixed buffers of the fit plugin: put at their imposed
  * offsets first, a clash between two of them named. */
 #include "fit_ctx.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 
@@ -37,10 +38,11 @@ static void fit_fixed_clash(fit_ctx *c, uint32_t i)
 		other = v->buffers[o].name ? v->buffers[o].name : "?";
 		break;
 	}
+	char n1[NAME_SHOWN_MAX], n2[NAME_SHOWN_MAX], n3[NAME_SHOWN_MAX];
 	snprintf(c->msg, sizeof c->msg,
 	         "%s: fixed buffers \"%s\" and \"%s\" overlap in pool \"%s\"",
-	         c->algo, other, r->name ? r->name : "?",
-	         v->pools[r->fixed_pool].name);
+	         c->algo, name_shown(other, n1), name_shown(r->name, n2),
+	         name_shown(v->pools[r->fixed_pool].name, n3));
 }
 
 /* Put the fixed buffers (c->seq[0..count)) in place, checking they do not
@@ -53,9 +55,10 @@ int usmp__fit_place_fixed(fit_ctx *c, uint32_t count)
 		uint32_t b = c->seq[i];
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (r->fixed_pool >= v->pool_count) {
+			char nm[NAME_SHOWN_MAX];
 			snprintf(c->msg, sizeof c->msg,
 			         "%s: fixed buffer \"%s\" names pool %u of %u",
-			         c->algo, r->name ? r->name : "?", r->fixed_pool,
+			         c->algo, name_shown(r->name, nm), r->fixed_pool,
 			         v->pool_count);
 			return USMP_ERR_INVALID;
 		}

@@ -2,6 +2,7 @@
  * its pool's gap index asked) pool by pool, and the chosen offset recorded
  * in the structures the problem keeps. */
 #include "fit_ctx.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 
@@ -115,10 +116,11 @@ int usmp__fit_place(fit_ctx *c, uint32_t b)
 		if (found)
 			return usmp__fit_put(c, b, p, x);
 	}
+	char nm[NAME_SHOWN_MAX];
 	snprintf(c->msg, sizeof c->msg,
 	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
 	         "candidate pool(s)",
-	         c->algo, r->name ? r->name : "?", (unsigned long long)r->size,
+	         c->algo, name_shown(r->name, nm), (unsigned long long)r->size,
 	         r->size == 1 ? "" : "s", r->candidate_count);
 	return USMP_ERR_INFEASIBLE;
 }

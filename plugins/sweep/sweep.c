@@ -14,6 +14,7 @@
 #include <usmp/plugin.h>
 
 #include "../host_mem.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,17 +324,18 @@ static int sw_infeasible(sw_ctx *c, uint32_t b, uint32_t p, uint64_t x,
 {
 	const usmp_view *v = c->v;
 	const usmp_buffer_rec *r = &v->buffers[b];
+	char nm[NAME_SHOWN_MAX], pn[NAME_SHOWN_MAX];
 	if (overflow)
 		snprintf(c->msg, sizeof c->msg, "first_fit_sweep: buffer \"%s\" "
 		         "(%llu byte%s) has no offset below 2^64 in pool \"%s\"",
-		         r->name ? r->name : "?", (unsigned long long)r->size,
-		         r->size == 1 ? "" : "s", v->pools[p].name);
+		         name_shown(r->name, nm), (unsigned long long)r->size,
+		         r->size == 1 ? "" : "s", name_shown(v->pools[p].name, pn));
 	else
 		snprintf(c->msg, sizeof c->msg, "first_fit_sweep: buffer \"%s\" "
 		         "(%llu byte%s) does not fit in pool \"%s\" (limit %llu "
 		         "byte%s): its lowest free offset is %llu",
-		         r->name ? r->name : "?", (unsigned long long)r->size,
-		         r->size == 1 ? "" : "s", v->pools[p].name,
+		         name_shown(r->name, nm), (unsigned long long)r->size,
+		         r->size == 1 ? "" : "s", name_shown(v->pools[p].name, pn),
 		         (unsigned long long)v->pools[p].size_limit,
 		         v->pools[p].size_limit == 1 ? "" : "s",
 		         (unsigned long long)x);
@@ -448,9 +450,10 @@ static int first_fit_sweep(const usmp_view *v, const usmp_host *h,
 	for (uint32_t i = 0; i < v->buffer_count; i++)
 		if (!(v->buffers[i].flags & USMP_BUFFER_FIXED) &&
 		    v->buffers[i].candidate_count != 1) {
+			char nm[NAME_SHOWN_MAX];
 			snprintf(c.msg, sizeof c.msg, "first_fit_sweep: buffer \"%s\" "
 			         "has %u candidate pools; only one is supported",
-			         v->buffers[i].name ? v->buffers[i].name : "?",
+			         name_shown(v->buffers[i].name, nm),
 			         v->buffers[i].candidate_count);
 			goto fail;
 		}

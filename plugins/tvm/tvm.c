@@ -17,6 +17,7 @@
 #include "tvm_ctx.h"
 
 #include "../host_mem.h"
+#include "../name_shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,10 +302,11 @@ uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl, uint64_t *hw)
 void tvm_fail_msg(tvm_ctx *c)
 {
 	const usmp_buffer_rec *r = &c->v->buffers[c->fail];
+	char nm[NAME_SHOWN_MAX];
 	snprintf(c->msg, sizeof c->msg,
 	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
 	         "candidate pool(s)",
-	         c->algo, r->name ? r->name : "?", (unsigned long long)r->size,
+	         c->algo, name_shown(r->name, nm), (unsigned long long)r->size,
 	         r->size == 1 ? "" : "s", r->candidate_count);
 }
 

@@ -161,31 +161,53 @@ static int cmd_simulate(int argc, char **argv)
 	return code;
 }
 
+/* x in decimal, exactly (a sum of limits may pass 64 bits). */
+static const char *u128_text(unsigned __int128 x, char buf[48])
+{
+	int k = 47;
+	buf[k] = '\0';
+	do {
+		buf[--k] = (char)('0' + (int)(x % 10));
+		x /= 10;
+	} while (x);
+	return buf + k;
+}
+
 /* The bound of a group against what its pools hold together, when every
- * one of them has a size limit: over it no plan fits (usmp plan exits 3). */
+ * one of them has a size limit: over it no plan fits (usmp plan exits 3).
+ * The limits are added up exactly; a bound of 2^64 - 1 may stand for more
+ * (the library's bound saturates), so past it only usmp plan can say. */
 static void against_limits(const usmp_problem *p, const uint32_t *pools,
                            uint32_t n, unsigned long long bound)
 {
-	unsigned long long total = 0;
+	unsigned __int128 total = 0;
+	char t[48], d[48];
 	for (uint32_t i = 0; i < n; i++) {
 		usmp_pool_info info = {.struct_size = sizeof info};
 		if (usmp_problem_pool_info(p, pools[i], &info) != USMP_OK ||
 		    info.size_limit == USMP_UNBOUNDED)
 			return; /* an unbounded pool holds any bound */
-		total = info.size_limit > ULLONG_MAX - total ? ULLONG_MAX
-		                                              : total + info.size_limit;
+		total += info.size_limit;
 	}
 	if (!n)
 		return;
 	const char *what = n == 1 ? "the pool's size limit"
 	                         : "the pools' size limits together";
+	int saturated = bound == ULLONG_MAX;
 	if (bound > total)
-		printf("; over %s (%llu byte%s) by %llu byte%s: no plan fits", what,
-		       total, cli_s(total), bound - total, cli_s(bound - total));
+		printf("; over %s (%s byte%s) by %s%s byte%s: no plan fits", what,
+		       u128_text(total, t), total == 1 ? "" : "s",
+		       saturated ? "at least " : "",
+		       u128_text(bound - total, d), cli_s(bound - total));
+	else if (saturated)
+		printf("; %s: %s bytes, and the lower bound is 2^64 - 1 bytes or "
+		       "more: usmp plan says whether a plan fits", what,
+		       u128_text(total, t));
 	else
-		printf("; within %s (%llu byte%s), %llu byte%s to spare: a plan "
-		       "may fit (usmp plan says)", what, total, cli_s(total),
-		       total - bound, cli_s(total - bound));
+		printf("; within %s (%s byte%s), %s byte%s to spare: a plan "
+		       "may fit (usmp plan says)", what, u128_text(total, t),
+		       total == 1 ? "" : "s", u128_text(total - bound, d),
+		       total - bound == 1 ? "" : "s");
 }
 
 static int cmd_bound(int argc, char **argv)
@@ -228,7 +250,9 @@ static int cmd_bound(int argc, char **argv)
 	}
 	for (uint32_t g = 0, at = 0; g < groups; g++) {
 		unsigned long long bound = usmp_problem_prepare_group_bound(p, g);
-		printf("group %u: lower bound %llu byte%s; pools:", g, bound,
+		/* 2^64 - 1: the library's bound saturates there */
+		printf("group %u: lower bound %s%llu byte%s; pools:", g,
+		       bound == ULLONG_MAX ? "at least " : "", bound,
 		       cli_s(bound));
 		uint32_t from = at;
 		for (; at < start[g]; at++)
@@ -236,9 +260,10 @@ static int cmd_bound(int argc, char **argv)
 			       cli_shown(usmp_problem_pool_name(p, pools[at])));
 		/* A CSV problem's one pool: the bound against --capacity. */
 		if (capacity != USMP_UNBOUNDED && bound > capacity)
-			printf("; over the capacity (%llu byte%s) by %llu byte%s: "
+			printf("; over the capacity (%llu byte%s) by %s%llu byte%s: "
 			       "no plan fits", (unsigned long long)capacity,
-			       cli_s(capacity), bound - (unsigned long long)capacity,
+			       cli_s(capacity), bound == ULLONG_MAX ? "at least " : "",
+			       bound - (unsigned long long)capacity,
 			       cli_s(bound - (unsigned long long)capacity));
 		else if (capacity != USMP_UNBOUNDED)
 			printf("; within the capacity (%llu byte%s), %llu byte%s to "
