@@ -131,7 +131,9 @@ enum xact_result {
 	XACT_INFEASIBLE = 1,
 	XACT_LIMIT = 2,   /* node budget exhausted */
 	XACT_STOPPED = 3, /* host or time limit asked to stop */
-	XACT_NOMEM = 4
+	XACT_NOMEM = 4,
+	XACT_TOO_WIDE = 5 /* exact_window: a window takes in more buffers
+	                     than the search holds (XACT_SEARCH_MAX) */
 };
 
 /* Stop conditions shared by every search of one call. */

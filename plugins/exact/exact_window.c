@@ -286,6 +286,11 @@ static int solve_window(win *w, uint64_t cap, uint64_t budget)
 			goto out;
 	}
 	size_t nf = w->fr.n, nx = w->fx.n, len = 4 + 4 * (nf + nx);
+	if (nf + nx > XACT_SEARCH_MAX) { /* what is alive over its span */
+		w->too_wide = nf + nx;
+		res = XACT_TOO_WIDE;
+		goto out;
+	}
 	if (!sub_room(w, nf + nx) || !key_room(w, len))
 		goto out;
 	/* The key: shape of the window relative to its first begin. */
@@ -397,8 +402,8 @@ static int repair(win *w, uint64_t cap, uint32_t window, uint32_t maxlev)
 					return r;
 				r = solve_window(w, cap,
 				                 (uint64_t)FIRST_BUDGET << (2 * l));
-				if (r == XACT_NOMEM ||
-				    r == XACT_STOPPED)
+				if (r == XACT_NOMEM || r == XACT_STOPPED ||
+				    r == XACT_TOO_WIDE)
 					return r;
 				if (top_of(w, x) > cap) /* x not in the window */
 					r = XACT_LIMIT;
@@ -412,6 +417,18 @@ static int repair(win *w, uint64_t cap, uint32_t window, uint32_t maxlev)
 		if (!has_range(v, i) && top_of(w, i) > cap)
 			return XACT_LIMIT;
 	return XACT_FOUND;
+}
+
+/* The search stopped at a window whose span meets more buffers than the
+ * exact search holds: say so, then what follows (`then`). */
+static void too_wide_log(const win *w, int level, const char *then)
+{
+	char msg[320];
+	snprintf(msg, sizeof msg, "exact_window: a window meets %zu buffers "
+	         "alive over its span, more than the exact search holds (%u: "
+	         "too many buffers are alive at once for windows); %s",
+	         w->too_wide, XACT_SEARCH_MAX, then);
+	w->h->log(w->h, level, msg);
 }
 
 static void report(win *w, uint64_t before)
@@ -456,7 +473,8 @@ static int improve(win *w, uint64_t lb, uint32_t window)
 			if (bold && c + g < w->peak) {
 				bold = false;
 				r = attempt(w, c, window, lev);
-				if (r == XACT_NOMEM || r == XACT_STOPPED)
+				if (r == XACT_NOMEM || r == XACT_STOPPED ||
+				    r == XACT_TOO_WIDE)
 					return r;
 				if (r == XACT_FOUND)
 					continue;
@@ -465,7 +483,8 @@ static int improve(win *w, uint64_t lb, uint32_t window)
 					break; /* next level's bold step first */
 			}
 			r = attempt(w, w->peak - g, window, lev);
-			if (r == XACT_NOMEM || r == XACT_STOPPED)
+			if (r == XACT_NOMEM || r == XACT_STOPPED ||
+			    r == XACT_TOO_WIDE)
 				return r;
 			if (r != XACT_FOUND)
 				break;
@@ -638,15 +657,21 @@ int xact_window(const usmp_view *v, const usmp_host *h,
 		for (uint32_t lev = 1; lev <= MAX_LEVEL && w.peak > limit; lev++) {
 			r = repair(&w, limit / w.gran * w.gran, window, lev);
 			report(&w, start);
-			if (r == XACT_NOMEM || r == XACT_STOPPED)
+			if (r == XACT_NOMEM || r == XACT_STOPPED ||
+			    r == XACT_TOO_WIDE)
 				break;
 		}
 		if (w.peak > limit) {
 			rc = r == XACT_NOMEM ? USMP_ERR_NOMEM
 			     : r == XACT_STOPPED ? USMP_ERR_STOPPED
+			     : r == XACT_TOO_WIDE ? USMP_ERR_UNSUPPORTED
 			                                : USMP_ERR_INFEASIBLE;
-			h->log(h, USMP_LOG_ERROR, "exact_window: no plan within "
-			       "the pool's size limit found");
+			if (r == XACT_TOO_WIDE)
+				too_wide_log(&w, USMP_LOG_ERROR, "no plan within "
+				             "the pool's size limit found");
+			else
+				h->log(h, USMP_LOG_ERROR, "exact_window: no plan "
+				       "within the pool's size limit found");
 			goto out;
 		}
 	}
@@ -655,6 +680,8 @@ int xact_window(const usmp_view *v, const usmp_host *h,
 	if (r == XACT_NOMEM)
 		h->log(h, USMP_LOG_WARN, "exact_window: out of memory; "
 		       "returning the best plan so far");
+	if (r == XACT_TOO_WIDE)
+		too_wide_log(&w, USMP_LOG_WARN, "returning the best plan so far");
 	xwin_log(h, USMP_LOG_INFO, "exact_window: peak %llu (start %llu), %llu "
 	         "windows solved, %llu from the memo", (unsigned long long)w.peak,
 	         (unsigned long long)start, (unsigned long long)w.solves,

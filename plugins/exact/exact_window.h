@@ -50,6 +50,7 @@ typedef struct win {
 	uint64_t *key;
 	size_t keycap;
 	uint64_t hits, solves;
+	size_t too_wide;  /* buffers of the window that stopped it, or 0 */
 	double t_start;
 } win;
 
