@@ -167,6 +167,35 @@ Test(loose_ends5, a_time_limit_with_a_unit_says_to_write_seconds)
 	free(pp);
 }
 
+/* An option asking for log lines (-v, --verbose, --log-level, --debug) is
+ * refused as before and told that USMP_LOG sets them; another unknown
+ * option gets the plain message. */
+Test(loose_ends5, a_verbose_option_is_told_of_usmp_log)
+{
+	static const char *const asks[] = {"-v", "--verbose", "--log-level=info",
+	                                   "--debug"};
+	char *pp = test_write_tmp(".json", small_json);
+	for (size_t i = 0; i < sizeof asks / sizeof *asks; i++) {
+		char *out = NULL;
+		int st = test_usmp(&out, "plan '%s' %s -o /dev/null", pp, asks[i]);
+		cr_assert_eq(st, 2, "%s: exit %d\n%s", asks[i], st, out);
+		char *want = test_fmt("usmp: plan: unrecognized option '%s' (try "
+		                      "`usmp plan --help`); log lines are asked for "
+		                      "by the environment: USMP_LOG=info (or debug) "
+		                      "usmp ...\n", asks[i]);
+		cr_assert(strstr(out, want), "%s", out);
+		free(want);
+		free(out);
+	}
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "plan '%s' --frob -o /dev/null", pp), 2);
+	cr_assert(strstr(out, "usmp: plan: unrecognized option '--frob' (try "
+	                      "`usmp plan --help`)\n"), "%s", out);
+	free(out);
+	remove(pp);
+	free(pp);
+}
+
 /* ---- thin buffers in the SVG ---------------------------------------------- */
 
 /* The first <rect> attribute `key` ("y", "height") after `at`. */

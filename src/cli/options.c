@@ -46,14 +46,28 @@ const char *cli_option_label(const cli_command *cmd, int key)
 	return label;
 }
 
+/* What to add when a refused option asks for log lines (-v, --verbose,
+ * --log-level, --debug...): the command's logs are set by USMP_LOG. */
+static const char *log_hint(int key, const char *given)
+{
+	static const char *const words[] = {"--verbose", "--log", "--debug",
+	                                    NULL};
+	bool asks = key == 'v' || key == 'd';
+	for (size_t i = 0; !asks && words[i]; i++)
+		asks = !strncmp(given, words[i], strlen(words[i]));
+	return asks ? "; log lines are asked for by the environment: "
+	              "USMP_LOG=info (or debug) usmp ..."
+	            : "";
+}
+
 /* The message for an option getopt_long refused ('?'). */
 static void refused_option(const cli_parser *ps, int argc, char **argv)
 {
 	const char *cmd = ps->cmd->name;
 	const char *given = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 	if (optopt && optopt < CLI_LONG_ONLY && !find_key(ps->cmd, optopt)) {
-		cli_error("%s: unrecognized option '-%c' (try `usmp %s --help`)",
-		          cmd, optopt, cmd);
+		cli_error("%s: unrecognized option '-%c' (try `usmp %s --help`)%s",
+		          cmd, optopt, cmd, log_hint(optopt, ""));
 		return;
 	}
 	if (optopt) { /* a flag given "--flag=value" */
@@ -76,8 +90,8 @@ static void refused_option(const cli_parser *ps, int argc, char **argv)
 		cli_error("%s: option '%.*s' is ambiguous (%s)", cmd, (int)len,
 		          given, names);
 	else
-		cli_error("%s: unrecognized option '%s' (try `usmp %s --help`)", cmd,
-		          given, cmd);
+		cli_error("%s: unrecognized option '%s' (try `usmp %s --help`)%s",
+		          cmd, given, cmd, log_hint(0, given));
 }
 
 int cli_next_option(cli_parser *ps, int argc, char **argv)
