@@ -1,0 +1,83 @@
+/* test_loose_ends6.c — more loose ends: a failed plan write names its file,
+ * bad algorithm names get a suggestion, missing plugin directories their setting. */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <usmp/usmp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- a plan write that fails names the output file ------------------------ */
+
+/* A buffer name in Latin-1, given through the API: the JSON writer refuses
+ * it and says the file, then the record and field. */
+Test(loose_ends6, a_failed_plan_write_names_its_file)
+{
+	usmp_registry *r = test_registry(NULL);
+	usmp_problem *p = usmp_problem_create();
+	uint32_t q, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 64, 0, &q), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "caf\xe9", 8, 0, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, b, 0, 2), USMP_OK);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK);
+	char *dir = test_fresh_dir("le6-write");
+	char *json = test_join(dir, "plan.json");
+	cr_assert_eq(usmp_plan_write(plan, p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	char *want = test_fmt("writing %s: buffers[0].name is not valid UTF-8",
+	                      json);
+	cr_assert_str_eq(usmp_plan_error(plan), want);
+	cr_assert_null(test_read_file(json), "a file was written");
+	/* stdout is said as the I/O errors say it */
+	cr_assert_eq(usmp_plan_write(plan, p, "-", USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	cr_assert_str_eq(usmp_plan_error(plan),
+	                 "writing <stdout>: buffers[0].name is not valid UTF-8");
+	usmp_plan_destroy(plan);
+	free(want);
+	free(json);
+	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* A figure JSON cannot hold: the library names the output file, the command
+ * the problem's, each once. */
+Test(loose_ends6, a_plan_too_large_for_json_names_both_files_once)
+{
+	static const char text[] =
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"size\": 9223372036854775807, \"live\": [0, 2]},"
+		"{\"name\": \"b\", \"size\": 9223372036854775807, \"live\": [1, 3]}]}\n";
+	char *path = test_write_tmp(".json", text);
+	char *dir = test_fresh_dir("le6-big");
+	char *out_json = test_join(dir, "plan.json");
+	char *out = NULL;
+	int st = test_run(test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan "
+	                           "'%s' -a first_fit -q -o '%s' 2>&1",
+	                           test_cli(), path, out_json), &out);
+	cr_assert_eq(st, 2, "%s", out);
+	char *want = test_fmt("usmp: %s: writing %s: pool size: "
+	                      "18446744073709551614 is too large for the JSON "
+	                      "format (pools[0] \"default\")\n", path, out_json);
+	cr_assert_str_eq(out, want);
+	free(out);
+	free(want);
+	/* to stdout */
+	st = test_run(test_fmt("USMP_PLUGIN_PATH= USMP_ALGORITHM= '%s' plan "
+	                       "'%s' -a first_fit -q 2>&1 >/dev/null",
+	                       test_cli(), path), &out);
+	cr_assert_eq(st, 2, "%s", out);
+	want = test_fmt("usmp: %s: writing <stdout>: pool size: "
+	                "18446744073709551614 is too large for the JSON format "
+	                "(pools[0] \"default\")\n", path);
+	cr_assert_str_eq(out, want);
+	free(out);
+	free(want);
+	free(out_json);
+	remove(path);
+	free(path);
+}
