@@ -118,6 +118,33 @@ static bool valid_algo_name(const char *s)
 	return true;
 }
 
+/* The valid name nearest `s`, for a diagnostic refusing `s`: ASCII
+ * letters lower-cased, a run of other bytes outside [a-z0-9_] ('-', '.',
+ * a blank, a UTF-8 character) to one '_', what precedes the first letter
+ * dropped, at most MAX_ALGO_NAME bytes ("Acme-LF" gives "acme_lf").
+ * Writes "" when no letter is left (NULL, "", "__", "123"). */
+static void suggest_algo_name(const char *s, char out[MAX_ALGO_NAME + 1])
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	while (*s && !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		s++;
+	for (; *s && n < MAX_ALGO_NAME; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 'A' && c <= 'Z')
+			out[n++] = (char)(c - 'A' + 'a');
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		         c == '_')
+			out[n++] = (char)c;
+		else if (out[n - 1] != '_') /* n > 0: s began with a letter */
+			out[n++] = '_';
+	}
+	out[n] = '\0';
+}
+
 /* Where an algorithm already registered came from, for messages. */
 static const char *algo_origin(const usmp_registry *r, const usmp__algo *a)
 {
@@ -267,11 +294,16 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 		return USMP_OK;
 	}
 	if (!valid_algo_name(pa->name)) {
+		char near[MAX_ALGO_NAME + 1];
+		suggest_algo_name(pa->name, near);
 		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm %" PRIu32 ": name \"%.*s\" is not "
-		                    "[a-z][a-z0-9_]* (at most %d bytes); skipped",
+		                    "[a-z][a-z0-9_]* (at most %d bytes)%s%s%s; "
+		                    "skipped",
 		                    path, i, MAX_ALGO_NAME + 8,
-		                    pa->name ? pa->name : "(null)", MAX_ALGO_NAME);
+		                    pa->name ? pa->name : "(null)", MAX_ALGO_NAME,
+		                    *near ? ": name it \"" : "", near,
+		                    *near ? "\"" : "");
 		return USMP_OK;
 	}
 	if (!pa->fn) {

@@ -81,3 +81,55 @@ Test(loose_ends6, a_plan_too_large_for_json_names_both_files_once)
 	remove(path);
 	free(path);
 }
+
+/* ---- a bad algorithm name gets the nearest valid one ---------------------- */
+
+/* bad_names.so (tests/plugins/loose_ends6/names.c): each name that breaks
+ * [a-z][a-z0-9_]* is refused with the name to give it; the registry's
+ * diagnostic and `usmp check-plugin` say the same. */
+Test(loose_ends6, a_bad_algorithm_name_gets_the_nearest_valid_one)
+{
+	char *so = test_fmt("%s/loose_ends6/bad_names.so",
+	                    test_fixture_plugindir());
+	static const char *const want[] = {
+		"algorithm 0: name \"Acme-LF\" is not [a-z][a-z0-9_]* (at most 128 "
+		"bytes): name it \"acme_lf\"; skipped",
+		"algorithm 1: name \"2opt.fast\" is not [a-z][a-z0-9_]* (at most 128 "
+		"bytes): name it \"opt_fast\"; skipped",
+		"algorithm 2: name \"caf\xc3\xa9-fit\" is not [a-z][a-z0-9_]* (at "
+		"most 128 bytes): name it \"caf_fit\"; skipped",
+		/* no letter: nothing to suggest */
+		"algorithm 3: name \"__\" is not [a-z][a-z0-9_]* (at most 128 "
+		"bytes); skipped",
+	};
+	usmp_registry_options o = {
+		.struct_size = sizeof o,
+		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
+		.plugin_path = so,
+	};
+	usmp_registry *r = NULL;
+	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 4);
+	for (int i = 0; i < 4; i++) {
+		char *line = test_fmt("%s: %s", so, want[i]);
+		cr_assert_str_eq(usmp_registry_diagnostic(r, i), line);
+		free(line);
+	}
+	uint32_t a;
+	cr_assert_eq(usmp_registry_find_algorithm(r, "le6_ok", &a), USMP_OK);
+	cr_assert_neq(usmp_registry_find_algorithm(r, "acme_lf", &a), USMP_OK,
+	              "a suggestion is not a registration");
+	usmp_registry_destroy(r);
+
+	char *out = NULL;
+	int st = test_run(test_fmt("'%s' check-plugin '%s' 2>&1", test_cli(), so),
+	                  &out);
+	cr_assert_eq(st, 4, "exit %d:\n%s", st, out);
+	for (int i = 0; i < 4; i++) {
+		char *line = test_fmt("FAIL not loaded: %s: %s\n", so, want[i]);
+		cr_assert(strstr(out, line), "%s\nlacks\n%s", out, line);
+		free(line);
+	}
+	free(out);
+	free(so);
+}
