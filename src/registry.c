@@ -816,19 +816,19 @@ static int skip_entry(search *s, const char *path, int err,
 
 /* What a plugin path entry that does not exist was likely meant as: the
  * shell's words the registry never expands, or another separator. "" when
- * nothing stands out. */
+ * nothing stands out; else the words, without parentheses. */
 static const char *entry_hint(const char *dir)
 {
 	if (dir[0] == '~')
-		return " (\"~\" is not expanded here, only by a shell where it "
+		return "\"~\" is not expanded here, only by a shell where it "
 		       "begins an unquoted word: write the full path, e.g. "
-		       "$HOME/... unquoted or in double quotes)";
+		       "$HOME/... unquoted or in double quotes";
 	if (strchr(dir, ';'))
-		return " (entries of a plugin path are separated by ':', not ';')";
+		return "entries of a plugin path are separated by ':', not ';'";
 	if (strchr(dir, '$'))
-		return " (\"$\" is not expanded here: let the shell expand the "
+		return "\"$\" is not expanded here: let the shell expand the "
 		       "variable, unquoted or in double quotes, or write the "
-		       "full path)";
+		       "full path";
 	return "";
 }
 
@@ -856,13 +856,19 @@ static int search_dir(search *s, const char *dir, bool explicit)
 			snprintf(why, sizeof why, "cannot read plugin path entry: %s",
 			         strerror(err));
 			search_miss(s, dir, why);
-			return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
+			return search_note(s, USMP_DIAG_OTHER, "%s: %s (an entry of %s)",
+			                   dir, why, s->source);
 		}
+		/* The miss is listed under its setting already; the diagnostic,
+		 * alone on its line, says the setting itself. */
+		const char *hint = entry_hint(dir);
 		char why[256];
-		snprintf(why, sizeof why, "plugin directory not found%s",
-		         entry_hint(dir));
+		snprintf(why, sizeof why, "plugin directory not found%s%s%s",
+		         *hint ? " (" : "", hint, *hint ? ")" : "");
 		search_miss(s, dir, why);
-		return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
+		return search_note(s, USMP_DIAG_OTHER,
+		                   "%s: plugin directory not found (an entry of %s%s%s)",
+		                   dir, s->source, *hint ? "; " : "", hint);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (strchr(dir, '/'))
@@ -882,12 +888,13 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		search_miss(s, dir, "neither a plugin file nor a directory");
 		return search_note(s, USMP_DIAG_OTHER,
 		                   "%s: neither a plugin file nor a directory "
-		                   "(%s); skipped",
+		                   "(%s, an entry of %s); skipped",
 		                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
 		                        : S_ISCHR(st.st_mode)  ? "a character device"
 		                        : S_ISBLK(st.st_mode)  ? "a block device"
 		                        : S_ISSOCK(st.st_mode) ? "a socket"
-		                                               : "a special file");
+		                                               : "a special file",
+		                   s->source);
 	}
 	dh = opendir(dir);
 	if (!dh) {
@@ -895,7 +902,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		if (!explicit)
 			return USMP_OK;
 		rc = search_note(s, USMP_DIAG_OTHER,
-		                 "%s: cannot read plugin directory: %s", dir, why);
+		                 "%s: cannot read plugin directory: %s (an entry of %s)",
+		                 dir, why, s->source);
 		search_miss(s, dir, "cannot read plugin directory");
 		return rc;
 	}

@@ -1,5 +1,5 @@
 /* test_loose_ends6.c — more loose ends: a failed plan write names its file,
- * bad algorithm names get a suggestion, missing plugin directories their setting. */
+ * a bad algorithm name gets a valid one, a missing directory its setting. */
 #include "support.h"
 
 #include <criterion/criterion.h>
@@ -132,4 +132,62 @@ Test(loose_ends6, a_bad_algorithm_name_gets_the_nearest_valid_one)
 	}
 	free(out);
 	free(so);
+}
+
+/* ---- a missing plugin directory names the setting it came from ------------ */
+
+/* `DIR: plugin directory not found` said which directory, not where it was
+ * set; the algorithm's not-found error already said (`entries of
+ * usmp_registry_options.plugin_path ...`). The diagnostic says it too. */
+Test(loose_ends6, a_missing_plugin_directory_names_its_setting)
+{
+	char *dir = test_fresh_dir("le6-miss");
+	char *a = test_join(dir, "a"), *b = test_join(dir, "b");
+	char *c = test_join(dir, "~c");
+	char *opt = test_fmt("%s:%s", a, c);
+	usmp_registry_options o = {.struct_size = sizeof o,
+	                           .flags = USMP_REGISTRY_NO_DEFAULT_DIRS,
+	                           .plugin_path = opt};
+	usmp_registry *r = NULL;
+	cr_assert_eq(setenv("USMP_PLUGIN_PATH", b, 1), 0);
+	int rc = usmp_registry_create(&o, &r);
+	unsetenv("USMP_PLUGIN_PATH");
+	cr_assert_eq(rc, USMP_OK);
+	cr_assert_eq(usmp_registry_diagnostic_count(r), 3);
+	char *want = test_fmt("%s: plugin directory not found (an entry of "
+	                      "usmp_registry_options.plugin_path)", a);
+	cr_assert_str_eq(usmp_registry_diagnostic(r, 0), want);
+	free(want);
+	/* "~" begins no entry here: a hint only for a leading "~" */
+	want = test_fmt("%s: plugin directory not found (an entry of "
+	                "usmp_registry_options.plugin_path)", c);
+	cr_assert_str_eq(usmp_registry_diagnostic(r, 1), want);
+	free(want);
+	want = test_fmt("%s: plugin directory not found (an entry of "
+	                "USMP_PLUGIN_PATH)", b);
+	cr_assert_str_eq(usmp_registry_diagnostic(r, 2), want);
+	free(want);
+	usmp_registry_destroy(r);
+
+	/* the command passes no option: USMP_PLUGIN_PATH, hint after it */
+	char *out = NULL;
+	int st = test_run(test_fmt("USMP_PLUGIN_PATH='%s:~/le6-none' '%s' list -v "
+	                           "2>&1", a, test_cli()), &out);
+	cr_assert_eq(st, 0, "exit %d:\n%s", st, out);
+	want = test_fmt("  %s: plugin directory not found (an entry of "
+	                "USMP_PLUGIN_PATH)\n", a);
+	cr_assert(strstr(out, want), "%s\nlacks\n%s", out, want);
+	free(want);
+	cr_assert(strstr(out, "  ~/le6-none: plugin directory not found (an "
+	                      "entry of USMP_PLUGIN_PATH; \"~\" is not expanded "
+	                      "here, only by a shell where it begins an unquoted "
+	                      "word: write the full path, e.g. $HOME/... unquoted "
+	                      "or in double quotes)\n"), "%s", out);
+	free(out);
+	free(opt);
+	free(a);
+	free(b);
+	free(c);
+	rmdir(dir);
+	free(dir);
 }

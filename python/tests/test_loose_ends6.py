@@ -1,6 +1,6 @@
-"""Loose ends 6 through the binding: messages about the plugin path say
-Registry(plugin_path=...), the argument the caller passed, not the C
-option the library names."""
+"""Loose ends 6 through the binding: errors and diagnostics about the
+plugin path say Registry(plugin_path=...), the argument the caller passed,
+not the C option the library names."""
 import os
 import tempfile
 import unittest
@@ -34,6 +34,10 @@ class LooseEnds6(unittest.TestCase):
             with self.assertRaises(usmp.NotFoundError) as cm:
                 r.bind("npu*", "acme_lf")
             self.assertNotIn("usmp_registry_options", cm.exception.message)
+            # the registry's diagnostics say it as well
+            self.assertEqual(r.diagnostics,
+                             ["%s: plugin directory not found (an entry of "
+                              "Registry(plugin_path=...))" % missing])
             r.close()
 
 

@@ -535,7 +535,7 @@ static int refuse_csv_early(const plan_args *a, usmp_problem *p)
 	           strcasecmp(out + n - 4, ".csv") == 0);
 	if (!csv || usmp_problem_pool_count(p) <= 1)
 		return 0;
-	cli_error("%s: cannot write the plan as CSV: CSV holds one pool",
+	cli_error("writing %s: cannot write the plan as CSV: CSV holds one pool",
 	          cli_shown(strcmp(out, "-") ? out : "<stdout>"));
 	return -1;
 }
