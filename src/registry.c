@@ -832,6 +832,31 @@ static const char *entry_hint(const char *dir)
 	return "";
 }
 
+/* Record that the plugin path entry `dir`, named by s->source, cannot be
+ * stat'ed (`err`). Only a missing entry is "not found": a loop of symbolic
+ * links or a directory on the way that may not be searched is said. The
+ * miss is listed under its setting already; the diagnostic, alone on its
+ * line, says the setting itself. */
+static int entry_unread(search *s, const char *dir, int err)
+{
+	char why[256];
+
+	if (err != ENOENT && err != ENOTDIR) {
+		snprintf(why, sizeof why, "cannot read plugin path entry: %s",
+		         strerror(err));
+		search_miss(s, dir, why);
+		return search_note(s, USMP_DIAG_OTHER, "%s: %s (an entry of %s)",
+		                   dir, why, s->source);
+	}
+	const char *hint = entry_hint(dir);
+	snprintf(why, sizeof why, "plugin directory not found%s%s%s",
+	         *hint ? " (" : "", hint, *hint ? ")" : "");
+	search_miss(s, dir, why);
+	return search_note(s, USMP_DIAG_OTHER,
+	                   "%s: plugin directory not found (an entry of %s%s%s)",
+	                   dir, s->source, *hint ? "; " : "", hint);
+}
+
 /* Every *.so in `dir`, sorted by name. A missing directory is reported
  * only when `explicit` (named by the caller or USMP_PLUGIN_PATH). A path
  * entry naming a file directly means that file, never a search of the
@@ -845,31 +870,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	DIR *dh = NULL;
 	int rc = USMP_OK;
 
-	if (stat(dir, &st) != 0) {
-		if (!explicit)
-			return USMP_OK;
-		/* Only a missing entry is "not found": a loop of symbolic links
-		 * or a directory on the way that may not be searched is said. */
-		int err = errno;
-		if (err != ENOENT && err != ENOTDIR) {
-			char why[256];
-			snprintf(why, sizeof why, "cannot read plugin path entry: %s",
-			         strerror(err));
-			search_miss(s, dir, why);
-			return search_note(s, USMP_DIAG_OTHER, "%s: %s (an entry of %s)",
-			                   dir, why, s->source);
-		}
-		/* The miss is listed under its setting already; the diagnostic,
-		 * alone on its line, says the setting itself. */
-		const char *hint = entry_hint(dir);
-		char why[256];
-		snprintf(why, sizeof why, "plugin directory not found%s%s%s",
-		         *hint ? " (" : "", hint, *hint ? ")" : "");
-		search_miss(s, dir, why);
-		return search_note(s, USMP_DIAG_OTHER,
-		                   "%s: plugin directory not found (an entry of %s%s%s)",
-		                   dir, s->source, *hint ? "; " : "", hint);
-	}
+	if (stat(dir, &st) != 0)
+		return explicit ? entry_unread(s, dir, errno) : USMP_OK;
 	if (S_ISREG(st.st_mode)) {
 		if (strchr(dir, '/'))
 			return search_file(s, dir, &st);
