@@ -37,9 +37,20 @@ Test(loose_ends6, a_failed_plan_write_names_its_file)
 	             USMP_ERR_INVALID);
 	cr_assert_str_eq(usmp_plan_error(plan),
 	                 "writing <stdout>: buffers[0].name is not valid UTF-8");
+	/* the CSV writer's refusal, before the file is opened, alike */
+	char *csv = test_join(dir, "plan.csv");
+	cr_assert_eq(usmp_plan_write(plan, p, csv, USMP_FORMAT_AUTO),
+	             USMP_ERR_UNSUPPORTED);
+	free(want);
+	want = test_fmt("writing %s: cannot write the plan as CSV: ", csv);
+	cr_assert_eq(strncmp(usmp_plan_error(plan), want, strlen(want)), 0,
+	             "%s", usmp_plan_error(plan));
+	cr_assert_null(test_read_file(csv), "a file was written");
+	free(csv);
 	usmp_plan_destroy(plan);
 	free(want);
 	free(json);
+	free(dir);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
 }
@@ -78,6 +89,7 @@ Test(loose_ends6, a_plan_too_large_for_json_names_both_files_once)
 	free(out);
 	free(want);
 	free(out_json);
+	free(dir);
 	remove(path);
 	free(path);
 }
