@@ -268,12 +268,8 @@ static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
 		                       usmp__s(usmp__problem_nbuffers(p)),
 		                       usmp__problem_npools(p),
 		                       usmp__s(usmp__problem_npools(p)));
-	if (check && (rc = check(plan, p)) != USMP_OK) {
-		msg = usmp__strdup(usmp_plan_error(plan));
-		usmp__plan_fail(plan, rc, "%s: %s", display_name(path, 1),
-		                msg ? msg : "cannot be written");
-		goto done;
-	}
+	if (check && (rc = check(plan, p)) != USMP_OK)
+		goto named;
 	if (usmp__out_open(&o, path, &msg)) {
 		rc = usmp__plan_fail(plan, USMP_ERR_IO, "%s", msg);
 		goto done;
@@ -283,8 +279,18 @@ static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
 	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
 	/* The stream's reason (naming the file) beats a writer's "cannot
 	 * write"; a writer's own refusal stays. */
-	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO)) {
 		rc = usmp__plan_fail(plan, crc, "%s", msg);
+		goto done;
+	}
+	if (rc == USMP_OK)
+		goto done;
+named:
+	/* A refusal names the record and field; the file goes before it. */
+	usmp__free_msg(&msg);
+	msg = usmp__strdup(usmp_plan_error(plan));
+	usmp__plan_fail(plan, rc, "writing %s: %s", display_name(path, 1),
+	                msg ? msg : "cannot be written");
 done:
 	usmp__free_msg(&msg);
 	return rc;

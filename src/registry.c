@@ -118,6 +118,33 @@ static bool valid_algo_name(const char *s)
 	return true;
 }
 
+/* The valid name nearest `s`, for a diagnostic refusing `s`: ASCII
+ * letters lower-cased, a run of other bytes outside [a-z0-9_] ('-', '.',
+ * a blank, a UTF-8 character) to one '_', what precedes the first letter
+ * dropped, at most MAX_ALGO_NAME bytes ("Acme-LF" gives "acme_lf").
+ * Writes "" when no letter is left (NULL, "", "__", "123"). */
+static void suggest_algo_name(const char *s, char out[MAX_ALGO_NAME + 1])
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	while (*s && !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		s++;
+	for (; *s && n < MAX_ALGO_NAME; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 'A' && c <= 'Z')
+			out[n++] = (char)(c - 'A' + 'a');
+		else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		         c == '_')
+			out[n++] = (char)c;
+		else if (out[n - 1] != '_') /* n > 0: s began with a letter */
+			out[n++] = '_';
+	}
+	out[n] = '\0';
+}
+
 /* Where an algorithm already registered came from, for messages. */
 static const char *algo_origin(const usmp_registry *r, const usmp__algo *a)
 {
@@ -267,11 +294,16 @@ static int add_plugin_algo(usmp_registry *r, const char *path,
 		return USMP_OK;
 	}
 	if (!valid_algo_name(pa->name)) {
+		char near[MAX_ALGO_NAME + 1];
+		suggest_algo_name(pa->name, near);
 		usmp__registry_note(r, USMP_DIAG_ALGORITHM_SKIPPED,
 		                    "%s: algorithm %" PRIu32 ": name \"%.*s\" is not "
-		                    "[a-z][a-z0-9_]* (at most %d bytes); skipped",
+		                    "[a-z][a-z0-9_]* (at most %d bytes)%s%s%s; "
+		                    "skipped",
 		                    path, i, MAX_ALGO_NAME + 8,
-		                    pa->name ? pa->name : "(null)", MAX_ALGO_NAME);
+		                    pa->name ? pa->name : "(null)", MAX_ALGO_NAME,
+		                    *near ? ": name it \"" : "", near,
+		                    *near ? "\"" : "");
 		return USMP_OK;
 	}
 	if (!pa->fn) {
@@ -784,20 +816,45 @@ static int skip_entry(search *s, const char *path, int err,
 
 /* What a plugin path entry that does not exist was likely meant as: the
  * shell's words the registry never expands, or another separator. "" when
- * nothing stands out. */
+ * nothing stands out; else the words, without parentheses. */
 static const char *entry_hint(const char *dir)
 {
 	if (dir[0] == '~')
-		return " (\"~\" is not expanded here, only by a shell where it "
+		return "\"~\" is not expanded here, only by a shell where it "
 		       "begins an unquoted word: write the full path, e.g. "
-		       "$HOME/... unquoted or in double quotes)";
+		       "$HOME/... unquoted or in double quotes";
 	if (strchr(dir, ';'))
-		return " (entries of a plugin path are separated by ':', not ';')";
+		return "entries of a plugin path are separated by ':', not ';'";
 	if (strchr(dir, '$'))
-		return " (\"$\" is not expanded here: let the shell expand the "
+		return "\"$\" is not expanded here: let the shell expand the "
 		       "variable, unquoted or in double quotes, or write the "
-		       "full path)";
+		       "full path";
 	return "";
+}
+
+/* Record that the plugin path entry `dir`, named by s->source, cannot be
+ * stat'ed (`err`). Only a missing entry is "not found": a loop of symbolic
+ * links or a directory on the way that may not be searched is said. The
+ * miss is listed under its setting already; the diagnostic, alone on its
+ * line, says the setting itself. */
+static int entry_unread(search *s, const char *dir, int err)
+{
+	char why[256];
+
+	if (err != ENOENT && err != ENOTDIR) {
+		snprintf(why, sizeof why, "cannot read plugin path entry: %s",
+		         strerror(err));
+		search_miss(s, dir, why);
+		return search_note(s, USMP_DIAG_OTHER, "%s: %s (an entry of %s)",
+		                   dir, why, s->source);
+	}
+	const char *hint = entry_hint(dir);
+	snprintf(why, sizeof why, "plugin directory not found%s%s%s",
+	         *hint ? " (" : "", hint, *hint ? ")" : "");
+	search_miss(s, dir, why);
+	return search_note(s, USMP_DIAG_OTHER,
+	                   "%s: plugin directory not found (an entry of %s%s%s)",
+	                   dir, s->source, *hint ? "; " : "", hint);
 }
 
 /* Every *.so in `dir`, sorted by name. A missing directory is reported
@@ -813,25 +870,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 	DIR *dh = NULL;
 	int rc = USMP_OK;
 
-	if (stat(dir, &st) != 0) {
-		if (!explicit)
-			return USMP_OK;
-		/* Only a missing entry is "not found": a loop of symbolic links
-		 * or a directory on the way that may not be searched is said. */
-		int err = errno;
-		if (err != ENOENT && err != ENOTDIR) {
-			char why[256];
-			snprintf(why, sizeof why, "cannot read plugin path entry: %s",
-			         strerror(err));
-			search_miss(s, dir, why);
-			return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
-		}
-		char why[256];
-		snprintf(why, sizeof why, "plugin directory not found%s",
-		         entry_hint(dir));
-		search_miss(s, dir, why);
-		return search_note(s, USMP_DIAG_OTHER, "%s: %s", dir, why);
-	}
+	if (stat(dir, &st) != 0)
+		return explicit ? entry_unread(s, dir, errno) : USMP_OK;
 	if (S_ISREG(st.st_mode)) {
 		if (strchr(dir, '/'))
 			return search_file(s, dir, &st);
@@ -850,12 +890,13 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		search_miss(s, dir, "neither a plugin file nor a directory");
 		return search_note(s, USMP_DIAG_OTHER,
 		                   "%s: neither a plugin file nor a directory "
-		                   "(%s); skipped",
+		                   "(%s, an entry of %s); skipped",
 		                   dir, S_ISFIFO(st.st_mode)   ? "a FIFO"
 		                        : S_ISCHR(st.st_mode)  ? "a character device"
 		                        : S_ISBLK(st.st_mode)  ? "a block device"
 		                        : S_ISSOCK(st.st_mode) ? "a socket"
-		                                               : "a special file");
+		                                               : "a special file",
+		                   s->source);
 	}
 	dh = opendir(dir);
 	if (!dh) {
@@ -863,7 +904,8 @@ static int search_dir(search *s, const char *dir, bool explicit)
 		if (!explicit)
 			return USMP_OK;
 		rc = search_note(s, USMP_DIAG_OTHER,
-		                 "%s: cannot read plugin directory: %s", dir, why);
+		                 "%s: cannot read plugin directory: %s (an entry of %s)",
+		                 dir, why, s->source);
 		search_miss(s, dir, "cannot read plugin directory");
 		return rc;
 	}

@@ -242,7 +242,7 @@ Test(output, failed_csv_write_keeps_the_existing_plan)
 	write_text(old, "id,lower,upper,size,offset\nprevious,0,1,4,0\n");
 	int st = test_usmp(&out, "plan '%s' -q -o '%s'", problem, old);
 	cr_assert_eq(st, 2, "exit %d: %s", st, out);
-	snprintf(want, sizeof want, "usmp: %s: cannot write the plan as CSV: "
+	snprintf(want, sizeof want, "usmp: writing %s: cannot write the plan as CSV: "
 	         "CSV holds one pool\n", old);
 	cr_assert_str_eq(out, want);
 	assert_content(old, "id,lower,upper,size,offset\nprevious,0,1,4,0\n");

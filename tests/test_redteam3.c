@@ -290,9 +290,11 @@ Test(redteam3, a_fifo_or_device_on_the_plugin_path_says_what_it_is)
 	char *fifo = test_join(dir, "fifo.so");
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	const char *cases[][2] = {
-		{fifo, "neither a plugin file nor a directory (a FIFO); skipped"},
+		{fifo, "neither a plugin file nor a directory (a FIFO, an entry "
+		       "of USMP_PLUGIN_PATH); skipped"},
 		{"/dev/null", "/dev/null: neither a plugin file nor a directory (a "
-		              "character device); skipped"},
+		              "character device, an entry of USMP_PLUGIN_PATH); "
+		              "skipped"},
 	};
 	for (int k = 0; k < 2; k++) {
 		char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' "

@@ -487,8 +487,10 @@ Test(redteam5, a_name_that_is_not_utf8_is_named_by_its_record)
 	char *json = test_join(dir, "plan.json"), *svg = test_join(dir, "p.svg");
 	cr_assert_eq(usmp_plan_write(plan, p, json, USMP_FORMAT_JSON),
 	             USMP_ERR_INVALID);
-	cr_assert_str_eq(usmp_plan_error(plan),
-	                 "buffers[2].name is not valid UTF-8");
+	char *want = test_fmt("writing %s: buffers[2].name is not valid UTF-8",
+	                      json);
+	cr_assert_str_eq(usmp_plan_error(plan), want);
+	free(want);
 	cr_assert_null(test_read_file(json), "a file was written");
 	cr_assert_eq(usmp_problem_write(p, json, USMP_FORMAT_JSON),
 	             USMP_ERR_INVALID);

@@ -275,10 +275,12 @@ Test(redteam6, a_plugin_path_entry_in_a_symlink_loop_says_why)
 	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 2);
 	char *want = test_fmt("%s: cannot read plugin path entry: Too many levels "
-	                      "of symbolic links", a);
+	                      "of symbolic links (an entry of "
+	                      "usmp_registry_options.plugin_path)", a);
 	cr_assert_str_eq(usmp_registry_diagnostic(r, 0), want);
 	free(want);
-	want = test_fmt("%s: plugin directory not found", none);
+	want = test_fmt("%s: plugin directory not found (an entry of "
+	                "usmp_registry_options.plugin_path)", none);
 	cr_assert_str_eq(usmp_registry_diagnostic(r, 1), want);
 	free(want);
 	usmp_registry_destroy(r);

@@ -462,7 +462,7 @@ Test(redteam8, a_csv_plan_of_several_pools_is_refused_before_planning)
 	char *out = NULL;
 	int rc = test_usmp(&out, "plan '%s' -a nosuch -o '%s'", pp, csv);
 	cr_assert_eq(rc, 2, "%s", out);
-	char *want = test_fmt("usmp: %s: cannot write the plan as CSV: CSV holds "
+	char *want = test_fmt("usmp: writing %s: cannot write the plan as CSV: CSV holds "
 	                      "one pool\n", csv);
 	cr_assert_str_eq(out, want);
 	cr_assert_neq(access(csv, F_OK), 0);
@@ -470,7 +470,7 @@ Test(redteam8, a_csv_plan_of_several_pools_is_refused_before_planning)
 	free(out);
 	rc = test_usmp(&out, "plan '%s' --format csv", pp);
 	cr_assert_eq(rc, 2, "%s", out);
-	cr_assert_str_eq(out, "usmp: <stdout>: cannot write the plan as CSV: "
+	cr_assert_str_eq(out, "usmp: writing <stdout>: cannot write the plan as CSV: "
 	                      "CSV holds one pool\n");
 	free(out);
 	/* the message is the writer's, as it was after planning */
@@ -480,7 +480,8 @@ Test(redteam8, a_csv_plan_of_several_pools_is_refused_before_planning)
 	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK);
 	cr_assert_eq(usmp_plan_write(plan, p, csv, USMP_FORMAT_AUTO),
 	             USMP_ERR_UNSUPPORTED);
-	want = test_fmt("%s: cannot write the plan as CSV: CSV holds one pool", csv);
+	want = test_fmt("writing %s: cannot write the plan as CSV: CSV holds "
+	               "one pool", csv);
 	cr_assert_str_eq(usmp_plan_error(plan), want);
 	free(want);
 	usmp_plan_destroy(plan);
@@ -627,7 +628,8 @@ Test(redteam8, a_plugin_path_of_many_missing_entries_is_searched_in_linear_time)
 	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
 	cr_assert_str_eq(usmp_registry_diagnostic(r, 0),
-	                 "x: plugin directory not found");
+	                 "x: plugin directory not found (an entry of "
+	                 "usmp_registry_options.plugin_path)");
 	usmp_registry_destroy(r);
 
 	o.plugin_path = distinct;

@@ -222,7 +222,7 @@ Test(text_input, csv_plan_row_past_4096_bytes_is_refused_for_its_length)
 	test_write_bytes(model, csv, strlen(csv));
 	int st = usmp_in(dir, &out, "plan model.csv -a first_fit -o plan.csv");
 	cr_assert_eq(st, 2, "%s", out);
-	cr_assert(strstr(out, "usmp: plan.csv: cannot write the plan as CSV: its row would "
+	cr_assert(strstr(out, "usmp: writing plan.csv: cannot write the plan as CSV: its row would "
 	                      "be 4097 bytes with an id of 4089, and a CSV line "
 	                      "holds at most 4096 (buffer \"iiii"), "%s", out);
 	free(out);

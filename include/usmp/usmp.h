@@ -1027,8 +1027,10 @@ USMP_API int usmp_plan_infeasibility(const usmp_plan *plan,
  * a failure leaves `path` as it was. Only a complete plan can be written.
  * Thread-safe: no: one thread at a time per plan and per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID (no path, unknown format, incomplete
- * plan, a plan for another problem); USMP_ERR_UNSUPPORTED (CSV cannot hold
- * it); USMP_ERR_IO; USMP_ERR_NOMEM. */
+ * plan, a plan for another problem, a name that is not UTF-8 or a figure
+ * past 2^63 - 1 for JSON); USMP_ERR_UNSUPPORTED (CSV cannot hold it);
+ * USMP_ERR_IO; USMP_ERR_NOMEM. A refusal of what the plan holds says
+ * "writing PATH: " ("<stdout>" for "-"), then the record and field. */
 USMP_API int usmp_plan_write(usmp_plan *plan, usmp_problem *p, const char *path,
                              int format);
 

@@ -709,6 +709,32 @@ class Registry(_Guarded):
     the registry when the calls in flight return."""
     _kind = "registry"
     _destroy, _error = "usmp_registry_destroy", "usmp_registry_error"
+    # The C option the library's messages name, and what a Python caller
+    # passed it as.
+    _C_OPTION = "usmp_registry_options.plugin_path"
+    _PY_OPTION = "Registry(plugin_path=...)"
+
+    @classmethod
+    def _own_words(cls, text):
+        """`text` with the C option's name said as the binding's caller
+        passed it."""
+        return text.replace(cls._C_OPTION, cls._PY_OPTION) if text else text
+
+    @classmethod
+    def _reworded(cls, err):
+        """`err` (a UsmpError) with its message in the caller's words."""
+        msg = cls._own_words(err.message)
+        if msg != err.message:
+            err.message = msg
+            err.args = (msg,) + err.args[1:]
+        return err
+
+    def _check(self, status):
+        try:
+            super()._check(status)
+        except UsmpError as e:
+            self._reworded(e)
+            raise
 
     def __init__(self, plugin_path=None, use_env=True, default_dirs=True):
         self._guard_init()
@@ -742,7 +768,8 @@ class Registry(_Guarded):
         """"FILE: reason" for every plugin that was skipped."""
         with self._use() as h:
             n = self._lib.usmp_registry_diagnostic_count(h)
-            return [_str(self._lib.usmp_registry_diagnostic(h, i))
+            return [self._own_words(
+                        _str(self._lib.usmp_registry_diagnostic(h, i)))
                     for i in range(n)]
 
     @property
@@ -904,7 +931,11 @@ class Registry(_Guarded):
         with self._use() as rh, problem._use() as ph:
             st = self._lib.usmp_plan_compute(rh, ph, ctypes.byref(opts),
                                               ctypes.byref(out))
-            return Plan._take(problem, ph, out.value, st)
+            try:
+                return Plan._take(problem, ph, out.value, st)
+            except UsmpError as e:
+                self._reworded(e)
+                raise
 
 
 class Cancel:

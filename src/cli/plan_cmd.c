@@ -535,7 +535,7 @@ static int refuse_csv_early(const plan_args *a, usmp_problem *p)
 	           strcasecmp(out + n - 4, ".csv") == 0);
 	if (!csv || usmp_problem_pool_count(p) <= 1)
 		return 0;
-	cli_error("%s: cannot write the plan as CSV: CSV holds one pool",
+	cli_error("writing %s: cannot write the plan as CSV: CSV holds one pool",
 	          cli_shown(strcmp(out, "-") ? out : "<stdout>"));
 	return -1;
 }
@@ -609,9 +609,9 @@ static int cmd_plan(int argc, char **argv)
 		a.format = USMP_FORMAT_JSON;
 	st = usmp_plan_write(plan, p, a.output ? a.output : "-", a.format);
 	if (st == USMP_ERR_INVALID) {
-		/* The plan is valid but its format cannot say it: name the file. */
-		cli_error("%s: writing its plan: %s", cli_shown(path),
-		          usmp_plan_error(plan));
+		/* The plan is valid but its format cannot say it: name the
+		 * problem's file (the message names the output's). */
+		cli_error("%s: %s", cli_shown(path), usmp_plan_error(plan));
 		code = cli_exit_for(st);
 		goto out;
 	} else if (st) {
