@@ -1,0 +1,148 @@
+"""A TVM engineer's first hour with the binding, from Python objects: numpy
+style integers, plans in `with` blocks, arguments in the wrong order or of
+the wrong type, and what Python shows of each object."""
+import inspect
+import math
+import os
+import tempfile
+import unittest
+
+import usmp
+
+
+class NpInt:
+    """Like numpy.int64: an integer through __index__, not an int."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+def two_pools():
+    p = usmp.Problem()
+    p.add_pool("sram", size_limit=1024, alignment=16, targets=["npu"])
+    p.add_pool("dram", targets=["npu"])
+    p.add_buffer("a", 256, live=(0, 2), pools=["sram", "dram"])
+    p.add_buffer("b", 256, live=(1, 3), pools=["sram", "dram"])
+    return p
+
+
+class PyHour(unittest.TestCase):
+    def setUp(self):
+        self.reg = usmp.Registry(use_env=False)
+
+    def tearDown(self):
+        self.reg.close()
+
+    def test_integers_with_index_are_taken_as_ints(self):
+        p = usmp.Problem()
+        p.add_pool("sram", size_limit=NpInt(4096), alignment=NpInt(16))
+        b = p.add_buffer("x", NpInt(64), alignment=NpInt(16),
+                         live=(NpInt(0), NpInt(2)), pools=[NpInt(0)],
+                         fixed=(NpInt(0), NpInt(128)))
+        p.add_buffer("y", NpInt(32), live=(NpInt(1), NpInt(3)))
+        p.add_overlap(NpInt(0), "y", max_lead=NpInt(0))
+        self.assertEqual(p.buffer_info(NpInt(b)),
+                         usmp.BufferInfo("x", 64, 16, (0, 2), ["sram"],
+                                         ("sram", 128)))
+        self.assertEqual(p.pool_info(NpInt(0)).size_limit, 4096)
+        # a float stays refused: 16.5 bytes is no size
+        with self.assertRaises(TypeError):
+            p.add_buffer("z", 16.5)
+
+    def test_a_plan_is_a_context_manager(self):
+        p = two_pools()
+        with self.reg.plan(p, algorithm="best_fit") as pl:
+            self.assertEqual(pl.placements["a"].pool, "sram")
+        with self.assertRaisesRegex(usmp.InvalidError, "plan is closed"):
+            pl.verify()
+        with usmp.Plan.read(p, self._written(p)) as back:
+            back.verify()
+        with self.assertRaisesRegex(usmp.InvalidError, "plan is closed"):
+            back.verify()
+
+    def _written(self, p):
+        d = tempfile.mkdtemp()
+        path = os.path.join(d, "plan.json")
+        self.reg.plan(p, algorithm="best_fit").write(path)
+        return path
+
+    def test_plan_read_with_its_arguments_swapped_is_a_type_error(self):
+        p = two_pools()
+        path = self._written(p)
+        with self.assertRaisesRegex(TypeError, r"Plan.read: expected a "
+                                    r"usmp.Problem first, got '"):
+            usmp.Plan.read(path, p)
+
+    def test_a_bad_time_limit_is_named_as_the_python_argument(self):
+        p = two_pools()
+        for bad in (-1, -0.5, float("nan")):
+            with self.assertRaises(usmp.InvalidError) as cm:
+                self.reg.plan(p, time_limit=bad)
+            msg = str(cm.exception)
+            self.assertIn("time_limit=", msg)
+            self.assertIn("math.inf", msg)
+            self.assertNotIn("usmp_plan_options", msg)
+            self.assertNotIn("INFINITY", msg)
+        # the valid ones still plan
+        self.assertEqual(self.reg.plan(p, algorithm="best_fit",
+                                       time_limit=math.inf).size, 512)
+        self.assertEqual(self.reg.plan(p, time_limit=None).size, 512)
+
+    def test_a_string_argument_of_another_type_is_named(self):
+        p = usmp.Problem()
+        with self.assertRaisesRegex(TypeError, r"^name: expected a string, "
+                                    r"got 5$"):
+            p.add_pool(5)
+        p.add_pool("sram")
+        with self.assertRaisesRegex(TypeError, r"^name: expected a string"):
+            p.add_buffer(None, 16)
+        with self.assertRaisesRegex(TypeError, r"^target: expected a str"):
+            p.add_pool_target("sram", 3)
+        with self.assertRaisesRegex(TypeError, r"^algorithm: expected a str"):
+            self.reg.plan(p, algorithm=3)
+        with self.assertRaisesRegex(TypeError, r"^pattern: expected a str"):
+            self.reg.bind(None, "best_fit")
+        self.assertEqual(p.buffers, [])
+
+    def test_objects_say_what_they_hold(self):
+        p = two_pools()
+        self.assertEqual(repr(p), "<usmp.Problem 2 pools, 2 buffers>")
+        self.assertEqual(len(p), 2)
+        n = len(self.reg.algorithms)
+        self.assertRegex(repr(self.reg), r"^<usmp.Registry %d algorithms, "
+                         r"\d+ plugins?>$" % n)
+        p.close()
+        self.assertEqual(repr(p), "<usmp.Problem closed>")
+        self.reg.close()
+        self.assertEqual(repr(self.reg), "<usmp.Registry closed>")
+
+    def test_every_public_class_and_method_has_a_docstring(self):
+        missing = []
+        for name in usmp.__all__:
+            obj = getattr(usmp, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            doc = obj.__doc__ or ""
+            # a namedtuple's own docstring only repeats its fields
+            if not doc.strip() or doc.startswith(name + "("):
+                missing.append(name)
+            if not inspect.isclass(obj):
+                continue
+            for m, v in inspect.getmembers(obj):
+                if m.startswith("_") or not (callable(v) or
+                                             isinstance(v, property)):
+                    continue
+                if m in ("count", "index") and issubclass(obj, tuple):
+                    continue
+                if isinstance(v, property):
+                    v = v.fget
+                if not (getattr(v, "__doc__", None) or "").strip():
+                    missing.append(name + "." + m)
+        self.assertEqual(missing, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
