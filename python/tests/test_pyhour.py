@@ -52,6 +52,23 @@ class PyHour(unittest.TestCase):
         with self.assertRaises(TypeError):
             p.add_buffer("z", 16.5)
 
+    def test_a_fixed_placement_the_pool_refuses_adds_nothing(self):
+        p = usmp.Problem()
+        p.add_pool("sram", size_limit=1024, alignment=16)
+        p.add_pool("dram")
+        for fixed, msg in ((("sram", 3), "not a multiple of the pool's "
+                            "alignment 16: fix it at 0 or 16"),
+                           (("sram", 4096), r"fixed placement \[4096, 4160\) "
+                            r"exceeds the size limit 1024 of pool \"sram\"")):
+            with self.assertRaisesRegex(usmp.InvalidError, msg):
+                p.add_buffer("w", 64, live=(0, 4), pools=["sram"],
+                             fixed=fixed)
+            self.assertEqual(p.buffers, [])
+        # as meant, it is added (no "name already used")
+        self.assertEqual(p.add_buffer("w", 64, live=(0, 4), pools=["sram"],
+                                      fixed=("sram", 128)), 0)
+        self.assertEqual(p.buffer_info("w").fixed, ("sram", 128))
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

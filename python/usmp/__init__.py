@@ -629,9 +629,10 @@ class Problem(_Guarded):
         its index."""
         # Checked before the buffer is added, so that a mistake leaves the
         # problem as it was (the library has no call that removes a
-        # buffer): only a fixed placement the pool refuses (past its size
-        # limit, off its alignment) is found after, by the library.
+        # buffer); a fixed placement the pool refuses (past its size limit,
+        # off its alignment) is tried first on a scratch copy of the pools.
         size = _size("size", size)
+        alignment = _u64("alignment", alignment)
         if live is not None:
             begin, end = _pair("live", live, "begin, end")
             begin, end = _i64("begin", begin), _i64("end", end)
@@ -650,6 +651,7 @@ class Problem(_Guarded):
             fpool, offset = _pair("fixed", fixed, "pool, offset")
             fpool = self._pool_that_exists(name, "fixed", fpool)
             offset = _u64("offset", offset)
+            self._try_fixed(name, size, alignment, cands, fpool, offset)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
             self._handle(), _bytes(name, what="name"), _u64("size", size),
@@ -662,6 +664,19 @@ class Problem(_Guarded):
         if fixed is not None:
             self.set_fixed(b, fpool, offset)
         return b
+
+    def _try_fixed(self, name, size, alignment, cands, fpool, offset):
+        """Raise what set_fixed would for this buffer, on a scratch problem
+        of the same pools (needs the ABI 1.3 read calls; with an older
+        library the library finds it after the buffer is added)."""
+        if _lib.too_old(self._lib, 3, "Problem.pool_info"):
+            return
+        with Problem() as q:
+            for j in range(self.pool_count):
+                info = self.pool_info(j)
+                q.add_pool(info.name, info.size_limit, info.alignment)
+            q.add_buffer(name, size, alignment, pools=cands)
+            q.set_fixed(0, fpool, offset)
 
     def _pool_that_exists(self, name, what, pool):
         j = self._pool(pool)
