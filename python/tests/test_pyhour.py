@@ -1,9 +1,12 @@
 """A TVM engineer's first hour with the binding, from Python objects: numpy
 style integers, plans in `with` blocks, arguments in the wrong order or of
 the wrong type, and what Python shows of each object."""
+import copy
+import gc
 import inspect
 import math
 import os
+import pickle
 import tempfile
 import unittest
 
@@ -68,6 +71,37 @@ class PyHour(unittest.TestCase):
         self.assertEqual(p.add_buffer("w", 64, live=(0, 4), pools=["sram"],
                                       fixed=("sram", 128)), 0)
         self.assertEqual(p.buffer_info("w").fixed, ("sram", 128))
+
+    def test_copy_makes_a_problem_of_its_own(self):
+        p = two_pools()
+        p.add_buffer("w", 64, live=(0, 4), pools=["sram"], fixed=("sram", 512))
+        p.add_conflict("a", "w")
+        p.add_overlap("a", "b", max_lead=16)
+        for q in (copy.copy(p), copy.deepcopy(p), p.copy()):
+            self.assertIsNot(q, p)
+            self.assertEqual(q.buffers, p.buffers)
+            self.assertEqual([q.buffer_info(b) for b in q.buffers],
+                             [p.buffer_info(b) for b in p.buffers])
+            self.assertEqual([q.pool_info(j) for j in range(q.pool_count)],
+                             [p.pool_info(j) for j in range(p.pool_count)])
+            self.assertEqual((q.conflicts, q.overlaps),
+                             (p.conflicts, p.overlaps))
+            del q
+            gc.collect()
+        # the original outlives its copies (a shared handle was freed with
+        # the first copy collected: "out of memory", then a double free)
+        self.assertEqual(self.reg.plan(p, algorithm="best_fit").size, 576)
+
+    def test_registries_and_plans_refuse_copies_and_pickles(self):
+        pl = self.reg.plan(two_pools(), algorithm="best_fit")
+        for obj in (self.reg, pl):
+            for make in (copy.copy, copy.deepcopy, pickle.dumps):
+                with self.assertRaisesRegex(TypeError, "cannot be (copied|"
+                                            "pickled)"):
+                    make(obj)
+        with self.assertRaisesRegex(TypeError, "cannot be pickled"):
+            pickle.dumps(two_pools())
+        pl.verify()
 
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()

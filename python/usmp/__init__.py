@@ -364,6 +364,21 @@ class _Guarded:
     def __exit__(self, *exc):
         self.close()
 
+    # A copy sharing the handle would free it when either is collected,
+    # leaving the other with a freed object: copies are refused (Problem
+    # makes a real one).
+    def __copy__(self):
+        raise TypeError("a usmp.%s cannot be copied (it owns a libusmp "
+                        "object)" % type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("a usmp.%s cannot be pickled (it owns a libusmp "
+                        "object); write it to a file instead"
+                        % type(self).__name__)
+
     def _closed(self):
         return not getattr(self, "_h", None) or \
             getattr(self, "_closing", False)
@@ -457,6 +472,31 @@ class Problem(_Guarded):
             raise TypeError("buffer: expected a buffer name or index, got %r"
                             % (buf,))
         return self.find_buffer(buf)
+
+    def copy(self):
+        """A new Problem with the same pools, buffers, conflicts and overlap
+        rules (also copy.copy and copy.deepcopy; needs libusmp ABI 1.3)."""
+        self._reader("Problem.copy")
+        q = Problem()
+        try:
+            for j in range(self.pool_count):
+                q.add_pool(**self.pool_info(j)._asdict())
+            for b in range(self.buffer_count):
+                q.add_buffer(**self.buffer_info(b)._asdict())
+            for a, b in self.conflicts:
+                q.add_conflict(a, b)
+            for src, dst, lead in self.overlaps:
+                q.add_overlap(src, dst, lead)
+        except BaseException:
+            q.close()
+            raise
+        return q
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def __len__(self):
         """The number of buffers (as buffer_count)."""
