@@ -103,6 +103,35 @@ class PyHour(unittest.TestCase):
             pickle.dumps(two_pools())
         pl.verify()
 
+    def test_messages_name_the_python_arguments_not_the_c_ones(self):
+        p = usmp.Problem()
+        with self.assertRaisesRegex(usmp.InvalidError, r"size_limit must be "
+                                    r"positive \(size_limit=None for a pool "
+                                    r"without a limit\)$"):
+            p.add_pool("sram", size_limit=0)
+        p = two_pools()
+        with self.assertRaises(usmp.InvalidError) as cm:
+            self.reg.plan(p, algorithm="best_fit", params={"order": "zzz"})
+        self.assertIn('rule "best_fit" of plan(algorithm=...)',
+                      str(cm.exception))
+        self.assertNotIn("(-a)", str(cm.exception))
+        d = tempfile.mkdtemp()
+        with usmp.Registry(plugin_path=d, use_env=False,
+                           default_dirs=False) as bare:
+            with self.assertRaises(usmp.NotFoundError) as cm:
+                bare.plan(p, algorithm="exact")
+        self.assertIn("Registry(plugin_path=...)", str(cm.exception))
+        self.assertNotIn("usmp_registry_options", str(cm.exception))
+        # a clash of fixed buffers, an InfeasibleError, says so too
+        q = usmp.Problem()
+        q.add_pool("sram")
+        q.add_buffer("x", 64, live=(0, 2), fixed=("sram", 0))
+        q.add_buffer("y", 64, live=(0, 2), fixed=("sram", 0))
+        with self.assertRaises(usmp.InfeasibleError) as cm:
+            self.reg.plan(q)
+        self.assertIn("add_buffer(fixed=...)", str(cm.exception))
+        self.assertNotIn("usmp_problem", str(cm.exception))
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

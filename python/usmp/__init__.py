@@ -177,10 +177,30 @@ _ERRORS = {c.status: c for c in (
     InternalError)}
 
 
+# The library's messages name what a C host writes; a Python user wrote
+# these instead.
+_PYTHON_WORDS = (
+    ("(USMP_UNBOUNDED for a pool without a limit)",
+     "(size_limit=None for a pool without a limit)"),
+    ("usmp_registry_options.plugin_path", "Registry(plugin_path=...)"),
+    ("of the plan options (-a)", "of plan(algorithm=...)"),
+    ("usmp_problem_set_fixed", "add_buffer(fixed=...)"),
+    ("usmp_problem_set_live", "add_buffer(live=...)"),
+)
+
+
+def _pythonic(message):
+    """The library's message in the words of the binding's arguments."""
+    if message:
+        for c, py in _PYTHON_WORDS:
+            message = message.replace(c, py)
+    return message
+
+
 def _raise(status, message):
     cls = _ERRORS.get(status, UsmpError)
     name = _str(_lib.lib().usmp_status_name(status))
-    raise cls(message or name, status)
+    raise cls(_pythonic(message) or name, status)
 
 
 def _bytes(s, sized=False, what=None):
@@ -1166,7 +1186,7 @@ class Plan(_Guarded):
                     why = _infeasibility(lib, handle, names)
                 finally:
                     lib.usmp_plan_destroy(handle)
-                err = InfeasibleError(msg or "infeasible", status)
+                err = InfeasibleError(_pythonic(msg) or "infeasible", status)
                 err.infeasibility = why
                 raise err
             lib.usmp_plan_destroy(handle)
