@@ -132,6 +132,15 @@ class PyHour(unittest.TestCase):
         self.assertIn("add_buffer(fixed=...)", str(cm.exception))
         self.assertNotIn("usmp_problem", str(cm.exception))
 
+    def test_closing_the_default_registry_does_not_break_usmp_plan(self):
+        p = two_pools()
+        with usmp.default_registry() as r:
+            self.assertEqual(r.plan(p, algorithm="best_fit").size, 512)
+        with self.assertRaisesRegex(usmp.InvalidError, "registry is closed"):
+            r.plan(p)
+        self.assertEqual(usmp.plan(p, algorithm="best_fit").size, 512)
+        self.assertIsNot(usmp.default_registry(), r)
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

@@ -1122,10 +1122,11 @@ _default_lock = threading.Lock()
 
 def default_registry():
     """A registry shared by the module-level plan() (created on first use,
-    with USMP_PLUGIN_PATH and the installed plugin directory)."""
+    with USMP_PLUGIN_PATH and the installed plugin directory; created again
+    after a close(), e.g. at the end of `with usmp.default_registry()`)."""
     global _default
     with _default_lock:
-        if _default is None:
+        if _default is None or _default._closed():
             _default = Registry()
         return _default
 
