@@ -141,6 +141,30 @@ class PyHour(unittest.TestCase):
         self.assertEqual(usmp.plan(p, algorithm="best_fit").size, 512)
         self.assertIsNot(usmp.default_registry(), r)
 
+    def test_write_takes_the_format_of_the_suffix(self):
+        p = usmp.Problem()
+        p.add_pool("default", size_limit=4096)  # CSV names its pool so
+        p.add_buffer("x", 64, live=(0, 2))
+        p.add_buffer("y", 64, live=(1, 3))
+        d = tempfile.mkdtemp()
+        plan = self.reg.plan(p, algorithm="best_fit")
+        plan.write(os.path.join(d, "plan.csv"))
+        p.write(os.path.join(d, "model.csv"))
+        plan.write(os.path.join(d, "plan.json"))
+        with open(os.path.join(d, "plan.csv")) as f:
+            self.assertTrue(f.read().startswith("id,"))
+        with open(os.path.join(d, "model.csv")) as f:
+            self.assertTrue(f.read().startswith("id,"))
+        with open(os.path.join(d, "plan.json")) as f:
+            self.assertTrue(f.read().lstrip().startswith("{"))
+        back = usmp.Plan.read(p, os.path.join(d, "plan.csv"))
+        self.assertEqual(back.placements, plan.placements)
+        with self.assertRaisesRegex(usmp.InvalidError, r"plan.svg: write\(\) "
+                                    r"writes a plan as JSON or CSV; "
+                                    r"write_svg\(path\) draws it"):
+            plan.write(os.path.join(d, "plan.svg"))
+        self.assertFalse(os.path.exists(os.path.join(d, "plan.svg")))
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

@@ -804,9 +804,10 @@ class Problem(_Guarded):
                                            _format(format), cap))
         return p
 
-    def write(self, path, format="json"):
+    def write(self, path, format="auto"):
         """Write the problem as JSON or, for one pool, MiniMalloc CSV
-        ("json", "csv" or "auto": by the suffix)."""
+        ("json", "csv" or "auto", the default: CSV for a path ending in
+        .csv, else JSON, as `usmp plan` writes)."""
         self._check(self._lib.usmp_problem_write(
             self._handle(), _bytes(str(path)), _format(format)))
 
@@ -1264,10 +1265,14 @@ class Plan(_Guarded):
         with self._use() as h, self._problem._use() as ph:
             self._check(self._lib.usmp_plan_verify(h, ph))
 
-    def write(self, path, format="json"):
-        """Write the plan ("json", "csv" or "auto": by the suffix). A JSON
+    def write(self, path, format="auto"):
+        """Write the plan ("json", "csv" or "auto", the default: CSV for a
+        path ending in .csv, else JSON, as `usmp plan -o` writes). A JSON
         plan's time_ms differs from run to run; the CSV plan has no times
-        (docs/formats.md, "Plan, JSON")."""
+        (docs/formats.md, "Plan, JSON"). write_svg draws it."""
+        if str(path).lower().endswith(".svg"):
+            raise InvalidError("%s: write() writes a plan as JSON or CSV; "
+                               "write_svg(path) draws it" % (path,), 1)
         with self._use() as h, self._problem._use() as ph:
             self._check(self._lib.usmp_plan_write(h, ph, _bytes(str(path)),
                                                   _format(format)))
