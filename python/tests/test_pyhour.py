@@ -165,6 +165,21 @@ class PyHour(unittest.TestCase):
             plan.write(os.path.join(d, "plan.svg"))
         self.assertFalse(os.path.exists(os.path.join(d, "plan.svg")))
 
+    def test_a_problem_grown_after_its_plan_says_so(self):
+        p = two_pools()
+        plan = self.reg.plan(p, algorithm="best_fit")
+        p.add_buffer("c", 64, live=(0, 1))
+        msg = (r"^the problem changed after this plan was made: it has 2 "
+               r"pools and 3 buffers, the plan 2 and 2: plan it again$")
+        with self.assertRaisesRegex(usmp.InvalidPlanError, msg):
+            plan.verify()
+        d = tempfile.mkdtemp()
+        with self.assertRaisesRegex(usmp.InvalidError, msg):
+            plan.write(os.path.join(d, "plan.json"))
+        with self.assertRaisesRegex(usmp.InvalidError, msg):
+            plan.write_svg(os.path.join(d, "plan.svg"))
+        self.reg.plan(p, algorithm="best_fit").verify()
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

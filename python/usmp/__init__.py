@@ -1260,9 +1260,24 @@ class Plan(_Guarded):
             plan.note = _str(lib.usmp_plan_error(out.value)) or ""
             return plan
 
+    def _same_problem(self, ph, cls):
+        """Raise `cls` when the plan's problem gained pools or buffers after
+        the plan was made (the library would call it another problem)."""
+        lib = self._lib
+        n, m = (lib.usmp_problem_pool_count(ph),
+                lib.usmp_problem_buffer_count(ph))
+        if (n, m) != (len(self.pool_sizes), len(self.offsets)):
+            raise cls("the problem changed after this plan was made: it has "
+                      "%d pool%s and %d buffer%s, the plan %d and %d: plan "
+                      "it again" % (n, "" if n == 1 else "s", m,
+                                    "" if m == 1 else "s",
+                                    len(self.pool_sizes), len(self.offsets)),
+                      cls.status)
+
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidPlanError)
             self._check(self._lib.usmp_plan_verify(h, ph))
 
     def write(self, path, format="auto"):
@@ -1274,12 +1289,14 @@ class Plan(_Guarded):
             raise InvalidError("%s: write() writes a plan as JSON or CSV; "
                                "write_svg(path) draws it" % (path,), 1)
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidError)
             self._check(self._lib.usmp_plan_write(h, ph, _bytes(str(path)),
                                                   _format(format)))
 
     def write_svg(self, path):
         """Draw the plan as SVG: time across, address up, a panel per pool."""
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidError)
             self._check(self._lib.usmp_plan_write_svg(h, ph,
                                                       _bytes(str(path))))
 
