@@ -180,6 +180,15 @@ class PyHour(unittest.TestCase):
             plan.write_svg(os.path.join(d, "plan.svg"))
         self.reg.plan(p, algorithm="best_fit").verify()
 
+    def test_a_part_has_the_ratio_usmp_plan_prints(self):
+        part = self.reg.plan(two_pools(), algorithm="best_fit").parts[0]
+        self.assertEqual((part.size, part.lower_bound, part.ratio),
+                         (512, 512, 1.0))
+        self.assertEqual(part._replace(size=600, lower_bound=400).ratio, 1.5)
+        self.assertEqual(part._replace(size=0, lower_bound=0).ratio, 1.0)
+        self.assertIsInstance(part, tuple)
+        self.assertEqual(len(part), len(usmp.Part._fields))
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

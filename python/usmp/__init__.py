@@ -1144,19 +1144,30 @@ def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
 # ---- plans ----------------------------------------------------------------
 
 Placement = collections.namedtuple("Placement", "pool offset")
-Part = collections.namedtuple(
+_Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
             "overrun_by overrun_cause time_limit stopped spill_floor")
 Placement.__doc__ = """Where a buffer lies: pool (its name) and offset (bytes
 from the pool's start)."""
-Part.__doc__ = """How one independent part of a plan was planned (Plan.parts):
-target, algorithm, params, buffer_count, size (bytes), lower_bound,
-proven_bound, optimal, group, time_ms, rule and source (what chose the
-algorithm), spill, spill_count, spill_largest, spill_forced,
-rules_as_conflicts, overrun_by, overrun_cause, time_limit (seconds, 0.0
-for none), stopped, spill_floor; python/README.md says what each means."""
+
+
+class Part(_Part):
+    """How one independent part of a plan was planned (Plan.parts):
+    target, algorithm, params, buffer_count, size (bytes), lower_bound,
+    proven_bound, optimal, group, time_ms, rule and source (what chose the
+    algorithm), spill, spill_count, spill_largest, spill_forced,
+    rules_as_conflicts, overrun_by, overrun_cause, time_limit (seconds, 0.0
+    for none), stopped, spill_floor; python/README.md says what each
+    means. `ratio`: size / lower_bound, as `usmp plan` prints it."""
+    __slots__ = ()
+
+    @property
+    def ratio(self):
+        """size / lower_bound (1.0 when the bound is 0), as the `ratio` of
+        `usmp plan`'s summary: 1.0 is a plan at the lower bound."""
+        return self.size / self.lower_bound if self.lower_bound else 1.0
 
 
 class Plan(_Guarded):
