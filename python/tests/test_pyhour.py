@@ -2,6 +2,7 @@
 style integers, plans in `with` blocks, arguments in the wrong order or of
 the wrong type, and what Python shows of each object."""
 import copy
+import errno
 import gc
 import inspect
 import math
@@ -188,6 +189,29 @@ class PyHour(unittest.TestCase):
         self.assertEqual(part._replace(size=0, lower_bound=0).ratio, 1.0)
         self.assertIsInstance(part, tuple)
         self.assertEqual(len(part), len(usmp.Part._fields))
+
+    def test_a_missing_file_is_a_file_not_found_error(self):
+        d = tempfile.mkdtemp()
+        missing = os.path.join(d, "model.json")
+        with self.assertRaises(FileNotFoundError) as cm:
+            usmp.Problem.read(missing)
+        e = cm.exception
+        self.assertIsInstance(e, usmp.UsmpIOError)
+        self.assertEqual((e.errno, e.filename, e.status),
+                         (errno.ENOENT, missing, 6))
+        self.assertEqual(str(e), "%s: cannot open: %s"
+                         % (missing, os.strerror(errno.ENOENT)))
+        back = pickle.loads(pickle.dumps(e))  # as multiprocessing sends it
+        self.assertIsInstance(back, FileNotFoundError)
+        self.assertEqual((str(back), back.errno), (str(e), errno.ENOENT))
+        p = two_pools()
+        plan = self.reg.plan(p, algorithm="best_fit")
+        with self.assertRaises(FileNotFoundError):
+            plan.write(os.path.join(d, "no", "plan.json"))
+        with self.assertRaises(IsADirectoryError) as cm:
+            usmp.Plan.read(p, d)
+        self.assertIsInstance(cm.exception, usmp.UsmpIOError)
+        self.assertEqual(type(cm.exception).__name__, "UsmpIOError")
 
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()

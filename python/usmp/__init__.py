@@ -20,6 +20,7 @@ library's message (``e.message``) and status (``e.status``).
 
 import collections
 import contextlib
+import errno
 import math
 import numbers
 import operator
@@ -144,8 +145,53 @@ class NoMemoryError(UsmpError, MemoryError):
 
 
 class UsmpIOError(UsmpError, OSError):
-    """A file could not be read or written (USMP_ERR_IO); also an OSError."""
+    """A file could not be read or written (USMP_ERR_IO); also an OSError,
+    with `errno`, `strerror` and `filename` when the library's message
+    names the system's reason, and then also the OSError subclass Python
+    raises for it (FileNotFoundError, PermissionError, IsADirectoryError,
+    NotADirectoryError)."""
     status = 6
+
+    def __str__(self):
+        return self.message
+
+    def __reduce__(self):
+        # pickled as the call that makes it (its class may be one of the
+        # joined ones below, which pickle cannot find by name)
+        return _io_error, (self.message, self.status)
+
+
+# The OSError subclasses of the errno values a file's open or read gives,
+# each joined with UsmpIOError once, on first use.
+_OS_ERROR_CLASSES = {
+    errno.ENOENT: FileNotFoundError, errno.EACCES: PermissionError,
+    errno.EPERM: PermissionError, errno.EISDIR: IsADirectoryError,
+    errno.ENOTDIR: NotADirectoryError,
+}
+_io_classes = {}
+
+
+def _io_error(message, status):
+    """UsmpIOError for `message` ("PATH: cannot open: REASON"), with errno,
+    strerror and filename read from it, of the matching OSError subclass."""
+    for code in sorted(_OS_ERROR_CLASSES):
+        reason = os.strerror(code)
+        if message.endswith(": " + reason):
+            break
+    else:
+        return UsmpIOError(message, status)
+    base = _OS_ERROR_CLASSES[code]
+    cls = _io_classes.get(base)
+    if cls is None:
+        cls = type("UsmpIOError", (UsmpIOError, base), {
+            "__module__": __name__, "__doc__": UsmpIOError.__doc__})
+        _io_classes[base] = cls
+    err = cls(message, status)
+    err.errno, err.strerror = code, reason
+    cut = message.find(": cannot ")
+    if cut > 0:
+        err.filename = message[:cut]
+    return err
 
 
 class StoppedError(UsmpError):
@@ -200,6 +246,8 @@ def _pythonic(message):
 def _raise(status, message):
     cls = _ERRORS.get(status, UsmpError)
     name = _str(_lib.lib().usmp_status_name(status))
+    if cls is UsmpIOError and message:
+        raise _io_error(_pythonic(message), status)
     raise cls(_pythonic(message) or name, status)
 
 
