@@ -213,6 +213,16 @@ class PyHour(unittest.TestCase):
         self.assertIsInstance(cm.exception, usmp.UsmpIOError)
         self.assertEqual(type(cm.exception).__name__, "UsmpIOError")
 
+    def test_an_empty_candidate_list_is_refused(self):
+        p = two_pools()
+        with self.assertRaisesRegex(usmp.InvalidError, r'^buffer "c": '
+                                    r"pools=\[\] names no pool \(leave pools "
+                                    r"out, or None, for every pool\)$"):
+            p.add_buffer("c", 64, pools=[])
+        self.assertEqual(p.buffers, ["a", "b"])
+        p.add_buffer("c", 64)
+        self.assertIsNone(p.buffer_info("c").pools)
+
     def test_a_plan_is_a_context_manager(self):
         p = two_pools()
         with self.reg.plan(p, algorithm="best_fit") as pl:

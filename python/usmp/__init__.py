@@ -749,6 +749,10 @@ class Problem(_Guarded):
                                    'must be after begin' % (name, begin, end),
                                    1)
         cands = []
+        if pools is not None and len(_names("pools", pools)) == 0:
+            raise InvalidError('buffer "%s": pools=[] names no pool (leave '
+                               'pools out, or None, for every pool)' % (name,),
+                               1)
         for pool in _names("pools", pools) if pools is not None else ():
             j = self._pool_that_exists(name, "candidate", pool)
             if j in cands:
@@ -783,7 +787,7 @@ class Problem(_Guarded):
             for j in range(self.pool_count):
                 info = self.pool_info(j)
                 q.add_pool(info.name, info.size_limit, info.alignment)
-            q.add_buffer(name, size, alignment, pools=cands)
+            q.add_buffer(name, size, alignment, pools=cands or None)
             q.set_fixed(0, fpool, offset)
 
     def _pool_that_exists(self, name, what, pool):
