@@ -20,7 +20,10 @@ library's message (``e.message``) and status (``e.status``).
 
 import collections
 import contextlib
+import errno
+import math
 import numbers
+import operator
 import os
 import ctypes
 import re
@@ -78,6 +81,8 @@ class UsmpError(Exception):
 
 
 class InvalidError(UsmpError, ValueError):
+    """An argument or a file the library refuses (USMP_ERR_INVALID); also a
+    ValueError."""
     status = 1
 
 
@@ -124,34 +129,91 @@ def _infeasibility(lib, handle, names):
 
 
 class PluginError(UsmpError):
+    """A plugin failed to load or broke its contract (USMP_ERR_PLUGIN)."""
     status = 3
 
 
 class NotFoundError(UsmpError, LookupError):
+    """No pool, buffer, algorithm, knob or plugin of that name or index
+    (USMP_ERR_NOT_FOUND); also a LookupError."""
     status = 4
 
 
 class NoMemoryError(UsmpError, MemoryError):
+    """The library ran out of memory (USMP_ERR_NOMEM); also a MemoryError."""
     status = 5
 
 
 class UsmpIOError(UsmpError, OSError):
+    """A file could not be read or written (USMP_ERR_IO); also an OSError,
+    with `errno`, `strerror` and `filename` when the library's message
+    names the system's reason, and then also the OSError subclass Python
+    raises for it (FileNotFoundError, PermissionError, IsADirectoryError,
+    NotADirectoryError)."""
     status = 6
+
+    def __str__(self):
+        return self.message
+
+    def __reduce__(self):
+        # pickled as the call that makes it (its class may be one of the
+        # joined ones below, which pickle cannot find by name)
+        return _io_error, (self.message, self.status)
+
+
+# The OSError subclasses of the errno values a file's open or read gives,
+# each joined with UsmpIOError once, on first use.
+_OS_ERROR_CLASSES = {
+    errno.ENOENT: FileNotFoundError, errno.EACCES: PermissionError,
+    errno.EPERM: PermissionError, errno.EISDIR: IsADirectoryError,
+    errno.ENOTDIR: NotADirectoryError,
+}
+_io_classes = {}
+
+
+def _io_error(message, status):
+    """UsmpIOError for `message` ("PATH: cannot open: REASON"), with errno,
+    strerror and filename read from it, of the matching OSError subclass."""
+    for code in sorted(_OS_ERROR_CLASSES):
+        reason = os.strerror(code)
+        if message.endswith(": " + reason):
+            break
+    else:
+        return UsmpIOError(message, status)
+    base = _OS_ERROR_CLASSES[code]
+    cls = _io_classes.get(base)
+    if cls is None:
+        cls = type("UsmpIOError", (UsmpIOError, base), {
+            "__module__": __name__, "__doc__": UsmpIOError.__doc__})
+        _io_classes[base] = cls
+    err = cls(message, status)
+    err.errno, err.strerror = code, reason
+    cut = message.find(": cannot ")
+    if cut > 0:
+        err.filename = message[:cut]
+    return err
 
 
 class StoppedError(UsmpError):
+    """The time limit or a Cancel stopped the algorithm before it found a
+    plan (USMP_ERR_STOPPED)."""
     status = 7
 
 
 class UnsupportedError(UsmpError):
+    """The algorithm, format or library version cannot do what was asked
+    (USMP_ERR_UNSUPPORTED)."""
     status = 8
 
 
 class InvalidPlanError(UsmpError):
+    """A plan that breaks its problem's rules: verify() of a plan read from
+    a file (USMP_ERR_INVALID_PLAN)."""
     status = 9
 
 
 class InternalError(UsmpError):
+    """A bug in usmp (USMP_ERR_INTERNAL): please report it."""
     status = 10
 
 
@@ -161,21 +223,45 @@ _ERRORS = {c.status: c for c in (
     InternalError)}
 
 
+# The library's messages name what a C host writes; a Python user wrote
+# these instead.
+_PYTHON_WORDS = (
+    ("(USMP_UNBOUNDED for a pool without a limit)",
+     "(size_limit=None for a pool without a limit)"),
+    ("usmp_registry_options.plugin_path", "Registry(plugin_path=...)"),
+    ("of the plan options (-a)", "of plan(algorithm=...)"),
+    ("usmp_problem_set_fixed", "add_buffer(fixed=...)"),
+    ("usmp_problem_set_live", "add_buffer(live=...)"),
+)
+
+
+def _pythonic(message):
+    """The library's message in the words of the binding's arguments."""
+    if message:
+        for c, py in _PYTHON_WORDS:
+            message = message.replace(c, py)
+    return message
+
+
 def _raise(status, message):
     cls = _ERRORS.get(status, UsmpError)
     name = _str(_lib.lib().usmp_status_name(status))
-    raise cls(message or name, status)
+    if cls is UsmpIOError and message:
+        raise _io_error(_pythonic(message), status)
+    raise cls(_pythonic(message) or name, status)
 
 
-def _bytes(s, sized=False):
+def _bytes(s, sized=False, what=None):
     """s as UTF-8 bytes for a C string; `sized`: for a buffer passed with
-    its length (the library then names a NUL byte by its line)."""
+    its length (the library then names a NUL byte by its line); `what`: the
+    argument's name, for the TypeError of a value that is no string."""
     if isinstance(s, str):
         b = s.encode("utf-8")
     elif isinstance(s, bytes):
         b = s
     else:
-        raise TypeError("expected a string, got %r" % (s,))
+        raise TypeError("%sexpected a string, got %r"
+                        % (what + ": " if what else "", s))
     # A C string ends at its first NUL: the library would see a prefix.
     if not sized and b"\0" in b:
         raise InvalidError("%r: a NUL byte cannot be passed to libusmp (C "
@@ -187,9 +273,25 @@ def _str(b):
     return b.decode("utf-8", "replace") if b is not None else None
 
 
-def _u64(name, value):
-    if isinstance(value, bool) or not isinstance(value, int):
+def _int(name, value):
+    """value as an int: an int or an integer type of another library (a
+    numpy.int64: anything with __index__), never a bool or a float."""
+    if isinstance(value, bool):
         raise TypeError("%s must be an int, got %r" % (name, value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, got %r" % (name, value)) from None
+
+
+def _is_int(value):
+    """Whether value is an integer (a pool or buffer index, not a name)."""
+    return not isinstance(value, (bool, str, bytes)) and \
+        hasattr(type(value), "__index__")
+
+
+def _u64(name, value):
+    value = _int(name, value)
     if not 0 <= value <= UNBOUNDED:
         raise InvalidError("%s: out of range: %d" % (name, value), 1)
     return value
@@ -225,8 +327,7 @@ def _csv_capacity(name, format, capacity):
 
 
 def _i64(name, value):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError("%s must be an int, got %r" % (name, value))
+    value = _int(name, value)
     if not -(1 << 63) <= value < (1 << 63):
         raise InvalidError("%s: out of range (int64): %d" % (name, value), 1)
     return value
@@ -234,6 +335,7 @@ def _i64(name, value):
 
 def _index(kind, value):
     # ctypes passes an int to a uint32_t parameter modulo 2^32.
+    value = _int(kind + " index", value)
     if not 0 <= value < _NONE:
         raise InvalidError("%s index out of range: %d" % (kind, value), 1)
     return value
@@ -324,7 +426,34 @@ class _Guarded:
         if status:
             _raise(status, _str(getattr(self._lib, self._error)(self._h)))
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # A copy sharing the handle would free it when either is collected,
+    # leaving the other with a freed object: copies are refused (Problem
+    # makes a real one).
+    def __copy__(self):
+        raise TypeError("a usmp.%s cannot be copied (it owns a libusmp "
+                        "object)" % type(self).__name__)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __reduce_ex__(self, protocol):
+        raise TypeError("a usmp.%s cannot be pickled (it owns a libusmp "
+                        "object); write it to a file instead"
+                        % type(self).__name__)
+
+    def _closed(self):
+        return not getattr(self, "_h", None) or \
+            getattr(self, "_closing", False)
+
     def close(self):
+        """Free the library's object (also at the end of a `with` block);
+        later calls raise InvalidError. Closing twice does nothing."""
         guard = getattr(self, "_guard", None)
         if guard is None:  # __init__ failed before the handle existed
             return
@@ -374,6 +503,11 @@ PoolInfo = collections.namedtuple("PoolInfo",
                                   "name size_limit alignment targets")
 BufferInfo = collections.namedtuple("BufferInfo",
                                     "name size alignment live pools fixed")
+PoolInfo.__doc__ = """A pool as added (Problem.pool_info): name, size_limit
+(None: unbounded), alignment, targets (a list of names)."""
+BufferInfo.__doc__ = """A buffer as added (Problem.buffer_info): name, size,
+alignment, live (None or (begin, end)), pools (None: every pool, else the
+candidate names in priority order), fixed (None or (pool name, offset))."""
 
 class Problem(_Guarded):
     """Pools and buffers to plan. Pools and buffers are referred to by name
@@ -390,25 +524,61 @@ class Problem(_Guarded):
         if not self._h:
             raise NoMemoryError("out of memory", 5)
 
-    # lifetime
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     # look-ups
     def _pool(self, pool):
-        if isinstance(pool, int) and not isinstance(pool, bool):
+        if _is_int(pool):
             return _index("pool", pool)
+        if not isinstance(pool, (str, bytes)):
+            raise TypeError("pool: expected a pool name or index, got %r"
+                            % (pool,))
         return self.find_pool(pool)
 
     def _buffer(self, buf):
-        if isinstance(buf, int) and not isinstance(buf, bool):
+        if _is_int(buf):
             return _index("buffer", buf)
+        if not isinstance(buf, (str, bytes)):
+            raise TypeError("buffer: expected a buffer name or index, got %r"
+                            % (buf,))
         return self.find_buffer(buf)
 
+    def copy(self):
+        """A new Problem with the same pools, buffers, conflicts and overlap
+        rules (also copy.copy and copy.deepcopy; needs libusmp ABI 1.3)."""
+        self._reader("Problem.copy")
+        q = Problem()
+        try:
+            for j in range(self.pool_count):
+                q.add_pool(**self.pool_info(j)._asdict())
+            for b in range(self.buffer_count):
+                q.add_buffer(**self.buffer_info(b)._asdict())
+            for a, b in self.conflicts:
+                q.add_conflict(a, b)
+            for src, dst, lead in self.overlaps:
+                q.add_overlap(src, dst, lead)
+        except BaseException:
+            q.close()
+            raise
+        return q
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __len__(self):
+        """The number of buffers (as buffer_count)."""
+        return self.buffer_count
+
+    def __repr__(self):
+        if self._closed():
+            return "<usmp.Problem closed>"
+        n, m = self.pool_count, self.buffer_count
+        return "<usmp.Problem %d pool%s, %d buffer%s>" % (
+            n, "" if n == 1 else "s", m, "" if m == 1 else "s")
+
     def find_pool(self, name):
+        """The index of the pool named `name` (NotFoundError if none)."""
         i = ctypes.c_uint32()
         st = self._lib.usmp_problem_find_pool(self._handle(), _bytes(name),
                                               ctypes.byref(i))
@@ -417,6 +587,7 @@ class Problem(_Guarded):
         return i.value
 
     def find_buffer(self, name):
+        """The index of the buffer named `name` (NotFoundError if none)."""
         i = ctypes.c_uint32()
         st = self._lib.usmp_problem_find_buffer(self._handle(), _bytes(name),
                                                 ctypes.byref(i))
@@ -426,10 +597,12 @@ class Problem(_Guarded):
 
     @property
     def pool_count(self):
+        """The number of pools."""
         return self._lib.usmp_problem_pool_count(self._handle())
 
     @property
     def buffer_count(self):
+        """The number of buffers (also len(problem))."""
         return self._lib.usmp_problem_buffer_count(self._handle())
 
     @property
@@ -544,15 +717,17 @@ class Problem(_Guarded):
         _names("targets", targets)  # checked before the pool is added
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_pool(
-            self._handle(), _bytes(name), limit,
+            self._handle(), _bytes(name, what="name"), limit,
             _u64("alignment", alignment), ctypes.byref(i)))
         for t in targets:
             self.add_pool_target(i.value, t)
         return i.value
 
     def add_pool_target(self, pool, target):
+        """Add `target` (a name as plan()'s target and bind()'s patterns
+        match it) to the targets of `pool` (name or index)."""
         self._check(self._lib.usmp_problem_add_pool_target(
-            self._handle(), self._pool(pool), _bytes(target)))
+            self._handle(), self._pool(pool), _bytes(target, what="target")))
 
     def add_buffer(self, name, size, alignment=1, live=None, pools=None,
                    fixed=None):
@@ -562,18 +737,22 @@ class Problem(_Guarded):
         its index."""
         # Checked before the buffer is added, so that a mistake leaves the
         # problem as it was (the library has no call that removes a
-        # buffer): only a fixed placement the pool refuses (past its size
-        # limit, off its alignment) is found after, by the library.
+        # buffer); a fixed placement the pool refuses (past its size limit,
+        # off its alignment) is tried first on a scratch copy of the pools.
         size = _size("size", size)
+        alignment = _u64("alignment", alignment)
         if live is not None:
             begin, end = _pair("live", live, "begin, end")
-            _i64("begin", begin)
-            _i64("end", end)
+            begin, end = _i64("begin", begin), _i64("end", end)
             if end <= begin:
                 raise InvalidError('buffer "%s": live range [%d, %d): end '
                                    'must be after begin' % (name, begin, end),
                                    1)
         cands = []
+        if pools is not None and len(_names("pools", pools)) == 0:
+            raise InvalidError('buffer "%s": pools=[] names no pool (leave '
+                               'pools out, or None, for every pool)' % (name,),
+                               1)
         for pool in _names("pools", pools) if pools is not None else ():
             j = self._pool_that_exists(name, "candidate", pool)
             if j in cands:
@@ -583,10 +762,11 @@ class Problem(_Guarded):
         if fixed is not None:
             fpool, offset = _pair("fixed", fixed, "pool, offset")
             fpool = self._pool_that_exists(name, "fixed", fpool)
-            _u64("offset", offset)
+            offset = _u64("offset", offset)
+            self._try_fixed(name, size, alignment, cands, fpool, offset)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
-            self._handle(), _bytes(name), _u64("size", size),
+            self._handle(), _bytes(name, what="name"), _u64("size", size),
             _u64("alignment", alignment), ctypes.byref(i)))
         b = i.value
         if live is not None:
@@ -596,6 +776,19 @@ class Problem(_Guarded):
         if fixed is not None:
             self.set_fixed(b, fpool, offset)
         return b
+
+    def _try_fixed(self, name, size, alignment, cands, fpool, offset):
+        """Raise what set_fixed would for this buffer, on a scratch problem
+        of the same pools (needs the ABI 1.3 read calls; with an older
+        library the library finds it after the buffer is added)."""
+        if _lib.too_old(self._lib, 3, "Problem.pool_info"):
+            return
+        with Problem() as q:
+            for j in range(self.pool_count):
+                info = self.pool_info(j)
+                q.add_pool(info.name, info.size_limit, info.alignment)
+            q.add_buffer(name, size, alignment, pools=cands or None)
+            q.set_fixed(0, fpool, offset)
 
     def _pool_that_exists(self, name, what, pool):
         j = self._pool(pool)
@@ -607,20 +800,28 @@ class Problem(_Guarded):
         return j
 
     def set_live(self, buf, begin, end):
+        """Give buffer `buf` the half-open live range [begin, end) (as
+        add_buffer's live=(begin, end))."""
         self._check(self._lib.usmp_problem_set_live(
             self._handle(), self._buffer(buf), _i64("begin", begin),
             _i64("end", end)))
 
     def add_candidate(self, buf, pool):
+        """Append `pool` to the candidate pools of `buf`, in priority order
+        (as add_buffer's pools=[...])."""
         self._check(self._lib.usmp_problem_add_candidate(
             self._handle(), self._buffer(buf), self._pool(pool)))
 
     def set_fixed(self, buf, pool, offset):
+        """Fix buffer `buf` at byte `offset` of `pool` (as add_buffer's
+        fixed=(pool, offset))."""
         self._check(self._lib.usmp_problem_set_fixed(
             self._handle(), self._buffer(buf), self._pool(pool),
             _u64("offset", offset)))
 
     def add_conflict(self, a, b):
+        """Buffers `a` and `b` must not share bytes, whatever their live
+        ranges."""
         self._check(self._lib.usmp_problem_add_conflict(
             self._handle(), self._buffer(a), self._buffer(b)))
 
@@ -646,6 +847,8 @@ class Problem(_Guarded):
 
     @classmethod
     def parse(cls, data, name="<string>", format="json", capacity=None):
+        """A problem from the text `data` (str or bytes) in `format`, as
+        read() reads a file; `name` is the file name its messages give."""
         p = cls()
         raw = _bytes(data, sized=True)
         cap = _csv_capacity(name, format, capacity)
@@ -653,20 +856,27 @@ class Problem(_Guarded):
                                            _format(format), cap))
         return p
 
-    def write(self, path, format="json"):
+    def write(self, path, format="auto"):
+        """Write the problem as JSON or, for one pool, MiniMalloc CSV
+        ("json", "csv" or "auto", the default: CSV for a path ending in
+        .csv, else JSON, as `usmp plan` writes)."""
         self._check(self._lib.usmp_problem_write(
             self._handle(), _bytes(str(path)), _format(format)))
 
     # lower bounds
     @property
     def group_count(self):
+        """The number of pool groups (pools that buffers may share are
+        bounded together); 0 when the problem cannot be prepared."""
         return self._lib.usmp_problem_prepare_group_count(self._handle())
 
     def group_bound(self, group):
+        """The lower bound, in bytes, of pool group `group`."""
         return self._lib.usmp_problem_prepare_group_bound(
             self._handle(), _index("group", group))
 
     def pool_group(self, pool):
+        """The group index of `pool` (name or index)."""
         return self._lib.usmp_problem_prepare_pool_group(self._handle(),
                                                         self._pool(pool))
 
@@ -699,6 +909,23 @@ Algorithm = collections.namedtuple(
     "Algorithm", "name summary caps capabilities plugin params signature")
 Selection = collections.namedtuple("Selection",
                                    "algorithm params rule source")
+PluginInfo.__doc__ = """A plugin loaded (Registry.plugins): name, version,
+license, abi (major, minor), path (its file), algorithm_count."""
+Param.__doc__ = """A knob of an algorithm: name, type ("bool", "i32", "u32",
+"i64", "u64", "f64" or "str"), default (as text), help."""
+Member.__doc__ = """One of auto's members (Registry.members): role ("first",
+"heuristic", "search" or "volunteer"), name, knobs ("key=value" on top of
+its defaults), cost (one run's time as a multiple of first_fit's; 0.0 for
+a search member or a volunteer declaring none), shapes (of "few", "many",
+"wide", those where it is expected to gain), plugin (a volunteer's file,
+else None)."""
+Algorithm.__doc__ = """An algorithm (Registry.algorithms): name, summary,
+caps (the bits), capabilities (their names, as in CAPABILITIES), plugin
+(its plugin's name, None for a built-in), params (its knobs, each a
+Param), signature (the knobs as text)."""
+Selection.__doc__ = """What planning for a target would run
+(Registry.select): algorithm, params ("k=v,..."), rule (the rule that
+matched) and source ("api", "options", "env" or "default")."""
 
 
 class Registry(_Guarded):
@@ -709,32 +936,6 @@ class Registry(_Guarded):
     the registry when the calls in flight return."""
     _kind = "registry"
     _destroy, _error = "usmp_registry_destroy", "usmp_registry_error"
-    # The C option the library's messages name, and what a Python caller
-    # passed it as.
-    _C_OPTION = "usmp_registry_options.plugin_path"
-    _PY_OPTION = "Registry(plugin_path=...)"
-
-    @classmethod
-    def _own_words(cls, text):
-        """`text` with the C option's name said as the binding's caller
-        passed it."""
-        return text.replace(cls._C_OPTION, cls._PY_OPTION) if text else text
-
-    @classmethod
-    def _reworded(cls, err):
-        """`err` (a UsmpError) with its message in the caller's words."""
-        msg = cls._own_words(err.message)
-        if msg != err.message:
-            err.message = msg
-            err.args = (msg,) + err.args[1:]
-        return err
-
-    def _check(self, status):
-        try:
-            super()._check(status)
-        except UsmpError as e:
-            self._reworded(e)
-            raise
 
     def __init__(self, plugin_path=None, use_env=True, default_dirs=True):
         self._guard_init()
@@ -757,23 +958,26 @@ class Registry(_Guarded):
             _raise(st, "cannot create a registry")
         self._h = h.value
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
     @property
     def diagnostics(self):
         """"FILE: reason" for every plugin that was skipped."""
         with self._use() as h:
             n = self._lib.usmp_registry_diagnostic_count(h)
-            return [self._own_words(
-                        _str(self._lib.usmp_registry_diagnostic(h, i)))
+            return [_pythonic(_str(self._lib.usmp_registry_diagnostic(h, i)))
                     for i in range(n)]
+
+    def __repr__(self):
+        if self._closed():
+            return "<usmp.Registry closed>"
+        with self._use() as h:
+            n = self._lib.usmp_registry_algorithm_count(h)
+            m = self._lib.usmp_registry_plugin_count(h)
+        return "<usmp.Registry %d algorithm%s, %d plugin%s>" % (
+            n, "" if n == 1 else "s", m, "" if m == 1 else "s")
 
     @property
     def plugins(self):
+        """The plugins loaded, each a PluginInfo."""
         with self._use() as h:
             return self._plugins(h)
 
@@ -848,6 +1052,7 @@ class Registry(_Guarded):
             return [self._algorithm_at(i) for i in range(n)]
 
     def algorithm(self, name):
+        """The Algorithm named `name` (NotFoundError if none)."""
         i = ctypes.c_uint32()
         with self._use() as h:
             st = self._lib.usmp_registry_find_algorithm(h, _bytes(name),
@@ -863,14 +1068,17 @@ class Registry(_Guarded):
         arr, n = _c_strings(_knob_strings(params))
         with self._use() as h:
             self._check(self._lib.usmp_registry_bind(
-                h, _bytes(pattern), _bytes(algorithm), arr, n))
+                h, _bytes(pattern, what="pattern"),
+                _bytes(algorithm, what="algorithm"), arr, n))
 
     def bind_rules(self, rules):
         """Rules in USMP_ALGORITHM syntax: "ethos-u*=exact:time_limit=2;*=best_fit"."""
         with self._use() as h:
-            self._check(self._lib.usmp_registry_bind_rules(h, _bytes(rules)))
+            self._check(self._lib.usmp_registry_bind_rules(
+                h, _bytes(rules, what="rules")))
 
     def clear_bindings(self):
+        """Drop every rule bound by bind() and bind_rules()."""
         with self._use() as h:
             self._lib.usmp_registry_clear_bindings(h)
 
@@ -879,7 +1087,7 @@ class Registry(_Guarded):
         sel = _lib.new(_lib.Selection)
         with self._use() as h:
             self._check(self._lib.usmp_registry_select(
-                h, _bytes(target or ""),
+                h, _bytes(target or "", what="target"),
                 _bytes(override) if override else None, ctypes.byref(sel)))
             return Selection(_str(sel.algorithm), _str(sel.params) or "",
                              _str(sel.rule), _SOURCES.get(sel.source, "?"))
@@ -903,12 +1111,12 @@ class Registry(_Guarded):
         knobs = _knob_strings(params)
         arr, n = _c_strings(knobs)
         if algorithm:
-            opts.algorithm = _bytes(algorithm)
+            opts.algorithm = _bytes(algorithm, what="algorithm")
         if knobs:
             opts.params = arr
             opts.param_count = n
         if target:
-            opts.target = _bytes(target)
+            opts.target = _bytes(target, what="target")
         if time_limit is not None and (
                 isinstance(time_limit, bool) or
                 not isinstance(time_limit, numbers.Real)):
@@ -921,6 +1129,11 @@ class Registry(_Guarded):
         if cancel is not None and not isinstance(cancel, Cancel):
             raise TypeError("cancel must be a usmp.Cancel, got %r" % (cancel,))
         opts.time_limit = float(time_limit or 0.0)
+        if math.isnan(opts.time_limit) or opts.time_limit < 0:
+            raise InvalidError("time_limit=%r: give seconds (more than 0), 0 "
+                               "or None for the default budget (1 s for auto, "
+                               "10 s for other algorithms), math.inf for none"
+                               % (time_limit,), 1)
         if isolate is True:
             opts.flags |= _PLAN_ISOLATE
         elif isolate is False:
@@ -931,11 +1144,7 @@ class Registry(_Guarded):
         with self._use() as rh, problem._use() as ph:
             st = self._lib.usmp_plan_compute(rh, ph, ctypes.byref(opts),
                                               ctypes.byref(out))
-            try:
-                return Plan._take(problem, ph, out.value, st)
-            except UsmpError as e:
-                self._reworded(e)
-                raise
+            return Plan._take(problem, ph, out.value, st)
 
 
 class Cancel:
@@ -948,12 +1157,15 @@ class Cancel:
         self._flag = ctypes.c_int(0)
 
     def set(self):
+        """Ask the calls given this flag to stop."""
         self._flag.value = 1
 
     def clear(self):
+        """Lower the flag, to reuse it for another call."""
         self._flag.value = 0
 
     def is_set(self):
+        """Whether the flag is set."""
         return bool(self._flag.value)
 
 
@@ -963,10 +1175,11 @@ _default_lock = threading.Lock()
 
 def default_registry():
     """A registry shared by the module-level plan() (created on first use,
-    with USMP_PLUGIN_PATH and the installed plugin directory)."""
+    with USMP_PLUGIN_PATH and the installed plugin directory; created again
+    after a close(), e.g. at the end of `with usmp.default_registry()`)."""
     global _default
     with _default_lock:
-        if _default is None:
+        if _default is None or _default._closed():
             _default = Registry()
         return _default
 
@@ -983,11 +1196,30 @@ def plan(problem, algorithm=None, params=None, target=None, time_limit=0.0,
 # ---- plans ----------------------------------------------------------------
 
 Placement = collections.namedtuple("Placement", "pool offset")
-Part = collections.namedtuple(
+_Part = collections.namedtuple(
     "Part", "target algorithm params buffer_count size lower_bound "
             "proven_bound optimal group time_ms rule source spill "
             "spill_count spill_largest spill_forced rules_as_conflicts "
             "overrun_by overrun_cause time_limit stopped spill_floor")
+Placement.__doc__ = """Where a buffer lies: pool (its name) and offset (bytes
+from the pool's start)."""
+
+
+class Part(_Part):
+    """How one independent part of a plan was planned (Plan.parts):
+    target, algorithm, params, buffer_count, size (bytes), lower_bound,
+    proven_bound, optimal, group, time_ms, rule and source (what chose the
+    algorithm), spill, spill_count, spill_largest, spill_forced,
+    rules_as_conflicts, overrun_by, overrun_cause, time_limit (seconds, 0.0
+    for none), stopped, spill_floor; python/README.md says what each
+    means. `ratio`: size / lower_bound, as `usmp plan` prints it."""
+    __slots__ = ()
+
+    @property
+    def ratio(self):
+        """size / lower_bound (1.0 when the bound is 0), as the `ratio` of
+        `usmp plan`'s summary: 1.0 is a plan at the lower bound."""
+        return self.size / self.lower_bound if self.lower_bound else 1.0
 
 
 class Plan(_Guarded):
@@ -1019,7 +1251,7 @@ class Plan(_Guarded):
                     why = _infeasibility(lib, handle, names)
                 finally:
                     lib.usmp_plan_destroy(handle)
-                err = InfeasibleError(msg or "infeasible", status)
+                err = InfeasibleError(_pythonic(msg) or "infeasible", status)
                 err.infeasibility = why
                 raise err
             lib.usmp_plan_destroy(handle)
@@ -1079,6 +1311,9 @@ class Plan(_Guarded):
         dropped and how many more; "" when none); one the placements
         disprove makes verify() raise (docs/formats.md, "What a plan file
         claims")."""
+        if not isinstance(problem, Problem):
+            raise TypeError("Plan.read: expected a usmp.Problem first, got "
+                            "%r (Plan.read(problem, path))" % (problem,))
         lib = _lib.lib()
         out = ctypes.c_void_p()
         with problem._use() as ph:
@@ -1088,22 +1323,43 @@ class Plan(_Guarded):
             plan.note = _str(lib.usmp_plan_error(out.value)) or ""
             return plan
 
+    def _same_problem(self, ph, cls):
+        """Raise `cls` when the plan's problem gained pools or buffers after
+        the plan was made (the library would call it another problem)."""
+        lib = self._lib
+        n, m = (lib.usmp_problem_pool_count(ph),
+                lib.usmp_problem_buffer_count(ph))
+        if (n, m) != (len(self.pool_sizes), len(self.offsets)):
+            raise cls("the problem changed after this plan was made: it has "
+                      "%d pool%s and %d buffer%s, the plan %d and %d: plan "
+                      "it again" % (n, "" if n == 1 else "s", m,
+                                    "" if m == 1 else "s",
+                                    len(self.pool_sizes), len(self.offsets)),
+                      cls.status)
+
     def verify(self):
         """Re-check the plan against its problem (raises InvalidPlanError)."""
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidPlanError)
             self._check(self._lib.usmp_plan_verify(h, ph))
 
-    def write(self, path, format="json"):
-        """Write the plan ("json", "csv" or "auto": by the suffix). A JSON
+    def write(self, path, format="auto"):
+        """Write the plan ("json", "csv" or "auto", the default: CSV for a
+        path ending in .csv, else JSON, as `usmp plan -o` writes). A JSON
         plan's time_ms differs from run to run; the CSV plan has no times
-        (docs/formats.md, "Plan, JSON")."""
+        (docs/formats.md, "Plan, JSON"). write_svg draws it."""
+        if str(path).lower().endswith(".svg"):
+            raise InvalidError("%s: write() writes a plan as JSON or CSV; "
+                               "write_svg(path) draws it" % (path,), 1)
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidError)
             self._check(self._lib.usmp_plan_write(h, ph, _bytes(str(path)),
                                                   _format(format)))
 
     def write_svg(self, path):
         """Draw the plan as SVG: time across, address up, a panel per pool."""
         with self._use() as h, self._problem._use() as ph:
+            self._same_problem(ph, InvalidError)
             self._check(self._lib.usmp_plan_write_svg(h, ph,
                                                       _bytes(str(path))))
 
