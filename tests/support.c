@@ -282,13 +282,8 @@ const char *test_save_case(usmp_problem *p, const char *name, uint64_t seed,
 	return path;
 }
 
-usmp_registry *test_registry(const char *plugin_path)
+usmp_registry *test_registry_any(const char *plugin_path)
 {
-	char dir[4096];
-	if (!plugin_path) {
-		snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
-		plugin_path = dir;
-	}
 	usmp_registry_options o = {
 		.struct_size = sizeof o,
 		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
@@ -296,6 +291,17 @@ usmp_registry *test_registry(const char *plugin_path)
 	};
 	usmp_registry *r = NULL;
 	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	return r;
+}
+
+usmp_registry *test_registry(const char *plugin_path)
+{
+	char dir[4096];
+	if (!plugin_path) {
+		snprintf(dir, sizeof dir, "%s/plugins", test_build_root());
+		plugin_path = dir;
+	}
+	usmp_registry *r = test_registry_any(plugin_path);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 0, "%s: %s", plugin_path,
 	             usmp_registry_diagnostic(r, 0));
 	return r;

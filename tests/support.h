@@ -47,6 +47,9 @@ struct usmp_problem *test_parse_json(const char *json, const char *name);
  * plugin does not load. Caller destroys it. */
 struct usmp_registry;
 struct usmp_registry *test_registry(const char *plugin_path);
+/* The same registry of `plugin_path` (not NULL), whatever its diagnostics
+ * say: for tests of the plugins it skips. Caller destroys it. */
+struct usmp_registry *test_registry_any(const char *plugin_path);
 
 /* Run a shell command; returns its exit status (or -1), and, when `out` is
  * not NULL, its combined stdout+stderr (caller frees). */

@@ -11,7 +11,8 @@
 #include "support.h"
 
 /* The hint and the entries that gave no plugin name the setting the
- * path came from: the command's USMP_PLUGIN_PATH, registry_of's option. */
+ * path came from: the command's USMP_PLUGIN_PATH, the option of
+ * test_registry_any. */
 #define PLUGIN_PATH_HINT_OF(setting)                                           \
 	"an algorithm from a plugin of your own loads when its .so file, or its " \
 	"directory, is on the plugin path (" setting ")"
@@ -29,25 +30,11 @@ static const char npu_json[] =
 	"             {\"name\": \"b\", \"size\": 1024, \"live\": [1, 3], \"pools\": [\"sram\", \"dram\"]}],\n"
 	" \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\", \"max_lead\": 0}]}\n";
 
-/* A registry of `path` alone (no environment, no shipped directory),
- * diagnostics allowed. */
-static usmp_registry *registry_of(const char *path)
-{
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	return r;
-}
-
 Test(firsthour5, bind_names_a_plugin_path_directory_that_does_not_exist)
 {
 	char *dir = test_fresh_dir("fh5-missing");
 	char *gone = test_join(dir, "plugin"); /* "plugins" misspelt */
-	usmp_registry *r = registry_of(gone);
+	usmp_registry *r = test_registry_any(gone);
 	cr_assert_eq(usmp_registry_bind(r, "npu", "acme_spill", NULL, 0),
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
@@ -69,7 +56,7 @@ Test(firsthour5, a_directory_without_so_files_is_named_beside_a_close_name)
 	char *src = test_fresh_dir("fh5-src");
 	test_write_in(src, "acme.c", "int x;\n", 7);
 	char *path = test_fmt("%s/plugins:%s", test_build_root(), src);
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry_any(path);
 	cr_assert_eq(usmp_registry_bind(r, "npu", "exect", NULL, 0),
 	             USMP_ERR_NOT_FOUND);
 	const char *msg = usmp_registry_error(r);
@@ -106,7 +93,7 @@ Test(firsthour5, plan_error_of_a_host_names_the_missing_entry)
 	char *dir = test_fresh_dir("fh5-host");
 	char *a = test_join(dir, "nope1"), *b = test_join(dir, "nope2");
 	char *path = test_fmt("%s:%s", a, b);
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry_any(path);
 	usmp_problem *p = test_parse_json(npu_json, "npu.json");
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .algorithm = "acme_spill:gap=64"};

@@ -10,20 +10,6 @@
 
 #include "support.h"
 
-/* A registry of `plugin_path` alone, diagnostics allowed (test_registry
- * fails on any). */
-static usmp_registry *registry_of(const char *plugin_path)
-{
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = plugin_path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
-	return r;
-}
-
 /* The registry's diagnostic that contains `what`, or NULL. */
 static const char *diagnostic_with(const usmp_registry *r, const char *what)
 {
@@ -70,7 +56,7 @@ Test(firsthour9, a_plugin_path_entry_the_shell_did_not_expand_says_so)
 		                           "shell expand the variable"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		usmp_registry *r = registry_of(cases[i].entry);
+		usmp_registry *r = test_registry_any(cases[i].entry);
 		const char *d = diagnostic_with(r, "plugin directory not found");
 		cr_assert_not_null(d, "%s: no diagnostic", cases[i].entry);
 		/* the diagnostic says the setting, then the hint */
@@ -87,7 +73,7 @@ Test(firsthour9, a_plugin_path_entry_the_shell_did_not_expand_says_so)
 		usmp_registry_destroy(r);
 	}
 	/* A plain missing directory gets no guess. */
-	usmp_registry *r = registry_of("/nonexistent-fh9/plugins");
+	usmp_registry *r = test_registry_any("/nonexistent-fh9/plugins");
 	const char *d = diagnostic_with(r, "plugin directory not found");
 	cr_assert_not_null(d);
 	cr_assert_str_eq(d, "/nonexistent-fh9/plugins: plugin directory not found "
@@ -119,7 +105,7 @@ Test(firsthour9, a_plugin_of_another_abi_is_told_to_rebuild)
 	char *newer = test_fmt("%s/newer_minor.so", test_fixture_plugindir());
 	char *major = test_fmt("%s/refused/wrong_major.so",
 	                       test_fixture_plugindir());
-	usmp_registry *r = registry_of(newer);
+	usmp_registry *r = test_registry_any(newer);
 	const char *d = diagnostic_with(r, "newer_minor.so");
 	cr_assert_not_null(d);
 	assert_has(d, "built against ABI 1.4, newer than this host's 1.3: "
@@ -127,7 +113,7 @@ Test(firsthour9, a_plugin_of_another_abi_is_told_to_rebuild)
 	              "(pkg-config --cflags usmp), or load it with a usmp of ABI "
 	              "1.4 or later");
 	usmp_registry_destroy(r);
-	r = registry_of(major);
+	r = test_registry_any(major);
 	d = diagnostic_with(r, "wrong_major.so");
 	cr_assert_not_null(d);
 	assert_has(d, "descriptor says ABI 2.0; this host implements 1.3: "
@@ -455,7 +441,7 @@ Test(firsthour9, check_plugin_fails_a_plugin_that_calls_libusmp)
 	build_calls(dir, "missing", "int usmp_fh9_nonexistent(void);",
 	            "usmp_fh9_nonexistent() ? \"x\" : \"y\"");
 	char *path = test_fmt("%s/missing.so", dir);
-	usmp_registry *r = registry_of(path);
+	usmp_registry *r = test_registry_any(path);
 	const char *d = diagnostic_with(r, "cannot load");
 	cr_assert_not_null(d);
 	assert_has(d, "undefined symbol: usmp_fh9_nonexistent (a plugin calls "
@@ -466,7 +452,7 @@ Test(firsthour9, check_plugin_fails_a_plugin_that_calls_libusmp)
 	free(path);
 	/* A source file on the plugin path, named as one. */
 	path = test_fmt("%s/calls.c", dir);
-	r = registry_of(path);
+	r = test_registry_any(path);
 	d = diagnostic_with(r, "cannot load");
 	cr_assert_not_null(d);
 	assert_has(d, "(not a shared object: build the plugin with cc -shared "

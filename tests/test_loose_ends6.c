@@ -114,13 +114,7 @@ Test(loose_ends6, a_bad_algorithm_name_gets_the_nearest_valid_one)
 		"algorithm 3: name \"__\" is not [a-z][a-z0-9_]* (at most 128 "
 		"bytes); skipped",
 	};
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = so,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(so);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 4);
 	for (int i = 0; i < 4; i++) {
 		char *line = test_fmt("%s: %s", so, want[i]);

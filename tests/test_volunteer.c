@@ -265,13 +265,7 @@ Test(volunteer, a_cost_auto_cannot_use_refuses_that_algorithm)
 	char path[8192];
 	snprintf(path, sizeof path, "%s/volunteer/bad_cost.so",
 	         test_fixture_plugindir());
-	usmp_registry_options o = {
-		.struct_size = sizeof o,
-		.flags = USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS,
-		.plugin_path = path,
-	};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(path);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
 	const char *d = usmp_registry_diagnostic(r, 0);
 	cr_assert(strstr(d, "bad_cost.so: algorithm \"fx_bad_cost\": cost -1 is "
