@@ -132,10 +132,7 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 	/* What the format cannot hold is refused before the file is touched. */
 	if (format == USMP_FORMAT_CSV &&
 	    (rc = usmp__csv_check_problem(p)) != USMP_OK) {
-		msg = usmp__strdup(usmp_problem_error(p));
-		usmp__problem_fail(p, rc, "%s: %s", display_name(path, 1),
-		                   msg ? msg : "cannot be written");
-		goto done;
+		goto named;
 	}
 	if (usmp__out_open(&o, path, &msg)) {
 		rc = usmp__problem_fail(p, USMP_ERR_IO, "%s", msg);
@@ -149,8 +146,18 @@ int usmp_problem_write(usmp_problem *p, const char *path, int format)
 	int crc = usmp__out_close(&o, rc == USMP_OK, &msg);
 	/* The stream's reason (naming the file) beats a writer's "cannot
 	 * write"; a writer's own refusal stays. */
-	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO))
+	if (crc != USMP_OK && (rc == USMP_OK || rc == USMP_ERR_IO)) {
 		rc = usmp__problem_fail(p, crc, "%s", msg);
+		goto done;
+	}
+	if (rc == USMP_OK)
+		goto done;
+named:
+	/* A refusal names the record and field; the file goes before it. */
+	usmp__free_msg(&msg);
+	msg = usmp__strdup(usmp_problem_error(p));
+	usmp__problem_fail(p, rc, "writing %s: %s", display_name(path, 1),
+	                   msg ? msg : "cannot be written");
 done:
 	usmp__free_msg(&msg);
 	return rc;

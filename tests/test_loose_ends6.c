@@ -55,6 +55,38 @@ Test(loose_ends6, a_failed_plan_write_names_its_file)
 	usmp_registry_destroy(r);
 }
 
+/* A problem's write refused alike: the JSON writer's refusal of a Latin-1
+ * name and the CSV check of a pool limit CSV cannot hold both name the
+ * file first, and leave none. */
+Test(loose_ends6, a_failed_problem_write_names_its_file)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t q, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 64, 0, &q), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "caf\xe9", 8, 0, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, b, 0, 2), USMP_OK);
+	char *dir = test_fresh_dir("le6-pwrite");
+	char *json = test_join(dir, "model.json");
+	cr_assert_eq(usmp_problem_write(p, json, USMP_FORMAT_JSON),
+	             USMP_ERR_INVALID);
+	char *want = test_fmt("writing %s: buffers[0].name is not valid UTF-8",
+	                      json);
+	cr_assert_str_eq(usmp_problem_error(p), want);
+	cr_assert_null(test_read_file(json), "a file was written");
+	char *csv = test_join(dir, "model.csv");
+	cr_assert_neq(usmp_problem_write(p, csv, USMP_FORMAT_AUTO), USMP_OK);
+	free(want);
+	want = test_fmt("writing %s: ", csv);
+	cr_assert_eq(strncmp(usmp_problem_error(p), want, strlen(want)), 0,
+	             "%s", usmp_problem_error(p));
+	cr_assert_null(test_read_file(csv), "a file was written");
+	free(want);
+	free(csv);
+	free(json);
+	free(dir);
+	usmp_problem_destroy(p);
+}
+
 /* A figure JSON cannot hold: the library names the output file, the command
  * the problem's, each once. */
 Test(loose_ends6, a_plan_too_large_for_json_names_both_files_once)
