@@ -12,6 +12,14 @@
 
 /* ---- a plan write that fails names the output file ------------------------ */
 
+/* `msg` begins with `want` and `file` was not written. */
+static void refused_before_writing(const char *msg, const char *want,
+                                   const char *file)
+{
+	cr_assert_eq(strncmp(msg, want, strlen(want)), 0, "%s", msg);
+	cr_assert_null(test_read_file(file), "a file was written");
+}
+
 /* A buffer name in Latin-1, given through the API: the JSON writer refuses
  * it and says the file, then the record and field. */
 Test(loose_ends6, a_failed_plan_write_names_its_file)
@@ -43,9 +51,7 @@ Test(loose_ends6, a_failed_plan_write_names_its_file)
 	             USMP_ERR_UNSUPPORTED);
 	free(want);
 	want = test_fmt("writing %s: cannot write the plan as CSV: ", csv);
-	cr_assert_eq(strncmp(usmp_plan_error(plan), want, strlen(want)), 0,
-	             "%s", usmp_plan_error(plan));
-	cr_assert_null(test_read_file(csv), "a file was written");
+	refused_before_writing(usmp_plan_error(plan), want, csv);
 	free(csv);
 	usmp_plan_destroy(plan);
 	free(want);
@@ -77,9 +83,7 @@ Test(loose_ends6, a_failed_problem_write_names_its_file)
 	cr_assert_neq(usmp_problem_write(p, csv, USMP_FORMAT_AUTO), USMP_OK);
 	free(want);
 	want = test_fmt("writing %s: ", csv);
-	cr_assert_eq(strncmp(usmp_problem_error(p), want, strlen(want)), 0,
-	             "%s", usmp_problem_error(p));
-	cr_assert_null(test_read_file(csv), "a file was written");
+	refused_before_writing(usmp_problem_error(p), want, csv);
 	free(want);
 	free(csv);
 	free(json);

@@ -33,6 +33,34 @@ static char *chain_plan(const char *part, const char *pool)
 	                "0%s}]}", pool, part);
 }
 
+/* A fresh directory (`tag`) holding problem.json (chain_problem) and
+ * plan.json (chain_plan(part, "")); chain_files_free removes them. */
+typedef struct {
+	char *dir, *prob, *path;
+} chain_files;
+
+static chain_files chain_files_write(const char *tag, const char *part)
+{
+	chain_files f;
+	f.dir = test_fresh_dir(tag);
+	f.prob = test_join(f.dir, "problem.json");
+	f.path = test_join(f.dir, "plan.json");
+	test_write_bytes(f.prob, chain_problem, strlen(chain_problem));
+	char *text = chain_plan(part, "");
+	test_write_bytes(f.path, text, strlen(text));
+	free(text);
+	return f;
+}
+
+static void chain_files_free(chain_files *f)
+{
+	remove(f->path);
+	remove(f->prob);
+	free(f->path);
+	free(f->prob);
+	free(f->dir);
+}
+
 /* `usmp verify` dropped a proven_bound above the lower bound (and a
  * lower_bound, an "optimal") without a word; the read now leaves a note on
  * usmp_plan_error (status USMP_OK) and verify prints it, exit 0. */
@@ -118,24 +146,14 @@ Test(redteam9, verify_says_which_claims_it_drops)
  * note: the note is for claims that may be true. */
 Test(redteam9, a_false_claim_is_no_note)
 {
-	char *dir = test_fresh_dir("rt9-false");
-	char *prob = test_join(dir, "problem.json");
-	char *path = test_join(dir, "plan.json");
-	test_write_bytes(prob, chain_problem, strlen(chain_problem));
-	char *text = chain_plan(", \"proven_bound\": 41", "");
-	test_write_bytes(path, text, strlen(text));
+	chain_files f = chain_files_write("rt9-false", ", \"proven_bound\": 41");
 	char *out = NULL;
-	int rc = test_usmp(&out, "verify '%s' '%s'", prob, path);
+	int rc = test_usmp(&out, "verify '%s' '%s'", f.prob, f.path);
 	cr_assert_eq(rc, 1, "exit %d: %s", rc, out);
 	cr_assert(strstr(out, "false claim in"), "%s", out);
 	cr_assert_null(strstr(out, "note"), "%s", out);
 	free(out);
-	free(text);
-	remove(path);
-	remove(prob);
-	free(path);
-	free(prob);
-	free(dir);
+	chain_files_free(&f);
 }
 
 /* ---- names holding '"' shortened right ----------------------------------- */
@@ -276,12 +294,7 @@ Test(redteam9, the_message_formatter_formats_as_printf)
 /* Python's Plan.read: the note is `note` ("" for a plan without one). */
 Test(redteam9, python_plan_read_has_the_note)
 {
-	char *dir = test_fresh_dir("rt9-py");
-	char *prob = test_join(dir, "problem.json");
-	char *path = test_join(dir, "plan.json");
-	test_write_bytes(prob, chain_problem, strlen(chain_problem));
-	char *text = chain_plan(", \"proven_bound\": 40", "");
-	test_write_bytes(path, text, strlen(text));
+	chain_files f = chain_files_write("rt9-py", ", \"proven_bound\": 40");
 	char *script = test_fmt(
 		"import usmp\n"
 		"p = usmp.Problem.read('%s')\n"
@@ -290,7 +303,7 @@ Test(redteam9, python_plan_read_has_the_note)
 		"print('NOTE=' + q.note)\n"
 		"print('PART=%%d' %% q.parts[0].proven_bound)\n"
 		"print('PLANNED=%%r' %% usmp.plan(p, algorithm='first_fit').note)\n",
-		prob, path);
+		f.prob, f.path);
 	char *out = NULL;
 	cr_assert_eq(test_python(script, 0, &out), 0, "%s", out);
 	cr_assert(strstr(out, "NOTE=") && strstr(out, "plan.json: parts[0]."
@@ -300,12 +313,7 @@ Test(redteam9, python_plan_read_has_the_note)
 	cr_assert(strstr(out, "PLANNED=''"), "%s", out);
 	free(out);
 	free(script);
-	free(text);
-	remove(path);
-	remove(prob);
-	free(path);
-	free(prob);
-	free(dir);
+	chain_files_free(&f);
 }
 
 /* The CSV writer's refusal cut a pool name at 64 bytes, inside a UTF-8
