@@ -337,18 +337,25 @@ def _index(kind, value):
     # ctypes passes an int to a uint32_t parameter modulo 2^32.
     value = _int(kind + " index", value)
     if not 0 <= value < _NONE:
-        raise InvalidError("%s index out of range: %d" % (kind, value), 1)
+        raise InvalidError("%s index out of range: %d%s"
+                           % (kind, value, " (indices count from 0; "
+                              "negative ones are not taken)" if value < 0
+                              else ""), 1)
     return value
 
 
 def _pair(what, value, names):
-    """value as a 2-tuple, or TypeError naming `what` and its `names`."""
+    """value as a 2-tuple: TypeError naming `what` and its `names` for no
+    sequence, InvalidError (a ValueError) for a sequence of another length."""
     try:
-        ok = not isinstance(value, (str, bytes)) and len(value) == 2
+        n = None if isinstance(value, (str, bytes)) else len(value)
     except TypeError:
-        ok = False
-    if not ok:
+        n = None
+    if n is None:
         raise TypeError("%s: expected (%s), got %r" % (what, names, value))
+    if n != 2:
+        raise InvalidError("%s: expected 2 values (%s), got %d: %r"
+                           % (what, names, n, value), 1)
     return tuple(value)
 
 
