@@ -16,9 +16,11 @@
 #define PANEL_TITLE 34 /* text above each plot */
 #define PANEL_AXIS 44  /* x tick labels and axis title below each plot */
 #define PANEL_GAP 16
-/* Every buffer drawn is at least this many pixels high: a 1-byte buffer in
- * a pool of 2^63 bytes would be 1e-16 px, drawn but invisible. */
+/* Every buffer drawn is at least this many pixels high and wide: a 1-byte
+ * buffer in a pool of 2^63 bytes would be 1e-16 px high, one alive for a
+ * step of 2^40 that wide, drawn but invisible. */
 #define MIN_BUFFER_HEIGHT 1.0
+#define MIN_BUFFER_WIDTH 1.0
 /* Beyond this many buffers, rectangles under a pixel are left out. */
 #define SVG_DETAIL_LIMIT 20000
 
@@ -239,7 +241,8 @@ static void draw_address_axis(svg_ctx *c, uint64_t ymax, double sy,
 /* The rectangles of the buffers placed in pool, in the plot [top, bottom],
  * counting those drawn and those skipped as smaller than a pixel (without
  * c->detail). Each is at least MIN_BUFFER_HEIGHT high, grown up from its
- * offset, kept inside the plot. */
+ * offset, and MIN_BUFFER_WIDTH wide, grown right from its first step; both
+ * kept inside the plot. */
 static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double top,
                          double bottom, uint32_t *drawn, uint32_t *skipped)
 {
@@ -259,6 +262,11 @@ static void draw_buffers(svg_ctx *c, uint32_t pool, double sy, double top,
 		if (!c->detail && w * h < 1) {
 			(*skipped)++;
 			continue;
+		}
+		if (w < MIN_BUFFER_WIDTH) {
+			w = MIN_BUFFER_WIDTH;
+			if (x > MARGIN_LEFT + PLOT_WIDTH - w)
+				x = MARGIN_LEFT + PLOT_WIDTH - w;
 		}
 		if (h < MIN_BUFFER_HEIGHT) {
 			y = bottom - (double)pm->offset * sy - MIN_BUFFER_HEIGHT;

@@ -223,9 +223,10 @@ static const char *rect_titled(const char *svg, const char *title)
 	return r;
 }
 
-/* A 1-byte buffer beside one of 2^63 bytes, both live at step 1: it is
- * drawn MIN_BUFFER_HEIGHT (1 px) high, inside its panel's plot, where it
- * was 0 px. */
+/* A 1-byte buffer alive for the last step of 2^40 beside one of 2^63 bytes
+ * alive throughout: it is drawn MIN_BUFFER_HEIGHT (1 px) high and
+ * MIN_BUFFER_WIDTH (1 px) wide, inside its panel's plot, where it was 0 px
+ * by 0 px. */
 Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 {
 	usmp_problem *p = usmp_problem_create();
@@ -235,8 +236,9 @@ Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 	cr_assert_eq(usmp_problem_add_buffer(p, "huge", 1ull << 63, 1, &huge),
 	             USMP_OK);
 	cr_assert_eq(usmp_problem_add_buffer(p, "tiny", 1, 1, &tiny), USMP_OK);
-	cr_assert_eq(usmp_problem_set_live(p, huge, 0, 2), USMP_OK);
-	cr_assert_eq(usmp_problem_set_live(p, tiny, 1, 2), USMP_OK);
+	const int64_t steps = INT64_C(1) << 40;
+	cr_assert_eq(usmp_problem_set_live(p, huge, 0, steps), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, tiny, steps - 1, steps), USMP_OK);
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan *plan = NULL;
 	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
@@ -252,6 +254,12 @@ Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 	cr_assert_geq(h, 1.0, "%.300s", t);
 	cr_assert_geq(y, top, "%.300s", t);
 	cr_assert_leq(y + h, bottom, "%.300s", t);
+	double left = rect_attr(bg, "x"), right = left + rect_attr(bg, "width");
+	double x = rect_attr(t, "x"), w = rect_attr(t, "width");
+	cr_assert_geq(w, 1.0, "%.300s", t);
+	cr_assert_geq(x, left, "%.300s", t);
+	cr_assert_leq(x + w, right + 0.01, "%.300s", t);
+	cr_assert_gt(x, right - 2.0, "the last step is at the right: %.300s", t);
 	/* The huge one keeps its true height. */
 	const char *g = rect_titled(svg, "huge: ");
 	cr_assert_gt(rect_attr(g, "height"), 100.0, "%.300s", g);
