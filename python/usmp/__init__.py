@@ -20,6 +20,7 @@ library's message (``e.message``) and status (``e.status``).
 
 import collections
 import contextlib
+import decimal
 import errno
 import math
 import numbers
@@ -1126,7 +1127,7 @@ class Registry(_Guarded):
             opts.target = _bytes(target, what="target")
         if time_limit is not None and (
                 isinstance(time_limit, bool) or
-                not isinstance(time_limit, numbers.Real)):
+                not isinstance(time_limit, (numbers.Real, decimal.Decimal))):
             raise TypeError("time_limit must be a number of seconds, got %r"
                             % (time_limit,))
         if isolate not in (None, True, False) or isinstance(isolate, int) \

@@ -1,5 +1,6 @@
-"""How the binding refuses a negative pool or buffer index, and a live range
-or fixed placement of the wrong length."""
+"""Python values at the binding's edge: a negative pool or buffer index, a
+live range or fixed placement of the wrong length, a Decimal time limit."""
+import decimal
 import unittest
 
 import usmp
@@ -12,7 +13,7 @@ def small():
     return p
 
 
-class Indices(unittest.TestCase):
+class PythonValues(unittest.TestCase):
     def test_a_negative_index_says_python_indexing_is_not_taken(self):
         p = small()
         for f in (lambda: p.buffer_info(-1), lambda: p.set_live(-1, 0, 1),
@@ -42,6 +43,20 @@ class Indices(unittest.TestCase):
         with self.assertRaises(TypeError):
             p.add_buffer("b", 16, live="02")
         self.assertEqual(p.buffers, ["a"])
+
+    def test_a_decimal_time_limit_is_taken_as_seconds(self):
+        p = small()
+        with usmp.Registry(use_env=False) as r:
+            with r.plan(p, algorithm="first_fit",
+                        time_limit=decimal.Decimal("2.5")) as plan:
+                self.assertEqual(plan.parts[0].time_limit, 2.5)
+            with self.assertRaisesRegex(usmp.InvalidError,
+                                        r"^time_limit=Decimal\('-1'\): give "
+                                        r"seconds"):
+                r.plan(p, time_limit=decimal.Decimal("-1"))
+            with self.assertRaisesRegex(TypeError, r"^time_limit must be a "
+                                        r"number of seconds, got '2'$"):
+                r.plan(p, time_limit="2")
 
 
 if __name__ == "__main__":
