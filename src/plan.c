@@ -1155,6 +1155,37 @@ static void take_options(usmp_plan_options *o, const usmp_plan_options *opts)
 	memset((char *)o + from, 0, n - from);
 }
 
+/* Options a later library may give a meaning, or that contradict each
+ * other, are refused rather than ignored: a usmp_registry_flag passed here
+ * (both enums start at bit 0), a flag of a later minor on this library,
+ * both isolation flags, knob values counted but not given. */
+#define KNOWN_PLAN_FLAGS ((uint32_t)(USMP_PLAN_ISOLATE | USMP_PLAN_NO_ISOLATE))
+
+static int check_options(usmp_plan *plan, const usmp_plan_options *o)
+{
+	if (o->flags & ~KNOWN_PLAN_FLAGS)
+		return usmp__plan_fail(
+			plan, USMP_ERR_INVALID,
+			"usmp_plan_options.flags is 0x%x: bits 0x%x are no "
+			"usmp_plan_flag of this library (known: USMP_PLAN_ISOLATE "
+			"0x1, USMP_PLAN_NO_ISOLATE 0x2; a usmp_registry_flag belongs "
+			"in usmp_registry_options.flags)",
+			(unsigned)o->flags, (unsigned)(o->flags & ~KNOWN_PLAN_FLAGS));
+	if ((o->flags & KNOWN_PLAN_FLAGS) == KNOWN_PLAN_FLAGS)
+		return usmp__plan_fail(
+			plan, USMP_ERR_INVALID,
+			"usmp_plan_options.flags sets both USMP_PLAN_ISOLATE and "
+			"USMP_PLAN_NO_ISOLATE: set one, or neither for the default "
+			"(plugins from outside the shipped directory isolated)");
+	if (o->param_count && !o->params)
+		return usmp__plan_fail(
+			plan, USMP_ERR_INVALID,
+			"usmp_plan_options.param_count is %u but params is NULL: "
+			"point params at that many \"key=value\" strings, or set "
+			"param_count to 0", (unsigned)o->param_count);
+	return USMP_OK;
+}
+
 int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
                       const usmp_plan_options *opts, usmp_plan **out)
 {
@@ -1188,6 +1219,8 @@ int usmp_plan_compute(usmp_registry *r, usmp_problem *p,
 		                       "time_limit): give seconds (more than 0), 0 "
 		                       "for the default budget or INFINITY for none",
 		                       o.time_limit);
+	if (check_options(plan, &o))
+		return usmp_plan_status(plan);
 	/* A rule naming a pool or target the problem lacks (a typo) would
 	 * silently leave its parts to a later rule or the default. */
 	usmp__rules_check_names(r, p, o.target, o.log_ctx);

@@ -1087,6 +1087,32 @@ static void note_missing_plugindir(usmp_registry *r)
 		r->missing_plugindir = -1; /* out of memory: not recorded */
 }
 
+/* Flags this library does not know (a usmp_plan_flag passed here, both
+ * enums starting at bit 0, or a later minor's), and the two scanner flags
+ * together, are said as diagnostics: a refusal would have no handle to
+ * carry its message. */
+#define KNOWN_REGISTRY_FLAGS                                                   \
+	((uint32_t)(USMP_REGISTRY_NO_ENV | USMP_REGISTRY_NO_DEFAULT_DIRS |       \
+	            USMP_REGISTRY_SCAN_ALL | USMP_REGISTRY_NO_SCAN))
+
+static void note_flags(usmp_registry *r, uint32_t flags)
+{
+	uint32_t both = USMP_REGISTRY_SCAN_ALL | USMP_REGISTRY_NO_SCAN;
+	if (flags & ~KNOWN_REGISTRY_FLAGS)
+		usmp__registry_diag(
+			r, "usmp_registry_options.flags is 0x%x: bits 0x%x are no "
+			   "usmp_registry_flag of this library and are ignored (known: "
+			   "USMP_REGISTRY_NO_ENV 0x1, _NO_DEFAULT_DIRS 0x2, _SCAN_ALL "
+			   "0x4, _NO_SCAN 0x8; a usmp_plan_flag belongs in "
+			   "usmp_plan_options.flags)",
+			(unsigned)flags, (unsigned)(flags & ~KNOWN_REGISTRY_FLAGS));
+	if ((flags & both) == both)
+		usmp__registry_diag(
+			r, "usmp_registry_options.flags sets both USMP_REGISTRY_SCAN_ALL "
+			   "and USMP_REGISTRY_NO_SCAN: NO_SCAN wins, no plugin is read "
+			   "in the scanner");
+}
+
 int usmp_registry_create(const usmp_registry_options *opts,
                          usmp_registry **out)
 {
@@ -1125,6 +1151,7 @@ int usmp_registry_create(const usmp_registry_options *opts,
 
 	if (add_builtins(r) != USMP_OK)
 		goto fail;
+	note_flags(r, flags);
 	s.scan_all = flags & USMP_REGISTRY_SCAN_ALL;
 	s.no_scan = flags & USMP_REGISTRY_NO_SCAN;
 	env = (flags & USMP_REGISTRY_NO_ENV)

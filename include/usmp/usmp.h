@@ -80,7 +80,13 @@ USMP_API const char *usmp_status_name(int status);
  * file. The caller's from usmp_problem_create to usmp_problem_destroy;
  * plans and registries keep no pointer into it. One thread at a time
  * (the read-only queries may run concurrently with each other, as each
- * says); it must not change while a call uses it. */
+ * says); it must not change while a call uses it.
+ * Reuse: a builder call that fails changes nothing, and a problem may be
+ * planned again after any failure, or after more records are added (each
+ * plan sees the problem as it is then). No call removes a record or
+ * changes a pool's name, limit or alignment: a problem refused for its
+ * records (an overlap rule off its schedule or in a cycle), or to be
+ * planned with another pool size, is built again. */
 typedef struct usmp_problem usmp_problem;
 
 /* A new, empty problem. Destroy it with usmp_problem_destroy. A problem
@@ -129,7 +135,8 @@ USMP_API int usmp_problem_add_buffer(usmp_problem *p, const char *name,
                                      uint64_t size, uint64_t alignment,
                                      uint32_t *id);
 
-/* Give buffer `b` the half-open live range [begin, end), end > begin.
+/* Give buffer `b` the half-open live range [begin, end), end > begin,
+ * replacing any it had (a failed call leaves the one it had).
  * Thread-safe: no: one thread at a time per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer, end <= begin). */
 USMP_API int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
@@ -142,8 +149,11 @@ USMP_API int usmp_problem_set_live(usmp_problem *p, uint32_t b, int64_t begin,
 USMP_API int usmp_problem_add_candidate(usmp_problem *p, uint32_t b,
                                         uint32_t pool);
 
-/* Impose pool and offset on buffer b (offline planning, pinned I/O). The
+/* Impose pool and offset on buffer b (offline planning, pinned I/O),
+ * replacing any placement imposed before (a failed call leaves it). The
  * offset must suit the buffer's and pool's alignment and the pool's limit.
+ * A buffer with candidates must list the fixed pool among them, checked
+ * when the problem is prepared.
  * Thread-safe: no: one thread at a time per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID (no such buffer or pool, misaligned
  * offset, beyond the pool's limit). */
@@ -402,7 +412,9 @@ USMP_API uint32_t usmp_problem_pool_group(usmp_problem *p, uint32_t pool);
  * do not (see Conventions above, and each function). */
 typedef struct usmp_registry usmp_registry;
 
-/* usmp_registry_options.flags */
+/* usmp_registry_options.flags. Bits not listed here (a usmp_plan_flag,
+ * or a flag of a later minor) are ignored and said by a diagnostic
+ * (USMP_DIAG_OTHER), as is SCAN_ALL with NO_SCAN (NO_SCAN wins). */
 enum usmp_registry_flag {
 	USMP_REGISTRY_NO_ENV = 1u << 0,          /* ignore USMP_PLUGIN_PATH, USMP_ALGORITHM,
 	                                            USMP_ALLOW_INSECURE_PLUGINS */
@@ -501,7 +513,8 @@ USMP_API int usmp_registry_set_log(usmp_registry *r, usmp_log_fn fn, void *ctx,
                                    int level);
 
 /* Load failures: "FILE: reason" lines, one per plugin or algorithm that was
- * skipped, in search order. They are fixed when usmp_registry_create returns.
+ * skipped, in search order, after any line about the options' flags
+ * (usmp_registry_flag). They are fixed when usmp_registry_create returns.
  * Thread-safe: yes.
  * Returns: the count; the line, owned by `r`, or NULL when out of range. */
 USMP_API uint32_t usmp_registry_diagnostic_count(const usmp_registry *r);
@@ -510,7 +523,8 @@ USMP_API const char *usmp_registry_diagnostic(const usmp_registry *r,
 
 /* What a diagnostic is about (usmp_registry_diagnostic_kind). */
 enum usmp_diagnostic_kind {
-	USMP_DIAG_OTHER = 0,             /* the search or USMP_ALGORITHM */
+	USMP_DIAG_OTHER = 0,             /* the search, USMP_ALGORITHM or the
+	                                    options' flags */
 	USMP_DIAG_PLUGIN_SKIPPED = 1,    /* a plugin file was not loaded */
 	USMP_DIAG_ALGORITHM_SKIPPED = 2, /* one algorithm of a plugin was refused */
 	USMP_DIAG_SHADOWED = 3 /* a warning: an algorithm name was taken by an
@@ -705,7 +719,9 @@ USMP_API int usmp_registry_select_part(usmp_registry *r,
  * (placements, sizes, parts, infeasibility) may run concurrently. */
 typedef struct usmp_plan usmp_plan;
 
-/* usmp_plan_options.flags */
+/* usmp_plan_options.flags: at most one of the two. Other bits (a
+ * usmp_registry_flag, a flag of a later minor) and both together are
+ * refused by usmp_plan_compute (USMP_ERR_INVALID naming them). */
 enum usmp_plan_flag {
 	USMP_PLAN_ISOLATE = 1u << 0,   /* run plugin calls in a child process */
 	USMP_PLAN_NO_ISOLATE = 1u << 1 /* never isolate (overrides the default) */
@@ -774,7 +790,8 @@ typedef struct usmp_plan_options {
  * registry), not with bind/clear/set_log on `r`; `p` is used by one
  * thread at a time and must not change during the call.
  * Returns: USMP_OK; USMP_ERR_INVALID (NULL argument, opts->struct_size
- * not set (below 4), negative time limit, bad problem, bad knob);
+ * not set (below 4), negative time limit, flags unknown or both isolation
+ * flags, param_count with NULL params, bad problem, bad knob);
  * USMP_ERR_INFEASIBLE; USMP_ERR_STOPPED;
  * USMP_ERR_UNSUPPORTED (the algorithm lacks a capability the problem
  * needs); USMP_ERR_NOT_FOUND (unknown algorithm); USMP_ERR_PLUGIN (a plugin
@@ -807,9 +824,15 @@ USMP_API void usmp_plan_destroy(usmp_plan *plan);
 /* Status and message of the plan: of the call that made it
  * (usmp_plan_compute, usmp_plan_read) or of the latest usmp_plan_verify or
  * usmp_plan_simulate of it ("" when that succeeded). A write
- * (usmp_plan_write, usmp_plan_write_svg) that fails holds its own status
- * and message until the next call on the plan; one that succeeds changes
- * neither.
+ * (usmp_plan_write, usmp_plan_write_svg) that fails puts its own status
+ * and message here (USMP_ERR_IO: "out/plan.json: cannot open for writing:
+ * ...") until the next write, verify or simulate of the plan; the next
+ * write that succeeds puts back what the plan had before, and one that
+ * succeeds after none failed changes neither. The read-only calls
+ * (placements, sizes, parts) change neither and answer as before a failed
+ * write: its status says the file was not written, not that the plan is
+ * gone, so a host that checks the status after writing keeps the status
+ * usmp_plan_compute returned to judge the plan.
  * Thread-safe: no: one thread at a time per plan.
  * Returns: the status (USMP_ERR_INVALID for a NULL plan); the message,
  * never NULL ("" when none), valid until the next call on `plan`. */
@@ -1054,10 +1077,14 @@ USMP_API int usmp_plan_write_svg(usmp_plan *plan, usmp_problem *p,
  * function pointers from it:
  *
  *     struct usmp_api {
- *     #define FIELD(fn) __typeof__(&fn) fn;    (C++: decltype(&fn) fn;)
+ *     #define FIELD(fn) __typeof__(&fn) fn;    (C++: decltype(&::fn) fn;)
  *         USMP_FUNCTIONS_1_2(FIELD)
  *     #undef FIELD
  *     };
+ *
+ * In C++ the name inside decltype is qualified (&::fn): a member named
+ * like the function it was declared from is refused by GCC ("declaration
+ * changes meaning of 'usmp_version'") when written decltype(&fn) fn.
  */
 #define USMP_FUNCTIONS_1_2(X) \
 	X(usmp_version)                                      \

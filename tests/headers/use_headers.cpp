@@ -34,6 +34,16 @@ static const usmp_algorithm *const cxx_algos[] = {&cxx_desc, &cxx_plain_desc};
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 =
 	USMP_PLUGIN_INIT("cxx_plugin", "1.0", "MIT", cxx_algos);
 
+// A dlopen() host's table of entry points, as docs/hosts.md spells it for
+// C++: decltype(&::fn), qualified. GCC refuses decltype(&fn) fn; in a class
+// ("declaration changes meaning of 'usmp_version'"), clang accepts it.
+struct usmp_api {
+#define USMP_API_FIELD(fn) decltype(&::fn) fn;
+	USMP_FUNCTIONS_1_2(USMP_API_FIELD)
+	USMP_FUNCTIONS_1_3(USMP_API_FIELD)
+#undef USMP_API_FIELD
+};
+
 static int ok(int n, bool cond, const char *what)
 {
 	std::printf("%s %d - %s\n", cond ? "ok" : "not ok", n, what);
@@ -46,7 +56,7 @@ int main()
 	a.struct_size = sizeof a;
 	bool fine = true;
 	int bad = 0;
-	std::printf("1..6\n");
+	std::printf("1..7\n");
 	bad |= ok(1, USMP_HAS_FIELD(&a, usmp_algorithm, param_help), "USMP_HAS_FIELD in C++");
 	bad |= ok(2, usmp_align_up(13, 8, &fine) == 16 && fine, "inline helpers in C++");
 	bad |= ok(3, !std::strcmp(cxx_desc.params, "flag:bool=true gap:u64=18446744073709551615 order:str=size") &&
@@ -85,5 +95,16 @@ int main()
 	       !usmp_problem_buffer_candidate(p, b, 1, &cand) && cand == dram;
 	usmp_problem_destroy(p);
 	bad |= ok(6, host, "the host API's builder and read calls from C++");
+	// Filled from the linked library here; a dlopen() host uses dlsym.
+	usmp_api api{};
+#define USMP_API_SET(fn) api.fn = &::fn;
+	USMP_FUNCTIONS_1_2(USMP_API_SET)
+	USMP_FUNCTIONS_1_3(USMP_API_SET)
+#undef USMP_API_SET
+	uint32_t major = 0, minor = 0;
+	api.usmp_abi_version(&major, &minor);
+	bad |= ok(7, major == USMP_ABI_MAJOR && minor == USMP_ABI_MINOR &&
+	                 !std::strcmp(api.usmp_status_name(USMP_ERR_INFEASIBLE), "infeasible"),
+	          "a table of entry points typed with decltype(&::fn) in C++");
 	return bad;
 }
