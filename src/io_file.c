@@ -265,16 +265,7 @@ static int write_plan_checked(usmp_plan *plan, usmp_problem *p,
 		return usmp__plan_fail(plan, rc, "%s", usmp_problem_error(p));
 	if (plan->buffer_count != usmp__problem_nbuffers(p) ||
 	    plan->pool_count != usmp__problem_npools(p))
-		return usmp__plan_fail(plan, USMP_ERR_INVALID,
-		                       "the plan (%u buffer%s, %u pool%s) is not "
-		                       "for this problem (%zu buffer%s, %zu pool%s)",
-		                       plan->buffer_count,
-		                       usmp__s(plan->buffer_count),
-		                       plan->pool_count, usmp__s(plan->pool_count),
-		                       usmp__problem_nbuffers(p),
-		                       usmp__s(usmp__problem_nbuffers(p)),
-		                       usmp__problem_npools(p),
-		                       usmp__s(usmp__problem_npools(p)));
+		return usmp__plan_wrong_problem(plan, p, USMP_ERR_INVALID);
 	if (check && (rc = check(plan, p)) != USMP_OK)
 		goto named;
 	if (usmp__out_open(&o, path, &msg)) {

@@ -17,6 +17,7 @@ usmp_plan *usmp__plan_alloc(usmp_problem *p)
 		return NULL;
 	plan->buffer_count = (uint32_t)p->buffer_count;
 	plan->pool_count = (uint32_t)p->pool_count;
+	plan->problem_serial = p->serial;
 	plan->placements = calloc(p->buffer_count ? p->buffer_count : 1,
 	                          sizeof *plan->placements);
 	plan->pool_size = calloc(p->pool_count ? p->pool_count : 1,
@@ -355,13 +356,29 @@ int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p)
 		return usmp__plan_fail(plan, st, "%s", usmp_problem_error(p));
 	if (plan->buffer_count != p->buffer_count ||
 	    plan->pool_count != p->pool_count)
-		return usmp__plan_fail(plan, USMP_ERR_INVALID_PLAN,
-		                       "the plan has %u buffer%s and %u pool%s, the "
-		                       "problem %zu and %zu",
-		                       plan->buffer_count, usmp__s(plan->buffer_count),
-		                       plan->pool_count, usmp__s(plan->pool_count),
-		                       p->buffer_count, p->pool_count);
+		return usmp__plan_wrong_problem(plan, p, USMP_ERR_INVALID_PLAN);
 	return USMP_OK;
+}
+
+int usmp__plan_wrong_problem(usmp_plan *plan, const usmp_problem *p,
+                             int status)
+{
+	if (plan->problem_serial == p->serial)
+		return usmp__plan_fail(
+			plan, status,
+			"the problem changed after this plan was made: it has %zu "
+			"buffer%s and %zu pool%s, the plan %u and %u: plan it again "
+			"(a plan holds the buffers and pools of its problem when it "
+			"was made)",
+			p->buffer_count, usmp__s(p->buffer_count), p->pool_count,
+			usmp__s(p->pool_count), plan->buffer_count, plan->pool_count);
+	return usmp__plan_fail(plan, status,
+	                       "the plan (%u buffer%s, %u pool%s) is not for "
+	                       "this problem (%zu buffer%s, %zu pool%s)",
+	                       plan->buffer_count, usmp__s(plan->buffer_count),
+	                       plan->pool_count, usmp__s(plan->pool_count),
+	                       p->buffer_count, usmp__s(p->buffer_count),
+	                       p->pool_count, usmp__s(p->pool_count));
 }
 
 int usmp_plan_verify(usmp_plan *plan, usmp_problem *p)

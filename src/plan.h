@@ -88,6 +88,7 @@ struct usmp_plan {
 	int status;
 	char *error;
 	uint32_t buffer_count, pool_count;
+	uint64_t problem_serial; /* the serial of the problem it was made for */
 	usmp_placement *placements; /* problem indices */
 	uint64_t *pool_size;        /* [pool_count] high-water marks */
 	usmp__part *parts;
@@ -135,6 +136,11 @@ int usmp__plan_write_end(usmp_plan *plan, int rc, int own_status,
 /* Prepare p and check the plan is shaped for it (buffer and pool counts);
  * USMP_OK, or the failure recorded on the plan. */
 int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p);
+/* Record on the plan, with `status`, that its counts are not p's: "the
+ * problem changed after this plan was made" when p is the problem it was
+ * made for, else "the plan ... is not for this problem". */
+int usmp__plan_wrong_problem(usmp_plan *plan, const usmp_problem *p,
+                             int status);
 /* Fill each part's spill fields from the placements and p's candidate
  * lists, as planning does, the spill floor on the view of its group (a
  * plan read from a file; p prepared). */

@@ -190,7 +190,8 @@ USMP_API const char *usmp_problem_pool_name(const usmp_problem *p, uint32_t pool
 USMP_API const char *usmp_problem_buffer_name(const usmp_problem *p, uint32_t b);
 
 /* Look a pool or buffer up by name and store its index in *id (id may be
- * NULL).
+ * NULL). A read-only call: USMP_ERR_NOT_FOUND sets no message
+ * (usmp_problem_error still holds the latest builder failure's, if any).
  * Thread-safe: yes with other read-only calls on `p`, not with a call that
  * changes `p`.
  * Returns: USMP_OK; USMP_ERR_NOT_FOUND; USMP_ERR_INVALID (NULL name). */
@@ -844,7 +845,9 @@ USMP_API const char *usmp_plan_error(const usmp_plan *plan);
  * Prepares `p`.
  * Thread-safe: no: one thread at a time per plan and per problem.
  * Returns: USMP_OK; USMP_ERR_INVALID_PLAN (a violation, a plan for
- * another problem, or valid placements read from a file with a claim they
+ * another problem or for `p` before it gained buffers or pools ("the
+ * problem changed after this plan was made: ...: plan it again"), or
+ * valid placements read from a file with a claim they
  * disprove: "false claim in FILE: parts[0].proven_bound: ...", see
  * docs/formats.md, "What a plan file claims"); USMP_ERR_INVALID (NULL
  * argument, a problem that fails its checks); USMP_ERR_NOMEM. */
