@@ -1172,6 +1172,20 @@ static void take_options(usmp_plan_options *o, const usmp_plan_options *opts)
 	memset((char *)o + from, 0, n - from);
 }
 
+/* A failed plan places no buffer: the parts planned before the one that
+ * failed keep their figures (usmp_plan_part), not their placements, so
+ * usmp_plan_placement answers USMP_ERR_NOT_FOUND for every buffer and
+ * usmp_plan_pool_size 0 for every pool, as usmp.h says. */
+static void unplace(usmp_plan *plan)
+{
+	for (uint32_t b = 0; b < plan->buffer_count; b++) {
+		plan->placements[b].pool = USMP_NO_POOL;
+		plan->placements[b].offset = 0;
+	}
+	for (uint32_t k = 0; k < plan->pool_count; k++)
+		plan->pool_size[k] = 0;
+}
+
 /* Options a later library may give a meaning, or that contradict each
  * other, are refused rather than ignored: a usmp_registry_flag passed here
  * (both enums start at bit 0), a flag of a later minor on this library,
@@ -1294,5 +1308,7 @@ done:
 	free(start);
 	if (st && plan->status == USMP_OK)
 		plan->status = st;
+	if (plan->status != USMP_OK)
+		unplace(plan);
 	return plan->status;
 }

@@ -385,3 +385,85 @@ Test(firsthour10, a_plan_of_a_problem_that_grew_says_plan_it_again)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* An infeasible plan whose first part (a buffer in "dtcm") was planned
+ * before its second (two buffers too many for "sram") failed: no buffer
+ * is placed and every pool size is 0, where the first part's buffer
+ * answered USMP_OK at offset 0 while usmp_plan_pool_size said 0 and the
+ * header said a failed plan places nothing. The parts still say which was
+ * planned and which failed. */
+Test(firsthour10, a_failed_plan_places_no_buffer)
+{
+	usmp_problem *p = usmp_problem_create();
+	uint32_t dtcm, sram, c, a, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "dtcm", 100, 1, &dtcm), USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "sram", 100, 1, &sram), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "c", 60, 1, &c), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "a", 60, 1, &a), USMP_OK);
+	cr_assert_eq(usmp_problem_add_buffer(p, "b", 60, 1, &b), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, c, 1, 3), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, a, 0, 2), USMP_OK);
+	cr_assert_eq(usmp_problem_set_live(p, b, 1, 3), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, c, dtcm), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, a, sram), USMP_OK);
+	cr_assert_eq(usmp_problem_add_candidate(p, b, sram), USMP_OK);
+	usmp_registry *r = test_registry(NULL);
+	const char *algos[] = {NULL, "first_fit", "exact"};
+	for (size_t k = 0; k < 3; k++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = algos[k]};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_ERR_INFEASIBLE,
+		             "%s", usmp_plan_error(plan));
+		for (uint32_t i = 0; i < 3; i++) {
+			uint32_t pool = 7;
+			uint64_t off = 7;
+			cr_assert_eq(usmp_plan_placement(plan, i, &pool, &off),
+			             USMP_ERR_NOT_FOUND, "%s: buffer %u placed",
+			             algos[k] ? algos[k] : "auto", i);
+			cr_assert_eq(pool, USMP_NO_POOL);
+			cr_assert_eq(off, 0);
+		}
+		cr_assert_eq(usmp_plan_pool_size(plan, dtcm), 0);
+		cr_assert_eq(usmp_plan_pool_size(plan, sram), 0);
+		cr_assert_eq(usmp_plan_part_count(plan), 2);
+		usmp_part_info first = {.struct_size = sizeof first};
+		usmp_part_info failed = {.struct_size = sizeof failed};
+		cr_assert_eq(usmp_plan_part(plan, 0, &first), USMP_OK);
+		cr_assert_eq(usmp_plan_part(plan, 1, &failed), USMP_OK);
+		cr_assert_eq(first.buffer_count, 1);
+		cr_assert_eq(first.size, 60);
+		cr_assert_eq(failed.buffer_count, 2);
+		assert_has(usmp_plan_error(plan), "(part 2: target none; pool sram;");
+		usmp_plan_destroy(plan);
+	}
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
+
+/* A plan file refused half-way (its second placement names a pool the
+ * problem lacks): no buffer is placed, as after a failed
+ * usmp_plan_compute (usmp.h now says so of both). */
+Test(firsthour10, a_plan_file_refused_half_way_places_no_buffer)
+{
+	usmp_problem *p = test_parse_json(
+		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 1000}],"
+		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"live\": [0, 2]},"
+		" {\"name\": \"b\", \"size\": 16, \"live\": [1, 3]}]}",
+		"model.json");
+	const char *plan_json =
+		"{\"usmp\": 1, \"buffers\": ["
+		"{\"name\": \"a\", \"pool\": \"sram\", \"offset\": 0},"
+		"{\"name\": \"b\", \"pool\": \"dram\", \"offset\": 0}]}";
+	char *path = test_write_tmp(".json", plan_json);
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_read(p, path, USMP_FORMAT_JSON, &plan),
+	             USMP_ERR_INVALID);
+	assert_has(usmp_plan_error(plan), "unknown pool \"dram\"");
+	cr_assert_eq(usmp_plan_placement(plan, 0, NULL, NULL), USMP_ERR_NOT_FOUND);
+	cr_assert_eq(usmp_plan_placement(plan, 1, NULL, NULL), USMP_ERR_NOT_FOUND);
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), 0);
+	usmp_plan_destroy(plan);
+	free(path);
+	usmp_problem_destroy(p);
+}

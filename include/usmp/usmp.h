@@ -482,7 +482,12 @@ USMP_API const char *usmp_registry_error(const usmp_registry *r);
  * call. The library's line about a selection rule that matches no pool or
  * target of the problem (docs/registry.md) names the rule's list instead:
  * "USMP_ALGORITHM" or "usmp_registry_bind". A member failing inside auto logs at USMP_LOG_INFO at most: the
- * call's one error is auto's. */
+ * call's one error is auto's.
+ * The function runs while a call on the registry is under way: it may
+ * call what may run beside usmp_plan_compute (the registry's queries,
+ * planning another problem), not usmp_registry_bind, _bind_rules,
+ * _clear_bindings, _set_log or _destroy, nor change the problem being
+ * planned. */
 typedef void (*usmp_log_fn)(void *ctx, int level, const char *algorithm,
                             const char *message);
 
@@ -869,16 +874,21 @@ USMP_API int usmp_plan_verify(usmp_plan *plan, usmp_problem *p);
 USMP_API int usmp_plan_simulate(usmp_plan *plan, usmp_problem *p);
 
 /* Placement of buffer b: pool index and offset (either pointer may be
- * NULL).
+ * NULL; USMP_NO_POOL and 0 when not found). A failed plan places no
+ * buffer: not those of parts usmp_plan_compute planned before the part
+ * that failed (usmp_plan_part still lists those parts), nor those of a
+ * file usmp_plan_read refused half-way.
  * Thread-safe: yes with other read-only calls on `plan`.
  * Returns: USMP_OK; USMP_ERR_NOT_FOUND (b has no pool in this plan: a
- * failed plan); USMP_ERR_INVALID (NULL plan, b out of range). */
+ * failed plan); USMP_ERR_INVALID (NULL plan, b out of range, e.g. a
+ * buffer added to the problem after the plan was made). */
 USMP_API int usmp_plan_placement(const usmp_plan *plan, uint32_t b,
                                  uint32_t *pool, uint64_t *offset);
 
 /* A pool's high-water mark (max offset + size over its buffers) in the plan.
  * Thread-safe: yes with other read-only calls on `plan`.
- * Returns: the size in bytes; 0 for a NULL plan or an out-of-range pool. */
+ * Returns: the size in bytes; 0 for a pool no buffer uses, for every pool
+ * of a failed plan, a NULL plan or an out-of-range pool. */
 USMP_API uint64_t usmp_plan_pool_size(const usmp_plan *plan, uint32_t pool);
 
 /* Independent parts the problem was split into, and how each was planned. */
@@ -957,7 +967,10 @@ enum usmp_overrun_cause {
 
 /* The parts; usmp_plan_part copies at most info->struct_size bytes, with
  * strings owned by the plan. i is 0-based; a message's "(part N: ...)"
- * is index N - 1.
+ * is index N - 1. A failed usmp_plan_compute lists the parts planned
+ * before the one that failed, with their figures, then that part (its
+ * buffer_count and group; figures it did not reach are "" or 0), and none
+ * after it.
  * Thread-safe: yes with other read-only calls on `plan`.
  * Returns: the count (0 for NULL); USMP_OK; USMP_ERR_INVALID (NULL
  * argument, i out of range, struct_size below 4). */
