@@ -88,7 +88,7 @@ struct usmp_plan {
 	int status;
 	char *error;
 	uint32_t buffer_count, pool_count;
-	uint64_t problem_serial; /* the serial of the problem it was made for */
+	unsigned long problem_serial; /* the serial of the problem it was made for */
 	usmp_placement *placements; /* problem indices */
 	uint64_t *pool_size;        /* [pool_count] high-water marks */
 	usmp__part *parts;

@@ -62,7 +62,7 @@ struct usmp_problem {
 	/* This problem's number among those the process created (from 1):
 	 * a plan keeps its problem's, to tell a problem that grew after the
 	 * plan from another problem (usmp__plan_wrong_problem). */
-	uint64_t serial;
+	unsigned long serial; /* a native word: atomic without libatomic */
 
 	/* Derived by usmp__problem_prepare; dropped by any change. */
 	int prepared;
