@@ -436,7 +436,8 @@ Test(redteam6, python_checks_arguments_before_changing_anything)
 		"a candidate\n",
 		"reversed InvalidError: buffer \"b\": live range [5, 1): end must "
 		"be after begin\n",
-		"triple TypeError: live: expected (begin, end), got (0, 1, 2)\n",
+		"triple InvalidError: live: expected 2 values (begin, end), got 3: "
+		"(0, 1, 2)\n", /* a ValueError (test_python_values.py) */
 		"fixed pool InvalidError: buffer \"b\": fixed pool 3 does not "
 		"exist (1 pool)\n",
 		"after [] 0\n",
