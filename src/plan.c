@@ -17,7 +17,7 @@ usmp_plan *usmp__plan_alloc(usmp_problem *p)
 		return NULL;
 	plan->buffer_count = (uint32_t)p->buffer_count;
 	plan->pool_count = (uint32_t)p->pool_count;
-	plan->problem_serial = p->serial;
+	plan->made_for = p;
 	plan->placements = calloc(p->buffer_count ? p->buffer_count : 1,
 	                          sizeof *plan->placements);
 	plan->pool_size = calloc(p->pool_count ? p->pool_count : 1,
@@ -363,7 +363,11 @@ int usmp__plan_fits_problem(usmp_plan *plan, usmp_problem *p)
 int usmp__plan_wrong_problem(usmp_plan *plan, const usmp_problem *p,
                              int status)
 {
-	if (plan->problem_serial == p->serial)
+	/* A problem only grows, so the one it was made for has at least the
+	 * plan's buffers and pools (another problem at its address since
+	 * then reads as grown: "plan it again" holds for it too). */
+	if (plan->made_for == p && p->buffer_count >= plan->buffer_count &&
+	    p->pool_count >= plan->pool_count)
 		return usmp__plan_fail(
 			plan, status,
 			"the problem changed after this plan was made: it has %zu "

@@ -88,7 +88,9 @@ struct usmp_plan {
 	int status;
 	char *error;
 	uint32_t buffer_count, pool_count;
-	unsigned long problem_serial; /* the serial of the problem it was made for */
+	/* The problem it was made for, to tell that problem grown since from
+	 * another one; compared, never followed (it may be gone). */
+	const usmp_problem *made_for;
 	usmp_placement *placements; /* problem indices */
 	uint64_t *pool_size;        /* [pool_count] high-water marks */
 	usmp__part *parts;

@@ -15,8 +15,6 @@ usmp_problem *usmp_problem_create(void)
 		return NULL;
 	usmp__strmap_init(&p->pool_names);
 	usmp__strmap_init(&p->buffer_names);
-	static unsigned long created; /* the only count the library keeps */
-	p->serial = __atomic_add_fetch(&created, 1, __ATOMIC_RELAXED);
 	return p;
 }
 

@@ -59,11 +59,6 @@ struct usmp_problem {
 	/* Set by the readers: the optional CSV columns a CSV file had. */
 	uint32_t csv_columns;
 
-	/* This problem's number among those the process created (from 1):
-	 * a plan keeps its problem's, to tell a problem that grew after the
-	 * plan from another problem (usmp__plan_wrong_problem). */
-	unsigned long serial; /* a native word: atomic without libatomic */
-
 	/* Derived by usmp__problem_prepare; dropped by any change. */
 	int prepared;
 	uint32_t group_count;
