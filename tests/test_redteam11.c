@@ -1,0 +1,130 @@
+/* test_redteam11.c — the eleventh adversarial pass (docs/errors.md, "Red team
+ * 11"): each test fails before its fix. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <usmp/usmp.h>
+
+#include "support.h"
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	test_write_in(dir, name, text, strlen(text));
+}
+
+/* ---- a plugin writing to the standard output ------------------------------- */
+
+/* The fixture: tests/plugins/redteam11/noisy.c. */
+static char *noisy(void)
+{
+	return test_fmt("%s/redteam11/noisy.so", test_fixture_plugindir());
+}
+
+static const char two_buffers[] =
+	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 16, \"live\": "
+	"[0, 2]}, {\"name\": \"b\", \"size\": 16, \"live\": [1, 3]}]}\n";
+
+/* `usmp plan` with the plan on stdout (a pipe read to its end: a process
+ * the plugin forked that still holds it is waited for), then the plan
+ * verified: exit status of plan, the verdict in *verdict. */
+static int plan_to_stdout(const char *dir, const char *algorithm,
+                          const char *isolation, char **plan_text,
+                          char **verdict)
+{
+	char *so = noisy(), *out = NULL;
+	char *cmd = test_fmt("(USMP_PLUGIN_PATH=%s USMP_ALGORITHM= '%s' plan "
+	                     "%s/t.json -q -a %s %s 2>%s/err.txt; echo $? > "
+	                     "%s/status) | cat > %s/plan.json", so, test_cli(),
+	                     dir, algorithm, isolation, dir, dir, dir);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	free(out);
+	free(cmd);
+	char *path = test_join(dir, "status");
+	char *status = test_read_file(path);
+	cr_assert_not_null(status);
+	int st = atoi(status);
+	free(status);
+	free(path);
+	path = test_join(dir, "plan.json");
+	*plan_text = test_read_file(path);
+	free(path);
+	cr_assert_not_null(*plan_text);
+	test_usmp(verdict, "verify %s/t.json %s/plan.json", dir, dir);
+	free(so);
+	return st;
+}
+
+/* An algorithm that prints to stdout (with stdio, left in the buffer, and
+ * straight to the descriptor), in process or isolated, put its text in
+ * front of the plan `usmp plan` wrote to stdout: exit 0 and a plan file
+ * that no reader takes. Its writes now go to stderr while plugin code
+ * runs; stdout holds the plan alone. */
+Test(redteam11, a_plugin_printing_to_stdout_stays_out_of_the_plan)
+{
+	const char *isolation[] = {"--isolate", "--no-isolate"};
+	char *dir = test_fresh_dir("rt11-stdout");
+	put(dir, "t.json", two_buffers);
+	for (int i = 0; i < 2; i++) {
+		char *plan = NULL, *verdict = NULL;
+		cr_assert_eq(plan_to_stdout(dir, "rt11_stdout", isolation[i],
+		                            &plan, &verdict), 0, "%s", plan);
+		cr_assert_null(strstr(plan, "forged"), "%s: %s", isolation[i], plan);
+		cr_assert_null(strstr(plan, "junk"), "%s: %s", isolation[i], plan);
+		cr_assert(!strncmp(plan, "{\"usmp\": 1, \"algorithm\": \"rt11_stdout\"",
+		                   37), "%s: %s", isolation[i], plan);
+		cr_assert(strstr(verdict, "valid plan"), "%s: %s", isolation[i],
+		          verdict);
+		char *path = test_join(dir, "err.txt"), *err = test_read_file(path);
+		cr_assert(strstr(err, "forged"), "%s: %s", isolation[i], err);
+		free(err);
+		free(path);
+		free(plan);
+		free(verdict);
+	}
+	free(dir);
+}
+
+/* A plugin that forks a process leaving the call's process group, which
+ * writes to the stdout it inherited once the call is over: its text
+ * joined the plan on stdout. */
+Test(redteam11, a_process_a_plugin_forks_stays_out_of_the_plan)
+{
+	const char *isolation[] = {"--isolate", "--no-isolate"};
+	char *dir = test_fresh_dir("rt11-fork");
+	put(dir, "t.json", two_buffers);
+	for (int i = 0; i < 2; i++) {
+		char *plan = NULL, *verdict = NULL;
+		cr_assert_eq(plan_to_stdout(dir, "rt11_fork", isolation[i], &plan,
+		                            &verdict), 0, "%s", plan);
+		cr_assert_null(strstr(plan, "forged"), "%s: %s", isolation[i], plan);
+		cr_assert(strstr(verdict, "valid plan"), "%s: %s", isolation[i],
+		          verdict);
+		free(plan);
+		free(verdict);
+	}
+	free(dir);
+}
+
+/* An algorithm that prints a plan of its own, then returns placements the
+ * verifier refuses: exit 4, and stdout held the forged plan. Now stdout is
+ * empty. */
+Test(redteam11, a_refused_plugin_plan_leaves_stdout_empty)
+{
+	char *dir = test_fresh_dir("rt11-forge");
+	put(dir, "t.json", two_buffers);
+	char *plan = NULL, *verdict = NULL;
+	cr_assert_eq(plan_to_stdout(dir, "rt11_forge_invalid", "--isolate",
+	                            &plan, &verdict), 4, "%s", plan);
+	cr_assert_str_eq(plan, "");
+	char *path = test_join(dir, "err.txt"), *err = test_read_file(path);
+	cr_assert(strstr(err, "returned an invalid plan: buffer \"a\": offset "
+	                      "18446744073709551608 + size 16 overflows"), "%s",
+	          err);
+	free(err);
+	free(path);
+	free(plan);
+	free(verdict);
+	free(dir);
+}
