@@ -1552,6 +1552,14 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			return jfail(c, USMP_ERR_INVALID, place, "missing");
 		if ((rc = get_pool(c, v, place, &id)))
 			return rc;
+		/* One record a pool: a second would replace the first's
+		 * claims, true or not, unchecked. */
+		if (claims[id].has & USMP__CLAIM_LISTED)
+			return jfail(c, USMP_ERR_INVALID, place, "pool \"%s\" is "
+			             "listed twice (also pools[%" PRIu64 "])",
+			             json_string_value(v), claims[id].at);
+		claims[id].has |= USMP__CLAIM_LISTED;
+		claims[id].at = i;
 		for (const char *const *k = plan_pool_keys + 1; *k; k++) {
 			if (!(v = json_object_get(rec, *k)))
 				continue;
@@ -1559,7 +1567,6 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			if ((rc = get_int(c, v, place, 0, INT64_MAX,
 			                  "a non-negative integer", &x)))
 				return rc;
-			claims[id].at = i;
 			if (!strcmp(*k, "size")) {
 				claims[id].size = (uint64_t)x;
 				claims[id].has |= USMP__CLAIM_SIZE;

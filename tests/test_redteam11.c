@@ -128,3 +128,56 @@ Test(redteam11, a_refused_plugin_plan_leaves_stdout_empty)
 	free(verdict);
 	free(dir);
 }
+
+/* ---- plan files' claims ------------------------------------------------------ */
+
+/* buffers a (16 bytes, [0, 1)), b (16, [1, 2)), c (8, [2, 3)) in pool sram;
+ * the plan places them side by side: 40 bytes. */
+static const char three_buffers[] =
+	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": ["
+	"{\"name\": \"a\", \"size\": 16, \"live\": [0, 1]}, "
+	"{\"name\": \"b\", \"size\": 16, \"live\": [1, 2]}, "
+	"{\"name\": \"c\", \"size\": 8, \"live\": [2, 3]}]}\n";
+static const char side_by_side[] =
+	"\"buffers\": [{\"name\": \"a\", \"pool\": \"sram\", \"offset\": 0}, "
+	"{\"name\": \"b\", \"pool\": \"sram\", \"offset\": 16}, "
+	"{\"name\": \"c\", \"pool\": \"sram\", \"offset\": 32}]}\n";
+
+/* A plan file naming pool "sram" twice in "pools", the first record with
+ * a false size, the second with the true one: the second replaced the
+ * first's claims unchecked, and `usmp verify` said "valid plan"; a false
+ * lower_bound of the first was named as the second's. A pool named twice
+ * is refused, as a buffer placed twice is. */
+Test(redteam11, a_pool_listed_twice_in_a_plan_file_is_refused)
+{
+	char *dir = test_fresh_dir("rt11-pool2");
+	put(dir, "p.json", three_buffers);
+	char *plan = test_fmt("{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", "
+	                      "\"size\": 1000}, {\"name\": \"sram\", \"size\": "
+	                      "40}],\n %s", side_by_side);
+	put(dir, "plan.json", plan);
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "verify %s/p.json %s/plan.json", dir, dir),
+	             2, "%s", out);
+	cr_assert(strstr(out, "plan.json: pools[1].name: pool \"sram\" is listed "
+	                      "twice (also pools[0])\n"), "%s", out);
+	cr_assert_null(strstr(out, "valid plan"), "%s", out);
+	free(out);
+	/* through the API: no placements, the status and the message */
+	usmp_problem *p = usmp_problem_create();
+	char *pp = test_join(dir, "p.json"), *planp = test_join(dir, "plan.json");
+	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
+	             USMP_OK);
+	usmp_plan *pl = NULL;
+	cr_assert_eq(usmp_plan_read(p, planp, USMP_FORMAT_AUTO, &pl),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_plan_error(pl), "pools[1].name: pool \"sram\" is "
+	                 "listed twice (also pools[0])"), "%s",
+	          usmp_plan_error(pl));
+	usmp_plan_destroy(pl);
+	usmp_problem_destroy(p);
+	free(pp);
+	free(planp);
+	free(plan);
+	free(dir);
+}
