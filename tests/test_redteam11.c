@@ -181,3 +181,51 @@ Test(redteam11, a_pool_listed_twice_in_a_plan_file_is_refused)
 	free(plan);
 	free(dir);
 }
+
+/* ---- Python: names that are not UTF-8 ------------------------------------------ */
+
+/* Two buffers named by bytes that are not UTF-8 (b"x\xff", b"x\xfe"):
+ * the binding passed them on, and read them back with errors="replace",
+ * so both became "x\ufffd": Plan.placements held one buffer of the two,
+ * and find_buffer could not find either by the name Problem.buffers
+ * gave. Such a name (a pool's, a buffer's, a target's; a str with a lone
+ * surrogate) is now refused before anything is added. */
+Test(redteam11, python_names_that_are_not_utf8_are_refused)
+{
+	const char *script =
+		"import usmp\n"
+		"p = usmp.Problem()\n"
+		"p.add_pool('sram')\n"
+		"for call in (lambda: p.add_buffer(b'x\\xff', 8, live=(0, 2)),\n"
+		"             lambda: p.add_pool(b'caf\\xe9'),\n"
+		"             lambda: p.add_pool('d', targets=[b'npu\\xff']),\n"
+		"             lambda: p.add_pool_target('sram', b'\\xc3'),\n"
+		"             lambda: p.add_buffer('s\\ud800', 8)):\n"
+		"    try:\n"
+		"        call()\n"
+		"        print('TAKEN')\n"
+		"    except usmp.InvalidError as e:\n"
+		"        print('REFUSED', e)\n"
+		"print('LEFT', p.pool_count, p.buffer_count, p.pools, p.buffers)\n"
+		"p.add_buffer(b'y\\xc3\\xa9', 8, live=(0, 2))\n"
+		"p.add_buffer('z', 8, live=(0, 2))\n"
+		"plan = usmp.plan(p, algorithm='best_fit')\n"
+		"print('PLACED', sorted(plan.placements), p.find_buffer('y\\xe9'))\n";
+	char *out = NULL;
+	cr_assert_eq(test_python(script, 1, &out), 0, "%s", out);
+	cr_assert_null(strstr(out, "TAKEN"), "%s", out);
+	cr_assert(strstr(out, "REFUSED name: b'x\\xff': not valid UTF-8 (byte "
+	                      "0xff at index 1): names are text, read back as "
+	                      "str and written to UTF-8 files\n"), "%s", out);
+	cr_assert(strstr(out, "REFUSED name: b'caf\\xe9': not valid UTF-8 (byte "
+	                      "0xe9 at index 3)"), "%s", out);
+	cr_assert(strstr(out, "REFUSED target: b'npu\\xff': not valid UTF-8"),
+	          "%s", out);
+	cr_assert(strstr(out, "REFUSED target: b'\\xc3': not valid UTF-8"), "%s",
+	          out);
+	cr_assert(strstr(out, "REFUSED name: 's\\ud800': not valid UTF-8 (a "
+	                      "lone surrogate at index 1)\n"), "%s", out);
+	cr_assert(strstr(out, "LEFT 1 0 ['sram'] []\n"), "%s", out);
+	cr_assert(strstr(out, "PLACED ['yé', 'z'] 0\n"), "%s", out);
+	free(out);
+}
