@@ -229,3 +229,54 @@ Test(redteam11, python_names_that_are_not_utf8_are_refused)
 	cr_assert(strstr(out, "PLACED ['yé', 'z'] 0\n"), "%s", out);
 	free(out);
 }
+
+/* ---- exact: sizes past its arithmetic over several pools ------------------------ */
+
+/* Two unbounded pools and two buffers of 2^63 bytes alive together (each
+ * preferring pool p0): exact's least-spill stage planned both in p0, at 0
+ * and 2^63, summing sizes and offsets in uint64 past its range, and
+ * returned a plan ending at 2^64: `algorithm "exact" returned an invalid
+ * plan: ... overflows; its plugin "exact" ... broke its contract`
+ * (USMP_ERR_PLUGIN). Now that stage checks the range as exact's other
+ * searches do, and exact declines the part (USMP_ERR_UNSUPPORTED); other
+ * algorithms plan it (one buffer in each pool). */
+Test(redteam11, exact_declines_sizes_past_its_range_over_several_pools)
+{
+	const uint64_t half = UINT64_C(1) << 63;
+	usmp_problem *p = usmp_problem_create();
+	uint32_t q, b;
+	cr_assert_eq(usmp_problem_add_pool(p, "p0", USMP_UNBOUNDED, 1, &q),
+	             USMP_OK);
+	cr_assert_eq(usmp_problem_add_pool(p, "p1", USMP_UNBOUNDED, 1, &q),
+	             USMP_OK);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(usmp_problem_add_buffer(p, i ? "b1" : "b0", half, 1,
+		                                     &b), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, b, 2, 4), USMP_OK);
+	}
+	usmp_registry *r = test_registry(NULL);
+	const char *const algos[] = {"exact", "exact:part=1", "exact:split=1"};
+	for (size_t k = 0; k < 3; k++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = algos[k], .time_limit = 5};
+		usmp_plan *plan = NULL;
+		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan),
+		             USMP_ERR_UNSUPPORTED, "%s: %s", algos[k],
+		             usmp_plan_error(plan));
+		cr_assert(strstr(usmp_plan_error(plan), "exact failed "
+		                 "(unsupported): buffer 'b0' has a size, "
+		                 "alignment, candidate list or fixed placement out "
+		                 "of the exact search's range"), "%s",
+		          usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+	}
+	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto"};
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	cr_assert_eq(usmp_plan_pool_size(plan, 0), half);
+	cr_assert_eq(usmp_plan_pool_size(plan, 1), half);
+	usmp_plan_destroy(plan);
+	usmp_registry_destroy(r);
+	usmp_problem_destroy(p);
+}
