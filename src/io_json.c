@@ -204,6 +204,14 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 			return jfail(c, USMP_ERR_INVALID, where, "%s (U+FEFF, a byte "
 			             "order mark, is allowed only at the start of "
 			             "the file)", err.text);
+		/* jansson's words for an escaped NUL name its own flag, which a
+		 * file's author cannot set: say what the file holds. */
+		const char *near = strstr(err.text, " near ");
+		if (!strncmp(err.text, "\\u0000 is not allowed", 21))
+			return jfail(c, USMP_ERR_INVALID, where, "\\u0000 (a NUL "
+			             "character) in a string%s: a name ends at its "
+			             "first NUL, so no string may hold one",
+			             near ? near : "");
 		/* A first line of comma-separated words, no JSON at all: most
 		 * likely a CSV problem behind a name that does not end in .csv
 		 * (or standard input, which is read as JSON). */

@@ -280,3 +280,42 @@ Test(redteam11, exact_declines_sizes_past_its_range_over_several_pools)
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);
 }
+
+/* ---- an escaped NUL in a JSON string ---------------------------------------------- */
+
+/* "a\u0000b" as a buffer's name (or any string of a problem or plan)
+ * said `\u0000 is not allowed without JSON_ALLOW_NUL`: jansson's flag,
+ * which a file's author cannot set. The message now says what the file
+ * holds and why it is refused. */
+Test(redteam11, an_escaped_nul_in_a_json_string_is_named_without_jansson_flags)
+{
+	char *dir = test_fresh_dir("rt11-nul");
+	put(dir, "model.json", "{\"usmp\": 1, \"buffers\": [{\"name\": "
+	                       "\"a\\u0000b\", \"size\": 4}]}");
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "bound %s/model.json", dir), 2, "%s", out);
+	cr_assert(strstr(out, "model.json:1:43: \\u0000 (a NUL character) in a "
+	                      "string near '\"a\\u0000b\"': a name ends at its "
+	                      "first NUL, so no string may hold one\n"), "%s", out);
+	cr_assert_null(strstr(out, "JSON_ALLOW_NUL"), "%s", out);
+	free(out);
+	put(dir, "p.json", "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                   "\"size\": 4}]}");
+	put(dir, "plan.json", "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", "
+	                      "\"pool\": \"default\\u0000x\", \"offset\": 0}]}");
+	cr_assert_eq(test_usmp(&out, "verify %s/p.json %s/plan.json", dir, dir),
+	             2, "%s", out);
+	cr_assert(strstr(out, "plan.json:1:62: \\u0000 (a NUL character) in a "
+	                      "string near '\"default\\u0000x\"'"), "%s", out);
+	free(out);
+	usmp_problem *p = usmp_problem_create();
+	const char *text = "{\"usmp\": 1, \"pools\": [{\"name\": \"s\\u0000\"}]}";
+	cr_assert_eq(usmp_problem_parse(p, text, strlen(text), "m.json",
+	                                USMP_FORMAT_JSON, USMP_UNBOUNDED),
+	             USMP_ERR_INVALID);
+	cr_assert(strstr(usmp_problem_error(p), "m.json:1:40: \\u0000 (a NUL "
+	                 "character) in a string near"), "%s",
+	          usmp_problem_error(p));
+	usmp_problem_destroy(p);
+	free(dir);
+}
