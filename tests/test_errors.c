@@ -794,7 +794,7 @@ Test(errors, json_escaped_nul_in_name_is_refused)
 {
 	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\\u0000b\", \"size\": 4}]}";
 	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
-	                   "model.json:1:43: \\u0000 is not allowed without JSON_ALLOW_NUL near '\"a\\u0000b\"'");
+	                   "model.json:1:43: \\u0000 (a NUL character) in a string near '\"a\\u0000b\"': a name ends at its first NUL, so no string may hold one");
 }
 
 /* NUL bytes */
