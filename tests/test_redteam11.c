@@ -319,3 +319,42 @@ Test(redteam11, an_escaped_nul_in_a_json_string_is_named_without_jansson_flags)
 	usmp_problem_destroy(p);
 	free(dir);
 }
+
+/* ---- CSV integers past 64 bits ------------------------------------------------------ */
+
+/* A CSV offset of 2^64 (in a plan or a problem) was refused as `expected
+ * a non-negative integer`, which it is; a size of 2^63 as `expected a
+ * positive integer`. An integer of digits past the column's range now
+ * gets the range; other text keeps its message. */
+Test(redteam11, a_csv_integer_past_its_range_names_the_range)
+{
+	char *dir = test_fresh_dir("rt11-csvint");
+	put(dir, "c.csv", "id,lower,upper,size\na,0,2,8\nb,1,3,8\n");
+	put(dir, "plan.csv", "id,offset\na,0\nb,18446744073709551616\n");
+	put(dir, "big.csv", "id,lower,upper,size\na,0,2,9223372036854775808\n");
+	put(dir, "low.csv", "id,lower,upper,size\na,-9223372036854775809,2,8\n");
+	put(dir, "x.csv", "id,offset\na,0\nb,1844674407370955161x\n");
+	char *out = NULL;
+	cr_assert_eq(test_usmp(&out, "verify %s/c.csv %s/plan.csv", dir, dir), 2,
+	             "%s", out);
+	cr_assert(strstr(out, "plan.csv:3: offset: expected an integer from 0 "
+	                      "to 18446744073709551615, got "
+	                      "\"18446744073709551616\"\n"), "%s", out);
+	free(out);
+	cr_assert_eq(test_usmp(&out, "bound %s/big.csv", dir), 2, "%s", out);
+	cr_assert(strstr(out, "big.csv:2: size: expected an integer from 1 to "
+	                      "9223372036854775807, got \"9223372036854775808\"\n"),
+	          "%s", out);
+	free(out);
+	cr_assert_eq(test_usmp(&out, "bound %s/low.csv", dir), 2, "%s", out);
+	cr_assert(strstr(out, "low.csv:2: lower: expected an integer from "
+	                      "-9223372036854775808 to 9223372036854775807, got "
+	                      "\"-9223372036854775809\"\n"), "%s", out);
+	free(out);
+	cr_assert_eq(test_usmp(&out, "verify %s/c.csv %s/x.csv", dir, dir), 2,
+	             "%s", out);
+	cr_assert(strstr(out, "x.csv:3: offset: expected a non-negative integer, "
+	                      "got \"1844674407370955161x\"\n"), "%s", out);
+	free(out);
+	free(dir);
+}
