@@ -358,3 +358,47 @@ Test(redteam11, a_csv_integer_past_its_range_names_the_range)
 	free(out);
 	free(dir);
 }
+
+/* ---- many pools, buffers without candidate lists --------------------------------- */
+
+/* 20,000 pools and 20,000 buffers without a "pools" list (a 1.4 MB file):
+ * every view listed every pool for every buffer, 4e8 entries, 1.6 GB, so
+ * `usmp plan` and `usmp verify` needed 1.6 GB (40,000 of each: 6.4 GB, out
+ * of memory where the machine has less). Buffers without a list now share
+ * one run of every pool: 30 MB. Checked under a 400 MB address-space
+ * limit. */
+Test(redteam11, buffers_without_candidate_lists_share_one_run_of_pools)
+{
+#ifdef USMP_TEST_SANITIZED
+	cr_skip("a limit on address space: not under the sanitizers");
+#else
+	enum { N = 20000 };
+	char *dir = test_fresh_dir("rt11-pools");
+	char *path = test_join(dir, "many.json");
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("{\"usmp\": 1, \"pools\": [", f);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "%s{\"name\": \"p%d\"}", i ? ", " : "", i);
+	fputs("],\n \"buffers\": [", f);
+	for (int i = 0; i < N; i++)
+		fprintf(f, "%s{\"name\": \"b%d\", \"size\": 16, \"live\": [%d, %d]}",
+		        i ? ",\n  " : "", i, i, i + 2);
+	fputs("]}\n", f);
+	cr_assert_eq(fclose(f), 0);
+	char *out = NULL;
+	char *cmd = test_fmt("ulimit -v 400000; USMP_PLUGIN_PATH= "
+	                     "USMP_ALGORITHM= '%s' plan %s -q -a best_fit -o "
+	                     "%s/plan.json && USMP_PLUGIN_PATH= '%s' verify %s "
+	                     "%s/plan.json", test_cli(), path, dir, test_cli(),
+	                     path, dir);
+	cr_assert_eq(test_run(cmd, &out), 0, "%s", out);
+	cr_assert(strstr(out, "plan.json: valid plan for "), "%s", out);
+	cr_assert(strstr(out, "(20000 buffers, 32 bytes in all pools)\n"), "%s",
+	          out);
+	free(out);
+	free(cmd);
+	free(path);
+	free(dir);
+#endif
+}
