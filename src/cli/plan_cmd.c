@@ -638,8 +638,10 @@ static int cmd_plan(int argc, char **argv)
 	code = EXIT_DONE;
 out:
 	usmp_plan_destroy(plan);
-	cli_stdout_aside(); /* plugins' destructors */
-	usmp_registry_destroy(r);
+	if (r) {
+		cli_stdout_aside(); /* plugins' destructors */
+		usmp_registry_destroy(r);
+	}
 	cli_stdout_back();
 	usmp_problem_destroy(p);
 	free(params);

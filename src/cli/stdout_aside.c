@@ -5,14 +5,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* The command's standard output while it is set aside, or -1. */
+/* The command's standard output while it is set aside, or -1; whether a
+ * write of the command's own to it had failed before (main reports it). */
 static int kept = -1;
+static int failed_before;
 
 void cli_stdout_aside(void)
 {
 	if (kept >= 0)
 		return;
-	fflush(stdout);
+	failed_before = fflush(stdout) != 0 || ferror(stdout);
 	kept = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (kept < 0)
 		return; /* no descriptor to spare: nothing set aside */
@@ -34,9 +36,11 @@ void cli_stdout_back(void)
 {
 	if (kept < 0)
 		return;
-	/* What plugin code left in stdio's buffer goes where it wrote. */
+	/* What plugin code left in stdio's buffer goes where it wrote; a
+	 * failure of that write is not the command's. */
 	fflush(stdout);
-	clearerr(stdout);
+	if (!failed_before)
+		clearerr(stdout);
 	dup2(kept, STDOUT_FILENO);
 	close(kept);
 	kept = -1;
