@@ -123,7 +123,8 @@ enum {
 	USMP__CLAIM_LOWER_BOUND = 1u << 1,
 	USMP__CLAIM_PROVEN_BOUND = 1u << 2,
 	USMP__CLAIM_BUFFERS = 1u << 3,
-	USMP__CLAIM_GROUP = 1u << 4 /* a pool's bound group */
+	USMP__CLAIM_GROUP = 1u << 4, /* a pool's bound group */
+	USMP__CLAIM_LISTED = 1u << 5 /* a pool's record was read (at) */
 };
 typedef struct usmp__claim {
 	unsigned has;

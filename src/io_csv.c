@@ -451,9 +451,20 @@ static int has(const cctx *c, int k)
 static int get_int(cctx *c, int k, int64_t lo, const char *what, int64_t *out)
 {
 	char got[CSV_SHOW_MAX + 8];
-	if (parse_i64(c->fields[k], lo < 0, out) == 0 && *out >= lo)
+	int parsed = parse_i64(c->fields[k], lo < 0, out) == 0;
+	if (parsed && *out >= lo)
 		return USMP_OK;
 	show(c->fields[k], got, sizeof got);
+	/* An integer past int64 (digits, a '-' where negatives are taken):
+	 * the range is what is wrong. */
+	field f = c->fields[k];
+	size_t d = f.n && f.s[0] == '-' && lo < 0 ? 1 : 0, first = d;
+	while (d < f.n && f.s[d] >= '0' && f.s[d] <= '9')
+		d++;
+	if (!parsed && d == f.n && d > first)
+		return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected an "
+		             "integer from %" PRId64 " to %" PRId64 ", got %s",
+		             col_names[k], lo, INT64_MAX, got);
 	uint64_t bytes;
 	if (lo == 1 && usmp__unit_bytes(c->fields[k].s, c->fields[k].n, &bytes))
 		return cfail(c, USMP_ERR_INVALID, c->line, "%s: expected %s, got "
@@ -486,6 +497,13 @@ static int get_offset(cctx *c, uint64_t *out)
 	}
 	char got[CSV_SHOW_MAX + 8];
 	show(f, got, sizeof got);
+	/* Digits all the way, past 64 bits: the range is what is wrong. */
+	size_t digits = i;
+	while (digits < f.n && f.s[digits] >= '0' && f.s[digits] <= '9')
+		digits++;
+	if (f.n && digits == f.n)
+		return cfail(c, USMP_ERR_INVALID, c->line, "offset: expected an "
+		             "integer from 0 to 18446744073709551615, got %s", got);
 	return cfail(c, USMP_ERR_INVALID, c->line,
 	             "offset: expected a non-negative integer, got %s", got);
 }

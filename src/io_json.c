@@ -204,6 +204,14 @@ static int load_object(jctx *c, const char *data, size_t len, json_t **out)
 			return jfail(c, USMP_ERR_INVALID, where, "%s (U+FEFF, a byte "
 			             "order mark, is allowed only at the start of "
 			             "the file)", err.text);
+		/* jansson's words for an escaped NUL name its own flag, which a
+		 * file's author cannot set: say what the file holds. */
+		const char *near = strstr(err.text, " near ");
+		if (!strncmp(err.text, "\\u0000 is not allowed", 21))
+			return jfail(c, USMP_ERR_INVALID, where, "\\u0000 (a NUL "
+			             "character) in a string%s: a name ends at its "
+			             "first NUL, so no string may hold one",
+			             near ? near : "");
 		/* A first line of comma-separated words, no JSON at all: most
 		 * likely a CSV problem behind a name that does not end in .csv
 		 * (or standard input, which is read as JSON). */
@@ -1552,6 +1560,14 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			return jfail(c, USMP_ERR_INVALID, place, "missing");
 		if ((rc = get_pool(c, v, place, &id)))
 			return rc;
+		/* One record a pool: a second would replace the first's
+		 * claims, true or not, unchecked. */
+		if (claims[id].has & USMP__CLAIM_LISTED)
+			return jfail(c, USMP_ERR_INVALID, place, "pool \"%s\" is "
+			             "listed twice (also pools[%" PRIu64 "])",
+			             json_string_value(v), claims[id].at);
+		claims[id].has |= USMP__CLAIM_LISTED;
+		claims[id].at = i;
 		for (const char *const *k = plan_pool_keys + 1; *k; k++) {
 			if (!(v = json_object_get(rec, *k)))
 				continue;
@@ -1559,7 +1575,6 @@ static int read_plan_pools(jctx *c, json_t *arr, usmp__claim *claims)
 			if ((rc = get_int(c, v, place, 0, INT64_MAX,
 			                  "a non-negative integer", &x)))
 				return rc;
-			claims[id].at = i;
 			if (!strcmp(*k, "size")) {
 				claims[id].size = (uint64_t)x;
 				claims[id].has |= USMP__CLAIM_SIZE;

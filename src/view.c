@@ -152,10 +152,13 @@ static int view_alloc_buffers(const usmp_problem *p, const uint32_t *ids,
 	if (!out->buffers || !out->buffer_map || !out->degree ||
 	    !out->conflict_start)
 		return USMP_ERR_NOMEM;
-	uint64_t cand_total = 0;
+	/* Buffers without a list of their own share one run of every pool
+	 * (view_buffers): n buffers and P pools take n + P entries, not n P
+	 * (20,000 of each: 80 KB where it was 1.6 GB). */
+	uint64_t cand_total = vp;
 	for (uint32_t i = 0; i < n; i++) {
 		const usmp__buffer *b = view_buffer(p, ids, i);
-		cand_total += b->candidate_count ? b->candidate_count : vp;
+		cand_total += b->candidate_count ? b->candidate_count : 1;
 	}
 	if (cand_total > SIZE_MAX / sizeof *out->candidates)
 		return USMP_ERR_NOMEM;
@@ -165,13 +168,16 @@ static int view_alloc_buffers(const usmp_problem *p, const uint32_t *ids,
 }
 
 /* Buffers, with candidate lists expanded (into the arrays
- * view_alloc_buffers made) and pools renumbered by pool_index. */
+ * view_alloc_buffers made; a buffer without a list gets the shared run of
+ * every pool at the array's start) and pools renumbered by pool_index. */
 static int view_buffers(const usmp_problem *p, const uint32_t *ids,
                         uint32_t n, uint32_t vp, usmp__view_store *out,
                         char **msg)
 {
 	size_t P = p->pool_count;
-	uint64_t ci = 0;
+	uint64_t ci = vp; /* [0, vp): every pool, the run lists share */
+	for (uint32_t q = 0; q < vp; q++)
+		out->candidates[q] = q;
 	for (uint32_t i = 0; i < n; i++) {
 		const usmp__buffer *b = view_buffer(p, ids, i);
 		usmp_buffer_rec *r = &out->buffers[i];
@@ -202,8 +208,7 @@ static int view_buffers(const usmp_problem *p, const uint32_t *ids,
 			out->candidates[ci++] = pool_index(out, vp, b->fixed_pool);
 			r->candidate_count = 1;
 		} else {
-			for (uint32_t q = 0; q < vp; q++)
-				out->candidates[ci++] = q;
+			r->candidate_start = 0;
 			r->candidate_count = vp;
 		}
 		if (r->flags & USMP_BUFFER_FIXED) {

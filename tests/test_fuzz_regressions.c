@@ -203,7 +203,8 @@ Test(fuzz_regressions, live_ranges_at_the_ends_of_int64)
 	               "not after begin (9223372036854775807)");
 	expect_refused("id,lower,upper,size\nx,-9223372036854775809,0,4\n",
 	               "model.csv", USMP_FORMAT_CSV,
-	               "model.csv:2: lower: expected an integer, got "
+	               "model.csv:2: lower: expected an integer from "
+	               "-9223372036854775808 to 9223372036854775807, got "
 	               "\"-9223372036854775809\"");
 }
 
@@ -408,6 +409,6 @@ Test(fuzz_regressions, csv_plan_offsets_past_int64_read_back)
 	usmp_problem_destroy(p);
 	expect_refused("id,lower,upper,size,offset\nx,0,1,4,18446744073709551616\n",
 	               "f.csv", USMP_FORMAT_CSV,
-	               "f.csv:2: offset: expected a non-negative integer, got "
-	               "\"18446744073709551616\"");
+	               "f.csv:2: offset: expected an integer from 0 to "
+	               "18446744073709551615, got \"18446744073709551616\"");
 }

@@ -497,7 +497,8 @@ Test(io, csv_rejects_malformed_rows_naming_the_line)
 	           "A.csv:2: offset: expected a non-negative integer", NULL);
 	expect_bad("A.csv",
 	           "id,lower,upper,size\n0,0,1,99999999999999999999\n",
-	           "A.csv:2: size: expected a positive integer", NULL);
+	           "A.csv:2: size: expected an integer from 1 to "
+	           "9223372036854775807, got \"99999999999999999999\"", NULL);
 	expect_bad("A.csv", "id,lower,upper,size\n\"0\",0,1,4\n",
 	           "A.csv:2: quoted fields are not supported", NULL);
 }

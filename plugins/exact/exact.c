@@ -583,6 +583,10 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 		}
 		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
 			return rc;
+		/* The least spill's choices are planned in uint64 sums of
+		 * sizes and offsets, as the joint search is: in its range. */
+		if ((rc = xact_mp_check_range(v, h)) != USMP_OK)
+			return rc;
 		rc = xact_spill_joint(v, h, out, &kp, &clk);
 		if (rc == USMP_ERR_UNSUPPORTED && v->buffer_count > part)
 			rc = xact_split(v, h, out, &kp, &clk);

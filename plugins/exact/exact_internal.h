@@ -284,6 +284,11 @@ int xact_parts(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 int xact_multi(const usmp_view *v, const usmp_host *h,
                usmp_placement *out, uint64_t capacity,
                xact_clock *clk, bool minimize, const xact_start *st);
+/* Whether v's sizes, alignments and fixed offsets are within the
+ * arithmetic of the searches of several pools (exact_multi_setup.c; each
+ * below XACT_MAXVAL / 4, and their sum): USMP_OK, or USMP_ERR_UNSUPPORTED
+ * with the reason logged. */
+int xact_mp_check_range(const usmp_view *v, const usmp_host *h);
 
 /* Several pools, candidate lists or conflict edges beyond kp->part buffers
  * (exact_split.c): the conflict graph's components (they never meet, so

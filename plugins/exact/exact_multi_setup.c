@@ -39,6 +39,12 @@ int xact_mp_check(const usmp_view *v, const usmp_host *h)
 		h->log(h, USMP_LOG_ERROR, msg);
 		return USMP_ERR_UNSUPPORTED;
 	}
+	return xact_mp_check_range(v, h);
+}
+
+int xact_mp_check_range(const usmp_view *v, const usmp_host *h)
+{
+	char msg[256];
 	uint64_t sum = 0;
 	for (uint32_t p = 0; p < v->pool_count; p++) {
 		uint64_t a = v->pools[p].alignment;

@@ -9,7 +9,9 @@
  * so a placement reads only the k placed buffers it conflicts with, never
  * a scan of every placed buffer. Their forbidden ranges are put in order
  * of start by a bucket sort (O(k) for the usual spread of offsets) before
- * the gap scan (fit_scan.c). Overlap rules turn into a smaller forbidden
+ * the gap scan (fit_scan.c); a buffer with several candidate pools gets
+ * the ranges of all of them from one walk, grouped by pool (fit_place.c).
+ * Overlap rules turn into a smaller forbidden
  * range of start offsets (fit_rules.c). When many buffers are alive at
  * once, in up to four pools, the gap index of fit_index.c (one per pool)
  * answers instead for every buffer without rules, edges, a fixed offset
@@ -36,7 +38,8 @@ static void fit_release(fit_ctx *c)
 		c->fen,
 		c->seq, c->rule_stamp, c->rule_flags, c->fwd_lead, c->rev_lead,
 		c->rstart, c->radj, c->ranges, c->keys, c->ktmp, c->bucket,
-		c->sorted, c->hw
+		c->sorted, c->hw, c->rpool, c->pranges, c->pbeg, c->pmin,
+		c->pmax, c->pslot, c->pstamp
 	};
 	for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
 		host_release(c->h, ptrs[i]);

@@ -129,6 +129,23 @@ typedef struct fit_ctx {
 	fit_range *sorted;
 	size_t sorted_cap;
 
+	/* A placement over several candidate pools from the lists
+	 * (fit_place.c): the forbidden ranges of every pool gathered in one
+	 * walk (gather; rpool: each range's pool), then grouped by candidate:
+	 * candidate i's in pranges[pbeg[i - 1] .. pbeg[i]) (pbeg[-1]: 0),
+	 * their lowest and highest start in pmin[i], pmax[i]. A pool's
+	 * candidate index is pslot[p] while pstamp[p] == pqid. */
+	bool gather;
+	uint32_t *rpool;
+	size_t rpool_cap;
+	fit_range *pranges;
+	size_t pranges_cap;
+	size_t *pbeg;
+	uint64_t *pmin, *pmax;
+	size_t pcand_cap;
+	uint32_t *pslot, *pstamp; /* [pool_count] */
+	uint32_t pqid;
+
 	fit_key *keys, *ktmp;
 	usmp_placement *out; /* the caller's plan */
 	uint64_t *hw;        /* [pools] high-water marks */

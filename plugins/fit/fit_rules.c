@@ -123,8 +123,26 @@ int usmp__fit_add_spans(fit_ctx *c, uint64_t size, uint32_t pool,
 		if (rc)
 			return rc;
 	}
+	if (c->gather && c->range_count + count > c->rpool_cap) {
+		int rc = fit_grow(c, (void **)&c->rpool, &c->rpool_cap,
+		                  c->range_count + count, sizeof *c->rpool);
+		if (rc)
+			return rc;
+	}
 	fit_range *r = c->ranges + c->range_count;
 	uint64_t lo = c->amin, hi = c->amax;
+	if (c->gather) {
+		/* every pool's, each range tagged with its pool */
+		for (uint32_t i = 0; i < count; i++) {
+			if (who[i].pool == USMP_NO_POOL)
+				continue; /* an empty slot */
+			if (usmp__fit_forbidden(c, size, &sp[i], who[i].buf, &r->a,
+			                        &r->b))
+				c->rpool[r++ - c->ranges] = who[i].pool;
+		}
+		c->range_count = (size_t)(r - c->ranges);
+		return USMP_OK;
+	}
 	if (!c->radj && c->v->pool_count == 1) {
 		/* the common case, kept tight: one pool, no rules */
 		for (uint32_t i = 0; i < count; i++) {

@@ -224,7 +224,8 @@ static uint32_t fit_next_start(const fit_ctx *c, uint32_t j, uint32_t r)
 }
 
 /* Fill c->ranges with the start offsets that buffer b may not take in pool
- * p, one range per placed conflicting buffer there, each buffer once: live
+ * p (in every pool, each range's pool in c->rpool, when c->gather), one
+ * range per placed conflicting buffer there, each buffer once: live
  * ones alive at b's begin (the leaf's root path: a buffer sits in at most
  * one node on it), live ones beginning inside b's range (never in the first
  * set), then edge neighbours not already met. */
@@ -276,7 +277,9 @@ int usmp__fit_ranges(fit_ctx *c, uint32_t b, uint32_t p)
 	for (uint64_t k = v->conflict_start[b]; k < v->conflict_start[b + 1];
 	     k++) {
 		uint32_t o = v->conflict_adj[k];
-		if (o == b || o >= c->n || c->owner[o].pool != p ||
+		if (o == b || o >= c->n ||
+		    (c->gather ? c->owner[o].pool == USMP_NO_POOL
+		               : c->owner[o].pool != p) ||
 		    usmp_live_overlap(v, b, o))
 			continue;
 		if ((rc = usmp__fit_add_spans(c, size, p, &c->place[o], &c->owner[o],

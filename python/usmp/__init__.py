@@ -252,14 +252,35 @@ def _raise(status, message):
     raise cls(_pythonic(message) or name, status)
 
 
-def _bytes(s, sized=False, what=None):
+def _bytes(s, sized=False, what=None, text=False):
     """s as UTF-8 bytes for a C string; `sized`: for a buffer passed with
     its length (the library then names a NUL byte by its line); `what`: the
-    argument's name, for the TypeError of a value that is no string."""
+    argument's name, for the TypeError of a value that is no string;
+    `text`: a name the problem keeps (a pool, buffer or target), which must
+    be UTF-8, as Python reads it back and the files hold it."""
     if isinstance(s, str):
-        b = s.encode("utf-8")
+        try:
+            b = s.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise InvalidError("%s%r: not valid UTF-8 (%s at index %d)"
+                               % (what + ": " if what else "", s,
+                                  "a lone surrogate" if 0xd800 <= ord(
+                                      s[e.start]) <= 0xdfff else
+                                  "a character UTF-8 cannot encode",
+                                  e.start), 1) from None
     elif isinstance(s, bytes):
         b = s
+        if text:
+            try:
+                b.decode("utf-8")
+            except UnicodeDecodeError as e:
+                # Read back with errors="replace", two such names would
+                # come back as one, and neither could be found by name.
+                raise InvalidError("%s%r: not valid UTF-8 (byte 0x%02x at "
+                                   "index %d): names are text, read back "
+                                   "as str and written to UTF-8 files"
+                                   % (what + ": " if what else "", s,
+                                      b[e.start], e.start), 1) from None
     else:
         raise TypeError("%sexpected a string, got %r"
                         % (what + ": " if what else "", s))
@@ -722,10 +743,13 @@ class Problem(_Guarded):
         """Add a pool; size_limit None means unbounded. Returns its index."""
         limit = UNBOUNDED if size_limit is None else _size("size_limit",
                                                            size_limit)
-        _names("targets", targets)  # checked before the pool is added
+        # checked before the pool is added
+        targets = list(_names("targets", targets))
+        for t in targets:
+            _bytes(t, what="target", text=True)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_pool(
-            self._handle(), _bytes(name, what="name"), limit,
+            self._handle(), _bytes(name, what="name", text=True), limit,
             _u64("alignment", alignment), ctypes.byref(i)))
         for t in targets:
             self.add_pool_target(i.value, t)
@@ -735,7 +759,8 @@ class Problem(_Guarded):
         """Add `target` (a name as plan()'s target and bind()'s patterns
         match it) to the targets of `pool` (name or index)."""
         self._check(self._lib.usmp_problem_add_pool_target(
-            self._handle(), self._pool(pool), _bytes(target, what="target")))
+            self._handle(), self._pool(pool),
+            _bytes(target, what="target", text=True)))
 
     def add_buffer(self, name, size, alignment=1, live=None, pools=None,
                    fixed=None):
@@ -774,7 +799,8 @@ class Problem(_Guarded):
             self._try_fixed(name, size, alignment, cands, fpool, offset)
         i = ctypes.c_uint32()
         self._check(self._lib.usmp_problem_add_buffer(
-            self._handle(), _bytes(name, what="name"), _u64("size", size),
+            self._handle(), _bytes(name, what="name", text=True),
+            _u64("size", size),
             _u64("alignment", alignment), ctypes.byref(i)))
         b = i.value
         if live is not None:

@@ -149,6 +149,13 @@ double cli_now(void);
 double cli_cpu_seconds(void);
 double cli_process_start(void);
 
+/* stdout_aside.c: while plugin code runs (loading plugins, planning,
+ * unloading), standard output goes to stderr, so that what a plugin or a
+ * process it forks prints never joins a plan written to stdout;
+ * cli_stdout_back gives the command its standard output again. */
+void cli_stdout_aside(void);
+void cli_stdout_back(void);
+
 /* plugin_imports.c: the usmp_* functions the plugin file at `path` imports
  * (undefined in its ELF dynamic symbol table), joined by ", " into `out`
  * (cut to n bytes); their count, 0 also for a file it cannot read. */

@@ -563,6 +563,9 @@ static int cmd_plan(int argc, char **argv)
 	p = cli_load_problem(path, a.capacity, &code);
 	if (!p || refuse_csv_early(&a, p))
 		goto out;
+	/* Plugin code runs from here on (constructors, algorithms, forks of
+	 * them): whatever it prints goes to stderr, not into the plan. */
+	cli_stdout_aside();
 	/* The plugin scanner follows isolation: --isolate reads installed
 	 * plugins in it too, --no-isolate loads everything in process. */
 	r = cli_registry(!a.quiet,
@@ -593,6 +596,7 @@ static int cmd_plan(int argc, char **argv)
 	planning_path = path;
 	int st = usmp_plan_compute(r, p, o, &plan);
 	planning_path = NULL;
+	cli_stdout_back();
 	at[1] = cli_now();
 	cpu[1] = cli_cpu_seconds();
 	if (st) {
@@ -634,7 +638,11 @@ static int cmd_plan(int argc, char **argv)
 	code = EXIT_DONE;
 out:
 	usmp_plan_destroy(plan);
-	usmp_registry_destroy(r);
+	if (r) {
+		cli_stdout_aside(); /* plugins' destructors */
+		usmp_registry_destroy(r);
+	}
+	cli_stdout_back();
 	usmp_problem_destroy(p);
 	free(params);
 	if (code == EXIT_DONE && at[2] > 0)
