@@ -587,20 +587,19 @@ class Problem(_Guarded):
 
     def find_pool(self, name):
         """The index of the pool named `name` (NotFoundError if none)."""
-        i = ctypes.c_uint32()
-        st = self._lib.usmp_problem_find_pool(self._handle(), _bytes(name),
-                                              ctypes.byref(i))
-        if st:
-            _raise(st, 'no pool named "%s"' % name)
-        return i.value
+        return self._find("pool", self._lib.usmp_problem_find_pool, name)
 
     def find_buffer(self, name):
         """The index of the buffer named `name` (NotFoundError if none)."""
+        return self._find("buffer", self._lib.usmp_problem_find_buffer, name)
+
+    def _find(self, what, find, name):
+        """The index find (usmp_problem_find_pool or _buffer) gives `name`;
+        NotFoundError naming `what` (pool, buffer) if none."""
         i = ctypes.c_uint32()
-        st = self._lib.usmp_problem_find_buffer(self._handle(), _bytes(name),
-                                                ctypes.byref(i))
+        st = find(self._handle(), _bytes(name), ctypes.byref(i))
         if st:
-            _raise(st, 'no buffer named "%s"' % name)
+            _raise(st, 'no %s named "%s"' % (what, name))
         return i.value
 
     @property
