@@ -347,3 +347,17 @@ char *test_readme_block(const char *start)
 	free(path);
 	return block;
 }
+
+char *test_usmp_ok(const char *fmt, ...)
+{
+	char args[4096];
+	char *out = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	int st = test_usmp(&out, "%s", args);
+	cr_assert_eq(st, 0, "`usmp %s` exit %d: %s", args, st, out);
+	cr_assert_not_null(out);
+	return out;
+}

@@ -112,4 +112,10 @@ void test_add_buffer(struct usmp_problem *p, uint32_t i, const test_buffer *b);
 const char *test_save_case(struct usmp_problem *p, const char *name,
                            uint64_t seed, uint64_t c);
 
+/* ---- commands that must succeed ------------------------------------------ */
+
+/* Run `usmp ARGS` as test_usmp; it must exit 0 (else the test fails with
+ * the command and its output). Its output (caller frees). */
+char *test_usmp_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif

@@ -152,17 +152,14 @@ Test(auto_spill, at_the_bound_with_only_forced_spill_auto_stops)
 Test(auto_spill, summary_says_auto_keeps_the_least_spill_it_found)
 {
 	char *path = test_write_tmp(".json", ranked_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 70 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"x\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
 	          "%s", out);
 	cr_assert_null(strstr(out, "smallest plan"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes\n"),

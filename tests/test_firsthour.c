@@ -112,8 +112,7 @@ Test(firsthour, help_of_an_unknown_command_names_it_and_lists_the_commands)
 	cr_assert_str_eq(out, "usmp: help: expected one command, got 2 (try "
 	                      "`usmp --help`)\n");
 	free(out);
-	st = test_usmp(&out, "help check-plugin");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("help check-plugin");
 	cr_assert(strstr(out, "usage: usmp check-plugin FILE.so"), "%s", out);
 	free(out);
 }
@@ -240,8 +239,7 @@ Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 	cr_assert_not_null(cut, "%s", said);
 	*cut = '\0';
 	cr_assert(strstr(said, "ok   algorithm acme_stack:"), "%s", said);
-	st = test_usmp(&out, "check-plugin '%s/stack.so'", dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("check-plugin '%s/stack.so'", dir);
 	cr_assert(strstr(out, said), "printed:\n%s\nthe README says:\n%s", out, said);
 	free(out);
 	free(shown);

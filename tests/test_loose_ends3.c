@@ -322,18 +322,15 @@ Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
 	usmp_registry_destroy(r);
 
 	char *path = test_write_tmp(".json", cycle_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 70 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"x\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
 	          "%s", out);
 	cr_assert_null(strstr(out, "-a exact"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a auto -p improve=false -o /dev/null",
-	               path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a auto -p improve=false -o /dev/null",
+	                   path);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes; auto "

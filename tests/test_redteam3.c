@@ -52,9 +52,8 @@ Test(redteam3, a_knob_set_twice_in_one_spec_is_refused)
 	free(out);
 
 	/* -p over the spec's value still overrides it (accepted on purpose) */
-	st = test_usmp(&out, "plan '%s' -a first_fit:order=size -p order=area "
-	                     "-o /dev/null", pp);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit:order=size -p order=area "
+	                         "-o /dev/null", pp);
 	cr_assert(strstr(out, "algorithm first_fit (order=area)"), "%s", out);
 	free(out);
 	free(pp);
@@ -113,9 +112,7 @@ Test(redteam3, verify_says_a_total_past_64_bits_without_wrapping)
 	                            "\"pool\": \"p0\", \"offset\": "
 	                            "9223372036854775807}, {\"name\": \"c\", "
 	                            "\"pool\": \"p1\", \"offset\": 0}]}");
-	char *out = NULL;
-	int st = test_usmp(&out, "verify '%s' '%s'", pp, plan);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("verify '%s' '%s'", pp, plan);
 	cr_assert(strstr(out, "(2 buffers, more than 18446744073709551615 bytes "
 	                      "in all pools)"),
 	          "%s", out);
@@ -506,13 +503,10 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
  * API); it printed ": auto", a line with no name. */
 Test(redteam3, select_of_the_empty_target_names_the_untargeted_part)
 {
-	char *out = NULL;
-	int st = test_usmp(&out, "select ''");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("select ''");
 	cr_assert(!strncmp(out, "(no target): auto\n", 18), "%s", out);
 	free(out);
-	st = test_usmp(&out, "select npu '' --pool sram");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("select npu '' --pool sram");
 	cr_assert(!strncmp(out, "npu, (no target) (pools sram): auto\n", 36), "%s",
 	          out);
 	free(out);

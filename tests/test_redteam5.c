@@ -105,18 +105,16 @@ Test(redteam5, a_path_to_stdout_beside_dash_is_refused)
 	cr_assert(strstr(out, "would both go to stdout"), "exit %d: %s", st, out);
 	free(out);
 	/* a file and the picture on stdout, or /dev/null twice: fine */
-	st = test_usmp(&out, "plan '%s/m.json' -q -o /dev/stdout --svg '%s/p.svg' "
-	                     "> '%s/out.txt'", dir, dir, dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s/m.json' -q -o /dev/stdout --svg '%s/p.svg' "
+	                         "> '%s/out.txt'", dir, dir, dir);
 	free(out);
 	char *plan = test_fmt("%s/out.txt", dir);
 	char *text = test_read_file(plan);
 	cr_assert(text && !strncmp(text, "{\"usmp\": 1,", 11), "%s", text);
 	free(text);
 	free(plan);
-	st = test_usmp(&out, "plan '%s/m.json' -q -o /dev/null --svg - > /dev/null",
-	               dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s/m.json' -q -o /dev/null --svg - > /dev/null",
+	                   dir);
 	free(out);
 	free(dir);
 }
@@ -146,9 +144,7 @@ Test(redteam5, an_output_onto_the_problem_read_from_stdin_is_refused)
 		free(text);
 	}
 	/* another file is written */
-	char *out = NULL;
-	int st = test_usmp(&out, "plan - -q -o '%s/plan.json' < '%s'", dir, path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan - -q -o '%s/plan.json' < '%s'", dir, path);
 	free(out);
 	free(path);
 	free(dir);

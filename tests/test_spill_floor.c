@@ -315,9 +315,7 @@ Test(spill_floor, auto_stops_at_the_floor)
 Test(spill_floor, summary_and_file_plans_report_the_floor)
 {
 	char *path = test_write_tmp(".json", xy_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 50 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"y\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
@@ -339,8 +337,7 @@ Test(spill_floor, summary_and_file_plans_report_the_floor)
 		"[\"sram\", \"dram\"]}]}\n";
 	path = test_write_tmp(".json", above);
 	char *file = test_tmpfile(".json");
-	st = test_usmp(&out, "plan '%s' -a first_fit -o '%s'", path, file);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o '%s'", path, file);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes\n"),
