@@ -361,3 +361,12 @@ char *test_usmp_ok(const char *fmt, ...)
 	cr_assert_not_null(out);
 	return out;
 }
+
+usmp_plan *test_plan_ok(usmp_registry *r, usmp_problem *p,
+                        const usmp_plan_options *o)
+{
+	usmp_plan *plan = NULL;
+	cr_assert_eq(usmp_plan_compute(r, p, o, &plan), USMP_OK, "%s",
+	             usmp_plan_error(plan));
+	return plan;
+}

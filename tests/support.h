@@ -118,4 +118,11 @@ const char *test_save_case(struct usmp_problem *p, const char *name,
  * the command and its output). Its output (caller frees). */
 char *test_usmp_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* usmp_plan_compute(r, p, o) that must succeed (else the test fails with
+ * the plan's error): the plan (caller destroys). */
+struct usmp_plan;
+struct usmp_plan_options;
+struct usmp_plan *test_plan_ok(struct usmp_registry *r, struct usmp_problem *p,
+                               const struct usmp_plan_options *o);
+
 #endif

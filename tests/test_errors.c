@@ -304,9 +304,7 @@ Test(errors, plan_beyond_int64_is_refused_by_the_json_writer)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), UINT64_C(18446744073709551614));
 	char *path = test_tmpfile(".json");
 	int rc = usmp_plan_write(plan, p, path, USMP_FORMAT_JSON);

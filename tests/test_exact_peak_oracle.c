@@ -229,9 +229,7 @@ Test(exact_peak_oracle, a_peak_chain_is_proven_at_its_sharing_bound)
 	usmp_plan_options opt = {.struct_size = sizeof opt,
 	                         .flags = USMP_PLAN_NO_ISOLATE,
 	                         .algorithm = "exact"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(reg, p, &opt, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(reg, p, &opt);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
 	for (uint32_t i = 0; i < n; i++) {

@@ -135,9 +135,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	usmp_problem *p = test_parse_json(spill_json, "spill.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
 	usmp_part_info pi = {.struct_size = sizeof pi};
 	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);

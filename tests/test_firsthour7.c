@@ -187,9 +187,7 @@ Test(firsthour7, exact_of_several_pools_sees_a_cancel_within_16_nodes)
 	static volatile int flag = 1;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
 	                       .time_limit = INFINITY, .cancel = &flag};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	const char *at = strstr(log, "3 pools, spill ");
 	cr_assert_not_null(at, "%s", log);
 	at = strstr(at, "not proven, ");
@@ -234,9 +232,7 @@ Test(firsthour7, a_volunteers_time_is_its_own_not_its_child_process)
 	const char *knobs[] = {"improve=false"};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs, .param_count = 1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	const char *at = strstr(log, "volunteer fx_oracle took ");
 	cr_assert_not_null(at, "%s", log);
 	double own = 0, all = 0;

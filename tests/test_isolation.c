@@ -116,9 +116,7 @@ Test(isolation, leaked_host_allocations_are_reclaimed_in_process)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "fx_leak"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_str_eq(warning,
 	                 "fx_leak: leaked 10000 bytes in 10 blocks (freed)");
 	usmp_plan_destroy(plan);
@@ -143,8 +141,7 @@ Test(isolation, isolated_and_in_process_plans_are_identical)
 	usmp_plan *a = NULL, *b = NULL;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit",
 	                       .flags = USMP_PLAN_ISOLATE};
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &a), USMP_OK, "%s",
-	             usmp_plan_error(a));
+	a = test_plan_ok(r, p, &o);
 	o.flags = USMP_PLAN_NO_ISOLATE;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &b), USMP_OK);
 	for (uint32_t i = 0; i < usmp_problem_buffer_count(p); i++) {

@@ -76,9 +76,7 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_part_info info = {.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_str_eq(info.overrun_by, "le_hang");
@@ -111,9 +109,7 @@ Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 	usmp_problem *p = test_parse_json(three_json, "x.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.05,
 	                       .algorithm = "le_slow"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_part_info info = {.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_str_eq(info.overrun_by, "");
@@ -183,9 +179,7 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
 	                                         "*=first_fit"), USMP_OK);
 	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_INFO);
 	usmp_problem *p = test_parse_json(board_json, "board.json");
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	cr_assert(strstr(lines, "1 usmp_registry_bind: rule \"@dramm=best_fit\" "
 	                        "matches no pool of the problem (pools: \"sram\", "
 	                        "\"dram\"); did you mean \"@dram\"?\n"), "%s", lines);

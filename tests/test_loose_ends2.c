@@ -303,9 +303,7 @@ Test(loose_ends2, verify_out_of_memory_is_nomem_never_invalid_plan)
 	usmp_problem *p = test_parse_json(verify_json, "v.json");
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	int nomem = 0, n;
 	for (n = 0; n < 2000; n++) {
 		fail_alloc_arm(n);
@@ -411,9 +409,7 @@ Test(loose_ends2, a_member_returning_late_is_named_not_the_first_plan)
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1.0,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_part_info info = {.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_gt(info.time_ms, 1050.0);
@@ -452,9 +448,7 @@ Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_part_info info = {.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_STOPPED, "cause %u",
@@ -466,8 +460,7 @@ Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 	r = test_registry(NULL);
 	o.time_limit = 30;
 	plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	info = (usmp_part_info){.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_NONE);

@@ -239,9 +239,7 @@ static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs, .param_count = 1,
 	                       .time_limit = limit, .flags = flags};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -308,9 +306,7 @@ Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
 	usmp_problem *p = test_parse_json(cycle_json, "cycle.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_part_info pi = {.struct_size = sizeof pi};
 	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
 	cr_assert_str_eq(pi.algorithm, "auto/exact");

@@ -240,9 +240,7 @@ Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 	cr_assert_eq(usmp_problem_set_live(p, huge, 0, steps), USMP_OK);
 	cr_assert_eq(usmp_problem_set_live(p, tiny, steps - 1, steps), USMP_OK);
 	usmp_registry *r = test_registry(NULL);
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	char *path = test_tmpfile(".svg");
 	cr_assert_eq(usmp_plan_write_svg(plan, p, path), USMP_OK);
 	char *svg = test_read_file(path);

@@ -126,9 +126,7 @@ Test(redteam3, svg_header_says_totals_past_64_bits_without_wrapping)
 	usmp_problem *p = test_parse_json(wide_problem, "wide.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), UINT64_MAX - 1);
 	char *svg = test_tmpfile(".svg");
 	cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",

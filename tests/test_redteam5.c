@@ -403,9 +403,7 @@ Test(redteam5, svg_of_times_far_from_zero_draws_every_buffer)
 	char *svg = test_tmpfile(".svg");
 	for (size_t k = 0; k < 2; k++) {
 		usmp_problem *p = test_parse_json(problems[k], "far.json");
-		usmp_plan *plan = NULL;
-		cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-		             usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, NULL);
 		cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",
 		             usmp_plan_error(plan));
 		char *text = test_read_file(svg);

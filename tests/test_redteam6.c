@@ -117,9 +117,7 @@ Test(redteam6, a_buffer_naming_many_candidate_pools_is_read_in_linear_time,
 	/* the lists as named: a plan puts each buffer in its first pool */
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	uint32_t pool = 0;
 	cr_assert_eq(usmp_plan_placement(plan, a, &pool, NULL), USMP_OK);
 	cr_assert_eq(pool, 0);
@@ -147,9 +145,7 @@ Test(redteam6, a_rule_matching_none_of_many_targets_is_checked_in_linear_time,
 	cr_assert_eq(usmp_registry_bind_rules(r, "nosuch=first_fit"), USMP_OK);
 	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_INFO);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert(strstr(lines, "2 usmp_registry_bind: rule \"nosuch=first_fit\" "
 	                        "matches no target of the problem (targets: "
 	                        "\"t0\", \"t1\", \"t2\", \"t3\", \"t4\", \"t5\", "

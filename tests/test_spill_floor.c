@@ -275,9 +275,7 @@ static usmp_part_info plan_auto(usmp_registry *r, usmp_problem *p)
 {
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
 	usmp_part_info pi = {.struct_size = sizeof pi};
 	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);

@@ -110,9 +110,7 @@ Test(volunteer, the_same_algorithm_without_the_bit_is_never_run)
 	usmp_problem *p = crafted_problem();
 	usmp_plan_options named = {.struct_size = sizeof named,
 	                           .algorithm = "fx_oracle_off"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &named, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &named);
 	usmp_part_info part = {.struct_size = sizeof part};
 	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
 	cr_assert_eq(part.size, 41);

@@ -112,9 +112,7 @@ Test(xla, first_fit_plans_b_validly_and_no_smaller_than_its_bound)
 	usmp_problem *p = read_b();
 	usmp_registry *reg = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(reg, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(reg, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	uint64_t pool = usmp_plan_pool_size(plan, 0);
