@@ -220,9 +220,7 @@ static double exact_budget(const char *knob)
 	const char *params[] = {knob};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
 	                       .params = params, .param_count = 1};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	double limit = -1;
 	int stopped = -1;
 	cr_assert_eq(usmp_plan_part_limit(plan, 0, &limit, &stopped), USMP_OK);

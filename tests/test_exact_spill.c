@@ -38,9 +38,7 @@ static usmp_plan *plan_exact(usmp_registry *r, usmp_problem *p)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "exact"};
-	usmp_plan *plan = NULL;
-	int rc = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(rc, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
 	return plan;

@@ -211,9 +211,7 @@ Test(loose_ends, free_at_the_start_of_a_mapping_is_refused_without_reading)
 		usmp_problem *p = test_parse_json(three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "le_free_mapping"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, &o);
 		cr_assert(strstr(lines, "0 le_free_mapping: host->free() of a pointer "
 		                        "host->alloc() did not return, or freed "
 		                        "already; ignored\n"), "%s", lines);

@@ -33,9 +33,7 @@ Test(plan, first_fit_plan_is_verified_and_fills_the_gap)
 	add(p, "b", 50, 1, 3);
 	add(p, "c", 100, 2, 4);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	/* a and c are never alive together: c reuses a's bytes, b sits above. */
 	uint32_t pool;
 	uint64_t off_a, off_b, off_c;

@@ -262,9 +262,7 @@ Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
 		usmp_problem *p = test_parse_json(three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "rt_foreign_free"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, &o);
 		cr_assert(strstr(lines, "0 rt_foreign_free: host->free() of a "
 		                        "pointer host->alloc() did not return, or "
 		                        "freed already; ignored\n"), "%s", lines);
@@ -334,9 +332,7 @@ Test(redteam4, log_levels_outside_the_enum_are_the_nearest_level)
 		usmp_problem *p = test_parse_json(two_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "rt_odd_levels"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, &o);
 		cr_assert(strstr(lines, "0 rt_odd_levels: level minus seven\n"),
 		          "mode %d: %s", m, lines);
 		cr_assert(strstr(lines, "3 rt_odd_levels: level one thousand\n"),

@@ -61,9 +61,7 @@ static outcome plan_crafted(const char *path, bool heuristics_only)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs,
 	                       .param_count = heuristics_only ? 1 : 0};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	usmp_part_info part = {.struct_size = sizeof part};
