@@ -534,20 +534,20 @@ class Problem(_Guarded):
 
     # look-ups
     def _pool(self, pool):
-        if _is_int(pool):
-            return _index("pool", pool)
-        if not isinstance(pool, (str, bytes)):
-            raise TypeError("pool: expected a pool name or index, got %r"
-                            % (pool,))
-        return self.find_pool(pool)
+        return self._named("pool", pool, self.find_pool)
 
     def _buffer(self, buf):
-        if _is_int(buf):
-            return _index("buffer", buf)
-        if not isinstance(buf, (str, bytes)):
-            raise TypeError("buffer: expected a buffer name or index, got %r"
-                            % (buf,))
-        return self.find_buffer(buf)
+        return self._named("buffer", buf, self.find_buffer)
+
+    def _named(self, what, x, find):
+        """The index of `what` (pool, buffer) x: an index as it is, a name
+        through find (find_pool, find_buffer); TypeError for anything else."""
+        if _is_int(x):
+            return _index(what, x)
+        if not isinstance(x, (str, bytes)):
+            raise TypeError("%s: expected a %s name or index, got %r"
+                            % (what, what, x))
+        return find(x)
 
     def copy(self):
         """A new Problem with the same pools, buffers, conflicts and overlap
