@@ -338,37 +338,6 @@ static void same_placements(usmp_plan *a, usmp_plan *b, uint32_t n,
 	}
 }
 
-/* Each part's claims: a part claimed optimal has the least size among the
- * plans of its group spilling no more (the oracle's exhaustive search), its
- * proven bound is no more than that least size. */
-static void check_claims(usmp_plan *plan, const desc *d, const char *what)
-{
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N], hw[MAX_P];
-	for (uint32_t i = 0; i < d->n; i++)
-		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-	oracle_high_water(d, pool, off, hw);
-	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
-		uint32_t g = pi.group;
-		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t size, spill;
-		oracle_group_use(d, pool, hw, g, &size, &spill);
-		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
-		oracle best = oracle_run(d, g, M_CAPPED, spill);
-		cr_assert(best.found && best.best_total <= size, "%s: part %u: the "
-		          "oracle finds no plan as small", what, k);
-		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
-		              "proven bound above the least size %" PRIu64
-		              " at spill %" PRIu64, what, k, best.best_total, spill);
-		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
-		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
-		          "spilling no more has %" PRIu64, what, k, size, spill,
-		          best.best_total);
-	}
-}
-
 /* Every algorithm the registry lists, on random small problems: each plan
  * verifies; written as JSON it reads back to the same placements and parts
  * and writes again byte for byte; written as CSV when CSV holds it, it reads
@@ -415,7 +384,7 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
 			planned++;
 			cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s: %s", what,
 			             usmp_plan_error(plan));
-			check_claims(plan, &d, what);
+			oracle_check_claims(plan, &d, what);
 			for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
 				usmp_part_info pi = {.struct_size = sizeof pi};
 				usmp_plan_part(plan, k, &pi);

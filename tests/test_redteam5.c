@@ -168,43 +168,6 @@ static usmp_problem *gap_problem(desc *d, uint64_t *s)
 	return oracle_random(d, s, &shape);
 }
 
-/* Each part's claims against the oracle: its lower bound and proven bound
- * are at most the least size of its group at no more spill, and a part
- * claimed optimal has that least size. Returns the parts claimed optimal. */
-static uint32_t check_part_claims(usmp_plan *plan, const desc *d,
-                                  const char *what)
-{
-	uint32_t pool[MAX_N], optimal = 0;
-	uint64_t off[MAX_N], hw[MAX_P];
-	for (uint32_t i = 0; i < d->n; i++)
-		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-	oracle_high_water(d, pool, off, hw);
-	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
-		uint32_t g = pi.group;
-		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t size, spill;
-		oracle_group_use(d, pool, hw, g, &size, &spill);
-		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
-		oracle least = oracle_run(d, g, M_ANY, 0);
-		oracle best = oracle_run(d, g, M_CAPPED, spill);
-		cr_assert(least.found && best.found && best.best_total <= size,
-		          "%s: part %u: the oracle finds no plan as small", what, k);
-		cr_assert_leq(pi.lower_bound, least.best_total, "%s: part %u: lower "
-		              "bound above the least size of any plan", what, k);
-		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
-		              "proven bound above the least size %" PRIu64
-		              " at spill %" PRIu64, what, k, best.best_total, spill);
-		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
-		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
-		          "spilling no more has %" PRIu64, what, k, size, spill,
-		          best.best_total);
-		optimal += pi.optimal != 0;
-	}
-	return optimal;
-}
-
 Test(redteam5, claims_hold_against_the_oracle_on_alignment_gaps, .timeout = 120)
 {
 	static const char *const specs[] = {
@@ -238,7 +201,7 @@ Test(redteam5, claims_hold_against_the_oracle_on_alignment_gaps, .timeout = 120)
 			int st = usmp_plan_compute(r, p, &o, &plan);
 			if (st == USMP_OK) {
 				planned++;
-				optimal += check_part_claims(plan, &d, what);
+				optimal += oracle_check_claims(plan, &d, what);
 			} else {
 				cr_assert(st == USMP_ERR_INFEASIBLE ||
 				          st == USMP_ERR_UNSUPPORTED, "%s: %s: %s", what,
