@@ -52,10 +52,7 @@ static void greedy_offsets(const char *algo, th_problem *p,
 {
 	const usmp_view *v = th_view(p);
 	usmp_placement *o = greedy_ok(algo, v);
-	for (uint32_t i = 0; i < v->buffer_count; i++)
-		cr_assert_eq(o[i].offset, want[i], "%s: %s at %llu, not %llu", algo,
-		             v->buffers[i].name, (unsigned long long)o[i].offset,
-		             (unsigned long long)want[i]);
+	th_expect_offsets(v, o, algo, want);
 	if (total)
 		cr_assert_eq(th_total(v, o), total);
 	free(o);
