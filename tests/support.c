@@ -370,3 +370,10 @@ usmp_plan *test_plan_ok(usmp_registry *r, usmp_problem *p,
 	             usmp_plan_error(plan));
 	return plan;
 }
+
+usmp_part_info test_part(const usmp_plan *plan, uint32_t k)
+{
+	usmp_part_info pi = {.struct_size = sizeof pi};
+	cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK, "part %u", k);
+	return pi;
+}

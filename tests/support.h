@@ -125,4 +125,8 @@ struct usmp_plan_options;
 struct usmp_plan *test_plan_ok(struct usmp_registry *r, struct usmp_problem *p,
                                const struct usmp_plan_options *o);
 
+/* Part k of `plan` (usmp_plan_part, which must succeed). */
+#include <usmp/usmp.h>
+usmp_part_info test_part(const usmp_plan *plan, uint32_t k);
+
 #endif

@@ -115,8 +115,7 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 			          ", %" PRIu64 "), the oracle (%" PRIu64 ", %" PRIu64
 			          ")", seed, c, spill, total, o.spill,
 			          o.total);
-			usmp_part_info pi = {.struct_size = sizeof pi};
-			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+			usmp_part_info pi = test_part(plan, 0);
 			cr_assert(pi.optimal, "seed %" PRIu64 " case %" PRIu64
 			          ": not proven", seed, c);
 		}
@@ -240,8 +239,7 @@ Test(exact_peak_oracle, a_peak_chain_is_proven_at_its_sharing_bound)
 	}
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), bound);
 	cr_assert_eq(usmp_plan_pool_size(plan, 1), dram);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(pi.optimal, "sram at the bound %" PRIu64 ": not proven",
 	          bound);
 	usmp_plan_destroy(plan);

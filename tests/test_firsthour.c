@@ -184,8 +184,7 @@ Test(firsthour, a_str_knob_value_is_checked_when_its_algorithm_runs)
 	usmp_registry_clear_bindings(r);
 	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=No"), USMP_OK);
 	plan = test_plan_ok(r, p, NULL);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert(strstr(info.params, "improve=false"), "%s", info.params);
 	usmp_plan_destroy(plan);
 	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=on"),
@@ -330,8 +329,7 @@ Test(firsthour, options_without_struct_size_are_refused)
 	/* Set, it is read up to its size: exact runs. */
 	o.struct_size = sizeof o;
 	plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.algorithm, "exact");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

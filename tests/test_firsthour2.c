@@ -137,8 +137,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	uint32_t c = 0;
 	cr_assert_eq(usmp_problem_find_buffer(p, "c", &c), USMP_OK);
 	cr_assert_eq(pi.spill, 264);
@@ -171,8 +170,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	usmp_plan *back = NULL;
 	cr_assert_eq(usmp_plan_read(p, file, USMP_FORMAT_AUTO, &back), USMP_OK,
 	             "%s", usmp_plan_error(back));
-	usmp_part_info bi = {.struct_size = sizeof bi};
-	cr_assert_eq(usmp_plan_part(back, 0, &bi), USMP_OK);
+	usmp_part_info bi = test_part(back, 0);
 	cr_assert_eq(bi.spill, 264);
 	cr_assert_eq(bi.spill_count, 2);
 	cr_assert_eq(bi.spill_largest, c);
@@ -332,8 +330,7 @@ Test(firsthour2, rules_planned_as_conflicts_are_said)
 		usmp_plan *plan = NULL;
 		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
 		             algos[i], usmp_plan_error(plan));
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		cr_assert_eq(pi.rules_as_conflicts, expect[i], "%s: %llu", algos[i],
 		             (unsigned long long)pi.rules_as_conflicts);
 		usmp_plan_destroy(plan);

@@ -132,8 +132,7 @@ Test(firsthour7, a_cancel_reaches_auto_beside_a_plugin_of_ones_own,
 		goto done;
 	}
 	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_part_info part = test_part(plan, 0);
 	cr_assert(!strncmp(part.algorithm, "auto/", 5), "%s", part.algorithm);
 	cr_assert_eq(part.optimal, 0); /* the search was under way */
 	int stopped = 0;

@@ -77,8 +77,7 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.overrun_by, "le_hang");
 	cr_assert_gt(info.time_ms, 100.0);
 	usmp_plan_destroy(plan);
@@ -110,8 +109,7 @@ Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.05,
 	                       .algorithm = "le_slow"};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.overrun_by, "");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -187,8 +185,7 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
 	                        "matches no pool of the problem (pools: \"sram\", "
 	                        "\"dram\")\n"), "%s", lines);
 	cr_assert_null(strstr(lines, "\"*=first_fit\""), "%s", lines);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.rule, "*=first_fit");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

@@ -410,8 +410,7 @@ Test(loose_ends2, a_member_returning_late_is_named_not_the_first_plan)
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1.0,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_gt(info.time_ms, 1050.0);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_LATE, "cause %u",
 	             info.overrun_cause);
@@ -449,8 +448,7 @@ Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_STOPPED, "cause %u",
 	             info.overrun_cause);
 	cr_assert_str_eq(info.overrun_by, "le_hang");

@@ -307,8 +307,7 @@ Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .flags = USMP_PLAN_NO_ISOLATE};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_str_eq(pi.algorithm, "auto/exact");
 	cr_assert_eq(pi.spill, 70);
 	cr_assert_eq(pi.spill_floor, 70, "floor %llu",

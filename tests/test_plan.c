@@ -45,8 +45,7 @@ Test(plan, first_fit_plan_is_verified_and_fills_the_gap)
 	cr_assert_eq(off_b, 100);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), 150);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 150);
 	cr_assert_eq(pi.optimal, 1);
 	cr_assert_str_eq(pi.algorithm, "first_fit");
@@ -74,8 +73,7 @@ Test(plan, buffers_that_share_no_pool_are_planned_as_separate_parts)
 	cr_assert_eq(usmp_plan_part_count(plan), 2);
 	int seen_npu = 0, seen_cpu = 0;
 	for (uint32_t i = 0; i < 2; i++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		usmp_plan_part(plan, i, &pi);
+		usmp_part_info pi = test_part(plan, i);
 		seen_npu += !strcmp(pi.target, "ethos-u55") && pi.buffer_count == 2 &&
 		            pi.size == 128;
 		seen_cpu += !strcmp(pi.target, "cortex-m55") && pi.buffer_count == 1 &&
@@ -117,8 +115,7 @@ Test(plan, knob_values_reach_the_algorithm_and_are_reported)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit",
 	                       .params = params, .param_count = 1};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(strstr(pi.params, "order=area"), "%s", pi.params);
 	usmp_plan_destroy(plan);
 	params[0] = "order=sideways";
@@ -158,8 +155,7 @@ Test(plan, auto_reaches_the_bound_and_names_its_winner)
 		    b + (int64_t)test_rand_range(&seed, 1, 10));
 	}
 	usmp_plan *plan = test_plan_ok(r, p, NULL);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(!strncmp(pi.algorithm, "auto/", 5), "%s", pi.algorithm);
 	cr_assert_geq(pi.size, pi.lower_bound);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
@@ -231,8 +227,7 @@ Test(plan, auto_reaches_the_bound_on_a_large_part_no_heuristic_solves)
 	cr_assert_gt(planned_alone(r, p, "first_fit", "order=all"), LINKED_BOUND);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, LINKED_BOUND);
 	cr_assert_eq(pi.size, LINKED_BOUND, "%s", pi.algorithm);
 	cr_assert(pi.optimal);
@@ -254,8 +249,7 @@ Test(plan, auto_reaches_the_bound_its_first_plan_misses)
 	cr_assert_eq(planned_alone(r, p, "first_fit", "order=size"), 10);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 8);
 	cr_assert_eq(pi.size, 8, "%s", pi.algorithm);
 	cr_assert(pi.optimal);
@@ -324,8 +318,7 @@ Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 		}
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 10);
 	cr_assert_eq(pi.size, 11);
 	cr_assert(pi.optimal, "%s did not prove 11 optimal", pi.algorithm);

@@ -46,8 +46,7 @@ Test(redteam, auto_claims_optimal_only_for_the_spill_of_the_plan_it_keeps)
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto"};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	uint64_t spill = spill_of(plan, p);
 	/* The least size of a valid plan of each spill (found by brute force
 	 * over every placement): spill 0 -> 6, spill 2 or more -> 5. */
@@ -72,8 +71,7 @@ Test(redteam, exact_on_the_same_problem_keeps_its_proof)
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact"};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_eq(spill_of(plan, p), 0);
 	cr_assert_eq(info.size, 6);
 	cr_assert_eq(info.optimal, 1);
@@ -354,8 +352,7 @@ Test(redteam, many_parts_with_edges_and_rules_find_their_own,
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	for (uint32_t i = 0; i < n; i += 997) {
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, i, &info), USMP_OK);
+		usmp_part_info info = test_part(plan, i);
 		cr_assert_eq(info.buffer_count, 3);
 		cr_assert_eq(info.size, 8, "part %u: %llu bytes", i,
 		             (unsigned long long)info.size);

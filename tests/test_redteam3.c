@@ -238,8 +238,7 @@ Test(redteam3, planning_with_ever_new_specs_keeps_nothing)
 		usmp_plan *plan = NULL;
 		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
 		             spec, usmp_plan_error(plan));
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		cr_assert_str_eq(pi.algorithm, i % 2 ? "hill_climb" : "first_fit");
 		cr_assert(strstr(pi.params, strchr(spec, ':') + 1), "%s: %s", spec,
 		          pi.params);
@@ -386,8 +385,7 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
 			             usmp_plan_error(plan));
 			oracle_check_claims(plan, &d, what);
 			for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-				usmp_part_info pi = {.struct_size = sizeof pi};
-				usmp_plan_part(plan, k, &pi);
+				usmp_part_info pi = test_part(plan, k);
 				optimal += pi.optimal != 0;
 			}
 			/* JSON: placements, parts, and the same bytes again */

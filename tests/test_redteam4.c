@@ -94,8 +94,7 @@ Test(redteam4, report_bound_is_taken_only_from_an_exact_algorithm)
 		usmp_plan *plan = NULL;
 		int st = plan_with(two_json, "rt_self_optimal", modes[m], &plan);
 		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		usmp_part_info info = test_part(plan, 0);
 		cr_assert_eq(info.size, 16);
 		cr_assert_eq(info.lower_bound, 8);
 		cr_assert_eq(info.proven_bound, 8, "proven %llu",

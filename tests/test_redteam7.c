@@ -318,8 +318,7 @@ Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
 	char *text2 = test_read_file(path2);
 	cr_assert_str_eq(text2, text);
 	/* the part's text form is as before, for hosts */
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(back, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(back, 0);
 	cr_assert(strstr(pi.params, "s=fast x=1  y "), "%s", pi.params);
 	free(text2);
 	free(text);

@@ -277,8 +277,7 @@ static usmp_part_info plan_auto(usmp_registry *r, usmp_problem *p)
 	                       .flags = USMP_PLAN_NO_ISOLATE};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	pi.algorithm = pi.target = pi.params = pi.rule = pi.overrun_by = NULL;
 	usmp_plan_destroy(plan);
 	return pi;
@@ -346,8 +345,7 @@ Test(spill_floor, summary_and_file_plans_report_the_floor)
 	usmp_plan *back = NULL;
 	cr_assert_eq(usmp_plan_read(p, file, USMP_FORMAT_AUTO, &back), USMP_OK,
 	             "%s", usmp_plan_error(back));
-	usmp_part_info bi = {.struct_size = sizeof bi};
-	cr_assert_eq(usmp_plan_part(back, 0, &bi), USMP_OK);
+	usmp_part_info bi = test_part(back, 0);
 	cr_assert_eq(bi.spill, 110);
 	cr_assert_eq(bi.spill_floor, 60);
 	usmp_plan_destroy(back);

@@ -64,8 +64,7 @@ static outcome plan_crafted(const char *path, bool heuristics_only)
 	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_part_info part = test_part(plan, 0);
 	outcome out = {.size = part.size, .lower_bound = part.lower_bound};
 	snprintf(out.algorithm, sizeof out.algorithm, "%s", part.algorithm);
 	usmp_plan_destroy(plan);
@@ -109,8 +108,7 @@ Test(volunteer, the_same_algorithm_without_the_bit_is_never_run)
 	usmp_plan_options named = {.struct_size = sizeof named,
 	                           .algorithm = "fx_oracle_off"};
 	usmp_plan *plan = test_plan_ok(r, p, &named);
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_part_info part = test_part(plan, 0);
 	cr_assert_eq(part.size, 41);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

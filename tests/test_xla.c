@@ -118,8 +118,7 @@ Test(xla, first_fit_plans_b_validly_and_no_smaller_than_its_bound)
 	uint64_t pool = usmp_plan_pool_size(plan, 0);
 	cr_assert_geq(pool, B_BOUND, "pool %llu below the bound",
 	              (unsigned long long)pool);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, B_BOUND);
 	cr_assert_str_eq(pi.algorithm, "first_fit");
 	/* and checked again here: every buffer inside the pool, no two buffers
