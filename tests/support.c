@@ -377,3 +377,10 @@ usmp_part_info test_part(const usmp_plan *plan, uint32_t k)
 	cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK, "part %u", k);
 	return pi;
 }
+
+const char test_crafted_csv[] =
+	"id,lower,upper,size\n"
+	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
+	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
+	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
+	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";

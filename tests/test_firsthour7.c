@@ -202,15 +202,6 @@ Test(firsthour7, exact_of_several_pools_sees_a_cancel_within_16_nodes)
 	free(log);
 }
 
-/* 19 buffers on which the shipped heuristics stay above the bound and the
- * volunteer fixture (fx_oracle, cost 2) runs (tests/test_volunteer.c). */
-static const char crafted[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* "volunteer NAME took T ms, R times the first plan" is what a plugin
  * author calibrates `cost` from (docs/plugins.md). In a child process T
  * was the fork, the wait and the verifying too, several times the
@@ -226,7 +217,8 @@ Test(firsthour7, a_volunteers_time_is_its_own_not_its_child_process)
 	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
 	                                   USMP_LOG_INFO), USMP_OK);
 	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, crafted, strlen(crafted), "c.csv",
+	cr_assert_eq(usmp_problem_parse(p, test_crafted_csv,
+	                                strlen(test_crafted_csv), "c.csv",
 	                                USMP_FORMAT_CSV, USMP_UNBOUNDED), USMP_OK);
 	const char *knobs[] = {"improve=false"};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",

@@ -22,15 +22,6 @@ static char *with_shipped(const char *kind)
 	                test_fixture_plugindir(), kind);
 }
 
-/* 19 buffers whose first plan (48 bytes) is above the lower bound (41):
- * auto runs its volunteers. */
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* Two pools: an SRAM for the NPU, a DRAM both targets reach. */
 static const char board_json[] =
 	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 4096, "
@@ -53,7 +44,8 @@ static const char three_json[] =
  * blaming auto's first plan (a fraction of a millisecond). */
 Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv), *path = fixture("hang_volunteer");
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
+	char *path = fixture("hang_volunteer");
 	char *out = NULL;
 	/* 1 s, not less: the CLI gives the part what reading and loading the
 	 * plugins (slow under the sanitizers on a busy machine) left of it,

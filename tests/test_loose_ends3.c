@@ -212,16 +212,7 @@ Test(loose_ends3, the_summary_shortens_long_names_the_plan_file_keeps_them)
 
 /* ---- auto: a volunteer's child process in its estimate -------------------- */
 
-/* tests/test_volunteer.c's problem: no shipped heuristic reaches its bound
- * (41); the fixture volunteer fx_oracle (declared cost 2) does. */
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
-/* auto with improve=false on crafted_csv within `limit` seconds, `flags`;
+/* auto with improve=false on test_crafted_csv within `limit` seconds, `flags`;
  * its log lines at info into `log` (char[TEST_LOG_LINES]). */
 static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 {
@@ -231,7 +222,7 @@ static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 	log[0] = '\0';
 	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
 	                                   USMP_LOG_INFO), USMP_OK);
-	char *pp = test_write_tmp(".csv", crafted_csv);
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));

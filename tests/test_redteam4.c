@@ -159,19 +159,12 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 	free(pp);
 }
 
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* A volunteer for auto doing the same, called in process: auto's plan was
  * verified against the changed view and printed; now the part fails naming
  * the volunteer. */
 Test(redteam4, a_volunteer_writing_into_its_view_is_named)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv), *path = liars();
+	char *pp = test_write_tmp(".csv", test_crafted_csv), *path = liars();
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_LOG=warn USMP_PLUGIN_PATH='%s' '%s' plan '%s' "
 	                     "-a auto:improve=false --no-isolate -o /dev/null",
