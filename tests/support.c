@@ -384,3 +384,17 @@ const char test_crafted_csv[] =
 	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
 	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
 	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
+
+usmp_problem *test_small_problem(void)
+{
+	usmp_problem *p = usmp_problem_create();
+	cr_assert_not_null(p);
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		uint32_t id;
+		snprintf(name, sizeof name, "t%d", i);
+		cr_assert_eq(usmp_problem_add_buffer(p, name, 64 + 16 * i, 16, &id), 0);
+		cr_assert_eq(usmp_problem_set_live(p, id, i, i + 3), 0);
+	}
+	return p;
+}

@@ -136,4 +136,8 @@ usmp_part_info test_part(const usmp_plan *plan, uint32_t k);
  * shipped heuristics do not: so auto runs its volunteers on it. */
 extern const char test_crafted_csv[];
 
+/* A small problem: eight buffers t0..t7 of 64 + 16 i bytes, 16-aligned,
+ * live [i, i + 3), no pools declared. Caller destroys it. */
+struct usmp_problem *test_small_problem(void);
+
 #endif
