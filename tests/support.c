@@ -398,3 +398,35 @@ usmp_problem *test_small_problem(void)
 	}
 	return p;
 }
+
+const char test_three_json[] =
+	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 4]}, "
+	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
+	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
+
+void test_foreign_free_ignored(const char *path, const char *algo)
+{
+	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
+	for (int m = 0; m < 2; m++) {
+		char lines[TEST_LOG_LINES] = "";
+		usmp_registry *r = test_registry(path);
+		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
+		usmp_problem *p = test_parse_json(test_three_json, "x.json");
+		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
+		                       .algorithm = algo};
+		usmp_plan *plan = test_plan_ok(r, p, &o);
+		char *freed = test_fmt("0 %s: host->free() of a pointer "
+		                       "host->alloc() did not return, or freed "
+		                       "already; ignored\n", algo);
+		char *moved = test_fmt("0 %s: host->realloc() of a pointer "
+		                       "host->alloc() did not return", algo);
+		cr_assert(strstr(lines, freed), "%s", lines);
+		cr_assert(strstr(lines, moved), "%s", lines);
+		cr_assert_null(strstr(lines, "leaked"), "%s", lines);
+		free(freed);
+		free(moved);
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+		usmp_registry_destroy(r);
+	}
+}

@@ -140,4 +140,13 @@ extern const char test_crafted_csv[];
  * live [i, i + 3), no pools declared. Caller destroys it. */
 struct usmp_problem *test_small_problem(void);
 
+/* JSON: three 8-byte buffers a, b, c, all live [0, 4), no pools declared. */
+extern const char test_three_json[];
+
+/* test_three_json planned with `algo` of the plugins at `path`, isolated
+ * and in process: the plan is taken; the warnings say the algorithm's
+ * host->free() and host->realloc() of a pointer host->alloc() did not
+ * return were ignored, and nothing was said leaked. */
+void test_foreign_free_ignored(const char *path, const char *algo);
+
 #endif

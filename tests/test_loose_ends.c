@@ -31,12 +31,6 @@ static const char board_json[] =
 	"\"live\": [2, 5], \"pools\": [\"sram\"]}, {\"name\": \"c\", \"size\": 32, "
 	"\"live\": [0, 5], \"pools\": [\"dram\"]}]}";
 
-/* Three 8-byte buffers alive together, one unbounded pool. */
-static const char three_json[] =
-	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
-
 /* ---- a volunteer killed for time ------------------------------------------ */
 
 /* A volunteer that never returned was killed the member grace past auto's
@@ -84,7 +78,8 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
  * first-plan wording, and no part names a volunteer. */
 Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 {
-	char *pp = test_write_tmp(".json", three_json), *path = fixture("hang_volunteer");
+	char *pp = test_write_tmp(".json", test_three_json);
+	char *path = fixture("hang_volunteer");
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' plan '%s' "
 	                     "-a le_slow --time-limit 0.05 -o /dev/null", path,
@@ -97,7 +92,7 @@ Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 	free(out);
 	free(cmd);
 	usmp_registry *r = test_registry(path);
-	usmp_problem *p = test_parse_json(three_json, "x.json");
+	usmp_problem *p = test_parse_json(test_three_json, "x.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.05,
 	                       .algorithm = "le_slow"};
 	usmp_plan *plan = test_plan_ok(r, p, &o);
@@ -191,26 +186,8 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
  * host's own). Now the pointer is looked up, never read around. */
 Test(loose_ends, free_at_the_start_of_a_mapping_is_refused_without_reading)
 {
-	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = fixture("mapping_free");
-	for (int m = 0; m < 2; m++) {
-		char lines[TEST_LOG_LINES] = "";
-		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
-		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
-		                       .algorithm = "le_free_mapping"};
-		usmp_plan *plan = test_plan_ok(r, p, &o);
-		cr_assert(strstr(lines, "0 le_free_mapping: host->free() of a pointer "
-		                        "host->alloc() did not return, or freed "
-		                        "already; ignored\n"), "%s", lines);
-		cr_assert(strstr(lines, "0 le_free_mapping: host->realloc() of a "
-		                        "pointer host->alloc() did not return"),
-		          "%s", lines);
-		usmp_plan_destroy(plan);
-		usmp_problem_destroy(p);
-		usmp_registry_destroy(r);
-	}
+	test_foreign_free_ignored(path, "le_free_mapping");
 	free(path);
 }
 
@@ -225,7 +202,7 @@ Test(loose_ends, an_exact_infeasible_on_unbounded_pools_is_a_plugin_failure)
 	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	for (int m = 0; m < 2; m++) {
 		usmp_registry *r = test_registry(path);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
+		usmp_problem *p = test_parse_json(test_three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "le_infeasible"};
 		usmp_plan *plan = NULL;
@@ -245,7 +222,7 @@ Test(loose_ends, an_exact_infeasible_on_unbounded_pools_is_a_plugin_failure)
 		usmp_problem_destroy(p);
 		usmp_registry_destroy(r);
 	}
-	char *pp = test_write_tmp(".json", three_json), *out = NULL;
+	char *pp = test_write_tmp(".json", test_three_json), *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' plan '%s' "
 	                     "-a le_infeasible", path, test_cli(), pp);
 	int st = test_run(cmd, &out);

@@ -16,12 +16,6 @@ static char *liars(void)
 	return test_fmt("%s/redteam4/liars.so", test_fixture_plugindir());
 }
 
-/* Three 8-byte buffers alive together: 24 bytes is the least. */
-static const char three_json[] =
-	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
-
 /* Two 8-byte buffers one after the other: 8 bytes is the least. */
 static const char two_json[] =
 	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}, "
@@ -128,7 +122,8 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 	static const char *const algos[] = {"rt_view_sizes", "rt_view_count"};
 	for (int i = 0; i < 2; i++) {
 		usmp_plan *plan = NULL;
-		int st = plan_with(three_json, algos[i], USMP_PLAN_NO_ISOLATE, &plan);
+		int st = plan_with(test_three_json, algos[i], USMP_PLAN_NO_ISOLATE,
+		                   &plan);
 		cr_assert_eq(st, USMP_ERR_PLUGIN, "%s: %d", algos[i], st);
 		const char *e = usmp_plan_error(plan);
 		char *want = test_fmt("algorithm \"%s\" (plugin \"liars\", ", algos[i]);
@@ -138,7 +133,7 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 		free(want);
 		usmp_plan_destroy(plan);
 		/* Isolated, it writes into a copy: the verifier refuses the plan. */
-		st = plan_with(three_json, algos[i], USMP_PLAN_ISOLATE, &plan);
+		st = plan_with(test_three_json, algos[i], USMP_PLAN_ISOLATE, &plan);
 		cr_assert_eq(st, USMP_ERR_PLUGIN, "%s: %d", algos[i], st);
 		want = test_fmt("algorithm \"%s\" returned an invalid plan: ", algos[i]);
 		cr_assert(strstr(usmp_plan_error(plan), want), "%s",
@@ -146,7 +141,7 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 		free(want);
 		usmp_plan_destroy(plan);
 	}
-	char *pp = test_write_tmp(".json", three_json), *path = liars();
+	char *pp = test_write_tmp(".json", test_three_json), *path = liars();
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' plan '%s' "
 	                     "-a rt_view_count --no-isolate", path, test_cli(), pp);
@@ -245,27 +240,8 @@ Test(redteam4, invalid_placements_are_refused_whatever_the_caps_claim)
  * ignored, and the valid plan is taken. */
 Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
 {
-	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = liars();
-	for (int m = 0; m < 2; m++) {
-		char lines[TEST_LOG_LINES] = "";
-		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
-		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
-		                       .algorithm = "rt_foreign_free"};
-		usmp_plan *plan = test_plan_ok(r, p, &o);
-		cr_assert(strstr(lines, "0 rt_foreign_free: host->free() of a "
-		                        "pointer host->alloc() did not return, or "
-		                        "freed already; ignored\n"), "%s", lines);
-		cr_assert(strstr(lines, "0 rt_foreign_free: host->realloc() of a "
-		                        "pointer host->alloc() did not return"),
-		          "%s", lines);
-		cr_assert_null(strstr(lines, "leaked"), "%s", lines);
-		usmp_plan_destroy(plan);
-		usmp_problem_destroy(p);
-		usmp_registry_destroy(r);
-	}
+	test_foreign_free_ignored(path, "rt_foreign_free");
 	free(path);
 }
 
@@ -275,7 +251,7 @@ Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
  * 0, no plan file and no message. */
 Test(redteam4, a_plugin_exiting_in_process_is_exit_4_with_a_message)
 {
-	char *pp = test_write_tmp(".json", three_json), *path = liars();
+	char *pp = test_write_tmp(".json", test_three_json), *path = liars();
 	char *plan = test_tmpfile(".json");
 	remove(plan);
 	char *out = NULL;
