@@ -112,7 +112,9 @@ void test_add_buffer(struct usmp_problem *p, uint32_t i, const test_buffer *b);
 const char *test_save_case(struct usmp_problem *p, const char *name,
                            uint64_t seed, uint64_t c);
 
-/* ---- commands that must succeed ------------------------------------------ */
+/* ---- calls that must succeed; problems several suites share ------------- */
+
+#include <usmp/usmp.h>
 
 /* Run `usmp ARGS` as test_usmp; it must exit 0 (else the test fails with
  * the command and its output). Its output (caller frees). */
@@ -126,7 +128,6 @@ struct usmp_plan *test_plan_ok(struct usmp_registry *r, struct usmp_problem *p,
                                const struct usmp_plan_options *o);
 
 /* Part k of `plan` (usmp_plan_part, which must succeed). */
-#include <usmp/usmp.h>
 usmp_part_info test_part(const usmp_plan *plan, uint32_t k);
 
 /* 19 buffers (CSV) on which every shipped heuristic stays one byte above
