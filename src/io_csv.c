@@ -1091,12 +1091,8 @@ static void csv_flush(csv_out *o)
 /* Append x's digits as "%" PRIu64 prints them; the caller keeps room. */
 static void csv_digits(csv_out *o, uint64_t x)
 {
-	char d[20];
-	size_t k = sizeof d;
-	do {
-		d[--k] = (char)('0' + x % 10);
-		x /= 10;
-	} while (x);
+	char d[USMP__U64_DIGITS];
+	size_t k = usmp__u64_digits(d, x);
 	memcpy(o->buf + o->n, d + k, sizeof d - k);
 	o->n += sizeof d - k;
 }

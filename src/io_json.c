@@ -911,12 +911,8 @@ static void jout_put(jout *o, const char *s, size_t len)
 
 static void jout_u64(jout *o, uint64_t x)
 {
-	char d[24];
-	size_t k = sizeof d;
-	do {
-		d[--k] = (char)('0' + x % 10);
-		x /= 10;
-	} while (x);
+	char d[USMP__U64_DIGITS];
+	size_t k = usmp__u64_digits(d, x);
 	jout_put(o, d + k, sizeof d - k);
 }
 

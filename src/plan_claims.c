@@ -48,6 +48,19 @@ static void dropped(dropped_claims *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A bound part i claims (field: "lower_bound" or "proven_bound") cannot
+ * be above the part's size in a valid plan: disproved when it is. */
+static void bound_within_size(usmp_plan *plan, const char *name, uint32_t i,
+                              const char *field, uint64_t claimed,
+                              uint64_t size)
+{
+	if (claimed > size)
+		disproved(plan, name, "parts[%u].%s: %" PRIu64 " byte%s, above "
+		          "the part's size in this valid plan (%" PRIu64
+		          " byte%s)", i, field, claimed, usmp__s(claimed), size,
+		          usmp__s(size));
+}
+
 /* Part i's claims (group g, size/buffers/bound of the group in this plan)
  * checked; then the part keeps only what the library established. */
 static void check_part(usmp_plan *plan, const char *name, uint32_t i,
@@ -64,18 +77,12 @@ static void check_part(usmp_plan *plan, const char *name, uint32_t i,
 		disproved(plan, name, "parts[%u].buffers: %" PRIu64 ", but group "
 		          "%u has %" PRIu64 " buffer%s", i, c->buffers, pt->group,
 		          buffers, usmp__s(buffers));
-	if ((c->has & USMP__CLAIM_LOWER_BOUND) && !saturated &&
-	    c->lower_bound > size)
-		disproved(plan, name, "parts[%u].lower_bound: %" PRIu64 " byte%s, "
-		          "above the part's size in this valid plan (%" PRIu64
-		          " byte%s)", i, c->lower_bound, usmp__s(c->lower_bound),
-		          size, usmp__s(size));
-	if ((c->has & USMP__CLAIM_PROVEN_BOUND) && !saturated &&
-	    c->proven_bound > size)
-		disproved(plan, name, "parts[%u].proven_bound: %" PRIu64 " byte%s, "
-		          "above the part's size in this valid plan (%" PRIu64
-		          " byte%s)", i, c->proven_bound, usmp__s(c->proven_bound),
-		          size, usmp__s(size));
+	if ((c->has & USMP__CLAIM_LOWER_BOUND) && !saturated)
+		bound_within_size(plan, name, i, "lower_bound", c->lower_bound,
+		                  size);
+	if ((c->has & USMP__CLAIM_PROVEN_BOUND) && !saturated)
+		bound_within_size(plan, name, i, "proven_bound", c->proven_bound,
+		                  size);
 	/* "optimal" above the lower bound needs a proof of the size itself:
 	 * without one in the file the claim has nothing behind it. */
 	if (c->optimal && (saturated || size != bound) &&

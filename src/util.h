@@ -127,6 +127,24 @@ USMP__FIRST_GE(usmp__first_ge_u64, uint64_t)
 USMP__FIRST_GE(usmp__first_ge_i64, int64_t)
 #undef USMP__FIRST_GE
 
+/* ---- decimal digits (inline) --------------------------------------------- */
+
+/* Room for the digits of any uint64_t. */
+#define USMP__U64_DIGITS 20
+
+/* x's decimal digits as "%" PRIu64 prints them, written at the end of d;
+ * returns where they start (d + that .. d + USMP__U64_DIGITS). The writers
+ * of large plans use it in place of a printf per number. */
+static inline size_t usmp__u64_digits(char d[USMP__U64_DIGITS], uint64_t x)
+{
+	size_t k = USMP__U64_DIGITS;
+	do {
+		d[--k] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	return k;
+}
+
 /* ---- hash_key.c: hashes a file cannot aim ------------------------------- */
 
 /* A secret of the process (random, the same in every thread and in forked

@@ -3,6 +3,7 @@
 #include "oracle.h"
 
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <usmp/usmp.h>
@@ -353,4 +354,37 @@ usmp_problem *oracle_random(desc *d, uint64_t *s, const oracle_shape *g)
 	oracle_read_spans(p, d);
 	oracle_derive(d);
 	return p;
+}
+
+uint32_t oracle_check_claims(usmp_plan *plan, const desc *d, const char *what)
+{
+	uint32_t pool[MAX_N], optimal = 0;
+	uint64_t off[MAX_N], hw[MAX_P];
+	for (uint32_t i = 0; i < d->n; i++)
+		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
+	oracle_high_water(d, pool, off, hw);
+	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
+		uint32_t g = pi.group;
+		cr_assert_lt(g, d->groups, "%s", what);
+		uint64_t size, spill;
+		oracle_group_use(d, pool, hw, g, &size, &spill);
+		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
+		oracle least = oracle_run(d, g, M_ANY, 0);
+		oracle best = oracle_run(d, g, M_CAPPED, spill);
+		cr_assert(least.found && best.found && best.best_total <= size,
+		          "%s: part %u: the oracle finds no plan as small", what, k);
+		cr_assert_leq(pi.lower_bound, least.best_total, "%s: part %u: lower "
+		              "bound above the least size of any plan", what, k);
+		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
+		              "proven bound above the least size %" PRIu64
+		              " at spill %" PRIu64, what, k, best.best_total, spill);
+		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
+		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
+		          "spilling no more has %" PRIu64, what, k, size, spill,
+		          best.best_total);
+		optimal += pi.optimal != 0;
+	}
+	return optimal;
 }

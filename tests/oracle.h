@@ -1,4 +1,4 @@
-/* oracle.h — the exhaustive oracle of exact_oracle and redteam2: a random
+/* oracle.h — the exhaustive oracle of the property suites: a random
  * problem's description, the rules of a placement, groups and the search. */
 #ifndef USMP_TEST_ORACLE_H
 #define USMP_TEST_ORACLE_H
@@ -123,5 +123,12 @@ typedef struct oracle_shape {
  * (rules and retimed live ranges read back, oracle_derive done). Caller
  * destroys it. */
 struct usmp_problem *oracle_random(desc *d, uint64_t *s, const oracle_shape *g);
+
+/* Each part's claims against the oracle: its lower bound and proven bound
+ * are at most the least size of its group at no more spill, and a part
+ * claimed optimal has that least size. Returns the parts claimed optimal. */
+struct usmp_plan;
+uint32_t oracle_check_claims(struct usmp_plan *plan, const desc *d,
+                             const char *what);
 
 #endif

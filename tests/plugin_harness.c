@@ -4,6 +4,7 @@
 #include "plugin_harness.h"
 #include "support.h"
 
+#include <criterion/criterion.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -739,4 +740,13 @@ th_problem *th_scale(uint64_t *rng, uint32_t n)
 	}
 	th_view(p);
 	return p;
+}
+
+void th_expect_offsets(const usmp_view *v, const usmp_placement *o,
+                       const char *algo, const uint64_t *want)
+{
+	for (uint32_t i = 0; i < v->buffer_count; i++)
+		cr_assert_eq(o[i].offset, want[i], "%s: %s at %llu, not %llu", algo,
+		             v->buffers[i].name, (unsigned long long)o[i].offset,
+		             (unsigned long long)want[i]);
 }

@@ -88,4 +88,9 @@ th_problem *th_random_any(uint64_t *rng, uint32_t max_buffers);
  * time, a few explicit edges. */
 th_problem *th_scale(uint64_t *rng, uint32_t n);
 
+/* Every buffer i of v at offset want[i] in the plan o of `algo` (the test
+ * fails naming the algorithm, the buffer and both offsets). */
+void th_expect_offsets(const usmp_view *v, const usmp_placement *o,
+                       const char *algo, const uint64_t *want);
+
 #endif

@@ -112,4 +112,42 @@ void test_add_buffer(struct usmp_problem *p, uint32_t i, const test_buffer *b);
 const char *test_save_case(struct usmp_problem *p, const char *name,
                            uint64_t seed, uint64_t c);
 
+/* ---- calls that must succeed; problems several suites share ------------- */
+
+#include <usmp/usmp.h>
+
+/* Run `usmp ARGS` as test_usmp; it must exit 0 (else the test fails with
+ * the command and its output). Its output (caller frees). */
+char *test_usmp_ok(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* usmp_plan_compute(r, p, o) that must succeed (else the test fails with
+ * the plan's error): the plan (caller destroys). */
+struct usmp_plan;
+struct usmp_plan_options;
+struct usmp_plan *test_plan_ok(struct usmp_registry *r, struct usmp_problem *p,
+                               const struct usmp_plan_options *o);
+
+/* Part k of `plan` (usmp_plan_part, which must succeed). */
+usmp_part_info test_part(const usmp_plan *plan, uint32_t k);
+
+/* 19 buffers (CSV) on which every shipped heuristic stays one byte above
+ * the lower bound (41: the first plan has 48 bytes), found by search; the
+ * names spell an order in which first fit reaches it, which the volunteer
+ * fixture (fx_oracle: first fit in name order, cost 2) knows and the
+ * shipped heuristics do not: so auto runs its volunteers on it. */
+extern const char test_crafted_csv[];
+
+/* A small problem: eight buffers t0..t7 of 64 + 16 i bytes, 16-aligned,
+ * live [i, i + 3), no pools declared. Caller destroys it. */
+struct usmp_problem *test_small_problem(void);
+
+/* JSON: three 8-byte buffers a, b, c, all live [0, 4), no pools declared. */
+extern const char test_three_json[];
+
+/* test_three_json planned with `algo` of the plugins at `path`, isolated
+ * and in process: the plan is taken; the warnings say the algorithm's
+ * host->free() and host->realloc() of a pointer host->alloc() did not
+ * return were ignored, and nothing was said leaked. */
+void test_foreign_free_ignored(const char *path, const char *algo);
+
 #endif

@@ -35,12 +35,9 @@ Test(auto_deadline, isolated_first_plan_is_never_killed_for_time)
 	usmp_problem *p = chain();
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.05,
 	                       .flags = USMP_PLAN_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.buffer_count, 200);
 	cr_assert_geq(pi.size, pi.lower_bound);
 	/* The budget it worked to was the caller's, long past by then. */

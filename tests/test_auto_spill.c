@@ -61,8 +61,7 @@ static usmp_part_info plan_part(usmp_registry *r, usmp_problem *p,
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	if (who)
 		snprintf(who, 64, "%s", pi.algorithm);
 	pi.algorithm = pi.target = pi.params = pi.rule = pi.overrun_by = NULL;
@@ -152,17 +151,14 @@ Test(auto_spill, at_the_bound_with_only_forced_spill_auto_stops)
 Test(auto_spill, summary_says_auto_keeps_the_least_spill_it_found)
 {
 	char *path = test_write_tmp(".json", ranked_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 70 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"x\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
 	          "%s", out);
 	cr_assert_null(strstr(out, "smallest plan"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes\n"),
@@ -247,8 +243,7 @@ Test(auto_spill, never_more_spill_than_a_member_found)
 		}
 		cr_assert_eq(st, USMP_OK, "case %u: %s", c, usmp_plan_error(plan));
 		cr_assert_eq(usmp_plan_part_count(plan), 1);
-		usmp_part_info au = {.struct_size = sizeof au};
-		cr_assert_eq(usmp_plan_part(plan, 0, &au), USMP_OK);
+		usmp_part_info au = test_part(plan, 0);
 		usmp_plan_destroy(plan);
 		for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
 			const char *params[1] = {members[i].param};
@@ -262,8 +257,7 @@ Test(auto_spill, never_more_spill_than_a_member_found)
 				usmp_plan_destroy(plan);
 				continue; /* it found no plan: nothing to be behind */
 			}
-			usmp_part_info hi = {.struct_size = sizeof hi};
-			cr_assert_eq(usmp_plan_part(plan, 0, &hi), USMP_OK);
+			usmp_part_info hi = test_part(plan, 0);
 			usmp_plan_destroy(plan);
 			/* smaller but spilling more: size first keeps it */
 			ranked += hi.spill > au.spill && hi.size < au.size;

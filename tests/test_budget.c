@@ -29,20 +29,6 @@ static int usmp(const char *plugins, const char *args, char **out)
 	return st;
 }
 
-static usmp_problem *small_problem(void)
-{
-	usmp_problem *p = usmp_problem_create();
-	cr_assert_not_null(p);
-	for (int i = 0; i < 8; i++) {
-		char name[16];
-		uint32_t id;
-		snprintf(name, sizeof name, "t%d", i);
-		cr_assert_eq(usmp_problem_add_buffer(p, name, 64 + 16 * i, 16, &id), 0);
-		cr_assert_eq(usmp_problem_set_live(p, id, i, i + 3), 0);
-	}
-	return p;
-}
-
 /* Plan the small problem with fixture `so` (a path under the fixture
  * directory) and algorithm `algo`; the plan (caller destroys) and status. */
 static int plan_fixture(const char *so, const char *algo, uint32_t flags,
@@ -50,7 +36,7 @@ static int plan_fixture(const char *so, const char *algo, uint32_t flags,
 {
 	char *path = test_fmt("%s/%s", test_fixture_plugindir(), so);
 	usmp_registry *r = test_registry(path);
-	*pp = small_problem();
+	*pp = test_small_problem();
 	usmp_plan_options o = {.struct_size = sizeof o, .flags = flags,
 	                       .algorithm = algo, .time_limit = limit};
 	int st = usmp_plan_compute(r, *pp, &o, plan);
@@ -216,13 +202,11 @@ Test(budget, an_isolated_hang_is_killed_after_the_default_budget)
 static double exact_budget(const char *knob)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = small_problem();
+	usmp_problem *p = test_small_problem();
 	const char *params[] = {knob};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
 	                       .params = params, .param_count = 1};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	double limit = -1;
 	int stopped = -1;
 	cr_assert_eq(usmp_plan_part_limit(plan, 0, &limit, &stopped), USMP_OK);

@@ -421,12 +421,7 @@ Test(containment, registry_keeps_search_order_across_a_scanner_crash)
 	                 "%s/good_v1_1.so",
 	                 test_fixture_plugindir(), test_fixture_plugindir(),
 	                 test_fixture_plugindir(), test_fixture_plugindir());
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = path};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(path);
 	cr_assert_eq(usmp_registry_plugin_count(r), 2);
 	usmp_plugin_info a = {.struct_size = sizeof a}, b = a;
 	usmp_registry_plugin(r, 0, &a);
@@ -585,12 +580,7 @@ Test(containment, no_env_registry_ignores_the_insecure_opt_in)
 {
 	char *file, *dir = plugin_dir(0755, "good_v1_1.so", 0666, &file);
 	setenv("USMP_ALLOW_INSECURE_PLUGINS", "1", 1);
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = dir};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(dir);
 	cr_assert_eq(usmp_registry_plugin_count(r), 0);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
 	cr_assert(strstr(usmp_registry_diagnostic(r, 0), "skipped: "

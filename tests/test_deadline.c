@@ -248,9 +248,7 @@ Test(deadline, auto_logs_its_first_plan_and_whether_it_met_its_deadline)
 	}
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert(l.found, "no first-plan line among %d log lines", l.count);
 	cr_assert_eq(l.level, USMP_LOG_INFO);
 	cr_assert(!strncmp(l.text, "first plan by first_fit:order=size after ", 41),

@@ -126,6 +126,11 @@ static void expect_input_error(const char *data, size_t len, int format,
 	free(line);
 }
 
+/* expect_input_error on a string literal: its bytes without the closing
+ * NUL (a NUL inside it stays part of the input). */
+#define EXPECT_INPUT_ERROR(format, literal, message) \
+	expect_input_error(literal, sizeof literal - 1, format, message)
+
 /* A plan error the library and the command report alike: `data` read as
  * "plan.json" or "plan.csv" (by format; the CSV problem with capacity 12)
  * fails with `message` (expect_plan_error), and `usmp verify` of the
@@ -145,6 +150,10 @@ static void expect_bad_plan(int format, const char *data, size_t len,
 	                 line);
 	free(line);
 }
+
+/* expect_bad_plan on a string literal, as EXPECT_INPUT_ERROR. */
+#define EXPECT_BAD_PLAN(format, literal, message) \
+	expect_bad_plan(format, literal, sizeof literal - 1, message)
 
 /* ---- inputs too big or too deep to write out ----------------------------- */
 
@@ -295,9 +304,7 @@ Test(errors, plan_beyond_int64_is_refused_by_the_json_writer)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), UINT64_C(18446744073709551614));
 	char *path = test_tmpfile(".json");
 	int rc = usmp_plan_write(plan, p, path, USMP_FORMAT_JSON);
@@ -358,40 +365,40 @@ Test(errors, csv_header_only_is_an_empty_problem)
 /* JSON syntax errors */
 Test(errors, json_trailing_comma_names_line_and_column)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4,}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4,}]}",
 	                   "model.json:1:49: string or '}' expected near '}'");
 }
 
 /* JSON syntax errors */
 Test(errors, json_truncated_file_names_end_of_file)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4",
 	                   "model.json:1:47: '}' expected near end of file");
 }
 
 /* JSON syntax errors */
 Test(errors, json_top_level_array_is_refused)
 {
-	static const char input[] = "[1, 2, 3]";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "[1, 2, 3]",
 	                   "model.json: expected a JSON object at the top level, got an array of 3 elements");
 }
 
 /* JSON syntax errors */
 Test(errors, json_unsupported_version_is_refused)
 {
-	static const char input[] = "{\"usmp\": 2, \"buffers\": []}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 2, \"buffers\": []}",
 	                   "model.json: usmp: unsupported format version 2 (this reader knows 1)");
 }
 
 /* JSON syntax errors */
 Test(errors, json_unknown_top_level_key_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"bufers\": []}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"bufers\": []}",
 	                   "model.json: unknown key \"bufers\" (known: usmp, pools, buffers,"
 	                   " conflicts, overlaps): did you mean \"buffers\"?");
 }
@@ -399,8 +406,8 @@ Test(errors, json_unknown_top_level_key_is_named)
 /* JSON syntax errors */
 Test(errors, json_unknown_buffer_key_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"colour\": \"red\"}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"colour\": \"red\"}]}",
 	                   "model.json: buffers[0]: unknown key \"colour\" (known: name, size,"
 	                   " alignment, live, pools, fixed)");
 }
@@ -408,8 +415,8 @@ Test(errors, json_unknown_buffer_key_is_named)
 /* Wrong types */
 Test(errors, json_size_as_string_names_field)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": \"12k\"}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": \"12k\"}]}",
 	                   "model.json: buffers[0].size: expected a positive integer, got \"12k\": "
 	                   "write the bytes as a number (12288): files take no units");
 }
@@ -417,97 +424,97 @@ Test(errors, json_size_as_string_names_field)
 /* Wrong types */
 Test(errors, json_buffers_as_object_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": {\"name\": \"a\"}}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": {\"name\": \"a\"}}",
 	                   "model.json: buffers: expected an array, got an object");
 }
 
 /* Wrong types */
 Test(errors, json_name_as_number_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": 5, \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": 5, \"size\": 4}]}",
 	                   "model.json: buffers[0].name: expected a non-empty string, got 5");
 }
 
 /* Wrong types */
 Test(errors, json_fractional_size_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4.5}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4.5}]}",
 	                   "model.json: buffers[0].size: expected a positive integer, got 4.5");
 }
 
 /* Wrong types */
 Test(errors, json_live_with_one_element_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [1]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [1]}]}",
 	                   "model.json: buffers[0].live: expected [begin, end], got an array of 1 element");
 }
 
 /* Wrong types */
 Test(errors, json_conflict_triple_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
-		" \"size\": 4}], \"conflicts\": [[\"a\", \"b\", \"a\"]]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
+	                   " \"size\": 4}], \"conflicts\": [[\"a\", \"b\", \"a\"]]}",
 	                   "model.json: conflicts[0]: expected a pair of buffer names, got an array of 3 elements");
 }
 
 /* Wrong types */
 Test(errors, json_missing_name_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"size\": 4}]}",
 	                   "model.json: buffers[0].name: missing (every buffer needs a name)");
 }
 
 /* Wrong types */
 Test(errors, json_empty_name_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"\", \"size\": 4}]}",
 	                   "model.json: buffers[0].name: expected a non-empty string, got \"\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, json_negative_size_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": -4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": -4}]}",
 	                   "model.json: buffers[0].size: expected a positive integer, got -4");
 }
 
 /* Negative or zero sizes */
 Test(errors, json_zero_size_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 0}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 0}]}",
 	                   "model.json: buffers[0].size: expected a positive integer, got 0");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_zero_size_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,0\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,0\n",
 	                   "model.csv:2: size: expected a positive integer, got \"0\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_negative_size_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,-4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,-4\n",
 	                   "model.csv:2: size: expected a positive integer, got \"-4\"");
 }
 
 /* Negative or zero sizes */
 Test(errors, csv_size_with_suffix_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,12k\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,12k\n",
 	                   "model.csv:2: size: expected a positive integer, got \"12k\": "
 	                   "write the bytes as a number (12288): files take no units");
 }
@@ -515,69 +522,69 @@ Test(errors, csv_size_with_suffix_is_refused)
 /* Alignments that are not powers of two */
 Test(errors, json_buffer_alignment_not_power_of_two)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 3}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 3}]}",
 	                   "model.json: buffers[0].alignment: expected a power of two, got 3");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, json_pool_alignment_not_power_of_two)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"alignment\": 12}],"
-		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"alignment\": 12}],"
+	                   " \"buffers\": [{\"name\": \"a\", \"size\": 4}]}",
 	                   "model.json: pools[0].alignment: expected a power of two, got 12");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, csv_alignment_not_power_of_two)
 {
-	static const char input[] = "id,lower,upper,size,alignment\nb1,0,3,4,3\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size,alignment\nb1,0,3,4,3\n",
 	                   "model.csv:2: alignment: expected a power of two, got \"3\"");
 }
 
 /* upper <= lower */
 Test(errors, json_empty_live_range_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [5,"
-		" 5]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [5,"
+	                   " 5]}]}",
 	                   "model.json: buffers[0].live: end (5) is not after begin (5)");
 }
 
 /* upper <= lower */
 Test(errors, json_reversed_live_range_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [7,"
-		" 3]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [7,"
+	                   " 3]}]}",
 	                   "model.json: buffers[0].live: end (3) is not after begin (7)");
 }
 
 /* upper <= lower */
 Test(errors, csv_upper_before_lower_names_line)
 {
-	static const char input[] = "id,lower,upper,size\nb1,20,10,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,20,10,4\n",
 	                   "model.csv:2: upper (10) is not after lower (20)");
 }
 
 /* Unknown pools */
 Test(errors, json_unknown_candidate_pool_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
-		" \"size\": 4, \"pools\": [\"dram\"]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
+	                   " \"size\": 4, \"pools\": [\"dram\"]}]}",
 	                   "model.json: buffers[0].pools[0]: unknown pool \"dram\"");
 }
 
 /* Unknown pools */
 Test(errors, json_unknown_fixed_pool_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
-		" \"size\": 4, \"fixed\": {\"pool\": \"dram\", \"offset\": 0}}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
+	                   " \"size\": 4, \"fixed\": {\"pool\": \"dram\", \"offset\": 0}}]}",
 	                   "model.json: buffers[0].fixed.pool: unknown pool \"dram\"");
 }
 
@@ -596,10 +603,10 @@ Test(errors, json_fixed_pool_not_a_candidate_is_refused)
 /* Fixed offsets out of range or misaligned */
 Test(errors, json_fixed_offset_beyond_limit_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 64}],"
-		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
-		" \"offset\": 56}}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 64}],"
+	                   " \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
+	                   " \"offset\": 56}}]}",
 	                   "model.json: buffers[0].fixed: buffer \"a\": fixed placement [56,"
 	                   " 72) exceeds the size limit 64 of pool \"sram\"");
 }
@@ -607,20 +614,20 @@ Test(errors, json_fixed_offset_beyond_limit_is_refused)
 /* Fixed offsets out of range or misaligned */
 Test(errors, json_fixed_offset_misaligned_for_buffer)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
-		" \"size\": 16, \"alignment\": 8, \"fixed\": {\"pool\": \"sram\","
-		" \"offset\": 4}}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\"}], \"buffers\": [{\"name\": \"a\","
+	                   " \"size\": 16, \"alignment\": 8, \"fixed\": {\"pool\": \"sram\","
+	                   " \"offset\": 4}}]}",
 	                   "model.json: buffers[0].fixed: buffer \"a\": fixed offset 4 in pool \"sram\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Fixed offsets out of range or misaligned */
 Test(errors, json_fixed_offset_misaligned_for_pool)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"alignment\": 16}],"
-		" \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
-		" \"offset\": 8}}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"alignment\": 16}],"
+	                   " \"buffers\": [{\"name\": \"a\", \"size\": 16, \"fixed\": {\"pool\": \"sram\","
+	                   " \"offset\": 8}}]}",
 	                   "model.json: buffers[0].fixed: buffer \"a\": fixed offset 8 in pool \"sram\" is not a multiple of the pool's alignment 16: fix it at 0 or 16");
 }
 
@@ -638,194 +645,194 @@ Test(errors, csv_fixed_offset_beyond_capacity_is_refused)
 /* Fixed offsets out of range or misaligned */
 Test(errors, csv_fixed_offset_misaligned_is_refused)
 {
-	static const char input[] = "id,lower,upper,size,alignment,offset\nb1,0,3,16,8,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size,alignment,offset\nb1,0,3,16,8,4\n",
 	                   "model.csv:2: offset: buffer \"b1\": fixed offset 4 in pool \"default\" is not a multiple of its alignment 8: fix it at 0 or 8");
 }
 
 /* Duplicate names */
 Test(errors, json_duplicate_buffer_name_names_both)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"a\","
-		" \"size\": 8}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"a\","
+	                   " \"size\": 8}]}",
 	                   "model.json: buffers[1].name: duplicate buffer name \"a\" (buffers[0] has it)");
 }
 
 /* Duplicate names */
 Test(errors, json_duplicate_pool_name_names_both)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\"}, {\"name\": \"p\"}],"
-		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"p\"}, {\"name\": \"p\"}],"
+	                   " \"buffers\": [{\"name\": \"a\", \"size\": 4}]}",
 	                   "model.json: pools[1].name: duplicate pool name \"p\" (pools[0] has it)");
 }
 
 /* Duplicate names */
 Test(errors, csv_duplicate_id_names_both_lines)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,4\nb1,1,2,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,4\nb1,1,2,4\n",
 	                   "model.csv:3: duplicate id \"b1\" (line 2 has it)");
 }
 
 /* Duplicate names */
 Test(errors, csv_duplicate_column_is_refused)
 {
-	static const char input[] = "id,id,lower,upper,size\nb1,b1,0,3,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,id,lower,upper,size\nb1,b1,0,3,4\n",
 	                   "model.csv:1: column \"id\" appears twice");
 }
 
 /* Duplicate names */
 Test(errors, json_duplicate_overlap_rule_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
-		" \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
-		" \"max_lead\": 0}, {\"src\": \"a\", \"dst\": \"b\", \"max_lead\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
+	                   " \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
+	                   " \"max_lead\": 0}, {\"src\": \"a\", \"dst\": \"b\", \"max_lead\": 4}]}",
 	                   "model.json: overlaps[1]: overlap rule from buffer \"a\" to buffer \"b\" given twice");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
 Test(errors, json_conflict_with_unknown_buffer_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
-		" \"zz\"]]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
+	                   " \"zz\"]]}",
 	                   "model.json: conflicts[0][1]: unknown buffer \"zz\"");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
 Test(errors, json_conflict_with_itself_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
-		" \"a\"]]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"conflicts\": [[\"a\","
+	                   " \"a\"]]}",
 	                   "model.json: conflicts[0]: buffer \"a\" cannot conflict with itself");
 }
 
 /* Conflict or overlap rules naming unknown buffers */
 Test(errors, json_overlap_with_unknown_buffer_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"overlaps\": [{\"src\": \"a\","
-		" \"dst\": \"zz\", \"max_lead\": 0}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}], \"overlaps\": [{\"src\": \"a\","
+	                   " \"dst\": \"zz\", \"max_lead\": 0}]}",
 	                   "model.json: overlaps[0].dst: unknown buffer \"zz\"");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_above_uint64_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 18446744073709551616}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 18446744073709551616}]}",
 	                   "model.json:1:66: too big integer near '18446744073709551616'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_above_int64_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 9223372036854775808}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 9223372036854775808}]}",
 	                   "model.json:1:65: too big integer near '9223372036854775808'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_size_in_exponent_form_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 1e30}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 1e30}]}",
 	                   "model.json: buffers[0].size: expected a positive integer, got 1e30");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_live_end_above_int64_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [0,"
-		" 9223372036854775808]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"live\": [0,"
+	                   " 9223372036854775808]}]}",
 	                   "model.json:1:80: too big integer near '9223372036854775808'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, json_max_lead_below_int64_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
-		" \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
-		" \"max_lead\": -9223372036854775809}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}, {\"name\": \"b\","
+	                   " \"size\": 4}], \"overlaps\": [{\"src\": \"a\", \"dst\": \"b\","
+	                   " \"max_lead\": -9223372036854775809}]}",
 	                   "model.json:1:147: too big negative integer near '-9223372036854775809'");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, csv_size_above_uint64_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,18446744073709551616\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,18446744073709551616\n",
 	                   "model.csv:2: size: expected an integer from 1 to 9223372036854775807, got \"18446744073709551616\"");
 }
 
 /* Numbers beyond 64 bits */
 Test(errors, csv_size_above_int64_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,9223372036854775808\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,9223372036854775808\n",
 	                   "model.csv:2: size: expected an integer from 1 to 9223372036854775807, got \"9223372036854775808\"");
 }
 
 /* NUL bytes */
 Test(errors, json_nul_byte_after_document_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}]}\000garbage";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4}]}\000garbage",
 	                   "model.json:1:51: end of file expected near end of file");
 }
 
 /* NUL bytes */
 Test(errors, json_nul_byte_inside_string_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\000b\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\000b\", \"size\": 4}]}",
 	                   "model.json:1:35: control character 0x0 near '\"a'");
 }
 
 /* NUL bytes */
 Test(errors, json_escaped_nul_in_name_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\\u0000b\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\\u0000b\", \"size\": 4}]}",
 	                   "model.json:1:43: \\u0000 (a NUL character) in a string near '\"a\\u0000b\"': a name ends at its first NUL, so no string may hold one");
 }
 
 /* NUL bytes */
 Test(errors, csv_nul_byte_names_line)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,4\000\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,4\000\n",
 	                   "model.csv:2: NUL byte in the file (is it binary?)");
 }
 
 /* Empty files */
 Test(errors, json_empty_file_is_refused)
 {
-	static const char input[] = "";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "",
 	                   "model.json: empty file: expected a JSON object");
 }
 
 /* Empty files */
 Test(errors, json_whitespace_only_file_is_refused)
 {
-	static const char input[] = "   \n  ";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "   \n  ",
 	                   "model.json: empty file (only white space): expected a JSON object");
 }
 
 /* Empty files */
 Test(errors, csv_empty_file_is_refused)
 {
-	static const char input[] = "";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "",
 	                   "model.csv: empty file: expected a header row with id,lower,upper,"
 	                   "size");
 }
@@ -833,8 +840,8 @@ Test(errors, csv_empty_file_is_refused)
 /* Unknown CSV columns */
 Test(errors, csv_unknown_column_is_named)
 {
-	static const char input[] = "id,lower,upper,size,color\nb1,0,3,4,red\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size,color\nb1,0,3,4,red\n",
 	                   "model.csv:1: unknown column \"color\" (known: id, lower, upper,"
 	                   " size, alignment, offset)");
 }
@@ -842,58 +849,58 @@ Test(errors, csv_unknown_column_is_named)
 /* Missing CSV columns */
 Test(errors, csv_missing_column_is_named)
 {
-	static const char input[] = "id,lower,size\nb1,0,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,size\nb1,0,4\n",
 	                   "model.csv:1: missing column \"upper\"");
 }
 
 /* Missing CSV columns */
 Test(errors, csv_short_row_names_line)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3\n",
 	                   "model.csv:2: expected 4 fields (id,lower,upper,size), got 3");
 }
 
 /* Missing CSV columns */
 Test(errors, csv_long_row_names_line)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0,3,4,5\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0,3,4,5\n",
 	                   "model.csv:2: expected 4 fields (id,lower,upper,size), got more than 4");
 }
 
 /* JSON syntax errors */
 Test(errors, json_duplicate_key_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"name\": \"b\","
-		" \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"name\": \"b\","
+	                   " \"size\": 4}]}",
 	                   "model.json:1:44: duplicate object key near '\"name\"'");
 }
 
 /* JSON syntax errors */
 Test(errors, json_invalid_utf8_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\377\376\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\377\376\", \"size\": 4}]}",
 	                   "model.json:1:35: unable to decode byte 0xff near '\"a'");
 }
 
 /* Alignments that are not powers of two */
 Test(errors, json_zero_alignment_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 0}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"alignment\": 0}]}",
 	                   "model.json: buffers[0].alignment: expected a power of two, got 0");
 }
 
 /* Negative or zero sizes */
 Test(errors, json_zero_pool_limit_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 0}],"
-		" \"buffers\": [{\"name\": \"a\", \"size\": 4}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"pools\": [{\"name\": \"p\", \"size_limit\": 0}],"
+	                   " \"buffers\": [{\"name\": \"a\", \"size\": 4}]}",
 	                   "model.json: pools[0].size_limit: expected a positive integer,"
 	                   " got 0");
 }
@@ -901,60 +908,60 @@ Test(errors, json_zero_pool_limit_is_refused)
 /* Duplicate names */
 Test(errors, json_candidate_pool_twice_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"pools\": [\"default\","
-		" \"default\"]}]}";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_JSON,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_JSON,
+	                   "{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 4, \"pools\": [\"default\","
+	                   " \"default\"]}]}",
 	                   "model.json: buffers[0].pools[1]: buffer \"a\": pool \"default\" is already a candidate");
 }
 
 /* Wrong types */
 Test(errors, csv_quoted_field_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\n\"b,1\",0,3,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\n\"b,1\",0,3,4\n",
 	                   "model.csv:2: quoted fields are not supported (MiniMalloc's CSV has none)");
 }
 
 /* Wrong types */
 Test(errors, csv_hex_number_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\nb1,0x10,3,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\nb1,0x10,3,4\n",
 	                   "model.csv:2: lower: expected an integer, got \"0x10\"");
 }
 
 /* Wrong types */
 Test(errors, csv_empty_id_is_refused)
 {
-	static const char input[] = "id,lower,upper,size\n,0,3,4\n";
-	expect_input_error(input, sizeof input - 1, USMP_FORMAT_CSV,
+	EXPECT_INPUT_ERROR(USMP_FORMAT_CSV,
+	                   "id,lower,upper,size\n,0,3,4\n",
 	                   "model.csv:2: id: empty");
 }
 
 /* Bad plan files */
 Test(errors, plan_json_unknown_buffer_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"in\", \"pool\": \"sram\","
-		" \"offset\": 0}]}";
-	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_JSON,
+	                "{\"usmp\": 1, \"buffers\": [{\"name\": \"in\", \"pool\": \"sram\","
+	                " \"offset\": 0}]}",
 	                "plan.json: buffers[0].name: unknown buffer \"in\"");
 }
 
 /* Bad plan files */
 Test(errors, plan_json_unknown_pool_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"nopool\","
-		" \"offset\": 0}]}";
-	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_JSON,
+	                "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"nopool\","
+	                " \"offset\": 0}]}",
 	                "plan.json: buffers[0].pool: unknown pool \"nopool\"");
 }
 
 /* Bad plan files */
 Test(errors, plan_json_negative_offset_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
-		" \"offset\": -1}]}";
-	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_JSON,
+	                "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
+	                " \"offset\": -1}]}",
 	                "plan.json: buffers[0].offset: expected a non-negative integer,"
 	                " got -1");
 }
@@ -962,46 +969,46 @@ Test(errors, plan_json_negative_offset_is_refused)
 /* Bad plan files */
 Test(errors, plan_json_buffer_placed_twice_is_refused)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
-		" \"offset\": 0}, {\"name\": \"conv1.out\", \"pool\": \"sram\","
-		" \"offset\": 0}]}";
-	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_JSON,
+	                "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
+	                " \"offset\": 0}, {\"name\": \"conv1.out\", \"pool\": \"sram\","
+	                " \"offset\": 0}]}",
 	                "plan.json: buffers[1].name: buffer \"conv1.out\" is placed twice (also buffers[0])");
 }
 
 /* Bad plan files */
 Test(errors, plan_json_missing_buffer_is_named)
 {
-	static const char input[] = "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
-		" \"offset\": 64}, {\"name\": \"relu1.out\", \"pool\": \"sram\","
-		" \"offset\": 0}]}";
-	expect_bad_plan(USMP_FORMAT_JSON, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_JSON,
+	                "{\"usmp\": 1, \"buffers\": [{\"name\": \"conv1.out\", \"pool\": \"sram\","
+	                " \"offset\": 64}, {\"name\": \"relu1.out\", \"pool\": \"sram\","
+	                " \"offset\": 0}]}",
 	                "plan.json: buffers: buffer \"weights.scratch\" has no placement (every buffer of the problem must appear once)");
 }
 
 /* Bad plan files */
 Test(errors, plan_csv_unknown_id_names_line)
 {
-	static const char input[] = "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
-		"4\nb4,9,21,4,4\nb5,0,21,4,8\nb6,0,21,4,8\n";
-	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_CSV,
+	                "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
+	                "4\nb4,9,21,4,4\nb5,0,21,4,8\nb6,0,21,4,8\n",
 	                "plan.csv:7: unknown buffer id \"b6\"");
 }
 
 /* Bad plan files */
 Test(errors, plan_csv_size_differs_names_line)
 {
-	static const char input[] = "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
-		"4\nb4,9,21,4,4\nb5,0,21,5,8\n";
-	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_CSV,
+	                "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,4,0\nb3,0,9,4,"
+	                "4\nb4,9,21,4,4\nb5,0,21,5,8\n",
 	                "plan.csv:6: size (5) differs from the problem's (4) for buffer \"b5\"");
 }
 
 /* Bad plan files */
 Test(errors, plan_csv_missing_row_is_named)
 {
-	static const char input[] = "id,offset\nb1,0\n";
-	expect_bad_plan(USMP_FORMAT_CSV, input, sizeof input - 1,
+	EXPECT_BAD_PLAN(USMP_FORMAT_CSV,
+	                "id,offset\nb1,0\n",
 	                "plan.csv: buffer \"b2\" has no row (every buffer of the problem must appear once)");
 }
 

@@ -201,8 +201,7 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 	int all_optimal = 1;
 	uint64_t proven = 0;
 	for (uint32_t i = 0; i < parts; i++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, i);
 		all_optimal &= pi.optimal != 0;
 		proven += pi.proven_bound;
 	}
@@ -371,8 +370,7 @@ Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_planned)
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	cr_assert_eq(dram_bytes(plan, 1001), 333 * 64);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_eq(info.size, 192);
 	cr_assert(info.optimal);
 	usmp_plan_destroy(plan);
@@ -398,8 +396,7 @@ Test(exact_oracle, more_than_1000_buffers_that_must_spill_are_planned)
 		cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
 	}
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.size, 192);
 	cr_assert(pi.optimal);
 	cr_assert_eq(usmp_plan_pool_size(plan, 1), 0);
@@ -426,8 +423,7 @@ Test(exact_oracle, tvm_fan_out_is_planned_at_210_proven)
 	usmp_plan *plan = NULL;
 	cr_assert_eq(plan_exact(r, p, &plan), USMP_OK, "%s", usmp_plan_error(plan));
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.size, 210);
 	cr_assert_eq(pi.proven_bound, 210);
 	cr_assert(pi.optimal);
@@ -470,8 +466,7 @@ Test(exact_oracle, board_example_is_proven_optimal)
 	uint32_t parts = usmp_plan_part_count(plan);
 	cr_assert_eq(parts, 2);
 	for (uint32_t i = 0; i < parts; i++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, i, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, i);
 		cr_assert(pi.optimal, "part %u: size %" PRIu64 ", bound %" PRIu64, i,
 		          pi.size, pi.proven_bound);
 		cr_assert_eq(pi.size, i == 0 ? 1505280 : 1394440);
@@ -514,8 +509,7 @@ Test(exact_oracle, a_rule_lets_two_buffers_fit_where_conflicts_cannot)
 	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &os), USMP_OK);
 	cr_assert_eq(usmp_plan_placement(plan, 1, &q, &od), USMP_OK);
 	cr_assert_eq(od + 1, os);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.size, 5);
 	cr_assert_leq(pi.proven_bound, 5);
 	usmp_plan_destroy(plan);

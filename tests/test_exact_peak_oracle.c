@@ -115,8 +115,7 @@ Test(exact_peak_oracle, two_block_chains_with_spill_meet_the_oracle,
 			          ", %" PRIu64 "), the oracle (%" PRIu64 ", %" PRIu64
 			          ")", seed, c, spill, total, o.spill,
 			          o.total);
-			usmp_part_info pi = {.struct_size = sizeof pi};
-			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+			usmp_part_info pi = test_part(plan, 0);
 			cr_assert(pi.optimal, "seed %" PRIu64 " case %" PRIu64
 			          ": not proven", seed, c);
 		}
@@ -229,9 +228,7 @@ Test(exact_peak_oracle, a_peak_chain_is_proven_at_its_sharing_bound)
 	usmp_plan_options opt = {.struct_size = sizeof opt,
 	                         .flags = USMP_PLAN_NO_ISOLATE,
 	                         .algorithm = "exact"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(reg, p, &opt, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(reg, p, &opt);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
 	for (uint32_t i = 0; i < n; i++) {
@@ -242,8 +239,7 @@ Test(exact_peak_oracle, a_peak_chain_is_proven_at_its_sharing_bound)
 	}
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), bound);
 	cr_assert_eq(usmp_plan_pool_size(plan, 1), dram);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(pi.optimal, "sram at the bound %" PRIu64 ": not proven",
 	          bound);
 	usmp_plan_destroy(plan);

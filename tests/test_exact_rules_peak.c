@@ -95,8 +95,7 @@ Test(exact_rules_peak, in_place_at_the_peak_lowers_the_proven_optimum)
 			cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 			cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK,
 			             "%s", usmp_plan_error(plan));
-			usmp_part_info pi = {.struct_size = sizeof pi};
-			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+			usmp_part_info pi = test_part(plan, 0);
 			cr_assert(pi.optimal, "sram %" PRIu64 ", rules %d: not proven",
 			          sram[k], with);
 			measure(plan, p, size, 5, 2, &spill[with], &total[with]);
@@ -193,8 +192,7 @@ Test(exact_rules_peak, exact_meets_an_oracle_with_rules_at_the_peak,
 			          "case %" PRIu64 ": exact (%" PRIu64 ", %" PRIu64
 			          "), the oracle (%" PRIu64 ", %" PRIu64 ")", c, spill,
 			          total, with.spill, with.total);
-			usmp_part_info pi = {.struct_size = sizeof pi};
-			cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+			usmp_part_info pi = test_part(plan, 0);
 			cr_assert(pi.optimal, "case %" PRIu64 ": not proven", c);
 		}
 		usmp_plan_destroy(plan);

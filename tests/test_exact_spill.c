@@ -38,9 +38,7 @@ static usmp_plan *plan_exact(usmp_registry *r, usmp_problem *p)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "exact"};
-	usmp_plan *plan = NULL;
-	int rc = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(rc, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	cr_assert_eq(usmp_plan_simulate(plan, p), USMP_OK);
 	return plan;
@@ -68,8 +66,7 @@ Test(exact_spill, one_least_spill_choice_is_proven)
 	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = two_pools(128, b, 3);
 	usmp_plan *plan = plan_exact(r, p);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(spill_of(plan, b, 3), 96);
 	cr_assert_eq(pi.size, 160);
 	cr_assert(pi.optimal);
@@ -87,8 +84,7 @@ Test(exact_spill, two_least_spill_choices_are_both_planned)
 	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = two_pools(100, b, 2);
 	usmp_plan *plan = plan_exact(r, p);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(spill_of(plan, b, 2), 64);
 	cr_assert_eq(pi.size, 128);
 	cr_assert(pi.optimal);
@@ -112,8 +108,7 @@ Test(exact_spill, least_spill_beyond_the_joint_search_is_planned)
 	usmp_registry *r = test_registry(NULL);
 	usmp_problem *p = two_pools(128, b, 1001);
 	usmp_plan *plan = plan_exact(r, p);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(spill_of(plan, b, 1001), 333 * 64);
 	/* sram holds two at a time (128), dram at least one (64). */
 	cr_assert_leq(pi.proven_bound, pi.size);
@@ -139,8 +134,7 @@ Test(exact_spill, the_smaller_of_the_least_spill_choices_is_proven)
 	cr_assert_eq(usmp_problem_add_candidate(p, f, 1), USMP_OK);
 	cr_assert_eq(usmp_problem_set_fixed(p, f, 1, 0), USMP_OK);
 	usmp_plan *plan = plan_exact(r, p);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	uint32_t q;
 	uint64_t x;
 	cr_assert_eq(usmp_plan_placement(plan, 0, &q, &x), USMP_OK);

@@ -112,8 +112,7 @@ Test(firsthour, help_of_an_unknown_command_names_it_and_lists_the_commands)
 	cr_assert_str_eq(out, "usmp: help: expected one command, got 2 (try "
 	                      "`usmp --help`)\n");
 	free(out);
-	st = test_usmp(&out, "help check-plugin");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("help check-plugin");
 	cr_assert(strstr(out, "usage: usmp check-plugin FILE.so"), "%s", out);
 	free(out);
 }
@@ -184,10 +183,8 @@ Test(firsthour, a_str_knob_value_is_checked_when_its_algorithm_runs)
 	/* bool knobs take yes/no in any case, as docs/plugins.md's table says. */
 	usmp_registry_clear_bindings(r);
 	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=No"), USMP_OK);
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	plan = test_plan_ok(r, p, NULL);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert(strstr(info.params, "improve=false"), "%s", info.params);
 	usmp_plan_destroy(plan);
 	cr_assert_eq(usmp_registry_bind_rules(r, "*=auto:improve=on"),
@@ -240,8 +237,7 @@ Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 	cr_assert_not_null(cut, "%s", said);
 	*cut = '\0';
 	cr_assert(strstr(said, "ok   algorithm acme_stack:"), "%s", said);
-	st = test_usmp(&out, "check-plugin '%s/stack.so'", dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("check-plugin '%s/stack.so'", dir);
 	cr_assert(strstr(out, said), "printed:\n%s\nthe README says:\n%s", out, said);
 	free(out);
 	free(shown);
@@ -264,8 +260,7 @@ Test(firsthour, readme_plugin_builds_passes_check_plugin_and_plans)
 	                       .algorithm = "acme_stack:gap=64"};
 	usmp_plan *plan = NULL;
 	/* 8 + 64 + 8 bytes fit a 100-byte pool; 8 + 96 + 8 do not. */
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	uint64_t off = 0;
 	cr_assert_eq(usmp_plan_placement(plan, 1, NULL, &off), USMP_OK);
 	cr_assert_eq(off, 72);
@@ -333,10 +328,8 @@ Test(firsthour, options_without_struct_size_are_refused)
 	usmp_plan_destroy(plan);
 	/* Set, it is read up to its size: exact runs. */
 	o.struct_size = sizeof o;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.algorithm, "exact");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

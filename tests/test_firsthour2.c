@@ -51,8 +51,7 @@ Test(firsthour2, readme_plugin_compiles_as_cxx_and_passes_check_plugin)
 		free(out);
 		free(cmd);
 	}
-	int st = test_usmp(&out, "check-plugin '%s/stack_1.so'", dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("check-plugin '%s/stack_1.so'", dir);
 	cr_assert(strstr(out, "plugin \"stack\" 1.0 (MIT), ABI 1.3, 1 algorithm"),
 	          "%s", out);
 	cr_assert(strstr(out, "ok   algorithm acme_stack:"), "%s", out);
@@ -76,24 +75,20 @@ static const char spill_json[] =
 Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 {
 	char *path = test_write_tmp(".json", spill_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -a first_fit -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers outside their first "
 	                      "candidate pool, the largest \"c\" in dram; 200 bytes "
 	                      "of it forced; the least possible: no valid plan "
 	                      "spills less\n"), "%s", out);
 	free(out);
 	/* exact keeps the least spill: the same 264 bytes, no advice. */
-	st = test_usmp(&out, "plan '%s' -a exact -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a exact -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers"), "%s", out);
 	cr_assert_null(strstr(out, "-a exact proves the least"), "%s", out);
 	free(out);
 	/* auto's spill is at the floor (200 forced, 64 of "a" or "b"): the
 	 * least possible, nothing left for -a exact to prove. */
-	st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 264 bytes: 2 buffers"), "%s", out);
 	cr_assert(strstr(out, "; 200 bytes of it forced; the least possible: no "
 	                      "valid plan spills less\n"),
@@ -105,8 +100,7 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 		"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 100},"
 		" {\"name\": \"dram\"}], \"buffers\": [{\"name\": \"c\", \"size\": 200,"
 		" \"pools\": [\"sram\", \"dram\"]}]}");
-	st = test_usmp(&out, "plan '%s' -o /dev/null", forced);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -o /dev/null", forced);
 	cr_assert(strstr(out, "\n    spill 200 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"c\" in dram; forced: "
 	                      "it is larger than its first candidate pool or fixed "
@@ -114,11 +108,9 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	free(out);
 	/* Read back, `usmp verify` says the same of each part. */
 	char *plan = test_tmpfile(".json");
-	st = test_usmp(&out, "plan '%s' -a first_fit -q -o '%s'", path, plan);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -q -o '%s'", path, plan);
 	free(out);
-	st = test_usmp(&out, "verify '%s' '%s'", path, plan);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("verify '%s' '%s'", path, plan);
 	cr_assert(strstr(out, "(4 buffers, 328 bytes in all pools)\n  part 1: "
 	                      "spill 264 bytes: 2 buffers outside their first "
 	                      "candidate pool, the largest \"c\" in dram; 200 "
@@ -127,9 +119,8 @@ Test(firsthour2, summary_names_the_spill_and_how_much_is_forced)
 	free(out);
 	free(plan);
 	/* No spill, no line. */
-	st = test_usmp(&out, "plan '%s/examples/mobilenet_v2.json' -o /dev/null",
-	               test_source_root());
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s/examples/mobilenet_v2.json' -o /dev/null",
+	                   test_source_root());
 	/* (the summary's line, not a path that holds the word) */
 	cr_assert_null(strstr(out, "\n    spill "), "%s", out);
 	free(out);
@@ -144,12 +135,9 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	usmp_problem *p = test_parse_json(spill_json, "spill.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	uint32_t c = 0;
 	cr_assert_eq(usmp_problem_find_buffer(p, "c", &c), USMP_OK);
 	cr_assert_eq(pi.spill, 264);
@@ -182,8 +170,7 @@ Test(firsthour2, part_info_carries_the_spill_for_callers_that_ask)
 	usmp_plan *back = NULL;
 	cr_assert_eq(usmp_plan_read(p, file, USMP_FORMAT_AUTO, &back), USMP_OK,
 	             "%s", usmp_plan_error(back));
-	usmp_part_info bi = {.struct_size = sizeof bi};
-	cr_assert_eq(usmp_plan_part(back, 0, &bi), USMP_OK);
+	usmp_part_info bi = test_part(back, 0);
 	cr_assert_eq(bi.spill, 264);
 	cr_assert_eq(bi.spill_count, 2);
 	cr_assert_eq(bi.spill_largest, c);
@@ -322,17 +309,14 @@ Test(firsthour2, rules_planned_as_conflicts_are_said)
 		" {\"name\": \"out\", \"size\": 64, \"live\": [1, 3]}],\n"
 		" \"overlaps\": [{\"src\": \"in\", \"dst\": \"out\", \"max_lead\": 0}]}\n";
 	char *path = test_write_tmp(".json", json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -a greedy_by_size -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -a greedy_by_size -o /dev/null", path);
 	cr_assert(strstr(out, "    total 128 bytes, lower bound 64, ratio 2.0000\n"
 	                      "    overlap rules: 1 planned as plain conflicts "
 	                      "(greedy_by_size lacks the overlap-rules capability; "
 	                      "algorithms that have it: auto, exact, first_fit, "
 	                      "best_fit)\n"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o /dev/null", path);
 	cr_assert(strstr(out, "total 64 bytes"), "%s", out);
 	cr_assert_null(strstr(out, "overlap rules:"), "%s", out);
 	free(out);
@@ -346,8 +330,7 @@ Test(firsthour2, rules_planned_as_conflicts_are_said)
 		usmp_plan *plan = NULL;
 		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
 		             algos[i], usmp_plan_error(plan));
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		cr_assert_eq(pi.rules_as_conflicts, expect[i], "%s: %llu", algos[i],
 		             (unsigned long long)pi.rules_as_conflicts);
 		usmp_plan_destroy(plan);
@@ -369,9 +352,7 @@ Test(firsthour2, optimal_above_the_lower_bound_says_what_it_proves)
 		" \"fixed\": {\"pool\": \"dram\", \"offset\": 0}},"
 		"{\"name\": \"y\", \"size\": 64, \"live\": [1, 2],"
 		" \"pools\": [\"sram\", \"dram\"]}]}");
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -a exact -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -a exact -o /dev/null", path);
 	cr_assert(strstr(out, "    total 128 bytes, lower bound 64, ratio 2.0000 "
 	                      "(optimal)\n    optimal: no valid plan that spills "
 	                      "no more is smaller than 128; the lower bound holds "
@@ -380,8 +361,7 @@ Test(firsthour2, optimal_above_the_lower_bound_says_what_it_proves)
 	free(out);
 	/* At the lower bound there is nothing to explain. */
 	char *at = test_write_tmp(".json", spill_json);
-	st = test_usmp(&out, "plan '%s' -a first_fit -o /dev/null", at);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o /dev/null", at);
 	cr_assert(strstr(out, "ratio 1.0000 (optimal)\n"), "%s", out);
 	cr_assert_null(strstr(out, "optimal: "), "%s", out);
 	free(out);

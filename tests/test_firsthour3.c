@@ -37,10 +37,8 @@ Test(firsthour3, a_model_over_the_arena_says_the_miss_and_the_live_buffers)
 		free(out);
 	}
 	/* 268 KiB holds it: the miss was exact. */
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' --capacity 268K -a exact -q -o /dev/null",
-	                   path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' --capacity 268K -a exact -q -o /dev/null",
+	                         path);
 	free(out);
 	free(path);
 }
@@ -111,13 +109,11 @@ Test(firsthour3, reruns_give_the_same_plan)
 	char *dir = test_fresh_dir("firsthour3-rerun");
 	char *out = NULL;
 	for (int k = 0; k < 2; k++) {
-		int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
+		out = test_usmp_ok("plan '%s' --capacity 300K -a best_fit -q "
 		                   "-o '%s/p%d.csv'", path, dir, k);
-		cr_assert_eq(st, 0, "exit %d: %s", st, out);
 		free(out);
-		st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
-		               "-o '%s/p%d.json'", path, dir, k);
-		cr_assert_eq(st, 0, "exit %d: %s", st, out);
+		out = test_usmp_ok("plan '%s' --capacity 300K -a best_fit -q "
+		                   "-o '%s/p%d.json'", path, dir, k);
 		free(out);
 	}
 	char *cmd = test_fmt("cd '%s' && cmp p0.csv p1.csv && "
@@ -137,15 +133,12 @@ Test(firsthour3, reruns_give_the_same_plan)
 Test(firsthour3, the_summary_says_what_the_capacity_leaves)
 {
 	char *path = test_write_tmp(".csv", model);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -o /dev/null",
-	                   path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' --capacity 300K -a best_fit -o /dev/null",
+	                         path);
 	cr_assert(strstr(out, "    pool default            274432 bytes of the "
 	                 "capacity 307200 (32768 free)\n"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a best_fit -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a best_fit -o /dev/null", path);
 	cr_assert(strstr(out, "    pool default            274432 bytes\n"),
 	          "no capacity, no free bytes: %s", out);
 	free(out);
@@ -179,25 +172,21 @@ Test(firsthour3, an_inclusive_range_says_upper_is_exclusive)
 Test(firsthour3, bound_compares_the_bound_with_the_capacity)
 {
 	char *path = test_write_tmp(".csv", model);
-	char *out = NULL;
-	int st = test_usmp(&out, "bound '%s' --capacity 256K", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("bound '%s' --capacity 256K", path);
 	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default; "
 	                 "over the capacity (262144 bytes) by 12288 bytes: no "
 	                 "plan fits\n");
 	free(out);
-	st = test_usmp(&out, "bound '%s' --capacity 300K", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("bound '%s' --capacity 300K", path);
 	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default; "
 	                 "within the capacity (307200 bytes), 32768 bytes to "
 	                 "spare: a plan may fit (usmp plan says)\n");
 	free(out);
-	st = test_usmp(&out, "bound '%s' --capacity 268K", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("bound '%s' --capacity 268K", path);
 	cr_assert(strstr(out, "within the capacity (274432 bytes), 0 bytes to "
 	                 "spare"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "bound '%s'", path);
+	out = test_usmp_ok("bound '%s'", path);
 	cr_assert_str_eq(out, "group 0: lower bound 274432 bytes; pools: default\n");
 	free(out);
 	free(path);
@@ -209,16 +198,14 @@ Test(firsthour3, a_failed_plan_leaves_the_earlier_files_and_exits_3)
 {
 	char *path = test_write_tmp(".csv", model);
 	char *dir = test_fresh_dir("firsthour3-stale");
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' --capacity 300K -a best_fit -q "
-	                   "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' --capacity 300K -a best_fit -q "
+	                         "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
 	free(out);
 	char *json = test_join(dir, "p.json"), *svg = test_join(dir, "p.svg");
 	char *before = test_read_file(json), *pic = test_read_file(svg);
 	cr_assert(before && pic);
-	st = test_usmp(&out, "plan '%s' --capacity 256K -a best_fit -q "
-	               "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
+	int st = test_usmp(&out, "plan '%s' --capacity 256K -a best_fit -q "
+	                   "-o '%s/p.json' --svg '%s/p.svg'", path, dir, dir);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	free(out);
 	char *after = test_read_file(json), *pic2 = test_read_file(svg);

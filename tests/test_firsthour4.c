@@ -67,9 +67,7 @@ Test(firsthour4, exact_logs_no_error_for_a_plan_it_makes)
 	usmp_problem *p = npu_problem(1200);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
 	                       .time_limit = 5};
-	usmp_plan *plan = NULL;
-	int rc = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(rc, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(s.errors + s.warnings, 0, "%d errors, %d warnings: %s",
 	             s.errors, s.warnings, s.first_bad);
 	cr_assert_gt(s.infos, 0);
@@ -88,7 +86,7 @@ Test(firsthour4, exact_logs_no_error_for_a_plan_it_makes)
 	}
 	cr_assert_eq(usmp_problem_add_conflict(q, 0, 1), 0); /* several-pool search */
 	s.errors = s.warnings = s.infos = 0;
-	rc = usmp_plan_compute(r, q, &o, &plan);
+	int rc = usmp_plan_compute(r, q, &o, &plan);
 	cr_assert_eq(rc, USMP_ERR_INFEASIBLE, "%s", usmp_plan_error(plan));
 	cr_assert_geq(s.errors, 1);
 	usmp_plan_destroy(plan);

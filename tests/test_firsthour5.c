@@ -184,21 +184,12 @@ Test(firsthour5, a_part_stopped_by_the_users_limit_names_that_limit)
 	free(out);
 }
 
-/* 19 buffers on which every shipped heuristic stays above the lower bound
- * (tests/test_volunteer.c), so that auto runs the volunteers. */
-static const char crafted[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 Test(firsthour5, cli_says_a_volunteer_was_dropped_without_usmp_log)
 {
 	/* FX/volunteer/volunteer_crash.so: fx_volunteer_crash (a SIGSEGV) and
 	 * fx_volunteer_invalid (overlapping buffers), both volunteers. auto
 	 * plans on without them; usmp plan says so unasked, -q does not. */
-	char *csv = test_write_tmp(".csv", crafted);
+	char *csv = test_write_tmp(".csv", test_crafted_csv);
 	char *so = test_fmt("%s/volunteer/volunteer_crash.so", test_fixture_plugindir());
 	for (int quiet = 0; quiet < 2; quiet++) {
 		char *cmd = test_fmt("USMP_LOG= USMP_ALGORITHM= USMP_PLUGIN_PATH='%s' "

@@ -50,9 +50,7 @@ static char *warnings_of(const char *json)
 	static char lines[TEST_LOG_LINES];
 	lines[0] = '\0';
 	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, NULL, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	usmp_plan_destroy(plan);
 	usmp_registry_destroy(r);
 	usmp_problem_destroy(p);

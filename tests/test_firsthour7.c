@@ -132,8 +132,7 @@ Test(firsthour7, a_cancel_reaches_auto_beside_a_plugin_of_ones_own,
 		goto done;
 	}
 	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_part_info part = test_part(plan, 0);
 	cr_assert(!strncmp(part.algorithm, "auto/", 5), "%s", part.algorithm);
 	cr_assert_eq(part.optimal, 0); /* the search was under way */
 	int stopped = 0;
@@ -187,9 +186,7 @@ Test(firsthour7, exact_of_several_pools_sees_a_cancel_within_16_nodes)
 	static volatile int flag = 1;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact",
 	                       .time_limit = INFINITY, .cancel = &flag};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	const char *at = strstr(log, "3 pools, spill ");
 	cr_assert_not_null(at, "%s", log);
 	at = strstr(at, "not proven, ");
@@ -204,15 +201,6 @@ Test(firsthour7, exact_of_several_pools_sees_a_cancel_within_16_nodes)
 	usmp_registry_destroy(r);
 	free(log);
 }
-
-/* 19 buffers on which the shipped heuristics stay above the bound and the
- * volunteer fixture (fx_oracle, cost 2) runs (tests/test_volunteer.c). */
-static const char crafted[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
 
 /* "volunteer NAME took T ms, R times the first plan" is what a plugin
  * author calibrates `cost` from (docs/plugins.md). In a child process T
@@ -229,14 +217,13 @@ Test(firsthour7, a_volunteers_time_is_its_own_not_its_child_process)
 	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
 	                                   USMP_LOG_INFO), USMP_OK);
 	usmp_problem *p = usmp_problem_create();
-	cr_assert_eq(usmp_problem_parse(p, crafted, strlen(crafted), "c.csv",
+	cr_assert_eq(usmp_problem_parse(p, test_crafted_csv,
+	                                strlen(test_crafted_csv), "c.csv",
 	                                USMP_FORMAT_CSV, USMP_UNBOUNDED), USMP_OK);
 	const char *knobs[] = {"improve=false"};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs, .param_count = 1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	const char *at = strstr(log, "volunteer fx_oracle took ");
 	cr_assert_not_null(at, "%s", log);
 	double own = 0, all = 0;

@@ -111,8 +111,7 @@ Test(firsthour8, plugins_md_neighbour_walk_compiles_and_plans)
 	free(out);
 	free(cmd);
 
-	st = test_usmp(&out, "check-plugin '%s/acme.so'", dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("check-plugin '%s/acme.so'", dir);
 	cr_assert(strstr(out, "ok   algorithm acme_ff:"), "%s", out);
 	free(out);
 
@@ -152,9 +151,7 @@ static const char npu_json[] =
 Test(firsthour8, bound_compares_a_json_group_with_its_pools_limits)
 {
 	char *model = test_write_tmp(".json", npu_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "bound '%s'", model);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("bound '%s'", model);
 	cr_assert_str_eq(out,
 		"group 0: lower bound 131072 bytes; pools: sram; over the pool's "
 		"size limit (100000 bytes) by 31072 bytes: no plan fits\n"
@@ -164,7 +161,7 @@ Test(firsthour8, bound_compares_a_json_group_with_its_pools_limits)
 		"group 2: lower bound 500 bytes; pools: dram\n");
 	free(out);
 	/* what bound said, plan confirms */
-	st = test_usmp(&out, "plan '%s' -o /dev/null", model);
+	int st = test_usmp(&out, "plan '%s' -o /dev/null", model);
 	cr_assert_eq(st, 3, "exit %d: %s", st, out);
 	free(out);
 	remove(model);

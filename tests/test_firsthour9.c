@@ -562,9 +562,7 @@ Test(firsthour9, a_rule_pattern_listing_names_is_said_to_be_one_glob)
 	cr_assert_eq(usmp_registry_bind_rules(r, "ethos-u55,cortex-m55=best_fit;"
 	                                      "@sram,dram=first_fit"), USMP_OK);
 	usmp_problem *p = test_parse_json(board, "board.json");
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	assert_has(log, "usmp_registry_bind: rule \"ethos-u55,cortex-m55="
 	                "best_fit\" matches no target of the problem (targets: "
 	                "\"ethos-u55\", \"cortex-m55\"): a pattern is one glob, "

@@ -35,6 +35,20 @@ static usmp_placement *plan_ok(const char *algo, const usmp_view *v,
 	return out;
 }
 
+/* plan_ok of `algo` (order size) on p, which is then freed: every buffer i
+ * of p at want[i]; and the plan's total `total` (0: not checked). */
+static void fit_offsets(const char *algo, th_problem *p, const uint64_t *want,
+                        uint64_t total)
+{
+	const usmp_view *v = th_view(p);
+	usmp_placement *o = plan_ok(algo, v, "size");
+	th_expect_offsets(v, o, algo, want);
+	if (total)
+		cr_assert_eq(th_total(v, o), total);
+	free(o);
+	th_free(p);
+}
+
 Test(fit, plugin_exports_both_algorithms_with_caps_and_help)
 {
 	const usmp_algorithm *ff = th_algorithm("fit", "first_fit");
@@ -60,36 +74,22 @@ Test(fit, first_fit_places_size_desc_at_lowest_offsets)
 	th_buffer(p, "b", 16, 1, 1, 3);
 	th_buffer(p, "c", 8, 1, 2, 4);
 	th_buffer(p, "d", 16, 1, 3, 5);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = plan_ok("first_fit", v, "size");
 	/* a(32) at 0; b(16) above a at 32; d(16) conflicts nothing placed
 	 * (a and b ended) at 0; c(8) between d [0,16) and b [32,48) at 16. */
-	cr_assert_eq(o[0].offset, 0);
-	cr_assert_eq(o[1].offset, 32);
-	cr_assert_eq(o[3].offset, 0);
-	cr_assert_eq(o[2].offset, 16);
-	cr_assert_eq(th_total(v, o), 48);
-	free(o);
-	th_free(p);
+	static const uint64_t want[] = { 0, 32, 16, 0 };
+	fit_offsets("first_fit", p, want, 48);
 }
 
 Test(fit, first_fit_fills_gap_between_placed_buffers)
 {
 	th_problem *p = th_new();
-	uint32_t P = th_buffer(p, "P", 64, 1, 0, 10);
-	uint32_t Q = th_buffer(p, "Q", 32, 1, 0, 3);
-	uint32_t R = th_buffer(p, "R", 31, 1, 0, 10);
-	uint32_t S = th_buffer(p, "S", 16, 1, 5, 8);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = plan_ok("first_fit", v, "size");
-	cr_assert_eq(o[P].offset, 0);
-	cr_assert_eq(o[Q].offset, 64);
-	cr_assert_eq(o[R].offset, 96);
-	/* Q is dead by then: S goes into [64, 96) under R. */
-	cr_assert_eq(o[S].offset, 64);
-	cr_assert_eq(th_total(v, o), 127);
-	free(o);
-	th_free(p);
+	th_buffer(p, "P", 64, 1, 0, 10);
+	th_buffer(p, "Q", 32, 1, 0, 3);
+	th_buffer(p, "R", 31, 1, 0, 10);
+	th_buffer(p, "S", 16, 1, 5, 8);
+	/* P@0, Q@64, R@96; Q is dead by then: S goes into [64, 96) under R. */
+	static const uint64_t want[] = { 0, 64, 96, 64 };
+	fit_offsets("first_fit", p, want, 127);
 }
 
 /* Fixed buffers at [0,10), [50,60), [80,90): gaps of 40 and 20 bytes. */
@@ -165,12 +165,8 @@ Test(fit, pool_alignment_applies_on_top_of_buffer_alignment)
 	th_pool(p, "sram", USMP_UNBOUNDED, 64);
 	th_buffer(p, "a", 10, 1, 0, 2);
 	th_buffer(p, "b", 10, 4, 0, 2);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = plan_ok("first_fit", v, "size");
-	cr_assert_eq(o[0].offset, 0);
-	cr_assert_eq(o[1].offset, 64);
-	free(o);
-	th_free(p);
+	static const uint64_t want[] = { 0, 64 };
+	fit_offsets("first_fit", p, want, 0);
 }
 
 Test(fit, spills_to_next_candidate_pool_when_first_is_full)
@@ -221,15 +217,10 @@ Test(fit, fixed_offsets_are_honoured_and_avoided)
 	th_problem *p = th_new();
 	uint32_t f = th_buffer(p, "pinned", 16, 1, 0, 4);
 	th_fixed(p, f, 0, 8);
-	uint32_t a = th_buffer(p, "a", 8, 1, 0, 4);
-	uint32_t b = th_buffer(p, "b", 100, 1, 0, 4);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = plan_ok("first_fit", v, "size");
-	cr_assert_eq(o[f].offset, 8);
-	cr_assert_eq(o[b].offset, 24);
-	cr_assert_eq(o[a].offset, 0);
-	free(o);
-	th_free(p);
+	th_buffer(p, "a", 8, 1, 0, 4);
+	th_buffer(p, "b", 100, 1, 0, 4);
+	static const uint64_t want[] = { 8, 0, 24 }; /* pinned, a, b */
+	fit_offsets("first_fit", p, want, 0);
 }
 
 Test(fit, infeasible_is_reported_naming_the_buffer)
@@ -299,21 +290,14 @@ Test(fit, explicit_edges_conflict_without_live_ranges)
 	th_problem *p = th_new();
 	uint32_t a = th_buffer_nolive(p, "a", 10, 1);
 	uint32_t b = th_buffer_nolive(p, "b", 10, 1);
-	uint32_t c = th_buffer_nolive(p, "c", 10, 1);
+	th_buffer_nolive(p, "c", 10, 1);
 	/* d and e overlap nothing in time but share an edge */
 	uint32_t d = th_buffer(p, "d", 10, 1, 0, 1);
 	uint32_t e = th_buffer(p, "e", 10, 1, 5, 6);
 	th_edge(p, a, b);
 	th_edge(p, d, e);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = plan_ok("first_fit", v, "size");
-	cr_assert_eq(o[a].offset, 0);
-	cr_assert_eq(o[b].offset, 10);
-	cr_assert_eq(o[c].offset, 0);
-	cr_assert_eq(o[d].offset, 0);
-	cr_assert_eq(o[e].offset, 10);
-	free(o);
-	th_free(p);
+	static const uint64_t want[] = { 0, 10, 0, 0, 10 };
+	fit_offsets("first_fit", p, want, 0);
 }
 
 Test(fit, orders_differ_and_all_keeps_the_best)

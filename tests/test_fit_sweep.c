@@ -334,12 +334,9 @@ Test(fit_sweep, auto_first_plan_on_wide_parts)
 		             test_rand_range(&seed, 1, 12000)), USMP_OK);
 	}
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1e-4};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_str_eq(pi.algorithm, "auto/first_fit_sweep");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);

@@ -314,8 +314,7 @@ Test(fuzz_regressions, exact_orders_live_ranges_wider_than_int64)
 	usmp_plan *plan = plan_ok(r, p, "exact");
 	/* b2 and b4 meet (19 + 7 bytes, 8-aligned: 31); b1 alone needs 75. */
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), 75);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(pi.optimal);
 	usmp_plan_destroy(plan);
 	usmp_registry_destroy(r);

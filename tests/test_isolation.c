@@ -27,24 +27,11 @@ static usmp_registry *fixture(const char *name)
 	return test_registry(path);
 }
 
-static usmp_problem *small_problem(void)
-{
-	usmp_problem *p = usmp_problem_create();
-	for (int i = 0; i < 8; i++) {
-		char name[16];
-		uint32_t id;
-		snprintf(name, sizeof name, "t%d", i);
-		cr_assert_eq(usmp_problem_add_buffer(p, name, 64 + 16 * i, 16, &id), 0);
-		cr_assert_eq(usmp_problem_set_live(p, id, i, i + 3), 0);
-	}
-	return p;
-}
-
 static int plan_with(const char *fixture_name, const char *algo, uint32_t flags,
                      double limit, char **error)
 {
 	usmp_registry *r = fixture(fixture_name);
-	usmp_problem *p = small_problem();
+	usmp_problem *p = test_small_problem();
 	usmp_plan_options o = {.struct_size = sizeof o, .flags = flags,
 	                       .algorithm = algo, .time_limit = limit};
 	usmp_plan *plan = NULL;
@@ -109,16 +96,14 @@ Test(isolation, leaked_host_allocations_are_reclaimed_in_process)
 	/* In process, the host frees the ten blocks fx_leak forgot, counting
 	 * them as it goes (and under ASan/LSan a leak would fail the suite). */
 	usmp_registry *r = fixture("leak");
-	usmp_problem *p = small_problem();
+	usmp_problem *p = test_small_problem();
 	char warning[256] = "";
 	cr_assert_eq(usmp_registry_set_log(r, keep_warning, warning,
 	                                   USMP_LOG_WARN), USMP_OK);
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "fx_leak"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_str_eq(warning,
 	                 "fx_leak: leaked 10000 bytes in 10 blocks (freed)");
 	usmp_plan_destroy(plan);
@@ -139,12 +124,11 @@ Test(isolation, invalid_plan_is_refused_naming_the_violation)
 Test(isolation, isolated_and_in_process_plans_are_identical)
 {
 	usmp_registry *r = test_registry(NULL);
-	usmp_problem *p = small_problem();
+	usmp_problem *p = test_small_problem();
 	usmp_plan *a = NULL, *b = NULL;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit",
 	                       .flags = USMP_PLAN_ISOLATE};
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &a), USMP_OK, "%s",
-	             usmp_plan_error(a));
+	a = test_plan_ok(r, p, &o);
 	o.flags = USMP_PLAN_NO_ISOLATE;
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &b), USMP_OK);
 	for (uint32_t i = 0; i < usmp_problem_buffer_count(p); i++) {

@@ -22,15 +22,6 @@ static char *with_shipped(const char *kind)
 	                test_fixture_plugindir(), kind);
 }
 
-/* 19 buffers whose first plan (48 bytes) is above the lower bound (41):
- * auto runs its volunteers. */
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* Two pools: an SRAM for the NPU, a DRAM both targets reach. */
 static const char board_json[] =
 	"{\"usmp\": 1, \"pools\": [{\"name\": \"sram\", \"size_limit\": 4096, "
@@ -40,12 +31,6 @@ static const char board_json[] =
 	"\"live\": [2, 5], \"pools\": [\"sram\"]}, {\"name\": \"c\", \"size\": 32, "
 	"\"live\": [0, 5], \"pools\": [\"dram\"]}]}";
 
-/* Three 8-byte buffers alive together, one unbounded pool. */
-static const char three_json[] =
-	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
-
 /* ---- a volunteer killed for time ------------------------------------------ */
 
 /* A volunteer that never returned was killed the member grace past auto's
@@ -53,7 +38,8 @@ static const char three_json[] =
  * blaming auto's first plan (a fraction of a millisecond). */
 Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv), *path = fixture("hang_volunteer");
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
+	char *path = fixture("hang_volunteer");
 	char *out = NULL;
 	/* 1 s, not less: the CLI gives the part what reading and loading the
 	 * plugins (slow under the sanitizers on a busy machine) left of it,
@@ -76,11 +62,8 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.overrun_by, "le_hang");
 	cr_assert_gt(info.time_ms, 100.0);
 	usmp_plan_destroy(plan);
@@ -95,7 +78,8 @@ Test(loose_ends, a_volunteer_killed_for_time_is_named_not_the_first_plan)
  * first-plan wording, and no part names a volunteer. */
 Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 {
-	char *pp = test_write_tmp(".json", three_json), *path = fixture("hang_volunteer");
+	char *pp = test_write_tmp(".json", test_three_json);
+	char *path = fixture("hang_volunteer");
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' plan '%s' "
 	                     "-a le_slow --time-limit 0.05 -o /dev/null", path,
@@ -108,14 +92,11 @@ Test(loose_ends, a_first_plan_over_the_limit_keeps_its_wording)
 	free(out);
 	free(cmd);
 	usmp_registry *r = test_registry(path);
-	usmp_problem *p = test_parse_json(three_json, "x.json");
+	usmp_problem *p = test_parse_json(test_three_json, "x.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.05,
 	                       .algorithm = "le_slow"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.overrun_by, "");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -183,9 +164,7 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
 	                                         "*=first_fit"), USMP_OK);
 	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_INFO);
 	usmp_problem *p = test_parse_json(board_json, "board.json");
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	cr_assert(strstr(lines, "1 usmp_registry_bind: rule \"@dramm=best_fit\" "
 	                        "matches no pool of the problem (pools: \"sram\", "
 	                        "\"dram\"); did you mean \"@dram\"?\n"), "%s", lines);
@@ -193,8 +172,7 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
 	                        "matches no pool of the problem (pools: \"sram\", "
 	                        "\"dram\")\n"), "%s", lines);
 	cr_assert_null(strstr(lines, "\"*=first_fit\""), "%s", lines);
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_str_eq(info.rule, "*=first_fit");
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -208,28 +186,8 @@ Test(loose_ends, api_rules_matching_nothing_reach_the_log_function)
  * host's own). Now the pointer is looked up, never read around. */
 Test(loose_ends, free_at_the_start_of_a_mapping_is_refused_without_reading)
 {
-	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = fixture("mapping_free");
-	for (int m = 0; m < 2; m++) {
-		char lines[TEST_LOG_LINES] = "";
-		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
-		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
-		                       .algorithm = "le_free_mapping"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-		cr_assert(strstr(lines, "0 le_free_mapping: host->free() of a pointer "
-		                        "host->alloc() did not return, or freed "
-		                        "already; ignored\n"), "%s", lines);
-		cr_assert(strstr(lines, "0 le_free_mapping: host->realloc() of a "
-		                        "pointer host->alloc() did not return"),
-		          "%s", lines);
-		usmp_plan_destroy(plan);
-		usmp_problem_destroy(p);
-		usmp_registry_destroy(r);
-	}
+	test_foreign_free_ignored(path, "le_free_mapping");
 	free(path);
 }
 
@@ -244,7 +202,7 @@ Test(loose_ends, an_exact_infeasible_on_unbounded_pools_is_a_plugin_failure)
 	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	for (int m = 0; m < 2; m++) {
 		usmp_registry *r = test_registry(path);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
+		usmp_problem *p = test_parse_json(test_three_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "le_infeasible"};
 		usmp_plan *plan = NULL;
@@ -264,7 +222,7 @@ Test(loose_ends, an_exact_infeasible_on_unbounded_pools_is_a_plugin_failure)
 		usmp_problem_destroy(p);
 		usmp_registry_destroy(r);
 	}
-	char *pp = test_write_tmp(".json", three_json), *out = NULL;
+	char *pp = test_write_tmp(".json", test_three_json), *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' USMP_ALGORITHM= '%s' plan '%s' "
 	                     "-a le_infeasible", path, test_cli(), pp);
 	int st = test_run(cmd, &out);

@@ -303,9 +303,7 @@ Test(loose_ends2, verify_out_of_memory_is_nomem_never_invalid_plan)
 	usmp_problem *p = test_parse_json(verify_json, "v.json");
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	int nomem = 0, n;
 	for (n = 0; n < 2000; n++) {
 		fail_alloc_arm(n);
@@ -381,15 +379,6 @@ Test(loose_ends2, cli_verify_out_of_memory_exits_5_not_invalid_plan)
 
 /* ---- auto's overrun blame ------------------------------------------------------ */
 
-/* 19 buffers whose first plan (48 bytes) is above the lower bound (41):
- * auto runs its volunteers (the problem of tests/test_loose_ends.c). */
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* The shipped plugins and the late volunteer. */
 static char *with_late(void)
 {
@@ -404,18 +393,16 @@ static char *with_late(void)
  * before it on a loaded machine, so le2_late alone returns past it. */
 Test(loose_ends2, a_member_returning_late_is_named_not_the_first_plan)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv), *path = with_late();
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
+	char *path = with_late();
 	usmp_registry *r = test_registry(path);
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1.0,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_gt(info.time_ms, 1050.0);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_LATE, "cause %u",
 	             info.overrun_cause);
@@ -444,7 +431,7 @@ Test(loose_ends2, a_member_returning_late_is_named_not_the_first_plan)
  * plan on time has none. */
 Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv);
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
 	char *path = test_fmt("%s/plugins:%s/loose_ends/hang_volunteer.so",
 	                      test_build_root(), test_fixture_plugindir());
 	usmp_registry *r = test_registry(path);
@@ -452,11 +439,8 @@ Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 0.1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_STOPPED, "cause %u",
 	             info.overrun_cause);
 	cr_assert_str_eq(info.overrun_by, "le_hang");
@@ -466,8 +450,7 @@ Test(loose_ends2, a_killed_volunteer_is_stopped_and_a_plan_on_time_has_no_cause)
 	r = test_registry(NULL);
 	o.time_limit = 30;
 	plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	info = (usmp_part_info){.struct_size = sizeof info};
 	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
 	cr_assert_eq(info.overrun_cause, USMP_OVERRUN_NONE);

@@ -212,16 +212,7 @@ Test(loose_ends3, the_summary_shortens_long_names_the_plan_file_keeps_them)
 
 /* ---- auto: a volunteer's child process in its estimate -------------------- */
 
-/* tests/test_volunteer.c's problem: no shipped heuristic reaches its bound
- * (41); the fixture volunteer fx_oracle (declared cost 2) does. */
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
-/* auto with improve=false on crafted_csv within `limit` seconds, `flags`;
+/* auto with improve=false on test_crafted_csv within `limit` seconds, `flags`;
  * its log lines at info into `log` (char[TEST_LOG_LINES]). */
 static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 {
@@ -231,7 +222,7 @@ static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 	log[0] = '\0';
 	cr_assert_eq(usmp_registry_set_log(r, test_keep_log_lines, log,
 	                                   USMP_LOG_INFO), USMP_OK);
-	char *pp = test_write_tmp(".csv", crafted_csv);
+	char *pp = test_write_tmp(".csv", test_crafted_csv);
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_eq(usmp_problem_read(p, pp, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
 	             USMP_OK, "%s", usmp_problem_error(p));
@@ -239,9 +230,7 @@ static void auto_with_volunteer(double limit, uint32_t flags, char *log)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs, .param_count = 1,
 	                       .time_limit = limit, .flags = flags};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -308,11 +297,8 @@ Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
 	usmp_problem *p = test_parse_json(cycle_json, "cycle.json");
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_str_eq(pi.algorithm, "auto/exact");
 	cr_assert_eq(pi.spill, 70);
 	cr_assert_eq(pi.spill_floor, 70, "floor %llu",
@@ -322,18 +308,15 @@ Test(loose_ends3, the_spill_line_says_when_auto_proved_the_least_spill)
 	usmp_registry_destroy(r);
 
 	char *path = test_write_tmp(".json", cycle_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 70 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"x\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
 	          "%s", out);
 	cr_assert_null(strstr(out, "-a exact"), "%s", out);
 	free(out);
-	st = test_usmp(&out, "plan '%s' -a auto -p improve=false -o /dev/null",
-	               path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a auto -p improve=false -o /dev/null",
+	                   path);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes; auto "

@@ -147,9 +147,7 @@ Test(loose_ends4, a_rule_line_with_long_names_is_never_cut)
 	cr_assert_eq(usmp_registry_bind_rules(r, rule), USMP_OK);
 	char *line = NULL;
 	usmp_registry_set_log(r, keep_line, &line, USMP_LOG_INFO);
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	cr_assert_not_null(line);
 	cr_assert(utf8_ok(line), "%s", line);
 	cr_assert(strstr(line, "rule \"@p0"), "%s", line);

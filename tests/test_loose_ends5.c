@@ -12,21 +12,12 @@
 
 /* ---- a volunteer's invalid plan names its file ----------------------------- */
 
-/* 19 buffers on which every shipped heuristic stays above the lower bound
- * (tests/test_volunteer.c), so that auto runs the volunteers. */
-static const char crafted[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* auto drops fx_volunteer_invalid's overlapping plan and says which file
  * holds it and the command that tests it, as `-a fx_volunteer_invalid`
  * says in its error. */
 Test(loose_ends5, a_dropped_volunteer_names_its_file_and_check_plugin)
 {
-	char *csv = test_write_tmp(".csv", crafted);
+	char *csv = test_write_tmp(".csv", test_crafted_csv);
 	char *so = test_fmt("%s/volunteer/volunteer_crash.so",
 	                    test_fixture_plugindir());
 	char *tail = test_fmt(" broke its contract: usmp check-plugin %s runs it "
@@ -240,9 +231,7 @@ Test(loose_ends5, a_one_byte_buffer_in_a_huge_pool_is_visible_in_the_svg)
 	cr_assert_eq(usmp_problem_set_live(p, huge, 0, steps), USMP_OK);
 	cr_assert_eq(usmp_problem_set_live(p, tiny, steps - 1, steps), USMP_OK);
 	usmp_registry *r = test_registry(NULL);
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	char *path = test_tmpfile(".svg");
 	cr_assert_eq(usmp_plan_write_svg(plan, p, path), USMP_OK);
 	char *svg = test_read_file(path);

@@ -495,8 +495,7 @@ Test(output, dev_null_is_written_and_stays_a_device)
 	write_text(problem, small_problem);
 	cr_assert_eq(stat("/dev/null", &before), 0);
 	cr_assert(S_ISCHR(before.st_mode));
-	int st = test_usmp(&out, "plan '%s' -q -o /dev/null --svg /dev/null", problem);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -q -o /dev/null --svg /dev/null", problem);
 	cr_assert_str_eq(out, "");
 	free(out);
 	assert_char_device("/dev/null", before.st_rdev);
@@ -547,13 +546,11 @@ Test(output, dev_stdout_is_written_through_and_kept)
 	struct stat before, after;
 	write_text(problem, small_problem);
 	cr_assert_eq(lstat("/dev/stdout", &before), 0);
-	int st = test_usmp(&out, "plan '%s' -q -o /dev/stdout", problem);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -q -o /dev/stdout", problem);
 	cr_assert(strstr(out, "\"offset\""), "%s", out);
 	free(out);
 	/* stdout a regular file (a shell redirection): the plan lands in it. */
-	st = test_usmp(&out, "plan '%s' -q -o /dev/stdout >'%s'", problem, redirected);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -q -o /dev/stdout >'%s'", problem, redirected);
 	free(out);
 	char *text = test_read_file(redirected);
 	cr_assert(text && strstr(text, "\"offset\""), "%s", text);

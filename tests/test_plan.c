@@ -33,9 +33,7 @@ Test(plan, first_fit_plan_is_verified_and_fills_the_gap)
 	add(p, "b", 50, 1, 3);
 	add(p, "c", 100, 2, 4);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	/* a and c are never alive together: c reuses a's bytes, b sits above. */
 	uint32_t pool;
 	uint64_t off_a, off_b, off_c;
@@ -47,8 +45,7 @@ Test(plan, first_fit_plan_is_verified_and_fills_the_gap)
 	cr_assert_eq(off_b, 100);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), 150);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 150);
 	cr_assert_eq(pi.optimal, 1);
 	cr_assert_str_eq(pi.algorithm, "first_fit");
@@ -72,14 +69,11 @@ Test(plan, buffers_that_share_no_pool_are_planned_as_separate_parts)
 	usmp_problem_add_candidate(p, b, npu);
 	usmp_problem_add_candidate(p, c, cpu);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "best_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 2);
 	int seen_npu = 0, seen_cpu = 0;
 	for (uint32_t i = 0; i < 2; i++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		usmp_plan_part(plan, i, &pi);
+		usmp_part_info pi = test_part(plan, i);
 		seen_npu += !strcmp(pi.target, "ethos-u55") && pi.buffer_count == 2 &&
 		            pi.size == 128;
 		seen_cpu += !strcmp(pi.target, "cortex-m55") && pi.buffer_count == 1 &&
@@ -120,11 +114,8 @@ Test(plan, knob_values_reach_the_algorithm_and_are_reported)
 	const char *params[] = {"order=area"};
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit",
 	                       .params = params, .param_count = 1};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(strstr(pi.params, "order=area"), "%s", pi.params);
 	usmp_plan_destroy(plan);
 	params[0] = "order=sideways";
@@ -163,11 +154,8 @@ Test(plan, auto_reaches_the_bound_and_names_its_winner)
 		add(p, name, test_rand_range(&seed, 1, 64) * 16, b,
 		    b + (int64_t)test_rand_range(&seed, 1, 10));
 	}
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert(!strncmp(pi.algorithm, "auto/", 5), "%s", pi.algorithm);
 	cr_assert_geq(pi.size, pi.lower_bound);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
@@ -238,11 +226,8 @@ Test(plan, auto_reaches_the_bound_on_a_large_part_no_heuristic_solves)
 	cr_assert_gt(planned_alone(r, p, "best_fit", "order=all"), LINKED_BOUND);
 	cr_assert_gt(planned_alone(r, p, "first_fit", "order=all"), LINKED_BOUND);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, LINKED_BOUND);
 	cr_assert_eq(pi.size, LINKED_BOUND, "%s", pi.algorithm);
 	cr_assert(pi.optimal);
@@ -263,11 +248,8 @@ Test(plan, auto_reaches_the_bound_its_first_plan_misses)
 	usmp_problem *p = linked_copies(t, 5);
 	cr_assert_eq(planned_alone(r, p, "first_fit", "order=size"), 10);
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 8);
 	cr_assert_eq(pi.size, 8, "%s", pi.algorithm);
 	cr_assert(pi.optimal);
@@ -297,16 +279,14 @@ Test(plan, auto_stretches_only_its_default_limit_after_a_late_first_plan)
 	usmp_plan *plan = NULL;
 	usmp_part_info pi = {.struct_size = sizeof pi};
 
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, NULL);
 	usmp_plan_part(plan, 0, &pi);
 	cr_assert_eq(pi.size, LINKED_BOUND, "%s", pi.algorithm); /* searched */
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
 	usmp_plan_destroy(plan);
 
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 1.0};
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	usmp_plan_part(plan, 0, &pi);
 	cr_assert_gt(pi.size, LINKED_BOUND, "%s", pi.algorithm); /* no search */
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK);
@@ -337,11 +317,8 @@ Test(plan, auto_proves_a_part_of_small_pieces_optimal)
 			                                   3 * c + to[k]), USMP_OK);
 		}
 	usmp_plan_options o = {.struct_size = sizeof o, .time_limit = 30};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	usmp_plan_part(plan, 0, &pi);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, 10);
 	cr_assert_eq(pi.size, 11);
 	cr_assert(pi.optimal, "%s did not prove 11 optimal", pi.algorithm);
@@ -367,9 +344,7 @@ Test(plan, options_from_an_older_smaller_struct_are_accepted)
 	o.params = NULL;
 	o.param_count = 0;
 	o.reserved = 0;
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
 	usmp_registry_destroy(r);
@@ -392,9 +367,7 @@ Test(plan, empty_problem_plans_to_nothing)
 {
 	usmp_registry *r = registry();
 	usmp_problem *p = usmp_problem_create();
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	cr_assert_eq(usmp_plan_part_count(plan), 0);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -421,8 +394,7 @@ Test(plan, overlap_rules_plan_an_inplace_chain_smaller_and_it_replays)
 	add(without, "z", 64, 2, 4);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
 	usmp_plan *a = NULL, *b = NULL;
-	cr_assert_eq(usmp_plan_compute(r, with, &o, &a), USMP_OK, "%s",
-	             usmp_plan_error(a));
+	a = test_plan_ok(r, with, &o);
 	cr_assert_eq(usmp_plan_compute(r, without, &o, &b), USMP_OK);
 	cr_assert_eq(usmp_plan_pool_size(a, 0), 64, "in place: one buffer's bytes");
 	cr_assert_eq(usmp_plan_pool_size(b, 0), 128);

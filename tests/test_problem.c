@@ -623,6 +623,14 @@ Test(problem, prepare_computes_groups)
 	usmp_problem_destroy(p);
 }
 
+/* A successful `call` on prepared problem p drops its derived data. */
+#define EXPECT_DROPS(p, call)                                                  \
+	do {                                                                   \
+		cr_assert_eq(usmp__problem_prepare(p), 0);                     \
+		cr_assert_eq((call), 0, "%s", #call);                          \
+		cr_assert_eq((p)->prepared, 0, "%s", #call);                   \
+	} while (0)
+
 Test(problem, mutation_after_prepare_drops_derived_data)
 {
 	usmp_problem *p = small_problem();
@@ -639,27 +647,13 @@ Test(problem, mutation_after_prepare_drops_derived_data)
 	cr_assert_eq(p->group_count, 0);
 
 	/* Each kind of change drops it. */
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_set_live(p, 2, 0, 1), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_add_candidate(p, 2, 1), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_set_fixed(p, 2, 1, 0), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_add_conflict(p, 0, 2), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_add_overlap(p, 0, 2, 0), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_add_pool(p, "flash", 64, 0, NULL), 0);
-	cr_assert_eq(p->prepared, 0);
-	cr_assert_eq(usmp__problem_prepare(p), 0);
-	cr_assert_eq(usmp_problem_add_pool_target(p, 2, "host"), 0);
-	cr_assert_eq(p->prepared, 0);
+	EXPECT_DROPS(p, usmp_problem_set_live(p, 2, 0, 1));
+	EXPECT_DROPS(p, usmp_problem_add_candidate(p, 2, 1));
+	EXPECT_DROPS(p, usmp_problem_set_fixed(p, 2, 1, 0));
+	EXPECT_DROPS(p, usmp_problem_add_conflict(p, 0, 2));
+	EXPECT_DROPS(p, usmp_problem_add_overlap(p, 0, 2, 0));
+	EXPECT_DROPS(p, usmp_problem_add_pool(p, "flash", 64, 0, NULL));
+	EXPECT_DROPS(p, usmp_problem_add_pool_target(p, 2, "host"));
 
 	/* A failed change leaves derived data alone. */
 	cr_assert_eq(usmp__problem_prepare(p), 0);

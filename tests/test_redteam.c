@@ -45,11 +45,8 @@ Test(redteam, auto_claims_optimal_only_for_the_spill_of_the_plan_it_keeps)
 	usmp_problem *p = test_parse_json(spill_tie, "tie.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	uint64_t spill = spill_of(plan, p);
 	/* The least size of a valid plan of each spill (found by brute force
 	 * over every placement): spill 0 -> 6, spill 2 or more -> 5. */
@@ -73,11 +70,8 @@ Test(redteam, exact_on_the_same_problem_keeps_its_proof)
 	usmp_problem *p = test_parse_json(spill_tie, "tie.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info info = {.struct_size = sizeof info};
-	cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &o);
+	usmp_part_info info = test_part(plan, 0);
 	cr_assert_eq(spill_of(plan, p), 0);
 	cr_assert_eq(info.size, 6);
 	cr_assert_eq(info.optimal, 1);
@@ -164,8 +158,7 @@ static int csv_round_trip(usmp_problem *p, usmp_registry *r)
 {
 	usmp_plan *plan = NULL, *back = NULL;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	char *path = test_tmpfile(".csv");
 	int st = usmp_plan_write(plan, p, path, USMP_FORMAT_CSV);
 	if (st == USMP_OK) {
@@ -354,15 +347,12 @@ Test(redteam, many_parts_with_edges_and_rules_find_their_own,
 	usmp_problem *p = test_parse_json(text, "parts.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), n);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	for (uint32_t i = 0; i < n; i += 997) {
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, i, &info), USMP_OK);
+		usmp_part_info info = test_part(plan, i);
 		cr_assert_eq(info.buffer_count, 3);
 		cr_assert_eq(info.size, 8, "part %u: %llu bytes", i,
 		             (unsigned long long)info.size);

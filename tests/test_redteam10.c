@@ -25,9 +25,7 @@ Test(redteam10, a_rule_is_never_told_to_name_the_empty_target)
 	cr_assert_eq(usmp_registry_bind_rules(r, "x=exact"), USMP_OK);
 	char log[TEST_LOG_LINES] = "";
 	usmp_registry_set_log(r, test_keep_log_lines, log, USMP_LOG_INFO);
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	char *want = test_fmt("%d usmp_registry_bind: rule \"x=exact\" matches "
 	                      "no target of the problem (targets: \"\")\n",
 	                      USMP_LOG_INFO);

@@ -682,8 +682,7 @@ Test(redteam2, random_problems_round_trip_through_json_field_for_field)
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan *plan = NULL, *back = NULL;
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "exact"};
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	plan = test_plan_ok(r, p, &o);
 	char *path = test_tmpfile(".json");
 	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON), USMP_OK,
 	             "%s", usmp_plan_error(plan));

@@ -52,9 +52,8 @@ Test(redteam3, a_knob_set_twice_in_one_spec_is_refused)
 	free(out);
 
 	/* -p over the spec's value still overrides it (accepted on purpose) */
-	st = test_usmp(&out, "plan '%s' -a first_fit:order=size -p order=area "
-	                     "-o /dev/null", pp);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit:order=size -p order=area "
+	                         "-o /dev/null", pp);
 	cr_assert(strstr(out, "algorithm first_fit (order=area)"), "%s", out);
 	free(out);
 	free(pp);
@@ -113,9 +112,7 @@ Test(redteam3, verify_says_a_total_past_64_bits_without_wrapping)
 	                            "\"pool\": \"p0\", \"offset\": "
 	                            "9223372036854775807}, {\"name\": \"c\", "
 	                            "\"pool\": \"p1\", \"offset\": 0}]}");
-	char *out = NULL;
-	int st = test_usmp(&out, "verify '%s' '%s'", pp, plan);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("verify '%s' '%s'", pp, plan);
 	cr_assert(strstr(out, "(2 buffers, more than 18446744073709551615 bytes "
 	                      "in all pools)"),
 	          "%s", out);
@@ -129,9 +126,7 @@ Test(redteam3, svg_header_says_totals_past_64_bits_without_wrapping)
 	usmp_problem *p = test_parse_json(wide_problem, "wide.json");
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_pool_size(plan, 0), UINT64_MAX - 1);
 	char *svg = test_tmpfile(".svg");
 	cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",
@@ -243,8 +238,7 @@ Test(redteam3, planning_with_ever_new_specs_keeps_nothing)
 		usmp_plan *plan = NULL;
 		cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s: %s",
 		             spec, usmp_plan_error(plan));
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		cr_assert_str_eq(pi.algorithm, i % 2 ? "hill_climb" : "first_fit");
 		cr_assert(strstr(pi.params, strchr(spec, ':') + 1), "%s: %s", spec,
 		          pi.params);
@@ -343,37 +337,6 @@ static void same_placements(usmp_plan *a, usmp_plan *b, uint32_t n,
 	}
 }
 
-/* Each part's claims: a part claimed optimal has the least size among the
- * plans of its group spilling no more (the oracle's exhaustive search), its
- * proven bound is no more than that least size. */
-static void check_claims(usmp_plan *plan, const desc *d, const char *what)
-{
-	uint32_t pool[MAX_N];
-	uint64_t off[MAX_N], hw[MAX_P];
-	for (uint32_t i = 0; i < d->n; i++)
-		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-	oracle_high_water(d, pool, off, hw);
-	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
-		uint32_t g = pi.group;
-		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t size, spill;
-		oracle_group_use(d, pool, hw, g, &size, &spill);
-		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
-		oracle best = oracle_run(d, g, M_CAPPED, spill);
-		cr_assert(best.found && best.best_total <= size, "%s: part %u: the "
-		          "oracle finds no plan as small", what, k);
-		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
-		              "proven bound above the least size %" PRIu64
-		              " at spill %" PRIu64, what, k, best.best_total, spill);
-		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
-		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
-		          "spilling no more has %" PRIu64, what, k, size, spill,
-		          best.best_total);
-	}
-}
-
 /* Every algorithm the registry lists, on random small problems: each plan
  * verifies; written as JSON it reads back to the same placements and parts
  * and writes again byte for byte; written as CSV when CSV holds it, it reads
@@ -420,10 +383,9 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
 			planned++;
 			cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s: %s", what,
 			             usmp_plan_error(plan));
-			check_claims(plan, &d, what);
+			oracle_check_claims(plan, &d, what);
 			for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-				usmp_part_info pi = {.struct_size = sizeof pi};
-				usmp_plan_part(plan, k, &pi);
+				usmp_part_info pi = test_part(plan, k);
 				optimal += pi.optimal != 0;
 			}
 			/* JSON: placements, parts, and the same bytes again */
@@ -506,13 +468,10 @@ Test(redteam3, every_listed_algorithms_plans_round_trip_and_claim_truly,
  * API); it printed ": auto", a line with no name. */
 Test(redteam3, select_of_the_empty_target_names_the_untargeted_part)
 {
-	char *out = NULL;
-	int st = test_usmp(&out, "select ''");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("select ''");
 	cr_assert(!strncmp(out, "(no target): auto\n", 18), "%s", out);
 	free(out);
-	st = test_usmp(&out, "select npu '' --pool sram");
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("select npu '' --pool sram");
 	cr_assert(!strncmp(out, "npu, (no target) (pools sram): auto\n", 36), "%s",
 	          out);
 	free(out);

@@ -16,12 +16,6 @@ static char *liars(void)
 	return test_fmt("%s/redteam4/liars.so", test_fixture_plugindir());
 }
 
-/* Three 8-byte buffers alive together: 24 bytes is the least. */
-static const char three_json[] =
-	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"b\", \"size\": 8, \"live\": [0, 4]}, "
-	"{\"name\": \"c\", \"size\": 8, \"live\": [0, 4]}]}";
-
 /* Two 8-byte buffers one after the other: 8 bytes is the least. */
 static const char two_json[] =
 	"{\"usmp\": 1, \"buffers\": [{\"name\": \"a\", \"size\": 8, \"live\": [0, 2]}, "
@@ -94,8 +88,7 @@ Test(redteam4, report_bound_is_taken_only_from_an_exact_algorithm)
 		usmp_plan *plan = NULL;
 		int st = plan_with(two_json, "rt_self_optimal", modes[m], &plan);
 		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-		usmp_part_info info = {.struct_size = sizeof info};
-		cr_assert_eq(usmp_plan_part(plan, 0, &info), USMP_OK);
+		usmp_part_info info = test_part(plan, 0);
 		cr_assert_eq(info.size, 16);
 		cr_assert_eq(info.lower_bound, 8);
 		cr_assert_eq(info.proven_bound, 8, "proven %llu",
@@ -129,7 +122,8 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 	static const char *const algos[] = {"rt_view_sizes", "rt_view_count"};
 	for (int i = 0; i < 2; i++) {
 		usmp_plan *plan = NULL;
-		int st = plan_with(three_json, algos[i], USMP_PLAN_NO_ISOLATE, &plan);
+		int st = plan_with(test_three_json, algos[i], USMP_PLAN_NO_ISOLATE,
+		                   &plan);
 		cr_assert_eq(st, USMP_ERR_PLUGIN, "%s: %d", algos[i], st);
 		const char *e = usmp_plan_error(plan);
 		char *want = test_fmt("algorithm \"%s\" (plugin \"liars\", ", algos[i]);
@@ -139,7 +133,7 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 		free(want);
 		usmp_plan_destroy(plan);
 		/* Isolated, it writes into a copy: the verifier refuses the plan. */
-		st = plan_with(three_json, algos[i], USMP_PLAN_ISOLATE, &plan);
+		st = plan_with(test_three_json, algos[i], USMP_PLAN_ISOLATE, &plan);
 		cr_assert_eq(st, USMP_ERR_PLUGIN, "%s: %d", algos[i], st);
 		want = test_fmt("algorithm \"%s\" returned an invalid plan: ", algos[i]);
 		cr_assert(strstr(usmp_plan_error(plan), want), "%s",
@@ -147,7 +141,7 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 		free(want);
 		usmp_plan_destroy(plan);
 	}
-	char *pp = test_write_tmp(".json", three_json), *path = liars();
+	char *pp = test_write_tmp(".json", test_three_json), *path = liars();
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_PLUGIN_PATH='%s' '%s' plan '%s' "
 	                     "-a rt_view_count --no-isolate", path, test_cli(), pp);
@@ -160,19 +154,12 @@ Test(redteam4, a_plugin_writing_into_its_view_in_process_is_refused)
 	free(pp);
 }
 
-static const char crafted_csv[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* A volunteer for auto doing the same, called in process: auto's plan was
  * verified against the changed view and printed; now the part fails naming
  * the volunteer. */
 Test(redteam4, a_volunteer_writing_into_its_view_is_named)
 {
-	char *pp = test_write_tmp(".csv", crafted_csv), *path = liars();
+	char *pp = test_write_tmp(".csv", test_crafted_csv), *path = liars();
 	char *out = NULL;
 	char *cmd = test_fmt("USMP_LOG=warn USMP_PLUGIN_PATH='%s' '%s' plan '%s' "
 	                     "-a auto:improve=false --no-isolate -o /dev/null",
@@ -253,29 +240,8 @@ Test(redteam4, invalid_placements_are_refused_whatever_the_caps_claim)
  * ignored, and the valid plan is taken. */
 Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
 {
-	static const uint32_t modes[] = {USMP_PLAN_ISOLATE, USMP_PLAN_NO_ISOLATE};
 	char *path = liars();
-	for (int m = 0; m < 2; m++) {
-		char lines[TEST_LOG_LINES] = "";
-		usmp_registry *r = test_registry(path);
-		usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_WARN);
-		usmp_problem *p = test_parse_json(three_json, "x.json");
-		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
-		                       .algorithm = "rt_foreign_free"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
-		cr_assert(strstr(lines, "0 rt_foreign_free: host->free() of a "
-		                        "pointer host->alloc() did not return, or "
-		                        "freed already; ignored\n"), "%s", lines);
-		cr_assert(strstr(lines, "0 rt_foreign_free: host->realloc() of a "
-		                        "pointer host->alloc() did not return"),
-		          "%s", lines);
-		cr_assert_null(strstr(lines, "leaked"), "%s", lines);
-		usmp_plan_destroy(plan);
-		usmp_problem_destroy(p);
-		usmp_registry_destroy(r);
-	}
+	test_foreign_free_ignored(path, "rt_foreign_free");
 	free(path);
 }
 
@@ -285,7 +251,7 @@ Test(redteam4, free_of_a_pointer_the_host_did_not_allocate_is_ignored)
  * 0, no plan file and no message. */
 Test(redteam4, a_plugin_exiting_in_process_is_exit_4_with_a_message)
 {
-	char *pp = test_write_tmp(".json", three_json), *path = liars();
+	char *pp = test_write_tmp(".json", test_three_json), *path = liars();
 	char *plan = test_tmpfile(".json");
 	remove(plan);
 	char *out = NULL;
@@ -334,9 +300,7 @@ Test(redteam4, log_levels_outside_the_enum_are_the_nearest_level)
 		usmp_problem *p = test_parse_json(two_json, "x.json");
 		usmp_plan_options o = {.struct_size = sizeof o, .flags = modes[m],
 		                       .algorithm = "rt_odd_levels"};
-		usmp_plan *plan = NULL;
-		int st = usmp_plan_compute(r, p, &o, &plan);
-		cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, &o);
 		cr_assert(strstr(lines, "0 rt_odd_levels: level minus seven\n"),
 		          "mode %d: %s", m, lines);
 		cr_assert(strstr(lines, "3 rt_odd_levels: level one thousand\n"),

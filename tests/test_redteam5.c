@@ -41,8 +41,7 @@ Test(redteam5, options_whose_struct_size_cuts_a_field_are_read_whole)
 		int st = usmp_plan_compute(r, p, &o, &plan);
 		cr_assert_eq(st, USMP_OK, "struct_size %u: %s", size,
 		             usmp_plan_error(plan));
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		/* algorithm ends at 16, param_count at 28, target at 40 */
 		const char *algo = size >= 16 ? "first_fit" : "auto";
 		cr_assert(!strncmp(pi.algorithm, algo, strlen(algo)),
@@ -105,18 +104,16 @@ Test(redteam5, a_path_to_stdout_beside_dash_is_refused)
 	cr_assert(strstr(out, "would both go to stdout"), "exit %d: %s", st, out);
 	free(out);
 	/* a file and the picture on stdout, or /dev/null twice: fine */
-	st = test_usmp(&out, "plan '%s/m.json' -q -o /dev/stdout --svg '%s/p.svg' "
-	                     "> '%s/out.txt'", dir, dir, dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s/m.json' -q -o /dev/stdout --svg '%s/p.svg' "
+	                         "> '%s/out.txt'", dir, dir, dir);
 	free(out);
 	char *plan = test_fmt("%s/out.txt", dir);
 	char *text = test_read_file(plan);
 	cr_assert(text && !strncmp(text, "{\"usmp\": 1,", 11), "%s", text);
 	free(text);
 	free(plan);
-	st = test_usmp(&out, "plan '%s/m.json' -q -o /dev/null --svg - > /dev/null",
-	               dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s/m.json' -q -o /dev/null --svg - > /dev/null",
+	                   dir);
 	free(out);
 	free(dir);
 }
@@ -146,9 +143,7 @@ Test(redteam5, an_output_onto_the_problem_read_from_stdin_is_refused)
 		free(text);
 	}
 	/* another file is written */
-	char *out = NULL;
-	int st = test_usmp(&out, "plan - -q -o '%s/plan.json' < '%s'", dir, path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan - -q -o '%s/plan.json' < '%s'", dir, path);
 	free(out);
 	free(path);
 	free(dir);
@@ -170,43 +165,6 @@ static usmp_problem *gap_problem(desc *d, uint64_t *s)
 		.fixed_pct = 20, .unbounded_room = 32,
 		.rules_pct = 35, .lead_lo = -4, .lead_width = 8};
 	return oracle_random(d, s, &shape);
-}
-
-/* Each part's claims against the oracle: its lower bound and proven bound
- * are at most the least size of its group at no more spill, and a part
- * claimed optimal has that least size. Returns the parts claimed optimal. */
-static uint32_t check_part_claims(usmp_plan *plan, const desc *d,
-                                  const char *what)
-{
-	uint32_t pool[MAX_N], optimal = 0;
-	uint64_t off[MAX_N], hw[MAX_P];
-	for (uint32_t i = 0; i < d->n; i++)
-		cr_assert_eq(usmp_plan_placement(plan, i, &pool[i], &off[i]), USMP_OK);
-	oracle_high_water(d, pool, off, hw);
-	for (uint32_t k = 0; k < usmp_plan_part_count(plan); k++) {
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, k, &pi), USMP_OK);
-		uint32_t g = pi.group;
-		cr_assert_lt(g, d->groups, "%s", what);
-		uint64_t size, spill;
-		oracle_group_use(d, pool, hw, g, &size, &spill);
-		cr_assert_eq(pi.size, size, "%s: part %u size", what, k);
-		oracle least = oracle_run(d, g, M_ANY, 0);
-		oracle best = oracle_run(d, g, M_CAPPED, spill);
-		cr_assert(least.found && best.found && best.best_total <= size,
-		          "%s: part %u: the oracle finds no plan as small", what, k);
-		cr_assert_leq(pi.lower_bound, least.best_total, "%s: part %u: lower "
-		              "bound above the least size of any plan", what, k);
-		cr_assert_leq(pi.proven_bound, best.best_total, "%s: part %u: "
-		              "proven bound above the least size %" PRIu64
-		              " at spill %" PRIu64, what, k, best.best_total, spill);
-		cr_assert(!pi.optimal || size == best.best_total, "%s: part %u "
-		          "claimed optimal at %" PRIu64 " (spill %" PRIu64 "), a plan "
-		          "spilling no more has %" PRIu64, what, k, size, spill,
-		          best.best_total);
-		optimal += pi.optimal != 0;
-	}
-	return optimal;
 }
 
 Test(redteam5, claims_hold_against_the_oracle_on_alignment_gaps, .timeout = 120)
@@ -242,7 +200,7 @@ Test(redteam5, claims_hold_against_the_oracle_on_alignment_gaps, .timeout = 120)
 			int st = usmp_plan_compute(r, p, &o, &plan);
 			if (st == USMP_OK) {
 				planned++;
-				optimal += check_part_claims(plan, &d, what);
+				optimal += oracle_check_claims(plan, &d, what);
 			} else {
 				cr_assert(st == USMP_ERR_INFEASIBLE ||
 				          st == USMP_ERR_UNSUPPORTED, "%s: %s: %s", what,
@@ -407,9 +365,7 @@ Test(redteam5, svg_of_times_far_from_zero_draws_every_buffer)
 	char *svg = test_tmpfile(".svg");
 	for (size_t k = 0; k < 2; k++) {
 		usmp_problem *p = test_parse_json(problems[k], "far.json");
-		usmp_plan *plan = NULL;
-		cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-		             usmp_plan_error(plan));
+		usmp_plan *plan = test_plan_ok(r, p, NULL);
 		cr_assert_eq(usmp_plan_write_svg(plan, p, svg), USMP_OK, "%s",
 		             usmp_plan_error(plan));
 		char *text = test_read_file(svg);

@@ -117,9 +117,7 @@ Test(redteam6, a_buffer_naming_many_candidate_pools_is_read_in_linear_time,
 	/* the lists as named: a plan puts each buffer in its first pool */
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	uint32_t pool = 0;
 	cr_assert_eq(usmp_plan_placement(plan, a, &pool, NULL), USMP_OK);
 	cr_assert_eq(pool, 0);
@@ -147,9 +145,7 @@ Test(redteam6, a_rule_matching_none_of_many_targets_is_checked_in_linear_time,
 	cr_assert_eq(usmp_registry_bind_rules(r, "nosuch=first_fit"), USMP_OK);
 	usmp_registry_set_log(r, test_keep_log_lines, lines, USMP_LOG_INFO);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert(strstr(lines, "2 usmp_registry_bind: rule \"nosuch=first_fit\" "
 	                        "matches no target of the problem (targets: "
 	                        "\"t0\", \"t1\", \"t2\", \"t3\", \"t4\", \"t5\", "
@@ -267,12 +263,7 @@ Test(redteam6, a_plugin_path_entry_in_a_symlink_loop_says_why)
 	cr_assert_eq(symlink(b, a), 0);
 	cr_assert_eq(symlink(a, b), 0);
 	char *path = test_fmt("%s:%s", a, none);
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = path};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(path);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 2);
 	char *want = test_fmt("%s: cannot read plugin path entry: Too many levels "
 	                      "of symbolic links (an entry of "
@@ -327,8 +318,7 @@ Test(redteam6, a_csv_plan_giving_a_live_range_the_problem_lacks_is_refused)
 	cr_assert(strstr(out, "upper.csv:3: upper \"1\" given for buffer \"a\""),
 	          "%s", out);
 	free(out);
-	st = test_usmp(&out, "verify '%s/m.json' '%s/empty.csv'", dir, dir);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("verify '%s/m.json' '%s/empty.csv'", dir, dir);
 	cr_assert(strstr(out, "empty.csv: valid plan for "), "%s", out);
 	free(out);
 	free(dir);

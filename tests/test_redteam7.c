@@ -212,9 +212,7 @@ Test(redteam7, a_replay_writing_more_than_it_replays_is_refused_first)
 	}
 	usmp_registry *r = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *pl = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &pl), USMP_OK, "%s",
-	             usmp_plan_error(pl));
+	usmp_plan *pl = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_pool_size(pl, 0), 256u << 20);
 	cr_assert_eq(usmp_plan_simulate(pl, p), USMP_ERR_INVALID);
 	cr_assert(strstr(usmp_plan_error(pl), "more than the 4294967296 it "
@@ -304,9 +302,7 @@ Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "fx_echo",
 	                       .params = params, .param_count = 1,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	char *path = test_tmpfile(".json");
 	cr_assert_eq(usmp_plan_write(plan, p, path, USMP_FORMAT_JSON), USMP_OK,
 	             "%s", usmp_plan_error(plan));
@@ -322,8 +318,7 @@ Test(redteam7, knob_values_with_blanks_and_equals_survive_a_plan_file)
 	char *text2 = test_read_file(path2);
 	cr_assert_str_eq(text2, text);
 	/* the part's text form is as before, for hosts */
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(back, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(back, 0);
 	cr_assert(strstr(pi.params, "s=fast x=1  y "), "%s", pi.params);
 	free(text2);
 	free(text);

@@ -310,9 +310,7 @@ Test(redteam8, a_bound_rule_that_never_decides_is_logged)
 	cr_assert_eq(usmp_registry_bind_rules(r, "npu=first_fit;npu=best_fit"),
 	             USMP_OK);
 	usmp_problem *p = test_parse_json(board_json, "board.json");
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, NULL, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, NULL);
 	cr_assert(strstr(log, "usmp_registry_bind: rule \"npu=best_fit\" never "
 	                      "decides: the earlier rule \"npu=first_fit\" has "
 	                      "the same pattern"), "%s", log);
@@ -379,12 +377,7 @@ Test(redteam8, a_dangling_plugin_link_is_said_and_the_scan_goes_on)
 	cr_assert_eq(mkfifo(fifo, 0600), 0);
 	cr_assert_eq(symlink(fit, real), 0);
 
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = dir};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(dir);
 	char *want[4];
 	want[0] = test_fmt("%s: skipped: a FIFO, not a plugin file", fifo);
 	want[1] = test_fmt("%s: skipped: a symbolic link to /nonexistent/acme.so, "
@@ -421,7 +414,7 @@ Test(redteam8, a_dangling_plugin_link_is_said_and_the_scan_goes_on)
 	/* a directory of nothing but such entries says so where an algorithm
 	 * is not found */
 	remove(real);
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	r = test_registry_any(dir);
 	cr_assert_neq(usmp_registry_select(r, "npu", "first_fit", &sel), USMP_OK);
 	char *miss = test_fmt("%s: no .so file in the directory is a plugin file "
 	                      "(usmp list -v says why)", dir);
@@ -620,20 +613,14 @@ Test(redteam8, a_plugin_path_of_many_missing_entries_is_searched_in_linear_time)
 		used += (size_t)sprintf(distinct + used, "%sm%zu", i ? ":" : "", i);
 	}
 	path[2 * n - 1] = '\0';
-	usmp_registry_options o = {.struct_size = sizeof o,
-	                           .flags = USMP_REGISTRY_NO_ENV |
-	                                    USMP_REGISTRY_NO_DEFAULT_DIRS,
-	                           .plugin_path = path};
-	usmp_registry *r = NULL;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	usmp_registry *r = test_registry_any(path);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), 1);
 	cr_assert_str_eq(usmp_registry_diagnostic(r, 0),
 	                 "x: plugin directory not found (an entry of "
 	                 "usmp_registry_options.plugin_path)");
 	usmp_registry_destroy(r);
 
-	o.plugin_path = distinct;
-	cr_assert_eq(usmp_registry_create(&o, &r), USMP_OK);
+	r = test_registry_any(distinct);
 	cr_assert_eq(usmp_registry_diagnostic_count(r), n);
 	usmp_selection sel = {.struct_size = sizeof sel};
 	cr_assert_eq(usmp_registry_select(r, "npu", "nosuch", &sel),

@@ -104,8 +104,7 @@ Test(redteam9, verify_says_which_claims_it_drops)
 		cr_assert(n >= m && !strcmp(note + n - m, cases[k].says),
 		          "case %zu: %s", k, note);
 		cr_assert_eq(!*note, !*cases[k].says, "case %zu: %s", k, note);
-		usmp_part_info pi = {.struct_size = sizeof pi};
-		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		usmp_part_info pi = test_part(plan, 0);
 		cr_assert_eq(pi.proven_bound, 16);
 		cr_assert_eq(pi.lower_bound, 16);
 		cr_assert_eq(pi.optimal, 0);

@@ -253,8 +253,7 @@ Test(refusals, shared_pool_board_plans_with_npu_exact_and_wildcard)
 	cr_assert_eq(usmp_plan_compute(r, p, &o, &pl), USMP_OK,
 	             "%s", usmp_plan_error(pl));
 	cr_assert_eq(usmp_plan_part_count(pl), 2);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(pl, 1, &pi), USMP_OK);
+	usmp_part_info pi = test_part(pl, 1);
 	cr_assert_str_eq(pi.target, "npu,cpu");
 	cr_assert_str_eq(pi.algorithm, "best_fit");
 	cr_assert_str_eq(pi.rule, "*=best_fit");

@@ -275,12 +275,9 @@ static usmp_part_info plan_auto(usmp_registry *r, usmp_problem *p)
 {
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_part_count(plan), 1);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	pi.algorithm = pi.target = pi.params = pi.rule = pi.overrun_by = NULL;
 	usmp_plan_destroy(plan);
 	return pi;
@@ -315,9 +312,7 @@ Test(spill_floor, auto_stops_at_the_floor)
 Test(spill_floor, summary_and_file_plans_report_the_floor)
 {
 	char *path = test_write_tmp(".json", xy_json);
-	char *out = NULL;
-	int st = test_usmp(&out, "plan '%s' -o /dev/null", path);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	char *out = test_usmp_ok("plan '%s' -o /dev/null", path);
 	cr_assert(strstr(out, "\n    spill 50 bytes: 1 buffer outside its first "
 	                      "candidate pool, the largest \"y\" in dram; the "
 	                      "least possible: no valid plan spills less\n"),
@@ -339,8 +334,7 @@ Test(spill_floor, summary_and_file_plans_report_the_floor)
 		"[\"sram\", \"dram\"]}]}\n";
 	path = test_write_tmp(".json", above);
 	char *file = test_tmpfile(".json");
-	st = test_usmp(&out, "plan '%s' -a first_fit -o '%s'", path, file);
-	cr_assert_eq(st, 0, "exit %d: %s", st, out);
+	out = test_usmp_ok("plan '%s' -a first_fit -o '%s'", path, file);
 	cr_assert(strstr(out, "\n    spill 110 bytes: 2 buffers outside their "
 	                      "first candidate pool, the largest \"z\" in dram; "
 	                      "no valid plan spills less than 60 bytes\n"),
@@ -351,8 +345,7 @@ Test(spill_floor, summary_and_file_plans_report_the_floor)
 	usmp_plan *back = NULL;
 	cr_assert_eq(usmp_plan_read(p, file, USMP_FORMAT_AUTO, &back), USMP_OK,
 	             "%s", usmp_plan_error(back));
-	usmp_part_info bi = {.struct_size = sizeof bi};
-	cr_assert_eq(usmp_plan_part(back, 0, &bi), USMP_OK);
+	usmp_part_info bi = test_part(back, 0);
 	cr_assert_eq(bi.spill, 110);
 	cr_assert_eq(bi.spill_floor, 60);
 	usmp_plan_destroy(back);

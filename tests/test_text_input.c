@@ -113,9 +113,7 @@ Test(text_input, svg_is_well_formed_xml_for_every_name)
 	usmp_plan_options o = {.struct_size = sizeof o,
 	                       .flags = USMP_PLAN_NO_ISOLATE,
 	                       .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	char *path = test_tmpfile(".svg");
 	cr_assert_eq(usmp_plan_write_svg(plan, p, path), USMP_OK, "%s",
 	             usmp_plan_error(plan));

@@ -45,6 +45,20 @@ static usmp_placement *greedy_ok(const char *algo, const usmp_view *v)
 	return o;
 }
 
+/* greedy_ok of `algo` on p, which is then freed: every buffer i of p at
+ * want[i]; and the plan's total `total` (0: not checked). */
+static void greedy_offsets(const char *algo, th_problem *p,
+                           const uint64_t *want, uint64_t total)
+{
+	const usmp_view *v = th_view(p);
+	usmp_placement *o = greedy_ok(algo, v);
+	th_expect_offsets(v, o, algo, want);
+	if (total)
+		cr_assert_eq(th_total(v, o), total);
+	free(o);
+	th_free(p);
+}
+
 Test(tvm, plugin_exports_three_algorithms)
 {
 	const char *names[] = { "greedy_by_size", "greedy_by_conflicts",
@@ -80,17 +94,9 @@ static th_problem *fanout(void)
 
 Test(tvm, fanout_greedy_by_size_is_250)
 {
-	th_problem *p = fanout();
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = greedy_ok("greedy_by_size", v);
 	/* c g f e d b a: c@0 g@0 f@70 e@130 d@180 b@220 a@240 */
-	const uint64_t want[] = { 240, 220, 0, 180, 130, 70, 0 };
-	for (int i = 0; i < 7; i++)
-		cr_assert_eq(o[i].offset, want[i], "%c at %llu", 'a' + i,
-		             (unsigned long long)o[i].offset);
-	cr_assert_eq(th_total(v, o), 250);
-	free(o);
-	th_free(p);
+	static const uint64_t want[] = { 240, 220, 0, 180, 130, 70, 0 };
+	greedy_offsets("greedy_by_size", fanout(), want, 250);
 }
 
 Test(tvm, fanout_greedy_by_conflicts_is_320)
@@ -100,15 +106,9 @@ Test(tvm, fanout_greedy_by_conflicts_is_320)
 	/* degrees: a2 b4 c4 d4 e4 f3 g1 */
 	cr_assert_eq(v->degree[1], 4);
 	cr_assert_eq(v->degree[5], 3);
-	usmp_placement *o = greedy_ok("greedy_by_conflicts", v);
 	/* c e d b f a g: c@0 e@100 d@150 b@190 f@190 a@210 g@250 */
-	const uint64_t want[] = { 210, 190, 0, 150, 100, 190, 250 };
-	for (int i = 0; i < 7; i++)
-		cr_assert_eq(o[i].offset, want[i], "%c at %llu", 'a' + i,
-		             (unsigned long long)o[i].offset);
-	cr_assert_eq(th_total(v, o), 320);
-	free(o);
-	th_free(p);
+	static const uint64_t want[] = { 210, 190, 0, 150, 100, 190, 250 };
+	greedy_offsets("greedy_by_conflicts", p, want, 320);
 }
 
 Test(tvm, fanout_hill_climb_is_no_worse_than_greedy)
@@ -129,17 +129,12 @@ Test(tvm, fanout_hill_climb_is_no_worse_than_greedy)
 Test(tvm, greedy_does_not_fill_gaps)
 {
 	th_problem *p = th_new();
-	uint32_t a = th_buffer(p, "A", 100, 1, 0, 2);
-	uint32_t b = th_buffer(p, "B", 50, 1, 1, 4);
-	uint32_t c = th_buffer(p, "C", 50, 1, 3, 5);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = greedy_ok("greedy_by_size", v);
-	cr_assert_eq(o[a].offset, 0);
-	cr_assert_eq(o[b].offset, 100);
-	/* first fit would use [0, 100); TVM stacks above B */
-	cr_assert_eq(o[c].offset, 150);
-	free(o);
-	th_free(p);
+	th_buffer(p, "A", 100, 1, 0, 2);
+	th_buffer(p, "B", 50, 1, 1, 4);
+	th_buffer(p, "C", 50, 1, 3, 5);
+	/* A@0, B@100; first fit would put C in [0, 100): TVM stacks it above B */
+	static const uint64_t want[] = { 0, 100, 150 };
+	greedy_offsets("greedy_by_size", p, want, 0);
 }
 
 Test(tvm, size_ties_break_by_conflicts_then_name_descending)
@@ -156,31 +151,20 @@ Test(tvm, size_ties_break_by_conflicts_then_name_descending)
 	th_edge(p, y, w);
 	th_edge(p, x, y);
 	/* degrees: x3 y3 z2 w2; order: y, x (name desc), then z, w:
-	 * y@0 x@10 z@20 w@20 */
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = greedy_ok("greedy_by_size", v);
-	cr_assert_eq(o[y].offset, 0);
-	cr_assert_eq(o[x].offset, 10);
-	cr_assert_eq(o[z].offset, 20);
-	cr_assert_eq(o[w].offset, 20);
-	free(o);
-	th_free(p);
+	 * y@0 x@10 z@20 w@20 (x, y, z, w in the order added) */
+	static const uint64_t want[] = { 10, 0, 20, 20 };
+	greedy_offsets("greedy_by_size", p, want, 0);
 }
 
 Test(tvm, end_is_rounded_up_to_alignment)
 {
 	th_problem *p = th_new();
 	th_pool(p, "sram", USMP_UNBOUNDED, 4);
-	uint32_t a = th_buffer(p, "a", 10, 1, 0, 2);
-	uint32_t b = th_buffer(p, "b", 8, 16, 0, 2);
-	uint32_t c = th_buffer(p, "c", 6, 1, 0, 2);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = greedy_ok("greedy_by_size", v);
-	cr_assert_eq(o[a].offset, 0);
-	cr_assert_eq(o[b].offset, 16);
-	cr_assert_eq(o[c].offset, 24);
-	free(o);
-	th_free(p);
+	th_buffer(p, "a", 10, 1, 0, 2);
+	th_buffer(p, "b", 8, 16, 0, 2);
+	th_buffer(p, "c", 6, 1, 0, 2);
+	static const uint64_t want[] = { 0, 16, 24 };
+	greedy_offsets("greedy_by_size", p, want, 0);
 }
 
 Test(tvm, spills_to_next_pool_and_reports_infeasible)
@@ -254,13 +238,9 @@ Test(tvm, fixed_buffers_are_honoured)
 	th_problem *p = th_new();
 	uint32_t f = th_buffer(p, "pinned", 16, 1, 0, 4);
 	th_fixed(p, f, 0, 100);
-	uint32_t a = th_buffer(p, "a", 8, 1, 0, 4);
-	const usmp_view *v = th_view(p);
-	usmp_placement *o = greedy_ok("greedy_by_conflicts", v);
-	cr_assert_eq(o[f].offset, 100);
-	cr_assert_eq(o[a].offset, 116);
-	free(o);
-	th_free(p);
+	th_buffer(p, "a", 8, 1, 0, 4);
+	static const uint64_t want[] = { 100, 116 };
+	greedy_offsets("greedy_by_conflicts", p, want, 0);
 }
 
 /* ---- random problems ------------------------------------------------------ */

@@ -270,9 +270,7 @@ static usmp_plan *plan_with(usmp_registry *r, usmp_problem *p,
 {
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = algo,
 	                       .flags = USMP_PLAN_NO_ISOLATE};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	return plan;
 }
 

@@ -10,17 +10,6 @@
 
 #include "support.h"
 
-/* 19 buffers on which every shipped heuristic stays one byte above the
- * lower bound (41), found by search; the names spell an order in which
- * first fit reaches it, which the volunteer fixture (fx_oracle: first fit
- * in name order) knows and the shipped heuristics do not. */
-static const char crafted[] =
-	"id,lower,upper,size\n"
-	"v06,6,12,1\nv08,9,11,11\nv00,0,2,1\nv15,9,11,11\nv11,0,6,1\n"
-	"v13,2,6,13\nv04,14,20,8\nv09,11,12,2\nv10,14,16,8\nv01,3,5,16\n"
-	"v12,11,15,1\nv18,4,10,11\nv14,13,16,8\nv07,7,9,2\nv05,0,1,7\n"
-	"v17,1,4,11\nv16,14,15,16\nv03,12,14,11\nv02,5,12,7\n";
-
 /* "BUILD/plugins:FIXTURES/volunteer/NAME.so" (NULL: the shipped ones). */
 static char *with_fixture(const char *name)
 {
@@ -36,7 +25,7 @@ static char *with_fixture(const char *name)
 
 static usmp_problem *crafted_problem(void)
 {
-	char *path = test_write_tmp(".csv", crafted);
+	char *path = test_write_tmp(".csv", test_crafted_csv);
 	usmp_problem *p = usmp_problem_create();
 	cr_assert_not_null(p);
 	cr_assert_eq(usmp_problem_read(p, path, USMP_FORMAT_AUTO, USMP_UNBOUNDED),
@@ -51,7 +40,7 @@ typedef struct outcome {
 	char algorithm[128];
 } outcome;
 
-/* auto (with improve=false when `heuristics_only`) on the crafted problem
+/* auto (with improve=false when `heuristics_only`) on test_crafted_csv
  * with the plugins of `path`; asserts a verified plan. */
 static outcome plan_crafted(const char *path, bool heuristics_only)
 {
@@ -61,13 +50,10 @@ static outcome plan_crafted(const char *path, bool heuristics_only)
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto",
 	                       .params = knobs,
 	                       .param_count = heuristics_only ? 1 : 0};
-	usmp_plan *plan = NULL;
-	int st = usmp_plan_compute(r, p, &o, &plan);
-	cr_assert_eq(st, USMP_OK, "%s", usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(r, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_part_info part = test_part(plan, 0);
 	outcome out = {.size = part.size, .lower_bound = part.lower_bound};
 	snprintf(out.algorithm, sizeof out.algorithm, "%s", part.algorithm);
 	usmp_plan_destroy(plan);
@@ -110,11 +96,8 @@ Test(volunteer, the_same_algorithm_without_the_bit_is_never_run)
 	usmp_problem *p = crafted_problem();
 	usmp_plan_options named = {.struct_size = sizeof named,
 	                           .algorithm = "fx_oracle_off"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(r, p, &named, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
-	usmp_part_info part = {.struct_size = sizeof part};
-	cr_assert_eq(usmp_plan_part(plan, 0, &part), USMP_OK);
+	usmp_plan *plan = test_plan_ok(r, p, &named);
+	usmp_part_info part = test_part(plan, 0);
 	cr_assert_eq(part.size, 41);
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
@@ -131,7 +114,7 @@ Test(volunteer, a_crashing_or_invalid_volunteer_does_not_fail_auto)
 		cr_assert_geq(o.size, 41);
 	}
 	/* The notes say which volunteer was ignored and why. */
-	char *csv = test_write_tmp(".csv", crafted);
+	char *csv = test_write_tmp(".csv", test_crafted_csv);
 	char cmd[12000], *out = NULL;
 	snprintf(cmd, sizeof cmd, "USMP_LOG=warn USMP_PLUGIN_PATH='%s' '%s' plan "
 	         "'%s' -o /dev/null", path, test_cli(), csv);

@@ -112,16 +112,13 @@ Test(xla, first_fit_plans_b_validly_and_no_smaller_than_its_bound)
 	usmp_problem *p = read_b();
 	usmp_registry *reg = test_registry(NULL);
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "first_fit"};
-	usmp_plan *plan = NULL;
-	cr_assert_eq(usmp_plan_compute(reg, p, &o, &plan), USMP_OK, "%s",
-	             usmp_plan_error(plan));
+	usmp_plan *plan = test_plan_ok(reg, p, &o);
 	cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "%s",
 	             usmp_plan_error(plan));
 	uint64_t pool = usmp_plan_pool_size(plan, 0);
 	cr_assert_geq(pool, B_BOUND, "pool %llu below the bound",
 	              (unsigned long long)pool);
-	usmp_part_info pi = {.struct_size = sizeof pi};
-	cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+	usmp_part_info pi = test_part(plan, 0);
 	cr_assert_eq(pi.lower_bound, B_BOUND);
 	cr_assert_str_eq(pi.algorithm, "first_fit");
 	/* and checked again here: every buffer inside the pool, no two buffers

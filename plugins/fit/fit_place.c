@@ -2,7 +2,7 @@
  * its pool's gap index asked) pool by pool, and the chosen offset recorded
  * in the structures the problem keeps. */
 #include "fit_ctx.h"
-#include "../name_shown.h"
+#include "../no_fit_msg.h"
 
 #include <stdio.h>
 
@@ -249,12 +249,7 @@ int usmp__fit_place(fit_ctx *c, uint32_t b)
 				return usmp__fit_put(c, b, p, x);
 		}
 	}
-	char nm[NAME_SHOWN_MAX];
-	snprintf(c->msg, sizeof c->msg,
-	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
-	         "candidate pool(s)",
-	         c->algo, name_shown(r->name, nm), (unsigned long long)r->size,
-	         r->size == 1 ? "" : "s", r->candidate_count);
+	no_fit_msg(c->msg, sizeof c->msg, c->algo, r);
 	return USMP_ERR_INFEASIBLE;
 }
 

@@ -17,7 +17,7 @@
 #include "tvm_ctx.h"
 
 #include "../host_mem.h"
-#include "../name_shown.h"
+#include "../no_fit_msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -302,12 +302,7 @@ uint64_t tvm_total(const tvm_ctx *c, const usmp_placement *pl, uint64_t *hw)
 void tvm_fail_msg(tvm_ctx *c)
 {
 	const usmp_buffer_rec *r = &c->v->buffers[c->fail];
-	char nm[NAME_SHOWN_MAX];
-	snprintf(c->msg, sizeof c->msg,
-	         "%s: buffer \"%s\" (%llu byte%s) fits in none of its %u "
-	         "candidate pool(s)",
-	         c->algo, name_shown(r->name, nm), (unsigned long long)r->size,
-	         r->size == 1 ? "" : "s", r->candidate_count);
+	no_fit_msg(c->msg, sizeof c->msg, c->algo, r);
 }
 
 /* ---- setup shared by the three algorithms -------------------------------- */

@@ -555,20 +555,20 @@ class Problem(_Guarded):
 
     # look-ups
     def _pool(self, pool):
-        if _is_int(pool):
-            return _index("pool", pool)
-        if not isinstance(pool, (str, bytes)):
-            raise TypeError("pool: expected a pool name or index, got %r"
-                            % (pool,))
-        return self.find_pool(pool)
+        return self._named("pool", pool, self.find_pool)
 
     def _buffer(self, buf):
-        if _is_int(buf):
-            return _index("buffer", buf)
-        if not isinstance(buf, (str, bytes)):
-            raise TypeError("buffer: expected a buffer name or index, got %r"
-                            % (buf,))
-        return self.find_buffer(buf)
+        return self._named("buffer", buf, self.find_buffer)
+
+    def _named(self, what, x, find):
+        """The index of `what` (pool, buffer) x: an index as it is, a name
+        through find (find_pool, find_buffer); TypeError for anything else."""
+        if _is_int(x):
+            return _index(what, x)
+        if not isinstance(x, (str, bytes)):
+            raise TypeError("%s: expected a %s name or index, got %r"
+                            % (what, what, x))
+        return find(x)
 
     def copy(self):
         """A new Problem with the same pools, buffers, conflicts and overlap
@@ -608,20 +608,19 @@ class Problem(_Guarded):
 
     def find_pool(self, name):
         """The index of the pool named `name` (NotFoundError if none)."""
-        i = ctypes.c_uint32()
-        st = self._lib.usmp_problem_find_pool(self._handle(), _bytes(name),
-                                              ctypes.byref(i))
-        if st:
-            _raise(st, 'no pool named "%s"' % name)
-        return i.value
+        return self._find("pool", self._lib.usmp_problem_find_pool, name)
 
     def find_buffer(self, name):
         """The index of the buffer named `name` (NotFoundError if none)."""
+        return self._find("buffer", self._lib.usmp_problem_find_buffer, name)
+
+    def _find(self, what, find, name):
+        """The index find (usmp_problem_find_pool or _buffer) gives `name`;
+        NotFoundError naming `what` (pool, buffer) if none."""
         i = ctypes.c_uint32()
-        st = self._lib.usmp_problem_find_buffer(self._handle(), _bytes(name),
-                                                ctypes.byref(i))
+        st = find(self._handle(), _bytes(name), ctypes.byref(i))
         if st:
-            _raise(st, 'no buffer named "%s"' % name)
+            _raise(st, 'no %s named "%s"' % (what, name))
         return i.value
 
     @property

@@ -55,6 +55,28 @@ FX_UNUSED static int stack_plan(const usmp_view *v, const usmp_host *h,
 	return 0;
 }
 
+/* Every buffer at offset 0 of its first candidate pool, said to be USMP_OK:
+ * overlapping buffers, an invalid plan. */
+FX_UNUSED static int fx_invalid(const usmp_view *v, const usmp_host *h,
+                                usmp_placement *out)
+{
+	(void)h;
+	for (uint32_t b = 0; b < v->buffer_count; b++) {
+		out[b].pool = v->candidates[v->buffers[b].candidate_start];
+		out[b].offset = 0;
+	}
+	return 0;
+}
+
+/* Dereferences NULL (SIGSEGV): what isolation must survive. */
+FX_UNUSED static int fx_crash(const usmp_view *v, const usmp_host *h,
+                              usmp_placement *out)
+{
+	(void)v, (void)h, (void)out;
+	volatile int *volatile nowhere = NULL;
+	return *nowhere; /* SIGSEGV */
+}
+
 /* The knob lists of the fixtures' algorithms (plugin.h's declaration
  * macros): a definition that disagrees with its list does not compile. The
  * ABI 1.0 and the bad-signature fixtures write their strings by hand, as
@@ -104,18 +126,15 @@ static const usmp_algorithm fx_good = USMP_ALGORITHM_INIT(
 	"stack buffers in their first pool (fixture)");
 #endif
 
-#if defined(FX_GOOD_V1_2)
+#if defined(FX_GOOD_V1_2) || defined(FX_GOOD_V1_3)
 static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
 	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
+#endif
+#if defined(FX_GOOD_V1_2)
 #define FX_MINOR 2
 #define FX_NAME "good_v1_2"
-#endif
-
-#if defined(FX_GOOD_V1_3)
-static const usmp_algorithm fx_plain_algo = USMP_ALGORITHM_INIT(
-	fx_plain, "fx_plain", FX_CAPS, "no knobs at all");
-static const usmp_algorithm *const algos[] = {&fx_good, &fx_plain_algo};
+#elif defined(FX_GOOD_V1_3)
 #define FX_MINOR 3
 #define FX_NAME "good_v1_3"
 #endif
@@ -182,7 +201,6 @@ static const usmp_algorithm fx_short = {
 	FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_short};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "short_struct"
 #define FX_STRUCT_SIZE offsetof(usmp_plugin, algorithm_count)
 #endif
@@ -196,7 +214,6 @@ static const usmp_algorithm fx_bad_sig = {
 static const usmp_algorithm fx_sig_ok = USMP_ALGORITHM_INIT(
 	fx_seeded, "fx_sig_ok", FX_CAPS, "good neighbour");
 static const usmp_algorithm *const algos[] = {&fx_bad_sig, &fx_sig_ok};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "bad_signature"
 #endif
 
@@ -221,7 +238,6 @@ static const usmp_algorithm fx_entries_ok = USMP_ALGORITHM_INIT(
 	fx_seeded, "fx_entries_ok", FX_CAPS, "the survivor");
 static const usmp_algorithm *const algos[] = {
 	NULL, &fx_upper, &fx_no_fn, &fx_tiny, &fx_entries_ok, &fx_twice};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "bad_entries"
 #endif
 
@@ -238,7 +254,6 @@ static const usmp_algorithm fx_fake_auto = {
 };
 static const usmp_algorithm *const algos[] = {&fx_good, &fx_dup_unique,
                                               &fx_fake_auto};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "duplicate"
 #endif
 
@@ -284,28 +299,16 @@ static const usmp_algorithm fx_echo_algo = USMP_ALGORITHM_INIT(
 	fx_echo, "fx_echo", USMP_CAP_DETERMINISTIC,
 	"logs the knob values it receives");
 static const usmp_algorithm *const algos[] = {&fx_echo_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "echo"
 #endif
 
 /* ---- invalid_plan: claims success with everything at offset 0 ----------- */
 #if defined(FX_INVALID_PLAN)
-static int fx_invalid(const usmp_view *v, const usmp_host *h,
-                      usmp_placement *out)
-{
-	(void)h;
-	for (uint32_t b = 0; b < v->buffer_count; b++) {
-		out[b].pool = v->candidates[v->buffers[b].candidate_start];
-		out[b].offset = 0;
-	}
-	return 0;
-}
 static const usmp_algorithm fx_invalid_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_invalid_plan",
 	"returns overlapping buffers and says USMP_OK", "", FN(fx_invalid), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_invalid_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "invalid_plan"
 #endif
 
@@ -373,40 +376,22 @@ static const usmp_algorithm fx_oracle_algo = {
 #define FX_NAME "not_volunteer"
 #endif
 static const usmp_algorithm *const algos[] = {&fx_oracle_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #endif
 
 /* A volunteer that crashes, and one that returns an invalid plan: auto
  * ignores both, with a note. */
 #if defined(FX_VOLUNTEER_CRASH)
-static int fx_vcrash(const usmp_view *v, const usmp_host *h,
-                     usmp_placement *out)
-{
-	(void)v, (void)h, (void)out;
-	volatile int *volatile nowhere = NULL;
-	return *nowhere; /* SIGSEGV */
-}
-static int fx_vinvalid(const usmp_view *v, const usmp_host *h,
-                       usmp_placement *out)
-{
-	(void)h;
-	for (uint32_t b = 0; b < v->buffer_count; b++)
-		out[b] = (usmp_placement){v->candidates[v->buffers[b].candidate_start],
-		                          0, 0};
-	return 0;
-}
 static const usmp_algorithm fx_vcrash_algo = {
 	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_volunteer_crash",
-	"volunteers, then dereferences NULL", "", FN(fx_vcrash), NULL, 0,
+	"volunteers, then dereferences NULL", "", FN(fx_crash), NULL, 0,
 };
 static const usmp_algorithm fx_vinvalid_algo = {
 	sizeof(usmp_algorithm), USMP_CAP_PORTFOLIO, "fx_volunteer_invalid",
-	"volunteers, then puts every buffer at offset 0", "", FN(fx_vinvalid),
+	"volunteers, then puts every buffer at offset 0", "", FN(fx_invalid),
 	NULL, 0.5,
 };
 static const usmp_algorithm *const algos[] = {&fx_vcrash_algo,
                                               &fx_vinvalid_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "volunteer_crash"
 #endif
 
@@ -422,24 +407,16 @@ static const usmp_algorithm fx_cost_ok = {
 	"declares cost 3", "", FN(fx_plain), NULL, 3.0,
 };
 static const usmp_algorithm *const algos[] = {&fx_bad_cost, &fx_cost_ok};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "bad_cost"
 #endif
 
 /* ---- faulting plugins: what isolation must survive ---------------------- */
 #if defined(FX_CRASH)
-static int fx_crash(const usmp_view *v, const usmp_host *h, usmp_placement *out)
-{
-	(void)v, (void)h, (void)out;
-	volatile int *volatile nowhere = NULL;
-	return *nowhere; /* SIGSEGV */
-}
 static const usmp_algorithm fx_crash_algo = {
 	sizeof(usmp_algorithm), FX_CAPS, "fx_crash", "dereferences NULL", "",
 	FN(fx_crash), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_crash_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "crash"
 #endif
 
@@ -456,7 +433,6 @@ static const usmp_algorithm fx_hang_algo = {
 	FN(fx_hang), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_hang_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "hang"
 #endif
 
@@ -476,7 +452,6 @@ static const usmp_algorithm fx_scribble_algo = {
 	"writes past the end of its output array", "", FN(fx_scribble), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_scribble_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "scribble"
 #endif
 
@@ -494,7 +469,6 @@ static const usmp_algorithm fx_leak_algo = {
 	"forgets to free what it allocated", "", FN(fx_leak), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_leak_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "leak"
 #endif
 
@@ -516,7 +490,6 @@ static int fx_slow(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 static const usmp_algorithm fx_slow_algo = USMP_ALGORITHM_INIT(
 	fx_slow, "first_fit", FX_CAPS, "sleeps 1.2 s, then stacks every buffer");
 static const usmp_algorithm *const algos[] = {&fx_slow_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "slow_first_fit"
 #endif
 
@@ -534,7 +507,6 @@ static const usmp_algorithm fx_shadow_algo = {
 	FN(fx_shadow), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_shadow_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #define FX_NAME "shadow_first_fit"
 #endif
 
@@ -571,7 +543,6 @@ static const usmp_algorithm fx_ctor_algo = {
 	"plugin misbehaves while loading", "", FN(fx_plain), NULL, 0,
 };
 static const usmp_algorithm *const algos[] = {&fx_ctor_algo};
-#define FX_MINOR USMP_ABI_MINOR
 #if defined(FX_CTOR_CRASH)
 #define FX_NAME "ctor_crash"
 #elif defined(FX_CTOR_EXIT)
@@ -588,6 +559,9 @@ static const usmp_algorithm *const algos[] = {&fx_ctor_algo};
 #endif
 #ifndef FX_MAJOR
 #define FX_MAJOR USMP_ABI_MAJOR
+#endif
+#ifndef FX_MINOR /* the minor this host has, unless the fixture says */
+#define FX_MINOR USMP_ABI_MINOR
 #endif
 USMP_PLUGIN_EXPORT const usmp_plugin usmp_plugin_v1 = {
 	FX_STRUCT_SIZE, FX_MAJOR, FX_MINOR,
