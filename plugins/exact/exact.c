@@ -583,15 +583,15 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 		}
 		if (rc != USMP_ERR_UNSUPPORTED || xact_should_stop(&clk))
 			return rc;
-		rc = xact_spill_joint(v, h, out, &kp, &clk);
+		rc = xact_spill_joint(v, h, out, &kp, &clk, true, NULL);
 		if (rc == USMP_ERR_UNSUPPORTED && v->buffer_count > part)
 			rc = xact_split(v, h, out, &kp, &clk);
 		return rc;
 	}
 	if (v->pool_count > 1 || edges)
-		return v->buffer_count > part
-		               ? xact_split(v, h, out, &kp, &clk)
-		               : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
+		return v->buffer_count > part ? xact_split(v, h, out, &kp, &clk)
+		       : v->pool_count > 1 ? xact_edges_joint(v, h, out, &kp, &clk)
+		       : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
 	int rc = xact_one_pool(v, h, out, &kp, &res);
 	if (rc == USMP_OK) {
 		xact_report(v, h, &res);

@@ -214,9 +214,24 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 
 /* Several pools without edges where some buffers must spill
  * (exact_pools.c): the least-spill choices planned pool by pool, proven when
- * they are few and all fit, then the joint search from the best of them.
- * Returns a usmp_status; reports what is proven. */
+ * they are few and all fit, then (joint) the joint search from the best of
+ * them. Returns a usmp_status; reports what is proven. Without joint it
+ * stops before that search: USMP_OK with the best plan of the choices in
+ * out (and the claims about it reported), USMP_ERR_UNSUPPORTED when there
+ * is none. *spill_floor (or NULL): the least spill by load, when known
+ * (left as it is otherwise). */
 int xact_spill_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk, bool joint, uint64_t *spill_floor);
+
+/* Several pools with conflict edges, one joint search (exact_edges.c): the
+ * same view without its edges (fewer conflicts: every plan is a plan of
+ * it) planned by the stages above, its plan kept where it obeys the edges
+ * or re-swept with its pools where it does not; proven optimal when that
+ * relaxation's optimum obeys them, else the joint search's start, with the
+ * relaxation's least spill by load as its spill floor. Returns a
+ * usmp_status; reports what is proven. */
+int xact_edges_joint(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const xact_params *kp,
                      xact_clock *clk);
 
