@@ -305,6 +305,12 @@ int xact_edges_joint(const usmp_view *v, const usmp_host *h,
 	}
 joint:
 	rc = xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st);
+	if (rc == USMP_ERR_UNSUPPORTED && st.have) {
+		/* beyond the joint search's memory: the start, claiming
+		 * nothing (its spill need not be the least) */
+		memcpy(out, rel, n * sizeof *out);
+		rc = USMP_OK;
+	}
 fail:
 	if (rel)
 		h->free(h, rel);
