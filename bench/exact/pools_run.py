@@ -9,7 +9,8 @@
 For each problem and time limit T: `usmp plan P -a exact --time-limit T
 --no-isolate` with USMP_LOG=debug (the path: "pools" = every buffer in its
 first pool, "spill" = least spill by load planned pool by pool, "search" =
-the several-pool joint search, "parts" = components / greedy and windows),
+the several-pool joint search, "relaxed" = the plan without the edges as its
+start or answer, "parts" = components / greedy and windows),
 then auto at its default. One row per run: spill, the host's spill floor
 ("no valid plan spills less than"), whether the spill is proven least, size,
 the host's lower bound, exact's proven bound (plans of its spill), optimal,
@@ -50,6 +51,8 @@ def path_of(err):
         paths.append("spill")
     elif "spill by load alone" in err:
         paths.append("spill?")
+    if "exact: without the edges" in err:
+        paths.append("relaxed")
     if "every buffer in its first pool (no spill)" in err:
         paths.append("pools")
     if "exact: search (" in err:

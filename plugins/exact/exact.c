@@ -591,7 +591,8 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 	if (v->pool_count > 1 || edges)
 		return v->buffer_count > part ? xact_split(v, h, out, &kp, &clk)
 		       : v->pool_count > 1 ? xact_edges_joint(v, h, out, &kp, &clk)
-		       : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
+		       : xact_multi(v, h, out, capacity, &clk, minimize,
+		                    &(xact_start){.evict = true});
 	int rc = xact_one_pool(v, h, out, &kp, &res);
 	if (rc == USMP_OK) {
 		xact_report(v, h, &res);

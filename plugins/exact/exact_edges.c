@@ -85,13 +85,9 @@ static int by_start(const void *x, const void *y)
 	return (a[0] > b[0]) - (a[0] < b[0]);
 }
 
-/* The lowest offset of b in pool p where it shares no byte with a buffer
- * placed there that it conflicts with (live ranges, edges, rule partners
- * as conflicts), or UINT64_MAX. iv: scratch of 2n; nb: b's edge
- * neighbours marked. */
-static uint64_t lowest_free(const usmp_view *v, const xact_params *kp,
-                            const usmp_placement *plan, const uint8_t *nb,
-                            uint32_t b, uint32_t p, uint64_t *iv)
+uint64_t xact_lowest_free(const usmp_view *v, const xact_params *kp,
+                          const usmp_placement *plan, const uint8_t *nb,
+                          uint32_t b, uint32_t p, uint64_t *iv)
 {
 	const usmp_buffer_rec *r = &v->buffers[b];
 	uint64_t k = 0, a = r->alignment > v->pools[p].alignment
@@ -111,12 +107,8 @@ static uint64_t lowest_free(const usmp_view *v, const xact_params *kp,
 	return o + r->size <= lim && o + r->size > o ? o : UINT64_MAX;
 }
 
-/* rel with, of each edge it breaks, the smaller buffer (not fixed) taken
- * out and put back, larger first, at the lowest free offset of its first
- * candidate pool where one is free, else of the next. True with a valid
- * plan in rel. */
-static bool repair(const usmp_view *v, const usmp_host *h,
-                   const xact_params *kp, usmp_placement *rel)
+bool xact_repair_edges(const usmp_view *v, const usmp_host *h,
+                       const xact_params *kp, usmp_placement *rel)
 {
 	uint32_t n = v->buffer_count;
 	uint32_t *out = h->alloc(h, (n ? n : 1) * sizeof *out);
@@ -166,7 +158,7 @@ static bool repair(const usmp_view *v, const usmp_host *h,
 			nb[v->conflict_adj[e]] = 1;
 		for (uint32_t c = 0; c < r->candidate_count; c++) {
 			uint32_t p = v->candidates[r->candidate_start + c];
-			uint64_t o = lowest_free(v, kp, rel, nb, b, p, iv);
+			uint64_t o = xact_lowest_free(v, kp, rel, nb, b, p, iv);
 			if (o != UINT64_MAX) {
 				rel[b] = (usmp_placement){p, 0, o};
 				break;
@@ -224,7 +216,7 @@ int xact_edges_joint(const usmp_view *v, const usmp_host *h,
 	size_t n = v->buffer_count ? v->buffer_count : 1;
 	usmp_placement *rel = h->alloc(h, n * sizeof *rel);
 	usmp_placement *alt = h->alloc(h, n * sizeof *alt);
-	xact_start st = {false, rel, 0};
+	xact_start st = {false, rel, 0, true};
 	int rc = USMP_ERR_NOMEM;
 	if (!rel || !alt)
 		goto fail;
@@ -265,7 +257,7 @@ int xact_edges_joint(const usmp_view *v, const usmp_host *h,
 		 * first */
 		memcpy(alt, rel, n * sizeof *alt);
 		bool swept = resweep(v, h, kp, clk, rel);
-		bool fixed = repair(v, h, kp, alt);
+		bool fixed = xact_repair_edges(v, h, kp, alt);
 		if (fixed && (!swept || spill_of(v, alt) < spill_of(v, rel) ||
 		              (spill_of(v, alt) == spill_of(v, rel) &&
 		               tops(v, alt, top) < tops(v, rel, top)))) {

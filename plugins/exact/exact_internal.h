@@ -282,7 +282,40 @@ typedef struct xact_start {
 	bool have;
 	const usmp_placement *plan; /* [n], with have */
 	uint64_t spill_floor;
+	bool evict; /* also try the start chosen by load (xact_evict_start) */
 } xact_start;
+
+/* A plan of several pools (exact_multi_evict.c): buffers in time order
+ * (larger first at one time), each into its first candidate pool when the
+ * load there fits its limit over the buffer's range, else evicting from
+ * it, latest end first, buffers alive then that can go on to a later
+ * candidate where the load fits (the buffer itself among them); then each
+ * placed in its pool by the time-order sweep (xact_sweep, pools with a
+ * limit capped there; with edges, where it finds nothing, without them
+ * and the edges repaired), or where that fails too, each in that order
+ * at the lowest offset of its pool where it meets nothing it conflicts
+ * with (rule partners as conflicts), else of another candidate. Valid
+ * when true; proves nothing. O(n^2) time and the sweep's budget. */
+bool xact_evict_start(const usmp_view *v, const usmp_host *h,
+                      const xact_params *kp, xact_clock *clk,
+                      usmp_placement *out);
+
+/* A plan valid but for v's explicit edges made valid (exact_edges.c): of
+ * each edge it breaks, the smaller buffer (not fixed) taken out and put
+ * back, larger first, at the lowest free offset (xact_lowest_free) of its
+ * first candidate pool where there is one, else of the next. True with
+ * the valid plan in rel. */
+bool xact_repair_edges(const usmp_view *v, const usmp_host *h,
+                       const xact_params *kp, usmp_placement *rel);
+
+/* The lowest offset of buffer b in pool p where it shares no byte with a
+ * buffer placed in plan that it conflicts with (live ranges, edges: nb[x]
+ * marks b's edge neighbours; rule partners as conflicts), within the
+ * pool's limit under kp's capacity, or UINT64_MAX (exact_edges.c).
+ * iv: scratch of 2n. */
+uint64_t xact_lowest_free(const usmp_view *v, const xact_params *kp,
+                          const usmp_placement *plan, const uint8_t *nb,
+                          uint32_t b, uint32_t p, uint64_t *iv);
 
 /* A single-pool view with live ranges of any size (exact_parts.c): split
  * at time cuts; parts of at most kp->split buffers are searched, larger

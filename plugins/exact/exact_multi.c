@@ -145,6 +145,40 @@ static void take_start(xact_mp *s, const xact_start *st)
 	s->best_total = total;
 }
 
+/* The start chosen by load (exact_multi_evict.c), when it beats the best
+ * so far (spill, then size). */
+static void evict_start(xact_mp *s, uint64_t capacity, bool minimize)
+{
+	const usmp_host *h = s->h;
+	size_t n = s->n ? s->n : 1;
+	usmp_placement *plan = h->alloc(h, n * sizeof *plan);
+	xact_params kp = {capacity, 0, minimize, 0, 0, 0};
+	if (!plan)
+		return;
+	if (xact_evict_start(s->v, h, &kp, s->clk, plan)) {
+		uint64_t hw[64] = {0}, spill = 0, total = 0;
+		for (uint32_t b = 0; b < s->n; b++) {
+			uint64_t e = plan[b].offset + s->v->buffers[b].size;
+			if (e > hw[plan[b].pool])
+				hw[plan[b].pool] = e;
+			if (plan[b].pool != first_cand(s, b))
+				spill += s->v->buffers[b].size;
+		}
+		for (uint32_t p = 0; p < s->P; p++)
+			total += hw[p];
+		if (!s->have || spill < s->best_spill ||
+		    (spill == s->best_spill && total < s->best_total)) {
+			char msg[120];
+			snprintf(msg, sizeof msg, "exact: start by load: spill %llu, "
+			         "size %llu", (unsigned long long)spill,
+			         (unsigned long long)total);
+			h->log(h, USMP_LOG_DEBUG, msg);
+			take_start(s, &(xact_start){true, plan, 0, false});
+		}
+	}
+	h->free(h, plan);
+}
+
 int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                uint64_t capacity, xact_clock *clk, bool minimize,
                const xact_start *st)
@@ -166,6 +200,8 @@ int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		s.lb0 = s.lb;
 	if (st && st->have)
 		take_start(&s, st);
+	if (st && st->evict)
+		evict_start(&s, capacity, minimize);
 	if (st)
 		s.spill_floor = st->spill_floor;
 

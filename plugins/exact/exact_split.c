@@ -315,7 +315,7 @@ static int search_part(split *s, uint32_t c, double deadline, part_res *r)
 	xact_clock clk = {.host = &s->sh.h, .deadline = deadline};
 	xact_sub_reset(&s->sh, &clk, 0);
 	int rc = xact_multi(&w, &s->sh.h, s->sp, s->kp->capacity, &clk,
-	                    s->kp->minimize, NULL);
+	                    s->kp->minimize, &(xact_start){.evict = true});
 	if (rc)
 		return rc;
 	for (uint32_t i = 0; i < k; i++)
@@ -550,7 +550,7 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			usmp_view sv = sub_view(s, cnt, w);
 			for (uint32_t i = 0; i < cnt; i++)
 				s->st[i] = s->out[s->ids[i]];
-			xact_start start = {true, s->st, 0};
+			xact_start start = {true, s->st, 0, false};
 			xact_clock clk = {.host = &s->sh.h, .deadline = deadline,
 			                  .nodes = 1024 - WINDOW_NODES};
 			xact_sub_reset(&s->sh, &clk, 1024);
