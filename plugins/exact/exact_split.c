@@ -493,6 +493,41 @@ static bool hot(split *s, const uint32_t *list, uint32_t k)
 	return false;
 }
 
+/* Part c by the start by load (exact_multi_evict.c) when that beats its
+ * greedy plan (spill, then size) and the part has at most EVICT_MAX
+ * buffers (it takes O(k^2) time). */
+#define EVICT_MAX 20000
+static void evict_part(split *s, uint32_t c, xact_clock *clk)
+{
+	const usmp_host *h = s->h;
+	uint32_t k = s->cstart[c + 1] - s->cstart[c];
+	if (k > EVICT_MAX)
+		return;
+	usmp_placement *plan = h->alloc(h, (size_t)k * sizeof *plan);
+	usmp_placement *keep = h->alloc(h, (size_t)k * sizeof *keep);
+	if (!plan || !keep)
+		goto fail;
+	memcpy(s->ids, s->cbuf + s->cstart[c], (size_t)k * sizeof *s->ids);
+	usmp_view w = sub_view(s, k, k);
+	if (!xact_evict_start(&w, h, s->kp, clk, plan))
+		goto fail;
+	uint64_t spill0, total0, spill1, total1;
+	objective(s, &spill0, &total0);
+	for (uint32_t i = 0; i < k; i++) {
+		keep[i] = s->out[s->ids[i]];
+		s->out[s->ids[i]] = plan[i];
+	}
+	objective(s, &spill1, &total1);
+	if (spill1 > spill0 || (spill1 == spill0 && total1 >= total0))
+		for (uint32_t i = 0; i < k; i++)
+			s->out[s->ids[i]] = keep[i];
+fail:
+	if (plan)
+		h->free(h, plan);
+	if (keep)
+		h->free(h, keep);
+}
+
 /* Re-place windows of part c's free buffers (in time order) with the joint
  * search, their conflicting neighbours fixed where they are; a window's
  * new placement is kept unless the whole plan gets worse. */
@@ -593,8 +628,11 @@ static int large_part(split *s, uint32_t c, double deadline,
 	if (rc)
 		return rc;
 	if (greedy_part(s, c, 0) || greedy_part(s, c, 1)) {
-		if (s->kp->minimize) /* else any plan that fits will do */
+		if (s->kp->minimize) { /* else any plan that fits will do */
+			xact_clock clk = {.host = h, .deadline = deadline};
+			evict_part(s, c, &clk);
 			improve_part(s, c, deadline, outer);
+		}
 		return USMP_OK;
 	}
 	for (uint32_t j = 0; j < k; j++) {
