@@ -9,6 +9,9 @@
  * the sum of all sizes (the others never overflow), over the elementary
  * segments between the view's distinct range ends, adding a buffer's
  * size over its segments, max with its place. */
+/* Views of more buffers skip the sweep for first fit. */
+#define SWEEP_MAX 5000
+
 typedef struct ev {
 	const usmp_view *v;
 	const xact_params *kp;
@@ -325,8 +328,9 @@ static bool times(ev *e)
 	return true;
 }
 
-/* Pools by load, buffers in `order`: fixed ones pinned first. */
-static void choose_pools(ev *e, const uint32_t *order)
+/* Pools by load, buffers in `order`: fixed ones pinned first. False when
+ * the clock stops it. */
+static bool choose_pools(ev *e, const uint32_t *order, xact_clock *clk)
 {
 	const usmp_view *v = e->v;
 	uint32_t n = v->buffer_count;
@@ -340,6 +344,8 @@ static void choose_pools(ev *e, const uint32_t *order)
 		const usmp_buffer_rec *r = &v->buffers[b];
 		if (e->pin[b] != USMP_NO_POOL)
 			continue;
+		if (i % 256 == 0 && xact_should_stop(clk))
+			return false;
 		if (!(r->flags & USMP_BUFFER_LIVE) || fits(e, b, cand(v, b, 0)))
 			set_pin(e, b, cand(v, b, 0));
 		else
@@ -347,6 +353,7 @@ static void choose_pools(ev *e, const uint32_t *order)
 		if (e->pin[b] == USMP_NO_POOL)
 			set_pin(e, b, cand(v, b, r->candidate_count - 1));
 	}
+	return true;
 }
 
 /* Offsets: fixed as fixed, then in `order` the lowest free offset of the
@@ -421,10 +428,12 @@ bool xact_evict_start(const usmp_view *v, const usmp_host *h,
 	qsort(key, n, sizeof *key, by_key);
 	for (uint32_t i = 0; i < n; i++)
 		order[i] = key[i].id;
-	choose_pools(&e, order);
-	if (e.oom || xact_should_stop(clk))
+	if (!choose_pools(&e, order, clk) || e.oom || xact_should_stop(clk))
 		goto fail;
-	ok = sweep_pins(&e, h, clk, out) || first_fit(&e, order, nb, clk, out);
+	/* the sweep checks the clock only every 1024 of its steps, which on
+	 * many buffers alive at once can take seconds */
+	ok = (n <= SWEEP_MAX && sweep_pins(&e, h, clk, out)) ||
+	     first_fit(&e, order, nb, clk, out);
 fail:
 	for (uint32_t p = 0; p < 64; p++) {
 		if (e.mx[p])
