@@ -630,12 +630,12 @@ static int large_part(split *s, uint32_t c, double deadline,
 	if (greedy_part(s, c, 0) || greedy_part(s, c, 1)) {
 		if (s->kp->minimize) { /* else any plan that fits will do */
 			/* at most half the part's time, and only when that
-			 * half is 50 us per buffer or more (it takes about
+			 * half is 100 us per buffer or more (it takes about
 			 * 60 us per buffer at 20,000 here) */
 			double now = xact_now();
 			xact_clock clk = {.host = h, .deadline = deadline > now
 			                  ? now + (deadline - now) / 2 : deadline};
-			if (deadline <= 0 || clk.deadline - now >= 50e-6 * k)
+			if (deadline <= 0 || clk.deadline - now >= 100e-6 * k)
 				evict_part(s, c, &clk);
 			improve_part(s, c, deadline, outer);
 		}
