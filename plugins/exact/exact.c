@@ -569,6 +569,8 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 	xact_clock clk = {.host = h};
 	if (time_limit > 0)
 		clk.deadline = xact_now() + time_limit;
+	if (v->time_limit > 0) /* the host's budget for this call */
+		clk.budget_end = xact_now() + v->time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
 	xact_params kp = {capacity, time_limit, minimize, 0, split, part};
@@ -592,7 +594,8 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 		return v->buffer_count > part ? xact_split(v, h, out, &kp, &clk)
 		       : v->pool_count > 1 ? xact_edges_joint(v, h, out, &kp, &clk)
 		       : xact_multi(v, h, out, capacity, &clk, minimize,
-		                    &(xact_start){.evict = true});
+		                    &(xact_start){.evict = true,
+		                                  .windows = true});
 	int rc = xact_one_pool(v, h, out, &kp, &res);
 	if (rc == USMP_OK) {
 		xact_report(v, h, &res);

@@ -216,7 +216,7 @@ int xact_edges_joint(const usmp_view *v, const usmp_host *h,
 	size_t n = v->buffer_count ? v->buffer_count : 1;
 	usmp_placement *rel = h->alloc(h, n * sizeof *rel);
 	usmp_placement *alt = h->alloc(h, n * sizeof *alt);
-	xact_start st = {false, rel, 0, true};
+	xact_start st = {false, rel, 0, true, true};
 	int rc = USMP_ERR_NOMEM;
 	if (!rel || !alt)
 		goto fail;
@@ -233,8 +233,9 @@ int xact_edges_joint(const usmp_view *v, const usmp_host *h,
 	/* a quarter of the time left, when there is a limit */
 	xact_params q = *kp;
 	xact_clock c2 = {.host = &sub.h};
-	if (clk->deadline > 0) {
-		double rest = clk->deadline - xact_now();
+	double end = clk->deadline > 0 ? clk->deadline : clk->budget_end;
+	if (end > 0) {
+		double rest = end - xact_now();
 		if (rest <= 0)
 			goto joint;
 		q.time_limit = rest / 4;

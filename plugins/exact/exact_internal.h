@@ -140,6 +140,8 @@ enum xact_result {
 struct xact_clock {
 	const usmp_host *host;
 	double deadline;  /* monotonic seconds, 0 = none */
+	double budget_end; /* the host's budget's end, 0 = none: for shares
+	                      of the time where deadline is 0, not a stop */
 	bool stopped;     /* sticky */
 	uint64_t nodes;   /* total search nodes of the call */
 };
@@ -283,6 +285,8 @@ typedef struct xact_start {
 	const usmp_placement *plan; /* [n], with have */
 	uint64_t spill_floor;
 	bool evict; /* also try the start chosen by load (xact_evict_start) */
+	bool windows; /* and, with a deadline, parts of at most 100 buffers
+	                 with windows (xact_split) in a quarter of the time */
 } xact_start;
 
 /* A plan of several pools (exact_multi_evict.c): buffers in time order

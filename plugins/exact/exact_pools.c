@@ -493,7 +493,7 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 	uint8_t *keeps = h->alloc(h, CHOICES * n);
 	usmp_placement *first = h->alloc(h, n * sizeof *first);
 	usmp_placement *alt = NULL;
-	xact_start st = {false, first, 0, true};
+	xact_start st = {false, first, 0, true, true};
 	xact_outcome res = {0, 0};
 	int rc = USMP_ERR_NOMEM;
 	if (!keeps || !first)
@@ -612,7 +612,7 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
 	if (!keep)
 		return USMP_OK;
 	memcpy(keep, out, (size_t)v->buffer_count * sizeof *keep);
-	xact_start st = {true, keep, 0, false};
+	xact_start st = {true, keep, 0, false, false};
 	if (xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st))
 		memcpy(out, keep, (size_t)v->buffer_count * sizeof *out);
 	h->free(h, keep);

@@ -585,7 +585,7 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			usmp_view sv = sub_view(s, cnt, w);
 			for (uint32_t i = 0; i < cnt; i++)
 				s->st[i] = s->out[s->ids[i]];
-			xact_start start = {true, s->st, 0, false};
+			xact_start start = {true, s->st, 0, false, false};
 			xact_clock clk = {.host = &s->sh.h, .deadline = deadline,
 			                  .nodes = 1024 - WINDOW_NODES};
 			xact_sub_reset(&s->sh, &clk, 1024);
