@@ -216,6 +216,54 @@ static void check_case(usmp_registry *r, desc *d, usmp_problem *p,
 #undef FAIL_IF
 }
 
+/* Two or three pools, every buffer alive, short first pools and a roomy
+ * last one that every candidate list ends in, and edges: most of these
+ * go through the plan of the view without its edges (exact_edges.c),
+ * kept, repaired or re-swept, proven when that plan is the relaxation's
+ * optimum and obeys the edges. */
+static void generate_edges(desc *d, uint64_t *s)
+{
+	memset(d, 0, sizeof *d);
+	d->P = (uint32_t)test_rand_range(s, 2, 3);
+	d->n = (uint32_t)test_rand_range(s, 2, d->P == 3 ? 5 : 6);
+	for (uint32_t q = 0; q < d->P; q++) {
+		d->limit[q] = q + 1 == d->P ? test_rand_range(s, 12, 20)
+		                            : test_rand_range(s, 3, 9);
+		d->palign[q] = test_rand_range(s, 0, 3) ? 1 : 2;
+	}
+	for (uint32_t i = 0; i < d->n; i++) {
+		static const uint64_t al[] = {1, 1, 1, 2};
+		d->size[i] = test_rand_range(s, 1, 5);
+		d->align[i] = al[test_rand_range(s, 0, 3)];
+		d->live[i] = 1;
+		d->begin[i] = (int64_t)test_rand_range(s, 0, 4);
+		d->end[i] = d->begin[i] + (int64_t)test_rand_range(s, 1, 3);
+		/* from a random first pool on to the last, or one pool */
+		uint32_t first = (uint32_t)test_rand_range(s, 0, d->P - 1);
+		uint32_t last = test_rand_range(s, 0, 5) ? d->P - 1 : first;
+		for (uint32_t q = first; q <= last; q++)
+			d->cand[i][d->ncand[i]++] = q;
+	}
+	for (uint32_t a = 0; a < d->n; a++)
+		for (uint32_t b = a + 1; b < d->n; b++)
+			if (test_rand_range(s, 0, 99) < 30)
+				d->edge[a][b] = d->edge[b][a] = 1;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (test_rand_range(s, 0, 11))
+			continue;
+		uint32_t q = d->cand[i][0];
+		uint64_t a = oracle_eff_align(d, i, q);
+		if (d->size[i] > d->limit[q])
+			continue;
+		d->fixed[i] = 1;
+		d->fixed_pool[i] = q;
+		d->fixed_offset[i] =
+			test_rand_range(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+	}
+}
+
+static void (*gen_fn)(desc *d, uint64_t *s) = generate;
+
 /* `cases` random problems from `seed`, each checked with exact under the
  * knob knobs[case % nknobs] (none when nknobs is 0), tallied in st. */
 static void sweep(usmp_registry *r, uint64_t seed, uint64_t cases,
@@ -224,7 +272,7 @@ static void sweep(usmp_registry *r, uint64_t seed, uint64_t cases,
 	uint64_t s = seed;
 	for (uint64_t c = 0; c < cases; c++) {
 		desc d;
-		generate(&d, &s);
+		gen_fn(&d, &s);
 		usmp_problem *p = build(&d, &s);
 		oracle_knob = nknobs ? knobs[c % nknobs] : NULL;
 		check_case(r, &d, p, seed, c, st);
@@ -305,6 +353,35 @@ Test(exact_oracle, split_claims_agree_with_an_exhaustive_search,
 	cr_assert_gt(st.planned, cases / 2);
 	cr_assert_gt(st.claimed, cases / 4);
 	cr_assert_gt(st.lex_proven, st.planned * 3 / 4);
+	usmp_registry_destroy(r);
+}
+
+/* Several pools with edges (generate_edges): exact's plan at the oracle's
+ * (spill, size) wherever no rule lets buffers share, every claim and
+ * bound true, and most cases claimed optimal (through the relaxation
+ * without edges or the joint search). USMP_ORACLE_SEED and
+ * USMP_ORACLE_CASES as above. */
+Test(exact_oracle, several_pools_with_edges_agree_with_an_exhaustive_search,
+     .timeout = 600)
+{
+	int random_seed;
+	uint64_t seed = test_env_u64("USMP_ORACLE_SEED", 20261205, &random_seed);
+	uint64_t cases = test_env_u64("USMP_ORACLE_CASES", 4000, &(int){0});
+	usmp_registry *r = test_registry(NULL);
+	stats st = {0};
+	if (random_seed)
+		cr_log_info("USMP_ORACLE_SEED=%" PRIu64, seed);
+	gen_fn = generate_edges;
+	sweep(r, seed, cases, NULL, 0, &st);
+	gen_fn = generate;
+	cr_log_info("edges: %" PRIu64 " cases, %" PRIu64 " infeasible, %" PRIu64
+	            " planned, %" PRIu64 " at the oracle's optimum, %" PRIu64
+	            " claimed optimal, %" PRIu64 " with spill, %" PRIu64
+	            " undecided", st.cases, st.infeasible, st.planned,
+	            st.lex_proven, st.claimed, st.spill_cases, st.undecided);
+	cr_assert_gt(st.spill_cases, cases / 10);
+	cr_assert_gt(st.planned, cases / 2);
+	cr_assert_gt(st.claimed, st.planned * 3 / 4);
 	usmp_registry_destroy(r);
 }
 

@@ -147,8 +147,11 @@ Test(exact_spill, the_smaller_of_the_least_spill_choices_is_proven)
 	usmp_registry_destroy(r);
 }
 
-/* 600 buffers, 64 pools, one conflict edge (so the joint search is the
- * only way): its moves alone would need about 530 MiB, so it refuses. */
+/* 600 buffers alive together, 64 pools of four each, one conflict edge
+ * (so the joint search is the only way: without the edge no pool holds
+ * the buffers preferring it, and the least spill by load cannot take 600
+ * buffers in one time): its moves alone would need about 530 MiB, so it
+ * refuses. */
 Test(exact_spill, joint_search_beyond_its_memory_is_refused)
 {
 	usmp_registry *r = test_registry(NULL);
@@ -156,13 +159,13 @@ Test(exact_spill, joint_search_beyond_its_memory_is_refused)
 	char name[16];
 	for (uint32_t q = 0; q < 64; q++) {
 		snprintf(name, sizeof name, "p%u", q);
-		cr_assert_eq(usmp_problem_add_pool(p, name, USMP_UNBOUNDED, 16, NULL),
+		cr_assert_eq(usmp_problem_add_pool(p, name, 256, 16, NULL),
 		             USMP_OK);
 	}
 	for (uint32_t i = 0; i < 600; i++) {
 		snprintf(name, sizeof name, "t%u", i);
 		cr_assert_eq(usmp_problem_add_buffer(p, name, 64, 16, NULL), USMP_OK);
-		cr_assert_eq(usmp_problem_set_live(p, i, i, i + 2), USMP_OK);
+		cr_assert_eq(usmp_problem_set_live(p, i, 0, 2), USMP_OK);
 		cr_assert_eq(usmp_problem_add_candidate(p, i, i % 64), USMP_OK);
 		cr_assert_eq(usmp_problem_add_candidate(p, i, (i + 1) % 64), USMP_OK);
 	}
@@ -178,5 +181,69 @@ Test(exact_spill, joint_search_beyond_its_memory_is_refused)
 	                 "(at most 128)"), "%s", usmp_plan_error(plan));
 	usmp_plan_destroy(plan);
 	usmp_problem_destroy(p);
+	usmp_registry_destroy(r);
+}
+
+/* Several pools, 120 to 250 buffers with candidate lists (a tiny first
+ * pool for some), explicit edges and must spill: the joint search runs
+ * with its starts (the plan without edges, by load, parts with windows)
+ * within a 0.3 s budget. Every plan verifies, spills at least the host's
+ * floor and is at least the lower bound. */
+Test(exact_spill, hundreds_of_buffers_with_edges_give_valid_plans)
+{
+	usmp_registry *r = test_registry(NULL);
+	uint64_t rng = 20261205;
+	for (int k = 0; k < TEST_SWEEP(8); k++) {
+		usmp_problem *p = usmp_problem_create();
+		uint32_t P = (uint32_t)test_rand_range(&rng, 2, 3);
+		cr_assert_eq(usmp_problem_add_pool(p, "sram", 256 * 1024, 16, NULL),
+		             USMP_OK);
+		if (P == 3)
+			cr_assert_eq(usmp_problem_add_pool(p, "tcm", 32 * 1024, 8,
+			                                   NULL), USMP_OK);
+		cr_assert_eq(usmp_problem_add_pool(p, "dram", USMP_UNBOUNDED, 32,
+		                                   NULL), USMP_OK);
+		uint32_t n = (uint32_t)test_rand_range(&rng, 120, 250);
+		int64_t t = 0;
+		char name[16];
+		for (uint32_t i = 0; i < n; i++) {
+			snprintf(name, sizeof name, "t%u", i);
+			uint64_t size = 1024 * test_rand_range(&rng, 1, 64);
+			cr_assert_eq(usmp_problem_add_buffer(p, name, size, 16, NULL),
+			             USMP_OK);
+			int64_t life = test_rand_range(&rng, 0, 19) ?
+			               (int64_t)test_rand_range(&rng, 1, 4)
+			               : (int64_t)test_rand_range(&rng, 20, 80);
+			cr_assert_eq(usmp_problem_set_live(p, i, t, t + life), USMP_OK);
+			if (P == 3 && test_rand_range(&rng, 0, 5) == 0)
+				cr_assert_eq(usmp_problem_add_candidate(p, i, 1), USMP_OK);
+			cr_assert_eq(usmp_problem_add_candidate(p, i, 0), USMP_OK);
+			if (test_rand_range(&rng, 0, 7))
+				cr_assert_eq(usmp_problem_add_candidate(p, i, P - 1),
+				             USMP_OK);
+			if (i > 0 && test_rand_range(&rng, 0, 9) == 0)
+				cr_assert_eq(usmp_problem_add_conflict(
+				                     p, i, (uint32_t)test_rand_range(
+				                                &rng, i > 12 ? i - 12 : 0,
+				                                i - 1)),
+				             USMP_OK);
+			t += (int64_t)test_rand_range(&rng, 0, 1);
+		}
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .flags = USMP_PLAN_NO_ISOLATE,
+		                       .algorithm = "exact",
+		                       .time_limit = 0.3};
+		usmp_plan *plan = NULL;
+		int rc = usmp_plan_compute(r, p, &o, &plan);
+		cr_assert_eq(rc, USMP_OK, "problem %d: %s", k, usmp_plan_error(plan));
+		cr_assert_eq(usmp_plan_verify(plan, p), USMP_OK, "problem %d: %s",
+		             k, usmp_plan_error(plan));
+		usmp_part_info pi = {.struct_size = sizeof pi};
+		cr_assert_eq(usmp_plan_part(plan, 0, &pi), USMP_OK);
+		cr_assert_geq(pi.spill, pi.spill_floor, "problem %d", k);
+		cr_assert_geq(pi.size, pi.lower_bound, "problem %d", k);
+		usmp_plan_destroy(plan);
+		usmp_problem_destroy(p);
+	}
 	usmp_registry_destroy(r);
 }

@@ -569,6 +569,8 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 	xact_clock clk = {.host = h};
 	if (time_limit > 0)
 		clk.deadline = xact_now() + time_limit;
+	if (v->time_limit > 0) /* the host's budget for this call */
+		clk.budget_end = xact_now() + v->time_limit;
 	bool edges = v->buffer_count && v->conflict_start &&
 	             v->conflict_start[v->buffer_count] > 0;
 	xact_params kp = {capacity, time_limit, minimize, 0, split, part};
@@ -587,15 +589,17 @@ static int exact_stages(const usmp_view *v, const usmp_host *h,
 		 * sizes and offsets, as the joint search is: in its range. */
 		if ((rc = xact_mp_check_range(v, h)) != USMP_OK)
 			return rc;
-		rc = xact_spill_joint(v, h, out, &kp, &clk);
+		rc = xact_spill_joint(v, h, out, &kp, &clk, true, NULL);
 		if (rc == USMP_ERR_UNSUPPORTED && v->buffer_count > part)
 			rc = xact_split(v, h, out, &kp, &clk);
 		return rc;
 	}
 	if (v->pool_count > 1 || edges)
-		return v->buffer_count > part
-		               ? xact_split(v, h, out, &kp, &clk)
-		               : xact_multi(v, h, out, capacity, &clk, minimize, NULL);
+		return v->buffer_count > part ? xact_split(v, h, out, &kp, &clk)
+		       : v->pool_count > 1 ? xact_edges_joint(v, h, out, &kp, &clk)
+		       : xact_multi(v, h, out, capacity, &clk, minimize,
+		                    &(xact_start){.evict = true,
+		                                  .windows = true});
 	int rc = xact_one_pool(v, h, out, &kp, &res);
 	if (rc == USMP_OK) {
 		xact_report(v, h, &res);

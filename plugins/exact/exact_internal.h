@@ -140,6 +140,8 @@ enum xact_result {
 struct xact_clock {
 	const usmp_host *host;
 	double deadline;  /* monotonic seconds, 0 = none */
+	double budget_end; /* the host's budget's end, 0 = none: for shares
+	                      of the time where deadline is 0, not a stop */
 	bool stopped;     /* sticky */
 	uint64_t nodes;   /* total search nodes of the call */
 };
@@ -214,9 +216,24 @@ int xact_pools(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 
 /* Several pools without edges where some buffers must spill
  * (exact_pools.c): the least-spill choices planned pool by pool, proven when
- * they are few and all fit, then the joint search from the best of them.
- * Returns a usmp_status; reports what is proven. */
+ * they are few and all fit, then (joint) the joint search from the best of
+ * them. Returns a usmp_status; reports what is proven. Without joint it
+ * stops before that search: USMP_OK with the best plan of the choices in
+ * out (and the claims about it reported), USMP_ERR_UNSUPPORTED when there
+ * is none. *spill_floor (or NULL): the least spill by load, when known
+ * (left as it is otherwise). */
 int xact_spill_joint(const usmp_view *v, const usmp_host *h,
+                     usmp_placement *out, const xact_params *kp,
+                     xact_clock *clk, bool joint, uint64_t *spill_floor);
+
+/* Several pools with conflict edges, one joint search (exact_edges.c): the
+ * same view without its edges (fewer conflicts: every plan is a plan of
+ * it) planned by the stages above, its plan kept where it obeys the edges
+ * or re-swept with its pools where it does not; proven optimal when that
+ * relaxation's optimum obeys them, else the joint search's start, with the
+ * relaxation's least spill by load as its spill floor. Returns a
+ * usmp_status; reports what is proven. */
+int xact_edges_joint(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const xact_params *kp,
                      xact_clock *clk);
 
@@ -267,7 +284,42 @@ typedef struct xact_start {
 	bool have;
 	const usmp_placement *plan; /* [n], with have */
 	uint64_t spill_floor;
+	bool evict; /* also try the start chosen by load (xact_evict_start) */
+	bool windows; /* and, with a deadline, parts of at most 100 buffers
+	                 with windows (xact_split) in a quarter of the time */
 } xact_start;
+
+/* A plan of several pools (exact_multi_evict.c): buffers in time order
+ * (larger first at one time), each into its first candidate pool when the
+ * load there fits its limit over the buffer's range, else evicting from
+ * it, latest end first, buffers alive then that can go on to a later
+ * candidate where the load fits (the buffer itself among them); then each
+ * placed in its pool by the time-order sweep (xact_sweep, pools with a
+ * limit capped there; with edges, where it finds nothing, without them
+ * and the edges repaired), or where that fails too, each in that order
+ * at the lowest offset of its pool where it meets nothing it conflicts
+ * with (rule partners as conflicts), else of another candidate. Valid
+ * when true; proves nothing. O(n^2) time and the sweep's budget. */
+bool xact_evict_start(const usmp_view *v, const usmp_host *h,
+                      const xact_params *kp, xact_clock *clk,
+                      usmp_placement *out);
+
+/* A plan valid but for v's explicit edges made valid (exact_edges.c): of
+ * each edge it breaks, the smaller buffer (not fixed) taken out and put
+ * back, larger first, at the lowest free offset (xact_lowest_free) of its
+ * first candidate pool where there is one, else of the next. True with
+ * the valid plan in rel. */
+bool xact_repair_edges(const usmp_view *v, const usmp_host *h,
+                       const xact_params *kp, usmp_placement *rel);
+
+/* The lowest offset of buffer b in pool p where it shares no byte with a
+ * buffer placed in plan that it conflicts with (live ranges, edges: nb[x]
+ * marks b's edge neighbours; rule partners as conflicts), within the
+ * pool's limit under kp's capacity, or UINT64_MAX (exact_edges.c).
+ * iv: scratch of 2n. */
+uint64_t xact_lowest_free(const usmp_view *v, const xact_params *kp,
+                          const usmp_placement *plan, const uint8_t *nb,
+                          uint32_t b, uint32_t p, uint64_t *iv);
 
 /* A single-pool view with live ranges of any size (exact_parts.c): split
  * at time cuts; parts of at most kp->split buffers are searched, larger

@@ -145,6 +145,74 @@ static void take_start(xact_mp *s, const xact_start *st)
 	s->best_total = total;
 }
 
+/* plan as the best so far when it beats it (spill, then size). */
+static void consider(xact_mp *s, const usmp_placement *plan, const char *what)
+{
+	uint64_t hw[64] = {0}, spill = 0, total = 0;
+	for (uint32_t b = 0; b < s->n; b++) {
+		uint64_t e = plan[b].offset + s->v->buffers[b].size;
+		if (e > hw[plan[b].pool])
+			hw[plan[b].pool] = e;
+		if (plan[b].pool != first_cand(s, b))
+			spill += s->v->buffers[b].size;
+	}
+	for (uint32_t p = 0; p < s->P; p++)
+		total += hw[p];
+	if (s->have && (spill > s->best_spill ||
+	                (spill == s->best_spill && total >= s->best_total)))
+		return;
+	char msg[120];
+	snprintf(msg, sizeof msg, "exact: start by %s: spill %llu, size %llu",
+	         what, (unsigned long long)spill, (unsigned long long)total);
+	s->h->log(s->h, USMP_LOG_DEBUG, msg);
+	take_start(s, &(xact_start){true, plan, 0, false, false});
+}
+
+/* The start chosen by load (exact_multi_evict.c), when better. */
+static void evict_start(xact_mp *s, uint64_t capacity, bool minimize)
+{
+	const usmp_host *h = s->h;
+	size_t n = s->n ? s->n : 1;
+	usmp_placement *plan = h->alloc(h, n * sizeof *plan);
+	xact_params kp = {capacity, 0, minimize, 0, 0, 0};
+	if (!plan)
+		return;
+	if (xact_evict_start(s->v, h, &kp, s->clk, plan))
+		consider(s, plan, "load");
+	h->free(h, plan);
+}
+
+/* Parts of at most WIN_PART buffers */
+#define WIN_PART 100
+
+/* The plan of the view in parts of at most WIN_PART buffers, larger
+ * components by their greedy plans and windows (exact_split.c), as the
+ * start when it beats the best so far: on hundreds of buffers its windows
+ * lower the spill more than the joint search does in the same time. Only
+ * with a deadline (its parts would search without one), in a quarter of
+ * the time left; its claims are dropped. */
+static void windows_start(xact_mp *s, uint64_t capacity)
+{
+	const usmp_host *h = s->h;
+	double end = s->clk->deadline > 0 ? s->clk->deadline
+	                                  : s->clk->budget_end;
+	double rest = end - xact_now();
+	if (s->n <= WIN_PART || end <= 0 || rest <= 0)
+		return;
+	usmp_placement *plan = h->alloc(h, (size_t)s->n * sizeof *plan);
+	if (!plan)
+		return;
+	xact_sub_host sub;
+	xact_sub_init(&sub, h);
+	xact_sub_reset(&sub, NULL, 0);
+	xact_params kp = {capacity, 0, true, 0, XACT_SEARCH_MAX, WIN_PART};
+	xact_clock c2 = {.host = &sub.h, .deadline = xact_now() + rest / 4};
+	if (xact_split(s->v, &sub.h, plan, &kp, &c2) == USMP_OK)
+		consider(s, plan, "parts and windows");
+	s->clk->nodes += c2.nodes;
+	h->free(h, plan);
+}
+
 int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
                uint64_t capacity, xact_clock *clk, bool minimize,
                const xact_start *st)
@@ -166,6 +234,10 @@ int xact_multi(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 		s.lb0 = s.lb;
 	if (st && st->have)
 		take_start(&s, st);
+	if (st && st->evict)
+		evict_start(&s, capacity, minimize);
+	if (st && st->windows && minimize)
+		windows_start(&s, capacity);
 	if (st)
 		s.spill_floor = st->spill_floor;
 

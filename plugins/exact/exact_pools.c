@@ -487,13 +487,13 @@ fail:
  * bound. */
 int xact_spill_joint(const usmp_view *v, const usmp_host *h,
                      usmp_placement *out, const xact_params *kp,
-                     xact_clock *clk)
+                     xact_clock *clk, bool joint, uint64_t *spill_floor)
 {
 	size_t n = v->buffer_count ? v->buffer_count : 1;
 	uint8_t *keeps = h->alloc(h, CHOICES * n);
 	usmp_placement *first = h->alloc(h, n * sizeof *first);
 	usmp_placement *alt = NULL;
-	xact_start st = {false, first, 0};
+	xact_start st = {false, first, 0, true, true};
 	xact_outcome res = {0, 0};
 	int rc = USMP_ERR_NOMEM;
 	if (!keeps || !first)
@@ -505,6 +505,8 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 		goto fail;
 	if (rc == USMP_OK) {
 		st.spill_floor = lb;
+		if (spill_floor)
+			*spill_floor = lb;
 		uint64_t bound = UINT64_MAX;
 		bool decided = choices_say_pools(v, keeps, count);
 		uint64_t floor = 0, proved = 0;
@@ -571,6 +573,13 @@ int xact_spill_joint(const usmp_view *v, const usmp_host *h,
 				goto fail;
 		}
 	}
+	if (!joint) {
+		/* the start alone: the caller searches on */
+		if (st.have)
+			memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
+		rc = st.have ? USMP_OK : USMP_ERR_UNSUPPORTED;
+		goto fail;
+	}
 	rc = xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st);
 	if (rc == USMP_ERR_UNSUPPORTED && st.have) {
 		memcpy(out, first, (size_t)v->buffer_count * sizeof *out);
@@ -603,7 +612,7 @@ int xact_rules_joint(const usmp_view *v, const usmp_host *h,
 	if (!keep)
 		return USMP_OK;
 	memcpy(keep, out, (size_t)v->buffer_count * sizeof *keep);
-	xact_start st = {true, keep, 0};
+	xact_start st = {true, keep, 0, false, false};
 	if (xact_multi(v, h, out, kp->capacity, clk, kp->minimize, &st))
 		memcpy(out, keep, (size_t)v->buffer_count * sizeof *out);
 	h->free(h, keep);

@@ -315,7 +315,7 @@ static int search_part(split *s, uint32_t c, double deadline, part_res *r)
 	xact_clock clk = {.host = &s->sh.h, .deadline = deadline};
 	xact_sub_reset(&s->sh, &clk, 0);
 	int rc = xact_multi(&w, &s->sh.h, s->sp, s->kp->capacity, &clk,
-	                    s->kp->minimize, NULL);
+	                    s->kp->minimize, &(xact_start){.evict = true});
 	if (rc)
 		return rc;
 	for (uint32_t i = 0; i < k; i++)
@@ -493,6 +493,41 @@ static bool hot(split *s, const uint32_t *list, uint32_t k)
 	return false;
 }
 
+/* Part c by the start by load (exact_multi_evict.c) when that beats its
+ * greedy plan (spill, then size) and the part has at most EVICT_MAX
+ * buffers (it takes O(k^2) time). */
+#define EVICT_MAX 20000
+static void evict_part(split *s, uint32_t c, xact_clock *clk)
+{
+	const usmp_host *h = s->h;
+	uint32_t k = s->cstart[c + 1] - s->cstart[c];
+	if (k > EVICT_MAX)
+		return;
+	usmp_placement *plan = h->alloc(h, (size_t)k * sizeof *plan);
+	usmp_placement *keep = h->alloc(h, (size_t)k * sizeof *keep);
+	if (!plan || !keep)
+		goto fail;
+	memcpy(s->ids, s->cbuf + s->cstart[c], (size_t)k * sizeof *s->ids);
+	usmp_view w = sub_view(s, k, k);
+	if (!xact_evict_start(&w, h, s->kp, clk, plan))
+		goto fail;
+	uint64_t spill0, total0, spill1, total1;
+	objective(s, &spill0, &total0);
+	for (uint32_t i = 0; i < k; i++) {
+		keep[i] = s->out[s->ids[i]];
+		s->out[s->ids[i]] = plan[i];
+	}
+	objective(s, &spill1, &total1);
+	if (spill1 > spill0 || (spill1 == spill0 && total1 >= total0))
+		for (uint32_t i = 0; i < k; i++)
+			s->out[s->ids[i]] = keep[i];
+fail:
+	if (plan)
+		h->free(h, plan);
+	if (keep)
+		h->free(h, keep);
+}
+
 /* Re-place windows of part c's free buffers (in time order) with the joint
  * search, their conflicting neighbours fixed where they are; a window's
  * new placement is kept unless the whole plan gets worse. */
@@ -550,7 +585,7 @@ static void improve_part(split *s, uint32_t c, double deadline,
 			usmp_view sv = sub_view(s, cnt, w);
 			for (uint32_t i = 0; i < cnt; i++)
 				s->st[i] = s->out[s->ids[i]];
-			xact_start start = {true, s->st, 0};
+			xact_start start = {true, s->st, 0, false, false};
 			xact_clock clk = {.host = &s->sh.h, .deadline = deadline,
 			                  .nodes = 1024 - WINDOW_NODES};
 			xact_sub_reset(&s->sh, &clk, 1024);
@@ -593,8 +628,17 @@ static int large_part(split *s, uint32_t c, double deadline,
 	if (rc)
 		return rc;
 	if (greedy_part(s, c, 0) || greedy_part(s, c, 1)) {
-		if (s->kp->minimize) /* else any plan that fits will do */
+		if (s->kp->minimize) { /* else any plan that fits will do */
+			/* at most half the part's time, and only when that
+			 * half is 100 us per buffer or more (it takes about
+			 * 60 us per buffer at 20,000 here) */
+			double now = xact_now();
+			xact_clock clk = {.host = h, .deadline = deadline > now
+			                  ? now + (deadline - now) / 2 : deadline};
+			if (deadline <= 0 || clk.deadline - now >= 100e-6 * k)
+				evict_part(s, c, &clk);
 			improve_part(s, c, deadline, outer);
+		}
 		return USMP_OK;
 	}
 	for (uint32_t j = 0; j < k; j++) {
