@@ -239,8 +239,9 @@ Test(redteam11, python_names_that_are_not_utf8_are_refused)
  * returned a plan ending at 2^64: `algorithm "exact" returned an invalid
  * plan: ... overflows; its plugin "exact" ... broke its contract`
  * (USMP_ERR_PLUGIN). Now that stage checks the range as exact's other
- * searches do, and exact declines the part (USMP_ERR_UNSUPPORTED); other
- * algorithms plan it (one buffer in each pool). */
+ * searches do, and exact declines the part (USMP_ERR_UNSUPPORTED), also
+ * with a conflict edge between them (its plan without the edge goes the
+ * same way); other algorithms plan it (one buffer in each pool). */
 Test(redteam11, exact_declines_sizes_past_its_range_over_several_pools)
 {
 	const uint64_t half = UINT64_C(1) << 63;
@@ -269,6 +270,29 @@ Test(redteam11, exact_declines_sizes_past_its_range_over_several_pools)
 		                 "alignment, candidate list or fixed placement out "
 		                 "of the exact search's range"), "%s",
 		          usmp_plan_error(plan));
+		usmp_plan_destroy(plan);
+	}
+	/* With a conflict edge between them exact first plans without the
+	 * edge, by the same least-spill stage: it declines the same way, and
+	 * in parts of one buffer it plans them apart; never a plan past 2^64
+	 * (USMP_ERR_PLUGIN). */
+	cr_assert_eq(usmp_problem_add_conflict(p, 0, 1), USMP_OK);
+	for (size_t k = 0; k < 3; k++) {
+		usmp_plan_options o = {.struct_size = sizeof o,
+		                       .algorithm = algos[k], .time_limit = 5};
+		usmp_plan *plan = NULL;
+		int st = usmp_plan_compute(r, p, &o, &plan);
+		cr_assert(st == USMP_OK || st == USMP_ERR_UNSUPPORTED,
+		          "%s with an edge: status %d: %s", algos[k], st,
+		          usmp_plan_error(plan));
+		if (st == USMP_OK) {
+			cr_assert_eq(usmp_plan_pool_size(plan, 0), half);
+			cr_assert_eq(usmp_plan_pool_size(plan, 1), half);
+		} else {
+			cr_assert(strstr(usmp_plan_error(plan), "out of the exact "
+			                 "search's range"), "%s",
+			          usmp_plan_error(plan));
+		}
 		usmp_plan_destroy(plan);
 	}
 	usmp_plan_options o = {.struct_size = sizeof o, .algorithm = "auto"};
