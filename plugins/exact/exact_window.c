@@ -188,6 +188,22 @@ static bool sub_room(win *w, size_t need)
 	return true;
 }
 
+/* Order of the free buffers kept when too many meet x: x, then the
+ * highest tops. */
+typedef struct x_first_ctx {
+	const win *w;
+	uint32_t x;
+} x_first_ctx;
+
+static int cmp_x_then_top(const void *ctx, uint32_t a, uint32_t b)
+{
+	const x_first_ctx *c = ctx;
+	if (a == c->x || b == c->x)
+		return a == b ? 0 : a == c->x ? -1 : 1;
+	uint64_t ta = top_of(c->w, a), tb = top_of(c->w, b);
+	return ta > tb ? -1 : ta < tb;
+}
+
 /* Choose the free buffers around buffer x: every non-fixed buffer meeting
  * [begin - pad, end + pad) for the widest pad that keeps them within
  * limit; when even pad 0 gives more, the limit highest ones alive with x. */
@@ -240,20 +256,13 @@ static int choose(win *w, uint32_t x, uint32_t limit, int side)
 		if (!is_fixed(v, w->tmp.p[i]) && !push(w->h, &w->fr, w->tmp.p[i]))
 			return XACT_NOMEM;
 	if (w->fr.n > limit) {
-		/* Keep the highest (ties: earlier in time), then time order. */
+		/* Keep the highest (ties: earlier in time), then time order:
+		 * x first, then by top descending, stable (the merge sort). */
 		uint32_t *t = w->h->alloc(w->h, w->fr.n * sizeof *t);
 		if (!t)
 			return XACT_NOMEM;
-		for (size_t i = 0; i < w->fr.n; i++) /* x, then top desc */
-			for (size_t j = i; j > 0 && w->fr.p[j - 1] != x &&
-			                   (w->fr.p[j] == x ||
-			                    top_of(w, w->fr.p[j]) >
-			                            top_of(w, w->fr.p[j - 1]));
-			     j--) {
-				uint32_t s = w->fr.p[j];
-				w->fr.p[j] = w->fr.p[j - 1];
-				w->fr.p[j - 1] = s;
-			}
+		const x_first_ctx c = {w, x};
+		xact_sort(w->fr.p, t, (uint32_t)w->fr.n, cmp_x_then_top, &c);
 		w->fr.n = limit;
 		xact_sort(w->fr.p, t, (uint32_t)w->fr.n, cmp_begin, w);
 		w->h->free(w->h, t);

@@ -8,8 +8,9 @@
  * address ranges kept in a treap keyed by offset, each node holding the gap
  * below it and its subtree the largest such gap, so "the lowest gap that
  * holds s bytes" is one descent. Fixed buffers are obstacles checked apart
- * (any of them may begin after the buffer placed); overlap rules, explicit
- * edges and several candidate pools are refused.
+ * (any of them may begin after the buffer placed); overlap rules are
+ * planned as plain conflicts; explicit edges and several candidate pools
+ * are refused.
  */
 #include <usmp/plugin.h>
 
@@ -442,11 +443,8 @@ static int first_fit_sweep(const usmp_view *v, const usmp_host *h,
 	    !h->alloc || !h->free || !h->should_stop)
 		return USMP_ERR_INVALID;
 	int rc = USMP_ERR_UNSUPPORTED;
-	if (v->overlap_count) {
-		snprintf(c.msg, sizeof c.msg, "first_fit_sweep: overlap rules are "
-		         "not supported (first_fit or best_fit plan them)");
-		goto fail;
-	}
+	/* Overlap rules are planned as plain conflicts: a rule only allows
+	 * bytes to be shared, so a plan that shares none keeps them. */
 	for (uint32_t i = 0; i < v->buffer_count; i++)
 		if (!(v->buffers[i].flags & USMP_BUFFER_FIXED) &&
 		    v->buffers[i].candidate_count != 1) {
