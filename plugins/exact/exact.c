@@ -222,7 +222,7 @@ static void window_start(driver *d, uint64_t limit, double time_limit)
 		w[i] = (usmp_placement){USMP_NO_POOL, 0, 0};
 	for (uint32_t f = 0; f < m->nfix; f++)
 		w[m->fix_id[f]] = (usmp_placement){0, 0, m->fix_off[f]};
-	if (xact_window(v, h, w, 32, time_limit / 4, false) == USMP_OK) {
+	if (xact_window_nested(v, h, w, 32, time_limit / 4, false) == USMP_OK) {
 		for (uint32_t i = 0; i < m->n; i++)
 			d->trial[i] = w[m->id[i]].offset;
 		uint64_t p = plan_peak(m, d->trial);

@@ -357,6 +357,12 @@ int xact_split(const usmp_view *v, const usmp_host *h, usmp_placement *out,
 int xact_window(const usmp_view *v, const usmp_host *h,
                 usmp_placement *out, uint32_t window,
                 double time_limit, bool warm);
+/* The same for exact's own use, where a plan is not owed: its start plan
+ * in time order (linear in the buffers alive per buffer) also stops at the
+ * time limit or the host's word, with USMP_ERR_STOPPED and no plan. */
+int xact_window_nested(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, uint32_t window,
+                       double time_limit, bool warm);
 
 /* The host a search inside exact sees (exact_host.c): its last error or
  * warning kept (the others dropped: thousands of parts), its progress

@@ -174,7 +174,7 @@ static int plan_part(parts *ps, uint32_t p, usmp_placement *out,
 		q.time_limit = share;
 		rc = xact_one_search(&sv, h, ps->sp, &q, o);
 	} else {
-		rc = xact_window(&sv, h, ps->sp, 32, share, false);
+		rc = xact_window_nested(&sv, h, ps->sp, 32, share, false);
 		if (rc == USMP_ERR_INFEASIBLE) {
 			/* exact_window's "no plan found" proves nothing */
 			char msg[200];

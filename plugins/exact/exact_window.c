@@ -619,14 +619,18 @@ static void teardown(win *w)
 			h->free(h, ptrs[i]);
 }
 
-int xact_window(const usmp_view *v, const usmp_host *h,
-                usmp_placement *out, uint32_t window,
-                double time_limit, bool warm)
+/* xact_window, and for exact's own calls xact_window_nested: may_stop
+ * lets the time limit or the host stop the start plan in time order too,
+ * with no plan (USMP_ERR_STOPPED). */
+static int window_run(const usmp_view *v, const usmp_host *h,
+                      usmp_placement *out, uint32_t window,
+                      double time_limit, bool warm, bool may_stop)
 {
 	win w;
 	memset(&w, 0, sizeof w);
 	w.v = v;
 	w.h = h;
+	w.may_stop = may_stop;
 	w.n = v->buffer_count;
 	w.clk.host = h;
 	w.t_start = xact_now();
@@ -701,4 +705,17 @@ int xact_window(const usmp_view *v, const usmp_host *h,
 out:
 	teardown(&w);
 	return rc;
+}
+
+int xact_window(const usmp_view *v, const usmp_host *h, usmp_placement *out,
+                uint32_t window, double time_limit, bool warm)
+{
+	return window_run(v, h, out, window, time_limit, warm, false);
+}
+
+int xact_window_nested(const usmp_view *v, const usmp_host *h,
+                       usmp_placement *out, uint32_t window,
+                       double time_limit, bool warm)
+{
+	return window_run(v, h, out, window, time_limit, warm, true);
 }

@@ -51,6 +51,7 @@ typedef struct win {
 	size_t keycap;
 	uint64_t hits, solves;
 	size_t too_wide;  /* buffers of the window that stopped it, or 0 */
+	bool may_stop;    /* the start plan in time order may stop unfinished */
 	double t_start;
 } win;
 

@@ -152,6 +152,13 @@ static int quick_fit(win *w)
 		if (is_fixed(v, w->ord[i]))
 			fixp[nfix++] = i;
 	for (uint32_t i = 0; i < w->nr; i++) {
+		/* linear in the buffers alive: 50,000 alive at once take
+		 * seconds; a nested call (w->may_stop) reads the clock */
+		if (w->may_stop && (i & 1023) == 1023 &&
+		    xact_should_stop(&w->clk)) {
+			rc = USMP_ERR_STOPPED;
+			goto out;
+		}
 		uint32_t b = w->ord[i];
 		const usmp_buffer_rec *r = &bu[b];
 		uint32_t m = 0; /* drop the ended */
@@ -214,7 +221,8 @@ out:
  * pairs (about half a second), quick_fit's plan comes first, so that there
  * is one early; first_fit's replaces it unless the time limit or the host
  * stops first_fit first (then quick_fit's stays). A first_fit stopped
- * without that plan is followed by quick_fit: there is always a plan. */
+ * without that plan is followed by quick_fit: there is always a plan, but
+ * in a nested call (w->may_stop: exact's), where quick_fit stops too. */
 int xwin_start_plan(win *w)
 {
 	const usmp_host *h = w->h;
