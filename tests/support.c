@@ -430,3 +430,32 @@ void test_foreign_free_ignored(const char *path, const char *algo)
 		usmp_registry_destroy(r);
 	}
 }
+
+char *test_sanitize_flag(void)
+{
+	const char *san = getenv("USMP_TEST_SANITIZE");
+	return san && *san && strcmp(san, "none") ? test_fmt("-fsanitize=%s", san)
+	                                          : test_fmt("%s", "");
+}
+
+char *test_hosts_md_loader(void)
+{
+	char *path = test_join(test_source_root(), "docs/hosts.md");
+	char *doc = test_read_file(path);
+	cr_assert_not_null(doc, "%s", path);
+	char *from = strstr(doc, "\n  #include <dlfcn.h>\n");
+	cr_assert_not_null(from, "no loader in %s", path);
+	char *to = strstr(from, "\n  ```\n");
+	cr_assert_not_null(to, "no end of the loader in %s", path);
+	*to = '\0';
+	char *code = test_fmt("%s", "#include <stdio.h>\n");
+	for (char *line = strtok(from + 1, "\n"); line; line = strtok(NULL, "\n")) {
+		char *next = test_fmt("%s%s\n", code,
+		                      !strncmp(line, "  ", 2) ? line + 2 : line);
+		free(code);
+		code = next;
+	}
+	free(doc);
+	free(path);
+	return code;
+}

@@ -151,3 +151,14 @@ extern const char test_three_json[];
 void test_foreign_free_ignored(const char *path, const char *algo);
 
 #endif
+
+/* "-fsanitize=LIST" when the tests run sanitized (USMP_TEST_SANITIZE), else
+ * "": a program built by a test that loads the sanitized libusmp needs the
+ * runtime too. Caller frees. */
+char *test_sanitize_flag(void);
+
+/* The dlopen loader of docs/hosts.md (its indented block from
+ * "#include <dlfcn.h>" to the closing fence), de-indented, after
+ * "#include <stdio.h>": C that defines usmp_load() and the table U.
+ * Caller frees. */
+char *test_hosts_md_loader(void);

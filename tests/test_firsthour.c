@@ -22,9 +22,7 @@ Test(firsthour, readme_library_example_compiles_and_prints_its_comment)
 	char *dir = test_fresh_dir("firsthour-readme");
 	test_write_in(dir, "codegen.c", code, strlen(code));
 	/* A sanitized library needs its runtime in the program too. */
-	const char *san = getenv("USMP_TEST_SANITIZE");
-	char *sanflag = san && *san && strcmp(san, "none")
-	                        ? test_fmt("-fsanitize=%s", san) : test_fmt("%s", "");
+	char *sanflag = test_sanitize_flag();
 	char *cmd = test_fmt(
 		"cd '%s' && export PKG_CONFIG_PATH='%s/meson-uninstalled' && "
 		"cc -std=c11 -Wall -Wextra -Werror %s -o codegen codegen.c "

@@ -61,18 +61,7 @@ Test(firsthour10, the_hosts_md_loader_compiles_as_cxx_and_iso_c)
 	char *hdr = test_read_file(hdr_path);
 	cr_assert_not_null(hdr);
 	assert_has(hdr, "(C++: decltype(&::fn) fn;)");
-	char *from = strstr(doc, "\n  #include <dlfcn.h>\n");
-	cr_assert_not_null(from, "no loader in %s", path);
-	char *to = strstr(from, "\n  ```\n");
-	cr_assert_not_null(to);
-	*to = '\0';
-	char *code = test_fmt("%s", "#include <stdio.h>\n");
-	for (char *line = strtok(from + 1, "\n"); line; line = strtok(NULL, "\n")) {
-		char *next = test_fmt("%s%s\n", code,
-		                      !strncmp(line, "  ", 2) ? line + 2 : line);
-		free(code);
-		code = next;
-	}
+	char *code = test_hosts_md_loader();
 	char *all = test_fmt("%s\nint main(int argc, char **argv)\n{\n"
 	                     "\tif (argc != 2 || usmp_load(argv[1]))\n"
 	                     "\t\treturn 1;\n"
@@ -89,9 +78,7 @@ Test(firsthour10, the_hosts_md_loader_compiles_as_cxx_and_iso_c)
 	char *dir = test_fresh_dir("fh10-loader");
 	test_write_in(dir, "loader.c", all, strlen(all));
 	test_write_in(dir, "loader.cpp", cxx, strlen(cxx));
-	const char *san = getenv("USMP_TEST_SANITIZE");
-	char *sanflag = san && *san && strcmp(san, "none")
-	                        ? test_fmt("-fsanitize=%s", san) : test_fmt("%s", "");
+	char *sanflag = test_sanitize_flag();
 	char *cmd = test_fmt(
 		"cd '%s' && c++ -std=c++17 -Wall -Wextra -Werror %s -I'%s/include' "
 		"-o loader_cxx loader.cpp -ldl && "

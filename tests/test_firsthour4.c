@@ -455,21 +455,7 @@ Test(firsthour4, builder_slips_name_the_buffer)
  * libusmp (a plugin). */
 Test(firsthour4, the_hosts_md_loader_compiles_and_loads_the_library)
 {
-	char *path = test_join(test_source_root(), "docs/hosts.md");
-	char *doc = test_read_file(path);
-	cr_assert_not_null(doc, "%s", path);
-	char *from = strstr(doc, "\n  #include <dlfcn.h>\n");
-	cr_assert_not_null(from, "no loader in %s", path);
-	char *to = strstr(from, "\n  ```\n");
-	cr_assert_not_null(to);
-	*to = '\0';
-	char *code = test_fmt("%s", "#include <stdio.h>\n");
-	for (char *line = strtok(from + 1, "\n"); line; line = strtok(NULL, "\n")) {
-		char *next = test_fmt("%s%s\n", code,
-		                      !strncmp(line, "  ", 2) ? line + 2 : line);
-		free(code);
-		code = next;
-	}
+	char *code = test_hosts_md_loader();
 	char *all = test_fmt("%s\nint main(int argc, char **argv)\n{\n"
 	                     "\tif (argc != 2 || usmp_load(argv[1]))\n"
 	                     "\t\treturn 1;\n"
@@ -477,9 +463,7 @@ Test(firsthour4, the_hosts_md_loader_compiles_and_loads_the_library)
 	                     "\treturn 0;\n}\n", code);
 	char *dir = test_fresh_dir("fh4-loader");
 	test_write_in(dir, "loader.c", all, strlen(all));
-	const char *san = getenv("USMP_TEST_SANITIZE");
-	char *sanflag = san && *san && strcmp(san, "none")
-	                        ? test_fmt("-fsanitize=%s", san) : test_fmt("%s", "");
+	char *sanflag = test_sanitize_flag();
 	char *cmd = test_fmt(
 		"cd '%s' && cc -std=gnu11 -Wall -Wextra -Werror %s -I'%s/include' "
 		"-o loader loader.c -ldl && ! readelf -d loader | grep -q libusmp && "
@@ -496,6 +480,4 @@ Test(firsthour4, the_hosts_md_loader_compiles_and_loads_the_library)
 	free(dir);
 	free(all);
 	free(code);
-	free(doc);
-	free(path);
 }
