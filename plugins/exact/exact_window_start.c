@@ -2,6 +2,8 @@
  * when the caller gave none: a first fit by decreasing size, or a quicker fit. */
 #include "exact_window.h"
 
+#include "../gap_treap.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,31 +131,63 @@ static double ff_cost(const win *w)
 	return cost;
 }
 
+/* Ord positions by the end of their buffer. */
+static int cmp_end_pos(const void *ctx, uint32_t a, uint32_t b)
+{
+	const win *w = ctx;
+	int64_t x = w->v->buffers[w->ord[a]].end, y = w->v->buffers[w->ord[b]].end;
+	return x < y ? -1 : x > y;
+}
+
+/* Raise *lo to the highest top among the fixed buffers fx[0..nf) whose
+ * bytes meet [p, p + s); true when one did. */
+static bool fixed_clash(const win *w, const uint32_t *fx, uint32_t nf,
+                        uint64_t p, uint64_t s, uint64_t *lo)
+{
+	bool moved = false;
+	for (uint32_t j = 0; j < nf; j++) {
+		uint32_t c = fx[j];
+		if (w->off[c] < p + s && top_of(w, c) > p && top_of(w, c) > *lo) {
+			*lo = top_of(w, c);
+			moved = true;
+		}
+	}
+	return moved;
+}
+
 /* The quick start plan, for problems where first_fit would be slow: a first
- * fit in time order. The placed buffers still alive are kept sorted by
- * offset; each buffer takes the lowest aligned gap among them that also
- * misses the fixed buffers beginning later within its live range. Every
- * step is linear in the buffers alive, none is a sort. */
+ * fit in time order (w->ord). Each buffer takes the lowest aligned offset
+ * free of the placed buffers still alive at its begin and of the fixed
+ * buffers its live range meets (also those beginning later). The free ones
+ * alive are disjoint ranges in a treap by offset (../gap_treap.h), so the
+ * lowest gap that holds a buffer is one descent: O(log n) per buffer, plus
+ * the fixed buffers met, checked apart. */
 static int quick_fit(win *w)
 {
 	const usmp_view *v = w->v;
 	const usmp_host *h = w->h;
 	const usmp_buffer_rec *bu = v->buffers;
 	size_t nn = (size_t)w->nr + 1;
-	uint32_t *act = h->alloc(h, nn * sizeof *act); /* alive, by offset */
+	gt_node *nd = h->alloc(h, nn * sizeof *nd); /* [ord position] */
+	uint32_t *ends = h->alloc(h, nn * sizeof *ends); /* free, by end */
+	uint32_t *tmp = h->alloc(h, nn * sizeof *tmp);
+	uint32_t *fal = h->alloc(h, nn * sizeof *fal); /* fixed begun, alive */
 	uint32_t *fixp = h->alloc(h, nn * sizeof *fixp); /* fixed, ord pos */
 	int rc = USMP_ERR_NOMEM;
-	if (!act || !fixp)
+	if (!nd || !ends || !tmp || !fal || !fixp)
 		goto out;
-	uint32_t na = 0, nfix = 0, fp = 0;
+	uint32_t root = GT_NONE, ne = 0, done = 0, nfal = 0, nfix = 0, fp = 0;
 	for (uint32_t i = 0; i < w->n; i++)
 		w->off[i] = is_fixed(v, i) ? bu[i].fixed_offset : 0;
-	for (uint32_t i = 0; i < w->nr; i++)
+	for (uint32_t i = 0; i < w->nr; i++) {
 		if (is_fixed(v, w->ord[i]))
 			fixp[nfix++] = i;
+		else
+			ends[ne++] = i;
+	}
+	xact_sort(ends, tmp, ne, cmp_end_pos, w);
 	for (uint32_t i = 0; i < w->nr; i++) {
-		/* linear in the buffers alive: 50,000 alive at once take
-		 * seconds; a nested call (w->may_stop) reads the clock */
+		/* a nested call (w->may_stop) reads the clock */
 		if (w->may_stop && (i & 1023) == 1023 &&
 		    xact_should_stop(&w->clk)) {
 			rc = USMP_ERR_STOPPED;
@@ -161,59 +195,58 @@ static int quick_fit(win *w)
 		}
 		uint32_t b = w->ord[i];
 		const usmp_buffer_rec *r = &bu[b];
-		uint32_t m = 0; /* drop the ended */
-		for (uint32_t j = 0; j < na; j++)
-			if (bu[act[j]].end > r->begin)
-				act[m++] = act[j];
-		na = m;
+		/* half-open ranges: those ended at or before this begin go
+		 * (each began before it, so is placed) */
+		while (done < ne && bu[w->ord[ends[done]]].end <= r->begin) {
+			uint32_t e = ends[done++];
+			if (nd[e].start <= nd[e].end) /* else not in the treap */
+				gt_erase(nd, &root, e);
+		}
+		uint32_t m = 0;
+		for (uint32_t j = 0; j < nfal; j++)
+			if (bu[fal[j]].end > r->begin)
+				fal[m++] = fal[j];
+		nfal = m;
 		while (fp < nfix && fixp[fp] <= i)
 			fp++;
-		if (!is_fixed(v, b)) {
-			uint64_t a = w->al[b], p0 = 0, p;
-			for (;;) {
-				uint64_t o = p0;
-				for (uint32_t j = 0; j < na; j++) {
-					uint32_t c = act[j];
-					if (w->off[c] >= ((o + a - 1) & ~(a - 1)) + r->size)
-						break;
-					if (top_of(w, c) > o)
-						o = top_of(w, c);
-				}
+		if (is_fixed(v, b)) {
+			fal[nfal++] = b;
+			continue;
+		}
+		uint64_t a = w->al[b], s = r->size, lo = 0, p;
+		bool fits;
+		for (;;) {
+			if (!(fits = gt_lowest(nd, root, lo, s, a, &p))) {
+				/* past 2^64: wrapped, as the scan did */
+				uint32_t t = gt_last(nd, root);
+				uint64_t o = t == GT_NONE || nd[t].end < lo ? lo
+				                                            : nd[t].end;
 				p = (o + a - 1) & ~(a - 1);
-				bool moved = false;
-				for (uint32_t f = fp; f < nfix; f++) {
-					uint32_t c = w->ord[fixp[f]];
-					if (bu[c].begin >= r->end)
-						break;
-					if (w->off[c] < p + r->size &&
-					    top_of(w, c) > p && top_of(w, c) > p0) {
-						p0 = top_of(w, c);
-						moved = true;
-					}
-				}
-				if (!moved)
-					break;
 			}
-			w->off[b] = p;
+			bool moved = fixed_clash(w, fal, nfal, p, s, &lo);
+			uint32_t f = fp;
+			while (f < nfix && bu[w->ord[fixp[f]]].begin < r->end)
+				f++;
+			/* the fixed beginning later within its live range */
+			for (uint32_t j = fp; j < f; j++)
+				if (fixed_clash(w, &w->ord[fixp[j]], 1, p, s, &lo))
+					moved = true;
+			if (!moved)
+				break;
 		}
-		uint32_t lo = 0, hi = na; /* insert b by offset */
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			if (w->off[act[mid]] <= w->off[b])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		memmove(act + lo + 1, act + lo, (na - lo) * sizeof *act);
-		act[lo] = b;
-		na++;
+		w->off[b] = p;
+		nd[i].start = fits ? p : 1; /* a wrapped one stays out */
+		nd[i].end = fits ? p + s : 0;
+		nd[i].pri = gt_priority(b);
+		if (fits)
+			gt_insert(nd, &root, i);
 	}
 	rc = USMP_OK;
-out:
-	if (act)
-		h->free(h, act);
-	if (fixp)
-		h->free(h, fixp);
+out:;
+	void *ptrs[] = {nd, ends, tmp, fal, fixp};
+	for (size_t k = 0; k < sizeof ptrs / sizeof *ptrs; k++)
+		if (ptrs[k])
+			h->free(h, ptrs[k]);
 	return rc;
 }
 
