@@ -113,9 +113,13 @@ static void assert_valid(const prob *p, const usmp_placement *out)
 		if (a->flags & USMP_BUFFER_FIXED)
 			cr_assert_eq(out[i].offset, a->fixed_offset,
 			             "fixed buffer %u moved", i);
+		if (!(a->flags & USMP_BUFFER_LIVE))
+			continue; /* meets nothing */
 		for (uint32_t j = i + 1; j < p->n && p->buf[j].begin < a->end;
 		     j++) {
 			const usmp_buffer_rec *b = &p->buf[j];
+			if (!(b->flags & USMP_BUFFER_LIVE))
+				continue;
 			cr_assert(out[i].offset + a->size <= out[j].offset ||
 			          out[j].offset + b->size <= out[i].offset,
 			          "buffers %u and %u overlap", i, j);
@@ -285,11 +289,11 @@ Test(exact_start, thousands_alive_get_a_plan_within_a_short_limit,
 }
 
 /* exact's own use of exact_window (a view beyond one search, planned in
- * parts) owes no plan: its start plan in time order, linear in the buffers
- * alive per buffer, stops at the host's word too, with USMP_ERR_STOPPED
- * and no plan reported, where it ran to the end (3.5 s past auto's
- * deadline on 50,000 buffers alive at once). exact_window called as an
- * algorithm still always returns a plan (the first test). */
+ * parts) owes no plan: its start plan in time order stops at the host's
+ * word too, with USMP_ERR_STOPPED and no plan reported, where it ran to
+ * the end (3.5 s past auto's deadline on 50,000 buffers alive at once,
+ * when it was linear in the buffers alive per buffer). exact_window
+ * called as an algorithm still always returns a plan (the first test). */
 Test(exact_start, exact_stops_the_start_plan_of_its_windows_when_told)
 {
 	typedef int (*exact_fn)(const usmp_view *, const usmp_host *,
@@ -310,4 +314,151 @@ Test(exact_start, exact_stops_the_start_plan_of_its_windows_when_told)
 	cr_assert_eq(t.th.live_allocs, 0, "leaked %ld blocks", t.th.live_allocs);
 	free(out);
 	free(p.buf);
+}
+
+/* ---- the first fit in time order, against a plain one ------------------ */
+
+typedef struct tf_ctx {
+	const prob *p;
+	const uint64_t *off;
+} tf_ctx;
+static tf_ctx tf; /* qsort's context */
+
+static int tf_cmp_off(const void *a, const void *b)
+{
+	uint64_t x = tf.off[*(const uint32_t *)a], y = tf.off[*(const uint32_t *)b];
+	return x < y ? -1 : x > y;
+}
+
+/* First fit in time order (begin, then index), written plainly: each free
+ * buffer with a live range at the lowest offset, a multiple of its
+ * alignment and the pool's, free of the placed buffers its live range
+ * meets and of every fixed buffer it meets (also those beginning later);
+ * a buffer without a live range at 0. Conflicts are taken by offset only
+ * so that the loop to a fixpoint ends in a pass or two. */
+static void time_fit(const prob *p, uint64_t *off)
+{
+	uint32_t n = p->n, *ord = malloc(n * sizeof *ord);
+	uint32_t *met = malloc(n * sizeof *met);
+	char *done = calloc(n, 1);
+	cr_assert(ord && met && done);
+	uint32_t nr = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const usmp_buffer_rec *r = &p->buf[i];
+		off[i] = r->flags & USMP_BUFFER_FIXED ? r->fixed_offset : 0;
+		done[i] = (r->flags & USMP_BUFFER_FIXED) != 0;
+		if ((r->flags & USMP_BUFFER_LIVE) && !done[i])
+			ord[nr++] = i; /* index order is (begin, index) order here */
+	}
+	tf.p = p;
+	tf.off = off;
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t b = ord[k], cnt = 0;
+		const usmp_buffer_rec *r = &p->buf[b];
+		for (uint32_t c = 0; c < n; c++) {
+			const usmp_buffer_rec *q = &p->buf[c];
+			if (done[c] && (q->flags & USMP_BUFFER_LIVE) &&
+			    q->begin < r->end && r->begin < q->end)
+				met[cnt++] = c;
+		}
+		qsort(met, cnt, sizeof *met, tf_cmp_off);
+		uint64_t a = r->alignment > p->pool.alignment ? r->alignment
+		                                              : p->pool.alignment;
+		uint64_t x = 0;
+		for (bool moved = true; moved;) {
+			moved = false;
+			for (uint32_t j = 0; j < cnt; j++) {
+				uint32_t c = met[j];
+				if (off[c] < x + r->size && x < off[c] + p->buf[c].size) {
+					x = (off[c] + p->buf[c].size + a - 1) / a * a;
+					moved = true;
+				}
+			}
+		}
+		off[b] = x;
+		done[b] = 1;
+	}
+	free(ord);
+	free(met);
+	free(done);
+}
+
+/* n buffers, begin i / 3 (ties broken by index), lengths 1..4000, sizes
+ * 8..32 KiB, alignments 1, 8 or 64 in a pool aligned to pool_al; every
+ * 11th fixed (a short range, at one of 64 slots 64 KiB apart, low enough
+ * to stand in the free buffers' way), every 97th without a live range. */
+static void prob_make_mixed(prob *p, uint32_t n, uint64_t seed,
+                            uint64_t pool_al)
+{
+	prob_make(p, n, 2000, seed, 0);
+	p->pool.alignment = pool_al;
+	uint32_t nf = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		usmp_buffer_rec *b = &p->buf[i];
+		b->begin = (int64_t)(i / 3);
+		b->end = b->begin + 1 + (int64_t)test_rand_range(&seed, 0, 3999);
+		if (i % 11 == 10) {
+			b->flags |= USMP_BUFFER_FIXED;
+			b->fixed_pool = 0;
+			b->fixed_offset = (uint64_t)65536 * (nf++ % 64);
+			b->end = b->begin + 1 + (int64_t)test_rand_range(&seed, 0, 150);
+			if (b->size > 65536)
+				b->size = 65536;
+		} else if (i % 97 == 96) {
+			b->flags &= ~(uint32_t)USMP_BUFFER_LIVE;
+		}
+	}
+}
+
+/* On problems whose estimate for the first fit by size is beyond
+ * QUICK_FROM, the first plan reported is the first fit in time order
+ * (the host then stops the first fit by size, so it stays): its offsets
+ * are the plain one's, buffer by buffer. */
+Test(exact_start, the_quick_start_plan_is_first_fit_in_time_order,
+     .timeout = 300)
+{
+	static const uint64_t pool_al[3] = {1, 16, 128};
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		prob p;
+		prob_make_mixed(&p, 8000, 20261205 + seed, pool_al[seed - 1]);
+		uint64_t *want = malloc(p.n * sizeof *want);
+		cr_assert_not_null(want);
+		time_fit(&p, want);
+		thost t;
+		host_init(&t, false);
+		t.stop_after_start = true;
+		usmp_placement *out = fresh(&p);
+		int rc = window()(&p.v, &t.th.host, out, 32, 0, false);
+		cr_assert_eq(rc, USMP_OK, "seed %llu: rc %d",
+		             (unsigned long long)seed, rc);
+		cr_assert_eq(t.th.live_allocs, 0);
+		assert_valid(&p, out);
+		uint64_t peak = 0;
+		uint32_t at_fixed_top = 0; /* free buffers a fixed one pushed */
+		for (uint32_t i = 0; i < p.n; i++) {
+			cr_assert_eq(out[i].offset, want[i], "seed %llu: buffer %u at "
+			             "%llu, first fit in time order puts it at %llu",
+			             (unsigned long long)seed, i,
+			             (unsigned long long)out[i].offset,
+			             (unsigned long long)want[i]);
+			if (want[i] + p.buf[i].size > peak)
+				peak = want[i] + p.buf[i].size;
+			for (uint32_t f = 10; f < p.n && i % 11 != 10; f += 11)
+				if (p.buf[f].fixed_offset + p.buf[f].size == want[i] &&
+				    p.buf[f].begin < p.buf[i].end &&
+				    p.buf[i].begin < p.buf[f].end &&
+				    p.buf[f].begin > p.buf[i].begin) {
+					at_fixed_top++;
+					break;
+				}
+		}
+		/* the fixed buffers beginning later are in the way */
+		cr_assert_gt(at_fixed_top, 0, "seed %llu: %u",
+		             (unsigned long long)seed, at_fixed_top);
+		cr_assert_eq(t.first_progress, peak, "seed %llu",
+		             (unsigned long long)seed);
+		free(want);
+		free(out);
+		free(p.buf);
+	}
 }
