@@ -42,6 +42,19 @@
 
 /* ---- random problems ------------------------------------------------------ */
 
+/* Buffer i fixed in pool q at a random offset, a multiple of its alignment
+ * there, when it fits under the pool's limit (one draw; none when not). */
+static void fix_at_random(desc *d, uint32_t i, uint32_t q, uint64_t *s)
+{
+	uint64_t a = oracle_eff_align(d, i, q);
+	if (d->size[i] > d->limit[q])
+		return;
+	d->fixed[i] = 1;
+	d->fixed_pool[i] = q;
+	d->fixed_offset[i] =
+		test_rand_range(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+}
+
 static void generate(desc *d, uint64_t *s)
 {
 	memset(d, 0, sizeof *d);
@@ -80,13 +93,7 @@ static void generate(desc *d, uint64_t *s)
 		do
 			q = (uint32_t)test_rand_range(s, 0, d->P - 1);
 		while (!oracle_may_use(d, i, q));
-		uint64_t a = oracle_eff_align(d, i, q);
-		if (d->size[i] > d->limit[q])
-			continue;
-		d->fixed[i] = 1;
-		d->fixed_pool[i] = q;
-		d->fixed_offset[i] =
-			test_rand_range(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+		fix_at_random(d, i, q, s);
 	}
 }
 
@@ -251,14 +258,7 @@ static void generate_edges(desc *d, uint64_t *s)
 	for (uint32_t i = 0; i < d->n; i++) {
 		if (test_rand_range(s, 0, 11))
 			continue;
-		uint32_t q = d->cand[i][0];
-		uint64_t a = oracle_eff_align(d, i, q);
-		if (d->size[i] > d->limit[q])
-			continue;
-		d->fixed[i] = 1;
-		d->fixed_pool[i] = q;
-		d->fixed_offset[i] =
-			test_rand_range(s, 0, (d->limit[q] - d->size[i]) / a) * a;
+		fix_at_random(d, i, d->cand[i][0], s);
 	}
 }
 
